@@ -28,6 +28,8 @@ final class DirectoryWatcher implements Runnable {
     private final WatchKey outKey;
     private final WatchKey requestKey;
     private final Thread thread;
+    /** Set by tests to emulate a shared filesystem whose changes on other hosts raise no events. */
+    private volatile boolean ignoreEvents;
 
     DirectoryWatcher(ProviderRuntime rt, Rescanner rescanner) throws IOException {
         this.rt = rt;
@@ -67,7 +69,14 @@ final class DirectoryWatcher implements Runnable {
         }
     }
 
+    void ignoreEvents(boolean ignore) {
+        this.ignoreEvents = ignore;
+    }
+
     private void dispatch(WatchKey key, WatchEvent<?> event) {
+        if (ignoreEvents) {
+            return;
+        }
         if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
             LOG.debug("{}: events were lost (queue overflow); rescanning", key.watchable());
             rescanner.requestSoon();

@@ -198,6 +198,11 @@ public final class TapeqNearlineStorage implements NearlineStorage {
         return rt == null ? 0 : rt.registry.size();
     }
 
+    /** Drops directory events while true; for tests emulating a filesystem shared with other hosts. */
+    void ignoreEvents(boolean ignore) {
+        watcher.ignoreEvents(ignore);
+    }
+
     /** Runs a rescan now on the caller's thread; for tests. */
     void rescanNow() {
         rescanner.rescan();

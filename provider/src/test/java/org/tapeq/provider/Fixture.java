@@ -1,0 +1,151 @@
+package org.tapeq.provider;
+
+import diskCacheV111.util.PnfsId;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.dcache.util.Checksum;
+import org.dcache.util.ChecksumType;
+import org.tapeq.poolemulator.EmulatedFlushRequest;
+import org.tapeq.poolemulator.EmulatedRequest;
+import org.tapeq.poolemulator.EmulatedStageRequest;
+import org.tapeq.poolemulator.Outcome;
+import org.tapeq.poolemulator.PoolEmulator;
+import org.tapeq.protocol.RequestDirectory;
+
+/** A request directory, a running provider, a pool emulator driving it and a fake daemon answering. */
+final class Fixture implements AutoCloseable {
+    static final String HSM_TYPE = "osm";
+    static final String HSM_NAME = "tape1";
+
+    final Path base;
+    final RequestDirectory dir;
+    final PoolEmulator pool;
+    final FakeTapeDaemon daemon;
+    final TapeqNearlineStorage storage;
+
+    private Fixture(Path root, Map<String, String> options, PoolEmulator.Builder poolBuilder) throws IOException {
+        base = Files.createDirectories(root.resolve("endit"));
+        for (String sub : RequestDirectory.SUBDIRECTORIES) {
+            Files.createDirectories(base.resolve(sub));
+        }
+        dir = RequestDirectory.at(base);
+        Path data = Files.createDirectories(root.resolve("pool-data"));
+        pool = poolBuilder.hsm(HSM_TYPE, HSM_NAME).dataDirectory(data).build();
+        daemon = new FakeTapeDaemon(dir);
+        storage = new TapeqNearlineStorage(HSM_TYPE, HSM_NAME);
+        storage.configure(options(options));
+        storage.start();
+        pool.attach(storage);
+    }
+
+    static Fixture start(Path root, String... options) throws IOException {
+        return start(root, PoolEmulator.builder(), options);
+    }
+
+    static Fixture start(Path root, PoolEmulator.Builder poolBuilder, String... options) throws IOException {
+        Map<String, String> map = new HashMap<>();
+        for (String option : options) {
+            int eq = option.indexOf('=');
+            map.put(option.substring(0, eq), option.substring(eq + 1));
+        }
+        return new Fixture(root, map, poolBuilder);
+    }
+
+    /** Fast settings for tests, overridden by {@code extra}. */
+    Map<String, String> options(Map<String, String> extra) {
+        Map<String, String> options = new HashMap<>();
+        options.put(ProviderConfig.DIRECTORY, base.toString());
+        options.put(ProviderConfig.PERIOD, "20");
+        options.put(ProviderConfig.GRACE_PERIOD, "100");
+        options.put(ProviderConfig.RESCAN, "1");
+        options.putAll(extra);
+        return options;
+    }
+
+    static PnfsId newPnfsId() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        return new PnfsId(String.format("0000%016X%016X", r.nextLong(), r.nextLong()));
+    }
+
+    static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        ThreadLocalRandom.current().nextBytes(b);
+        return b;
+    }
+
+    static Checksum adler32Of(byte[] data) {
+        return new Checksum(ChecksumType.ADLER32, FakeTapeDaemon.adler32(data));
+    }
+
+    /** A replica on the pool and a flush request for it (not yet submitted). */
+    EmulatedFlushRequest newFlush(byte[] content, String path) throws IOException {
+        PnfsId id = newPnfsId();
+        pool.writeReplica(id, content);
+        return pool.newFlush(id, content.length, "atlas:raw", path, List.of(adler32Of(content)));
+    }
+
+    EmulatedStageRequest newStage(byte[] content, String path) {
+        return pool.newStage(newPnfsId(), content.length, "atlas:raw", path, List.of(adler32Of(content)));
+    }
+
+    static Outcome outcome(EmulatedRequest<?> request) throws Exception {
+        return request.awaitOutcome(10, TimeUnit.SECONDS);
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** Names in a subdirectory (for checking the directory is left clean). */
+    List<String> list(String subdirectory) throws IOException {
+        try (var s = Files.list(base.resolve(subdirectory))) {
+            return s.map(p -> p.getFileName().toString()).sorted().collect(java.util.stream.Collectors.toList());
+        }
+    }
+
+    private java.nio.file.WatchService requestWatch;
+
+    /** Starts counting request files that appear in request/ from now on. */
+    void countRequestFilesFromNow() throws IOException {
+        requestWatch = base.getFileSystem().newWatchService();
+        dir.requestDir().register(requestWatch, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE);
+    }
+
+    /** Request files (pnfsid names) created since {@link #countRequestFilesFromNow()}. */
+    List<String> requestFilesCreated() {
+        List<String> names = new java.util.ArrayList<>();
+        for (java.nio.file.WatchKey key; (key = requestWatch.poll()) != null; key.reset()) {
+            for (var event : key.pollEvents()) {
+                if (event.context() != null
+                        && org.tapeq.protocol.PnfsIds.isPnfsId(event.context().toString())) {
+                    names.add(event.context().toString());
+                }
+            }
+        }
+        return names;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (requestWatch != null) {
+            requestWatch.close();
+        }
+        daemon.close();
+        storage.shutdown();
+        pool.close();
+    }
+}

@@ -1,0 +1,265 @@
+package org.tapeq.provider;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.tapeq.poolemulator.EmulatedStageRequest;
+import org.tapeq.poolemulator.Outcome;
+import org.tapeq.poolemulator.PoolEmulator;
+import org.tapeq.protocol.Request;
+import org.tapeq.protocol.ReturnCodes;
+
+class StageTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void stage_tapeqDelivery_movesFileAndReturnsChecksum() throws Exception {
+        try (Fixture fx = Fixture.start(tmp, "graceperiod=60000")) {
+            byte[] content = Fixture.randomBytes(4096);
+            EmulatedStageRequest stage = fx.newStage(content, "/pnfs/cms/store/x/file.root");
+            String id = stage.pnfsId().toString();
+            fx.pool.stage(List.of(stage));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            Request request = fx.daemon.request(id);
+            assertEquals(Request.Action.RECALL, request.action());
+            assertEquals(4096, request.fileSize());
+            assertEquals(ProcessHandle.current().pid(), request.parentPid());
+            assertEquals("/pnfs/cms/store/x/file.root", request.path());
+            assertEquals(stage.getId().toString(), request.extension().requestId());
+            assertFalse(stage.isAllocated(), "late allocation: no space before data arrives");
+
+            fx.daemon.deliver(id, content, true);
+            Outcome outcome = Fixture.outcome(stage); // a 60 s grace period would time out: the checksum file skips it
+            assertTrue(outcome.isCompleted(), outcome.toString());
+            assertEquals(Set.of(Fixture.adler32Of(content)), outcome.result());
+            assertArrayEquals(content, Files.readAllBytes(fx.pool.replicaPath(stage.pnfsId())));
+            assertEquals(List.of(), fx.list("in"));
+            assertEquals(List.of(), fx.list("request"));
+            assertEquals(List.of(), fx.pool.violations());
+        }
+    }
+
+    @Test
+    void stage_enditInPlaceWrite_waitsForFullSizeAndGracePeriod() throws Exception {
+        try (Fixture fx = Fixture.start(tmp, "graceperiod=300")) {
+            byte[] content = Fixture.randomBytes(1000);
+            EmulatedStageRequest stage = fx.newStage(content, "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.pool.stage(List.of(stage));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+
+            fx.daemon.writeInPlace(id, content, 400); // short: still being written
+            Fixture.await("space allocated when data arrives", stage::isAllocated);
+            Thread.sleep(200);
+            assertNull(stage.outcome(), "a short file is not complete");
+
+            fx.daemon.writeInPlace(id, content, 1000);
+            long complete = System.nanoTime();
+            Outcome outcome = Fixture.outcome(stage);
+            long waitedMillis = (System.nanoTime() - complete) / 1_000_000;
+            assertTrue(outcome.isCompleted(), outcome.toString());
+            assertTrue(waitedMillis >= 250, "moved only after the grace period, waited " + waitedMillis + " ms");
+            assertEquals(Set.of(), outcome.result(), "no checksums from an ENDIT daemon");
+            assertArrayEquals(content, Files.readAllBytes(fx.pool.replicaPath(stage.pnfsId())));
+        }
+    }
+
+    @Test
+    void stage_oversizedFile_failsAndRemovesIt() throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(100), "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.pool.stage(List.of(stage));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            fx.daemon.deliver(id, Fixture.randomBytes(101), false);
+            Outcome outcome = Fixture.outcome(stage);
+            assertEquals(ReturnCodes.DATA_MISMATCH, outcome.returnCode(), outcome.toString());
+            assertTrue(outcome.message().contains("101 bytes, more than the 100 expected"), outcome.message());
+            assertEquals(List.of(), fx.list("in"));
+            assertEquals(List.of(), fx.list("request"));
+        }
+    }
+
+    @Test
+    void stage_checksumContradictsNamespace_failsAndRemovesStagedFile() throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            byte[] content = Fixture.randomBytes(100);
+            EmulatedStageRequest stage = fx.newStage(content, "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.pool.stage(List.of(stage));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            byte[] corrupt = content.clone();
+            corrupt[7] ^= 1;
+            fx.daemon.deliver(id, corrupt, true);
+            Outcome outcome = Fixture.outcome(stage);
+            assertEquals(ReturnCodes.DATA_MISMATCH, outcome.returnCode(), outcome.toString());
+            assertTrue(outcome.message().startsWith("checksum mismatch for " + id), outcome.message());
+            assertEquals(List.of(), fx.list("in"));
+            assertFalse(Files.exists(fx.pool.replicaPath(stage.pnfsId())));
+        }
+    }
+
+    @ParameterizedTest(name = "[{index}] error file ''{0}''")
+    @CsvSource(delimiter = '|', value = {
+        "33\\nfile not found on tape VOL001|33|file not found on tape VOL001",
+        "ANS1345E No objects on the server match|1|ANS1345E No objects on the server match",
+        "''|1|the tape daemon reported a failure without a reason (empty error file)",
+        "42\\nread error on drive 3|1|read error on drive 3 (the daemon's return code 42 is reported as 1: 41-43 would disable the pool)",
+        "34|34|the tape daemon reported return code 34",
+    })
+    void stage_errorFile_failsPerProtocol(String content, int rc, String message) throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(10), "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.pool.stage(List.of(stage));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            fx.daemon.writeError(id, content.replace("\\n", "\n"));
+            Outcome outcome = Fixture.outcome(stage);
+            assertEquals(rc, outcome.returnCode(), outcome.toString());
+            assertEquals(message, outcome.message());
+            assertEquals(List.of(), fx.list("request"));
+            assertEquals(List.of(), fx.pool.violations());
+        }
+    }
+
+    @Test
+    void stage_completeFileAlreadyInDirectory_isUsedWithoutNewRequest() throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            byte[] content = Fixture.randomBytes(100);
+            EmulatedStageRequest stage = fx.newStage(content, "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.daemon.deliver(id, content, true); // e.g. staged while the pool restarted
+            fx.countRequestFilesFromNow();
+            fx.pool.stage(List.of(stage));
+            assertTrue(Fixture.outcome(stage).isCompleted());
+            assertEquals(List.of(), fx.requestFilesCreated(), "no request written: nothing is staged twice");
+        }
+    }
+
+    @Test
+    void stage_withoutLateAllocation_allocatesBeforeRequesting() throws Exception {
+        try (Fixture fx = Fixture.start(tmp, "lateallocate=false")) {
+            fx.pool.setAllocationMode(PoolEmulator.AllocationMode.HOLD);
+            byte[] content = Fixture.randomBytes(100);
+            EmulatedStageRequest stage = fx.newStage(content, "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.pool.stage(List.of(stage));
+            Fixture.await("allocation requested", () -> fx.pool.heldCount() == 1);
+            Thread.sleep(100);
+            assertFalse(Files.exists(fx.dir.requestFile(id)), "no request before space is allocated");
+            fx.pool.releaseHeld();
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            fx.daemon.deliver(id, content, true);
+            assertTrue(Fixture.outcome(stage).isCompleted());
+        }
+    }
+
+    @Test
+    void stage_allocationFails_failsWithTheCause() throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            fx.pool.setAllocationMode(PoolEmulator.AllocationMode.NO_SPACE);
+            byte[] content = Fixture.randomBytes(100);
+            EmulatedStageRequest stage = fx.newStage(content, "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.pool.stage(List.of(stage));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            fx.daemon.deliver(id, content, true);
+            Outcome outcome = Fixture.outcome(stage);
+            assertTrue(outcome.message().contains("no space"), outcome.toString());
+            assertEquals(List.of(), fx.list("request"));
+            assertTrue(Files.exists(fx.dir.inFile(id)), "the staged file stays for a retry");
+        }
+    }
+
+    @Test
+    void stage_activationFails_failsWithTheCause() throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            fx.pool.setActivationMode(PoolEmulator.ActivationMode.FAIL);
+            EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(100), "/a/b");
+            fx.pool.stage(List.of(stage));
+            Outcome outcome = Fixture.outcome(stage);
+            assertTrue(outcome.message().contains("activation"), outcome.toString());
+            assertEquals(List.of(), fx.list("request"));
+        }
+    }
+
+    @Test
+    void stage_cancelAtEveryStep_failsCancelledAndLeavesNoRequest() throws Exception {
+        try (Fixture fx = Fixture.start(tmp, "graceperiod=5000")) {
+            byte[] content = Fixture.randomBytes(100);
+            // 1. before activation
+            fx.pool.setActivationMode(PoolEmulator.ActivationMode.HOLD);
+            EmulatedStageRequest queued = fx.newStage(content, "/a/b");
+            fx.pool.stage(List.of(queued));
+            queued.cancel();
+            assertTrue(Fixture.outcome(queued).isCancelled());
+            fx.pool.releaseHeld();
+            fx.pool.setActivationMode(PoolEmulator.ActivationMode.IMMEDIATE);
+            // 2. waiting for the daemon
+            EmulatedStageRequest waiting = fx.newStage(content, "/a/b");
+            fx.pool.stage(List.of(waiting));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(waiting.pnfsId().toString())));
+            waiting.cancel();
+            assertTrue(Fixture.outcome(waiting).isCancelled());
+            // 3. while space is being allocated for arriving data
+            fx.pool.setAllocationMode(PoolEmulator.AllocationMode.HOLD);
+            EmulatedStageRequest allocating = fx.newStage(content, "/a/b");
+            String allocatingId = allocating.pnfsId().toString();
+            fx.pool.stage(List.of(allocating));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(allocatingId)));
+            fx.daemon.writeInPlace(allocatingId, content, 10);
+            Fixture.await("allocation held", () -> fx.pool.heldCount() == 1);
+            allocating.cancel();
+            assertTrue(Fixture.outcome(allocating).isCancelled());
+            fx.pool.releaseHeld();
+            fx.pool.setAllocationMode(PoolEmulator.AllocationMode.IMMEDIATE);
+            // 4. during the grace period
+            EmulatedStageRequest grace = fx.newStage(content, "/a/b");
+            String graceId = grace.pnfsId().toString();
+            fx.pool.stage(List.of(grace));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(graceId)));
+            fx.daemon.writeInPlace(graceId, content, content.length);
+            Fixture.await("allocated", grace::isAllocated);
+            Thread.sleep(100);
+            grace.cancel();
+            assertTrue(Fixture.outcome(grace).isCancelled());
+            assertTrue(Files.exists(fx.dir.inFile(graceId)), "a complete staged file stays for a retry");
+
+            Thread.sleep(100);
+            assertEquals(List.of(), fx.list("request"));
+            assertEquals(List.of(), fx.pool.violations());
+            assertEquals(0, fx.storage.inFlight());
+        }
+    }
+
+    @Test
+    void stage_deadlineCountsFromActivation() throws Exception {
+        try (Fixture fx = Fixture.start(tmp, PoolEmulator.builder().stageTimeoutMillis(600))) {
+            EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(10), "/a/b");
+            assertEquals(Long.MAX_VALUE, stage.getDeadline(), "no deadline before activation");
+            Thread.sleep(800); // the request exists longer than the timeout before the pool hands it over
+            fx.pool.stage(List.of(stage));
+            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(stage.pnfsId().toString())));
+            assertNull(stage.outcome(), "the deadline counts from activation, not from creation");
+            Request request = fx.daemon.request(stage.pnfsId().toString());
+            assertEquals(stage.getDeadline(), request.extension().deadline());
+            Outcome outcome = Fixture.outcome(stage);
+            assertInstanceOf(TimeoutException.class, outcome.exception(), outcome.toString());
+            assertEquals(List.of(), fx.list("request"));
+        }
+    }
+}
