@@ -121,7 +121,7 @@ public final class RequestCodec {
                     default: json.skipChildren(); break;
                 }
             }
-            if (json.currentToken() != JsonToken.END_OBJECT || json.nextToken() != null) {
+            if (json.currentToken() != JsonToken.END_OBJECT || hasTrailingContent(json)) {
                 throw new ProtocolException(file, "has content after the JSON object");
             }
         } catch (JsonParseException e) {
@@ -132,6 +132,14 @@ public final class RequestCodec {
             throw new ProtocolException(file, "cannot be parsed (" + e.getMessage() + ")", e);
         }
         return f.toRequest(file);
+    }
+
+    private static boolean hasTrailingContent(JsonParser json) throws IOException {
+        try {
+            return json.nextToken() != null;
+        } catch (JsonParseException e) {
+            return true;
+        }
     }
 
     private static Request.Extension extension(String file, JsonParser json, JsonToken token) throws IOException {
