@@ -78,15 +78,28 @@ final class FlushTask extends Task {
         setFlag(LINKED);
     }
 
-    /** Hard-links {@code link} to {@code replica}; an existing link to another file is replaced atomically. */
+    /**
+     * Hard-links {@code link} to {@code replica}; an existing link to another file is replaced atomically,
+     * and a link that the daemon removes while this runs (it was serving an earlier request) is made again.
+     */
     private static void link(Path link, Path replica) throws IOException {
-        try {
-            Files.createLink(link, replica);
-        } catch (FileAlreadyExistsException e) {
-            if (!Files.isSameFile(link, replica)) {
-                Path temporary = AtomicFiles.temporarySibling(link);
-                Files.createLink(temporary, replica);
-                Files.move(temporary, link, StandardCopyOption.ATOMIC_MOVE);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Files.createLink(link, replica);
+                return;
+            } catch (FileAlreadyExistsException e) {
+                try {
+                    if (!Files.isSameFile(link, replica)) {
+                        Path temporary = AtomicFiles.temporarySibling(link);
+                        Files.createLink(temporary, replica);
+                        Files.move(temporary, link, StandardCopyOption.ATOMIC_MOVE);
+                    }
+                    return;
+                } catch (NoSuchFileException gone) {
+                    if (attempt == 3) {
+                        throw gone;
+                    }
+                }
             }
         }
     }

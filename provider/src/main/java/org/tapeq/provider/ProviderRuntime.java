@@ -31,6 +31,8 @@ final class ProviderRuntime {
     final long startMillis;
     final long pid = ProcessHandle.current().pid();
     private volatile ProviderConfig config;
+    /** Request files written so far (admissions into the directory). */
+    final java.util.concurrent.atomic.LongAdder requestFilesWritten = new java.util.concurrent.atomic.LongAdder();
     /** Incremented at the start of each rescan; see {@link Rescanner}. */
     volatile int generation;
 

@@ -43,6 +43,7 @@ final class RequestFiles {
         Path file = task.rt.directory.requestFile(task.name());
         AtomicFiles.write(file, RequestCodec.toBytes(request));
         task.setFlag(Task.REQUEST_WRITTEN);
+        task.rt.requestFilesWritten.increment();
     }
 
     private static Request.Extension extension(Task task, FileAttributes attributes, String path) {

@@ -1,6 +1,7 @@
 package org.tapeq.provider;
 
 import diskCacheV111.util.PnfsId;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -68,20 +69,20 @@ final class StageTask extends Task {
             }
             if (stagedSize() != stage().getFileAttributes().getSize()) {
                 RequestFiles.writeStage(this, stage().getFileAttributes());
+                return; // nothing can answer a request this young; its answer will signal this task
             }
         }
         checkArrival();
     }
 
-    /** Size of a regular file at in/, -1 if there is none. */
-    private long stagedSize() throws IOException {
-        try {
-            BasicFileAttributes a = Files.readAttributes(rt.directory.inFile(name()), BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
-            return a.isRegularFile() ? a.size() : -1;
-        } catch (NoSuchFileException e) {
-            return -1;
-        }
+    /**
+     * Size of the file at in/, -1 if there is none. Cheap on the common path (no file): one stat and no
+     * exception; {@link #checkArrival()} looks closer (links, file type) before anything is delivered.
+     */
+    private long stagedSize() {
+        File staged = rt.directory.inFile(name()).toFile();
+        long size = staged.length();
+        return size == 0 && !staged.isFile() ? -1 : size;
     }
 
     private void checkArrival() throws IOException {

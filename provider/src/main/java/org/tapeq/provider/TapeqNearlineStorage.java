@@ -80,7 +80,7 @@ public final class TapeqNearlineStorage implements NearlineStorage {
             request.failed(e);
             return;
         }
-        task.begin();
+        task.start();
     }
 
     @Override
@@ -192,10 +192,16 @@ public final class TapeqNearlineStorage implements NearlineStorage {
                 name, ended);
     }
 
-    /** Requests in flight; for tests and diagnostics. */
-    int inFlight() {
+    /** Requests in flight (flushes and stages; removes complete at once). */
+    public int inFlight() {
         ProviderRuntime rt = runtime;
         return rt == null ? 0 : rt.registry.size();
+    }
+
+    /** Request files written since start, i.e. requests handed to the daemon. */
+    public long requestFilesWritten() {
+        ProviderRuntime rt = runtime;
+        return rt == null ? 0 : rt.requestFilesWritten.sum();
     }
 
     /** Drops directory events while true; for tests emulating a filesystem shared with other hosts. */

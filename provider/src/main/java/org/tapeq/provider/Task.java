@@ -83,8 +83,19 @@ abstract class Task implements Runnable {
     /** "flush" or "stage", for messages. */
     abstract String kind();
 
-    /** Starts the request's life cycle (activation); called once the task may work in the directory. */
+    /** Subscribes to the request's activation. */
     abstract void begin();
+
+    /** Starts the request's life cycle; called once the task may work in the directory. Never throws. */
+    final void start() {
+        try {
+            begin();
+        } catch (RuntimeException e) {
+            pending = e; // dCache refused synchronously: the next step fails the request
+            setFlag(FAILED);
+            signal();
+        }
+    }
 
     /** Takes the next step after activation; {@code f} is the current flag set. */
     abstract void advance(int f) throws IOException;
@@ -257,7 +268,7 @@ abstract class Task implements Runnable {
             LOG.warn("{} dCache rejected the outcome of the {}: {}", name(), kind(), e.toString());
         }
         if (next != null && !rt.io.isShutdown()) {
-            next.begin();
+            next.start();
         }
     }
 

@@ -198,6 +198,18 @@ class StageTest {
     }
 
     @Test
+    void stage_activateThrows_failsAndIsNotLeftInFlight() throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            fx.pool.setActivationMode(PoolEmulator.ActivationMode.THROW);
+            EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(100), "/a/b");
+            fx.pool.stage(List.of(stage));
+            Outcome outcome = Fixture.outcome(stage);
+            assertTrue(outcome.message().contains("threw"), outcome.toString());
+            Fixture.await("nothing in flight", () -> fx.storage.inFlight() == 0);
+        }
+    }
+
+    @Test
     void stage_cancelAtEveryStep_failsCancelledAndLeavesNoRequest() throws Exception {
         try (Fixture fx = Fixture.start(tmp, "graceperiod=5000")) {
             byte[] content = Fixture.randomBytes(100);

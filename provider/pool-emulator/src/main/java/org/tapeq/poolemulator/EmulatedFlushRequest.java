@@ -1,22 +1,18 @@
 package org.tapeq.poolemulator;
 
 import com.google.common.util.concurrent.ListenableFuture;
-import diskCacheV111.util.PnfsId;
-import java.io.File;
 import java.net.URI;
 import java.util.Set;
 import org.dcache.pool.nearline.spi.FlushRequest;
 import org.dcache.vehicles.FileAttributes;
 
 /** A flush as a pool makes it: the replica is on the pool's disk, the result is the tape URIs. */
-public final class EmulatedFlushRequest extends EmulatedRequest<Set<URI>> implements FlushRequest {
-    private final FileAttributes attributes;
+public final class EmulatedFlushRequest extends EmulatedFileRequest<Set<URI>> implements FlushRequest {
     private final String path;
     private final long creationTime;
 
     EmulatedFlushRequest(PoolEmulator pool, FileAttributes attributes, String path, long timeoutMillis) {
-        super(pool, timeoutMillis);
-        this.attributes = attributes;
+        super(pool, attributes, timeoutMillis);
         this.path = path;
         this.creationTime = pool.clock().millis();
     }
@@ -24,26 +20,6 @@ public final class EmulatedFlushRequest extends EmulatedRequest<Set<URI>> implem
     @Override
     String kind() {
         return "flush";
-    }
-
-    public PnfsId pnfsId() {
-        return attributes.getPnfsId();
-    }
-
-    @Override
-    @Deprecated
-    public File getFile() {
-        return new File(getReplicaUri());
-    }
-
-    @Override
-    public URI getReplicaUri() {
-        return pool.replicaUri(attributes.getPnfsId());
-    }
-
-    @Override
-    public FileAttributes getFileAttributes() {
-        return attributes;
     }
 
     @Override

@@ -88,6 +88,8 @@ public abstract class EmulatedRequest<T> implements NearlineRequest<T> {
             case FAIL:
                 return Futures.immediateFailedFuture(new IllegalStateException("pool: activation of " + kind()
                         + " " + id + " refused (fault switch)"));
+            case THROW:
+                throw new IllegalStateException("pool: activate() of " + kind() + " " + id + " threw (fault switch)");
             case HOLD:
                 SettableFuture<Void> held = SettableFuture.create();
                 pool.hold(held);

@@ -3,8 +3,6 @@ package org.tapeq.poolemulator;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.SettableFuture;
-import diskCacheV111.util.PnfsId;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -21,13 +19,11 @@ import org.dcache.vehicles.FileAttributes;
  * {@link #getReplicaUri()} with the file's size, and the returned checksums must not contradict those the
  * namespace knows (dCache's post-restore checksum policy).
  */
-public final class EmulatedStageRequest extends EmulatedRequest<Set<Checksum>> implements StageRequest {
-    private final FileAttributes attributes;
+public final class EmulatedStageRequest extends EmulatedFileRequest<Set<Checksum>> implements StageRequest {
     private volatile boolean allocated;
 
     EmulatedStageRequest(PoolEmulator pool, FileAttributes attributes, long timeoutMillis) {
-        super(pool, timeoutMillis);
-        this.attributes = attributes;
+        super(pool, attributes, timeoutMillis);
     }
 
     @Override
@@ -35,28 +31,8 @@ public final class EmulatedStageRequest extends EmulatedRequest<Set<Checksum>> i
         return "stage";
     }
 
-    public PnfsId pnfsId() {
-        return attributes.getPnfsId();
-    }
-
     public boolean isAllocated() {
         return allocated;
-    }
-
-    @Override
-    @Deprecated
-    public File getFile() {
-        return new File(getReplicaUri());
-    }
-
-    @Override
-    public URI getReplicaUri() {
-        return pool.replicaUri(attributes.getPnfsId());
-    }
-
-    @Override
-    public FileAttributes getFileAttributes() {
-        return attributes;
     }
 
     @Override

@@ -40,7 +40,7 @@ import org.dcache.vehicles.FileAttributes;
 public final class PoolEmulator implements AutoCloseable {
 
     /** How {@code activate()} answers. */
-    public enum ActivationMode { IMMEDIATE, HOLD, FAIL }
+    public enum ActivationMode { IMMEDIATE, HOLD, FAIL, THROW }
 
     /** How {@code allocate()} answers. */
     public enum AllocationMode { IMMEDIATE, HOLD, NO_SPACE }
@@ -58,6 +58,9 @@ public final class PoolEmulator implements AutoCloseable {
     private final LongAdder failed = new LongAdder();
     private final Object finishedMonitor = new Object();
     private final ScheduledExecutorService timeoutTask;
+    private final boolean trackInFlight;
+    /** Storage info of requests without a path, shared per storage class to keep huge runs small. */
+    private final Map<String, EmulatedStorageInfo> sharedInfo = new ConcurrentHashMap<>();
     private volatile NearlineStorage storage;
     private volatile ActivationMode activationMode = ActivationMode.IMMEDIATE;
     private volatile AllocationMode allocationMode = AllocationMode.IMMEDIATE;
@@ -70,6 +73,10 @@ public final class PoolEmulator implements AutoCloseable {
         this.clock = b.clock;
         this.flushTimeoutMillis = b.flushTimeoutMillis;
         this.stageTimeoutMillis = b.stageTimeoutMillis;
+        this.trackInFlight = b.trackInFlight;
+        if (b.timeoutCheckMillis > 0 && !trackInFlight) {
+            throw new IllegalArgumentException("the timeout task needs requests tracked in flight");
+        }
         if (b.timeoutCheckMillis > 0) {
             timeoutTask = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "pool-emulator-timeouts");
@@ -158,8 +165,12 @@ public final class PoolEmulator implements AutoCloseable {
         attributes.setSize(size);
         attributes.setStorageClass(storageClass);
         attributes.setHsm(hsmType);
-        EmulatedStorageInfo info = new EmulatedStorageInfo(hsmType, storageClass);
-        if (path != null) {
+        EmulatedStorageInfo info;
+        if (path == null) {
+            info = sharedInfo.computeIfAbsent(String.valueOf(storageClass),
+                    k -> new EmulatedStorageInfo(hsmType, storageClass));
+        } else {
+            info = new EmulatedStorageInfo(hsmType, storageClass);
             info.setKey("path", path);
         }
         attributes.setStorageInfo(info);
@@ -187,6 +198,9 @@ public final class PoolEmulator implements AutoCloseable {
     }
 
     private void register(List<? extends EmulatedRequest<?>> requests) {
+        if (!trackInFlight) {
+            return;
+        }
         for (EmulatedRequest<?> request : requests) {
             inFlight.put(request.getId(), request);
         }
@@ -321,6 +335,7 @@ public final class PoolEmulator implements AutoCloseable {
         private long flushTimeoutMillis;
         private long stageTimeoutMillis;
         private long timeoutCheckMillis;
+        private boolean trackInFlight = true;
 
         /** The HSM type and instance of the {@code hsm create} line; flush URIs must carry them. */
         public Builder hsm(String type, String instance) {
@@ -354,6 +369,16 @@ public final class PoolEmulator implements AutoCloseable {
         /** Period of the task that cancels expired requests (dCache: 30 s); 0 disables it. */
         public Builder timeoutCheckMillis(long millis) {
             this.timeoutCheckMillis = millis;
+            return this;
+        }
+
+        /**
+         * Whether submitted requests are kept in a map until they finish (needed by {@link #awaitIdle},
+         * {@link #inFlightCount} and the timeout task); benchmarks of millions of requests turn it off and
+         * use the counters instead.
+         */
+        public Builder trackInFlight(boolean track) {
+            this.trackInFlight = track;
             return this;
         }
 

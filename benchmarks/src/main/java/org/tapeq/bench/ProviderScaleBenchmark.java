@@ -1,0 +1,118 @@
+package org.tapeq.bench;
+
+import diskCacheV111.util.PnfsId;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.tapeq.poolemulator.EmulatedStageRequest;
+import org.tapeq.poolemulator.PoolEmulator;
+import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.provider.TapeqNearlineStorage;
+
+/**
+ * Puts N stage requests (default 1 000 000) in flight in one provider through the pool emulator, then
+ * completes them by creating in/ files as fast as one thread can, the way an ENDIT daemon delivers
+ * (written in place, no checksum file, so the provider's grace period applies). Prints heap used per
+ * request by the provider's own structures (heap with the requests in flight minus heap with the same
+ * request objects created but not submitted), admissions per second (stage() until every request file is
+ * written) and completions per second (first in/ file until the pool saw the last completion).
+ *
+ * <p>Run with {@code ./tapeq bench-provider} (which uses -Xmx512m). Not a test: it asserts nothing.
+ */
+public final class ProviderScaleBenchmark {
+    public static void main(String[] args) throws Exception {
+        int n = 1_000_000;
+        Path root = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--requests": n = Integer.parseInt(args[++i]); break;
+                case "--dir": root = Path.of(args[++i]); break;
+                default: throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Path base = Files.createTempDirectory(root, "tapeq-bench-");
+        try {
+            run(base, n);
+        } finally {
+            deleteTree(base);
+        }
+    }
+
+    private static void run(Path base, int n) throws Exception {
+        Path endit = Files.createDirectories(base.resolve("endit"));
+        for (String sub : RequestDirectory.SUBDIRECTORIES) {
+            Files.createDirectories(endit.resolve(sub));
+        }
+        RequestDirectory dir = RequestDirectory.at(endit);
+        PoolEmulator pool = PoolEmulator.builder().hsm("osm", "bench").dataDirectory(
+                Files.createDirectories(base.resolve("pool"))).trackInFlight(false).build();
+        TapeqNearlineStorage storage = new TapeqNearlineStorage("osm", "bench");
+        storage.configure(Map.of("directory", endit.toString()));
+        storage.start();
+        pool.attach(storage);
+        System.out.printf("tapeq provider scale benchmark: %,d stage requests, directory %s, max heap %d MB, %d cpus%n",
+                n, endit, Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors());
+
+        List<EmulatedStageRequest> requests = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            requests.add(pool.newStage(new PnfsId(String.format("0000%032X", i)), 1, "atlas:raw", null, null));
+        }
+        long heapBefore = usedHeapAfterGc();
+
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i += 1000) {
+            pool.stage(requests.subList(i, Math.min(n, i + 1000)));
+        }
+        long submitted = System.nanoTime();
+        while (storage.requestFilesWritten() < n) {
+            Thread.sleep(1);
+        }
+        long admitted = System.nanoTime();
+        long heapInFlight = usedHeapAfterGc();
+        System.out.printf("in flight: %,d requests, %,d request files%n", storage.inFlight(), storage.requestFilesWritten());
+        System.out.printf("stage() calls: %.2f s; admissions (request file written): %,.0f /s%n",
+                (submitted - start) / 1e9, n / ((admitted - start) / 1e9));
+        System.out.printf("heap: %,d MB before submitting, %,d MB with all in flight: %.0f bytes per request%n",
+                heapBefore >> 20, heapInFlight >> 20, (double) (heapInFlight - heapBefore) / n);
+
+        byte[] one = {42};
+        long deliverStart = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            Files.write(dir.inFile(requests.get(i).pnfsId().toString()), one);
+        }
+        long delivered = System.nanoTime();
+        while (pool.completedCount() + pool.failedCount() < n) {
+            Thread.sleep(1);
+        }
+        long done = System.nanoTime();
+        System.out.printf("in/ files written in %.2f s; completions: %,.0f /s (%,d completed, %,d failed)%n",
+                (delivered - deliverStart) / 1e9, n / ((done - deliverStart) / 1e9), pool.completedCount(),
+                pool.failedCount());
+        System.out.printf("whole JVM within -Xmx%dm; SPI contract violations seen by the pool: %d%n",
+                Runtime.getRuntime().maxMemory() >> 20, pool.violations().size());
+        storage.shutdown();
+        pool.close();
+    }
+
+    private static long usedHeapAfterGc() throws InterruptedException {
+        Runtime rt = Runtime.getRuntime();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            Thread.sleep(100);
+            used = Math.min(used, rt.totalMemory() - rt.freeMemory());
+        }
+        return used;
+    }
+
+    private static void deleteTree(Path base) throws IOException {
+        try (Stream<Path> paths = Files.walk(base)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
