@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.tapeq.protocol.RequestDirectory;
 
 /**
@@ -32,7 +33,7 @@ final class ProviderRuntime {
     final long pid = ProcessHandle.current().pid();
     private volatile ProviderConfig config;
     /** Request files written so far (admissions into the directory). */
-    final java.util.concurrent.atomic.LongAdder requestFilesWritten = new java.util.concurrent.atomic.LongAdder();
+    final LongAdder requestFilesWritten = new LongAdder();
     /** Incremented at the start of each rescan; see {@link Rescanner}. */
     volatile int generation;
 

@@ -100,10 +100,11 @@ final class Rescanner {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(rt.directory.requestDir())) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
-                String id = PnfsIds.isPnfsId(name) ? name : RequestDirectory.pnfsIdOfErrorFile(name);
+                boolean isRequest = PnfsIds.isPnfsId(name);
+                String id = isRequest ? name : RequestDirectory.pnfsIdOfErrorFile(name);
                 Task task = id == null ? null : rt.registry.byFileName(id);
                 if (task != null) {
-                    if (id != name) {
+                    if (!isRequest) {
                         task.signal(); // an error file for a request in flight
                     }
                 } else {
@@ -117,16 +118,18 @@ final class Rescanner {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(rt.directory.inDir())) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
-                String id = PnfsIds.isPnfsId(name) ? name : RequestDirectory.pnfsIdOfChecksumFile(name);
+                boolean isData = PnfsIds.isPnfsId(name);
+                String id = isData ? name : RequestDirectory.pnfsIdOfChecksumFile(name);
                 if (id == null) {
                     continue; // the daemon's temporary files are the daemon's business
                 }
                 Task task = rt.registry.byFileName(id);
                 if (task != null) {
-                    if (id == name) {
+                    if (isData) {
                         task.signal();
                     }
-                } else if (id == name || !Files.exists(rt.directory.inDir().resolve(id), LinkOption.NOFOLLOW_LINKS)) {
+                } else if (isData || !Files.exists(rt.directory.inDir().resolve(id), LinkOption.NOFOLLOW_LINKS)) {
+                    // a staged file nobody claims, or a checksum file whose data is gone
                     deleteIfOrphaned(entry, now);
                 }
             }

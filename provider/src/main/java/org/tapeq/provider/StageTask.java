@@ -67,9 +67,13 @@ final class StageTask extends Task {
                 allocate();
                 return;
             }
-            if (stagedSize() != stage().getFileAttributes().getSize()) {
+            long staged = stagedSize();
+            if (staged != stage().getFileAttributes().getSize()) {
                 RequestFiles.writeStage(this, stage().getFileAttributes());
-                return; // nothing can answer a request this young; its answer will signal this task
+                if (staged < 0) {
+                    return; // no file yet: the daemon's answer to this new request will signal this task
+                }
+                // a partial file (an adopted request an ENDIT daemon is still writing): watch it now
             }
         }
         checkArrival();

@@ -4,7 +4,12 @@ import diskCacheV111.util.PnfsId;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +23,7 @@ import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.Outcome;
 import org.tapeq.poolemulator.PoolEmulator;
+import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.RequestDirectory;
 
 /** A request directory, a running provider, a pool emulator driving it and a fake daemon answering. */
@@ -117,26 +123,41 @@ final class Fixture implements AutoCloseable {
         }
     }
 
-    private java.nio.file.WatchService requestWatch;
+    private WatchService requestWatch;
+    private final List<String> requestFilesSeen = new ArrayList<>();
 
-    /** Starts counting request files that appear in request/ from now on. */
+    /** Starts recording request files that appear in request/ from now on. */
     void countRequestFilesFromNow() throws IOException {
         requestWatch = base.getFileSystem().newWatchService();
-        dir.requestDir().register(requestWatch, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE);
+        dir.requestDir().register(requestWatch, StandardWatchEventKinds.ENTRY_CREATE);
     }
 
-    /** Request files (pnfsid names) created since {@link #countRequestFilesFromNow()}. */
-    List<String> requestFilesCreated() {
-        List<String> names = new java.util.ArrayList<>();
-        for (java.nio.file.WatchKey key; (key = requestWatch.poll()) != null; key.reset()) {
-            for (var event : key.pollEvents()) {
-                if (event.context() != null
-                        && org.tapeq.protocol.PnfsIds.isPnfsId(event.context().toString())) {
-                    names.add(event.context().toString());
+    /** Request files (pnfsid names) created since {@link #countRequestFilesFromNow()}, in order. */
+    synchronized List<String> requestFilesCreated() {
+        for (WatchKey key; (key = requestWatch.poll()) != null; key.reset()) {
+            for (WatchEvent<?> event : key.pollEvents()) {
+                if (event.context() != null && PnfsIds.isPnfsId(event.context().toString())) {
+                    requestFilesSeen.add(event.context().toString());
                 }
             }
         }
-        return names;
+        return new ArrayList<>(requestFilesSeen);
+    }
+
+    /** Submits {@code flush} and returns its pnfsid once its out/ link exists. */
+    String flushAndAwaitLink(EmulatedFlushRequest flush) throws InterruptedException {
+        String id = flush.pnfsId().toString();
+        pool.flush(List.of(flush));
+        await("out/" + id + " linked", () -> Files.exists(dir.outLink(id)));
+        return id;
+    }
+
+    /** Submits {@code stage} and returns its pnfsid once its request file exists. */
+    String stageAndAwaitRequest(EmulatedStageRequest stage) throws InterruptedException {
+        String id = stage.pnfsId().toString();
+        pool.stage(List.of(stage));
+        await("request/" + id + " written", () -> Files.exists(dir.requestFile(id)));
+        return id;
     }
 
     @Override

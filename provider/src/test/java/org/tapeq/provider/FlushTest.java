@@ -63,9 +63,7 @@ class FlushTest {
     void flush_errorFileWithReturnCode_failsWithThatCodeAndRemovesLink() throws Exception {
         try (Fixture fx = Fixture.start(tmp)) {
             EmulatedFlushRequest flush = fx.newFlush(Fixture.randomBytes(10), "/a/b");
-            String id = flush.pnfsId().toString();
-            fx.pool.flush(List.of(flush));
-            Fixture.await("link exists", () -> Files.exists(fx.dir.outLink(id)));
+            String id = fx.flushAndAwaitLink(flush);
 
             fx.daemon.writeError(id, "32\ncartridge family for atlas:raw is not configured\n");
             Outcome outcome = Fixture.outcome(flush);
@@ -142,9 +140,7 @@ class FlushTest {
     void flush_cancelWhileQueued_removesLinkAndRequest() throws Exception {
         try (Fixture fx = Fixture.start(tmp)) {
             EmulatedFlushRequest flush = fx.newFlush(Fixture.randomBytes(10), "/a/b");
-            String id = flush.pnfsId().toString();
-            fx.pool.flush(List.of(flush));
-            Fixture.await("link exists", () -> Files.exists(fx.dir.outLink(id)));
+            String id = fx.flushAndAwaitLink(flush);
             flush.cancel();
             assertTrue(Fixture.outcome(flush).isCancelled());
             assertEquals(List.of(), fx.list("out"));

@@ -71,6 +71,7 @@ class PoolRestartTest {
                 assertTrue(Fixture.outcome(againZ).isCompleted(), againZ.outcome().toString());
                 assertEquals(1, fx.daemon.deliveries.get(idX).get(), "X staged once");
                 assertEquals(1, fx.daemon.deliveries.get(idY).get(), "Y staged once");
+                Fixture.await("the adopted request for Y is counted", () -> fx.requestFilesCreated().contains(idY));
                 assertFalse(fx.requestFilesCreated().contains(idX), "no new request for the file already staged");
 
                 Fixture.await("orphans removed after the orphan timeout", () -> {

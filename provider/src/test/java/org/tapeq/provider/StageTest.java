@@ -31,9 +31,7 @@ class StageTest {
         try (Fixture fx = Fixture.start(tmp, "graceperiod=60000")) {
             byte[] content = Fixture.randomBytes(4096);
             EmulatedStageRequest stage = fx.newStage(content, "/pnfs/cms/store/x/file.root");
-            String id = stage.pnfsId().toString();
-            fx.pool.stage(List.of(stage));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            String id = fx.stageAndAwaitRequest(stage);
             Request request = fx.daemon.request(id);
             assertEquals(Request.Action.RECALL, request.action());
             assertEquals(4096, request.fileSize());
@@ -58,9 +56,7 @@ class StageTest {
         try (Fixture fx = Fixture.start(tmp, "graceperiod=300")) {
             byte[] content = Fixture.randomBytes(1000);
             EmulatedStageRequest stage = fx.newStage(content, "/a/b");
-            String id = stage.pnfsId().toString();
-            fx.pool.stage(List.of(stage));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            String id = fx.stageAndAwaitRequest(stage);
 
             fx.daemon.writeInPlace(id, content, 400); // short: still being written
             Fixture.await("space allocated when data arrives", stage::isAllocated);
@@ -79,12 +75,25 @@ class StageTest {
     }
 
     @Test
+    void stage_partialFileAlreadyBeingWritten_isWatchedWithoutWaitingForARescan() throws Exception {
+        try (Fixture fx = Fixture.start(tmp, "rescan=3600", "graceperiod=0")) {
+            byte[] content = Fixture.randomBytes(1000);
+            EmulatedStageRequest stage = fx.newStage(content, "/a/b");
+            String id = stage.pnfsId().toString();
+            fx.daemon.writeInPlace(id, content, 300); // an ENDIT daemon still writing for the pre-restart request
+            fx.stageAndAwaitRequest(stage);
+            fx.daemon.writeInPlace(id, content, 1000); // grows in place: no create event, no rescan for an hour
+            Outcome outcome = Fixture.outcome(stage);
+            assertTrue(outcome.isCompleted(), outcome.toString());
+            assertArrayEquals(content, Files.readAllBytes(fx.pool.replicaPath(stage.pnfsId())));
+        }
+    }
+
+    @Test
     void stage_oversizedFile_failsAndRemovesIt() throws Exception {
         try (Fixture fx = Fixture.start(tmp)) {
             EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(100), "/a/b");
-            String id = stage.pnfsId().toString();
-            fx.pool.stage(List.of(stage));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            String id = fx.stageAndAwaitRequest(stage);
             fx.daemon.deliver(id, Fixture.randomBytes(101), false);
             Outcome outcome = Fixture.outcome(stage);
             assertEquals(ReturnCodes.DATA_MISMATCH, outcome.returnCode(), outcome.toString());
@@ -99,9 +108,7 @@ class StageTest {
         try (Fixture fx = Fixture.start(tmp)) {
             byte[] content = Fixture.randomBytes(100);
             EmulatedStageRequest stage = fx.newStage(content, "/a/b");
-            String id = stage.pnfsId().toString();
-            fx.pool.stage(List.of(stage));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            String id = fx.stageAndAwaitRequest(stage);
             byte[] corrupt = content.clone();
             corrupt[7] ^= 1;
             fx.daemon.deliver(id, corrupt, true);
@@ -124,9 +131,7 @@ class StageTest {
     void stage_errorFile_failsPerProtocol(String content, int rc, String message) throws Exception {
         try (Fixture fx = Fixture.start(tmp)) {
             EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(10), "/a/b");
-            String id = stage.pnfsId().toString();
-            fx.pool.stage(List.of(stage));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            String id = fx.stageAndAwaitRequest(stage);
             fx.daemon.writeError(id, content.replace("\\n", "\n"));
             Outcome outcome = Fixture.outcome(stage);
             assertEquals(rc, outcome.returnCode(), outcome.toString());
@@ -146,7 +151,10 @@ class StageTest {
             fx.countRequestFilesFromNow();
             fx.pool.stage(List.of(stage));
             assertTrue(Fixture.outcome(stage).isCompleted());
-            assertEquals(List.of(), fx.requestFilesCreated(), "no request written: nothing is staged twice");
+            EmulatedStageRequest control = fx.newStage(content, "/a/c"); // shows the counter does see requests
+            String controlId = fx.stageAndAwaitRequest(control);
+            Fixture.await("the control's request is counted", () -> fx.requestFilesCreated().contains(controlId));
+            assertEquals(List.of(controlId), fx.requestFilesCreated(), "no request for " + id + ": nothing is staged twice");
         }
     }
 
@@ -174,9 +182,7 @@ class StageTest {
             fx.pool.setAllocationMode(PoolEmulator.AllocationMode.NO_SPACE);
             byte[] content = Fixture.randomBytes(100);
             EmulatedStageRequest stage = fx.newStage(content, "/a/b");
-            String id = stage.pnfsId().toString();
-            fx.pool.stage(List.of(stage));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            String id = fx.stageAndAwaitRequest(stage);
             fx.daemon.deliver(id, content, true);
             Outcome outcome = Fixture.outcome(stage);
             assertTrue(outcome.message().contains("no space"), outcome.toString());
@@ -230,9 +236,7 @@ class StageTest {
             // 3. while space is being allocated for arriving data
             fx.pool.setAllocationMode(PoolEmulator.AllocationMode.HOLD);
             EmulatedStageRequest allocating = fx.newStage(content, "/a/b");
-            String allocatingId = allocating.pnfsId().toString();
-            fx.pool.stage(List.of(allocating));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(allocatingId)));
+            String allocatingId = fx.stageAndAwaitRequest(allocating);
             fx.daemon.writeInPlace(allocatingId, content, 10);
             Fixture.await("allocation held", () -> fx.pool.heldCount() == 1);
             allocating.cancel();
@@ -241,9 +245,7 @@ class StageTest {
             fx.pool.setAllocationMode(PoolEmulator.AllocationMode.IMMEDIATE);
             // 4. during the grace period
             EmulatedStageRequest grace = fx.newStage(content, "/a/b");
-            String graceId = grace.pnfsId().toString();
-            fx.pool.stage(List.of(grace));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(graceId)));
+            String graceId = fx.stageAndAwaitRequest(grace);
             fx.daemon.writeInPlace(graceId, content, content.length);
             Fixture.await("allocated", grace::isAllocated);
             Thread.sleep(100);
