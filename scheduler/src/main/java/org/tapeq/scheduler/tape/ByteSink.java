@@ -1,0 +1,14 @@
+package org.tapeq.scheduler.tape;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/** Where bytes read from tape go. {@link #DISCARD} drops them (size-only simulation, skipping). */
+@FunctionalInterface
+public interface ByteSink {
+
+    ByteSink DISCARD = OutputStream::nullOutputStream;
+
+    /** Opens the stream the backend writes to; the backend closes it. */
+    OutputStream open() throws IOException;
+}

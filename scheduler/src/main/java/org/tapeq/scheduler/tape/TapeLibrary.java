@@ -1,0 +1,47 @@
+package org.tapeq.scheduler.tape;
+
+/**
+ * A tape library as the scheduler drives it: a robot, drives and cartridges. Implemented by the simulated
+ * library and by the SCSI backend ({@code mtx}/{@code mt}/{@code dd}).
+ *
+ * <p>Every operation is asynchronous and calls its completion exactly once, on the scheduler's event loop.
+ * A drive runs one operation at a time; the scheduler never issues a second one before the first completed.
+ * Errors arrive as {@link org.tapeq.scheduler.model.TapeFault} with a {@link org.tapeq.scheduler.model.FaultKind}.
+ *
+ * <p>Positions are logical block addresses as a drive reports them ({@code mt tell}): block 0 is the first
+ * block of the tape, and each filemark occupies one address. Tape file 0 is the label; a tape file is
+ * written in blocks of {@link #blockSize()} bytes (the last one may be short) and followed by a filemark.
+ */
+public interface TapeLibrary {
+
+    /** Bytes per tape block for data this library writes. */
+    int blockSize();
+
+    /** Drives, cartridges and what is loaded where. */
+    void inventory(Completion<Inventory> done);
+
+    /** Moves the cartridge from its slot into the empty drive and loads it; the tape is at block 0 afterwards. */
+    void mount(String drive, String barcode, Completion<Void> done);
+
+    /** Rewinds, unloads and returns the cartridge in the drive to a free slot. */
+    void unmount(String drive, Completion<Void> done);
+
+    /** Positions the mounted tape at a block address. */
+    void locate(String drive, long block, Completion<Void> done);
+
+    /** Positions the mounted tape at the first block of tape file {@code fileNumber}; returns that block's address. */
+    void locateFile(String drive, int fileNumber, Completion<Long> done);
+
+    /**
+     * Reads from the current position: skips {@code skipBytes}, then delivers up to {@code length} bytes to the
+     * sink. Stops early at a filemark or at the end of data; returns the number of bytes delivered, after
+     * which the tape is positioned after the last block read.
+     */
+    void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done);
+
+    /** Writes a new tape file at the end of data, followed by a filemark. */
+    void append(String drive, TapeFileSource source, Completion<WrittenFile> done);
+
+    /** Writes tape file 0 at the beginning of tape. Everything recorded after it becomes unreadable. */
+    void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done);
+}
