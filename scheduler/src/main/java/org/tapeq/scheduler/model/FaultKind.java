@@ -18,6 +18,8 @@ public enum FaultKind {
     LABEL,
     /** A file to be flushed is missing, unreadable or not the announced size. Not a tape problem. */
     SOURCE,
+    /** The catalog could not record or answer (database error). Transient. */
+    CATALOG,
     /** The target of a stage could not be written (disk full, permissions). Not a tape problem. */
     TARGET
 }

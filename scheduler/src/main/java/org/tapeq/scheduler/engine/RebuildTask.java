@@ -1,0 +1,149 @@
+package org.tapeq.scheduler.engine;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.AggregateRecord;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.format.Manifest;
+import org.tapeq.scheduler.format.ManifestReader;
+import org.tapeq.scheduler.format.TapeLabel;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+
+/**
+ * Rebuilds the catalog entries of one cartridge from the cartridge alone: its label gives the family, and
+ * the manifest at the head of each tape file gives the members and their offsets. Only the first blocks of
+ * each tape file are read. A tape file without a readable manifest (a write cut short by a crash) is
+ * skipped and reported. A file found in several tape files keeps the last one (the latest write).
+ */
+final class RebuildTask implements Engine.AdminTask {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RebuildTask.class);
+
+    /** What a rebuild found. */
+    record Report(String barcode, String family, int tapeFiles, int files, long bytes, List<String> skipped) {
+    }
+
+    private final Engine engine;
+    private final String barcode;
+    final CompletableFuture<Report> result = new CompletableFuture<>();
+    private final List<AggregateRecord> aggregates = new ArrayList<>();
+    private final List<FileRecord> files = new ArrayList<>();
+    private final List<String> skipped = new ArrayList<>();
+    private String family;
+    private long used;
+
+    RebuildTask(Engine engine, String barcode) {
+        this.engine = engine;
+        this.barcode = barcode;
+    }
+
+    @Override
+    public String barcode() {
+        return barcode;
+    }
+
+    @Override
+    public void run(DriveRunner drive) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        engine.library.locate(drive.id, 0, step(drive, v ->
+                engine.library.read(drive.id, 0, DriveRunner.LABEL_BYTES, () -> buf, step(drive, n -> {
+                    try {
+                        TapeLabel label = TapeLabel.parse(buf.toByteArray());
+                        if (!barcode.equals(label.barcode())) {
+                            throw new TapeFault(FaultKind.LABEL, "cartridge " + barcode + " carries the label of "
+                                    + label.barcode());
+                        }
+                        family = label.family();
+                    } catch (TapeFault f) {
+                        fail(drive, f);
+                        return;
+                    }
+                    next(drive, 1);
+                }))));
+    }
+
+    private void next(DriveRunner drive, int fileNumber) {
+        engine.library.locateFile(drive.id, fileNumber, new Completion<>() {
+            @Override
+            public void succeeded(Long startBlock) {
+                ByteArrayOutputStream buf = new ByteArrayOutputStream();
+                engine.library.read(drive.id, 0, DriveRunner.MANIFEST_BYTES, () -> buf, step(drive, n -> {
+                    try {
+                        Manifest m = ManifestReader.read(new ByteArrayInputStream(buf.toByteArray()),
+                                DriveRunner.MANIFEST_BYTES);
+                        int bs = m.blockSize();
+                        aggregates.add(m.toAggregateRecord(barcode, fileNumber, startBlock, bs, engine.loop.now()));
+                        files.addAll(m.toFileRecords(barcode, fileNumber, startBlock, bs));
+                        used += m.length();
+                    } catch (IOException | RuntimeException e) {
+                        skipped.add("tape file " + fileNumber + ": " + e.getMessage());
+                        LOG.warn("Rebuild of {}: tape file {} has no readable manifest: {}", barcode, fileNumber,
+                                e.getMessage());
+                    }
+                    next(drive, fileNumber + 1);
+                }));
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                if (fault.kind() == FaultKind.NOT_FOUND) {
+                    finish(drive, fileNumber - 1);
+                } else {
+                    fail(drive, fault);
+                }
+            }
+        });
+    }
+
+    private void finish(DriveRunner drive, int tapeFiles) {
+        // The latest tape file wins for a pnfsid written twice.
+        java.util.Map<String, FileRecord> latest = new java.util.LinkedHashMap<>();
+        long live = 0;
+        for (FileRecord f : files) {
+            latest.put(f.pnfsid(), f);
+        }
+        for (FileRecord f : latest.values()) {
+            live += f.size();
+        }
+        CartridgeRecord c = engine.cartridges.get(barcode);
+        long capacity = c != null ? c.capacityBytes() : engine.mediaOf(barcode).capacityBytes();
+        CartridgeState state = capacity - used < engine.config.fullMarginBytes()
+                ? CartridgeState.FULL : CartridgeState.APPENDABLE;
+        CartridgeRecord rebuilt = new CartridgeRecord(barcode, c != null ? c.mediaType()
+                : engine.mediaOf(barcode).name(), family, state, capacity, used, used - live, tapeFiles,
+                c != null ? c.mountCount() : 1, c != null ? c.lastMount() : engine.loop.now(),
+                c != null && c.disabled(), null);
+        engine.catalog.replaceCartridgeContents(rebuilt, aggregates, new ArrayList<>(latest.values()));
+        engine.cartridges.put(barcode, rebuilt);
+        engine.aggregator.forgetDatasets();
+        LOG.info("Rebuilt {} from tape: family {}, {} tape files, {} files, {} skipped", barcode, family, tapeFiles,
+                latest.size(), skipped.size());
+        drive.adminDone(true);
+        result.complete(new Report(barcode, family, tapeFiles, latest.size(), live, List.copyOf(skipped)));
+    }
+
+    private void fail(DriveRunner drive, TapeFault fault) {
+        drive.adminDone(false);
+        failed(fault);
+    }
+
+    @Override
+    public void failed(TapeFault fault) {
+        result.completeExceptionally(fault);
+    }
+
+    private <T> Completion<T> step(DriveRunner drive, java.util.function.Consumer<T> next) {
+        return Steps.then(next, fault -> fail(drive, fault));
+    }
+}

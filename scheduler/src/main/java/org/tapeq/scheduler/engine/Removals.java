@@ -1,0 +1,77 @@
+package org.tapeq.scheduler.engine;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * Batches removes into one catalog transaction: at most {@link #BATCH} per delete, at most
+ * {@link #DELAY_MILLIS} after the first of a batch arrived.
+ */
+final class Removals {
+
+    static final int BATCH = 1000;
+    static final long DELAY_MILLIS = 100;
+
+    private final Engine engine;
+    private List<RemoveItem> pending = new ArrayList<>();
+    private EventLoop.Timer timer;
+
+    Removals(Engine engine) {
+        this.engine = engine;
+    }
+
+    void add(RemoveItem item) {
+        pending.add(item);
+        if (pending.size() >= BATCH) {
+            flush();
+        } else if (timer == null) {
+            timer = engine.loop.schedule(DELAY_MILLIS, this::flush);
+        }
+    }
+
+    void cancel(RemoveItem item) {
+        if (!item.cancelled && pending.remove(item)) {
+            item.cancelled = true;
+            engine.deliver(item.request, new Outcome.Cancelled());
+        }
+    }
+
+    private void flush() {
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+        List<RemoveItem> batch = pending;
+        pending = new ArrayList<>();
+        if (batch.isEmpty()) {
+            return;
+        }
+        List<String> ids = new ArrayList<>(batch.size());
+        for (RemoveItem item : batch) {
+            ids.add(item.request.pnfsid());
+        }
+        Set<String> existed;
+        try {
+            existed = new HashSet<>(engine.catalog.delete(ids, engine.loop.now()));
+        } catch (CatalogException e) {
+            for (RemoveItem item : batch) {
+                engine.counters.removesDone++;
+                engine.deliver(item.request, engine.failed(FaultKind.CATALOG,
+                        "catalog delete of " + item.request.pnfsid() + " failed: " + e.getMessage(), 1));
+            }
+            return;
+        }
+        for (RemoveItem item : batch) {
+            engine.counters.removesDone++;
+            engine.deliver(item.request, new Outcome.Removed(existed.contains(item.request.pnfsid())));
+        }
+        engine.aggregator.forgetDatasets();
+    }
+}

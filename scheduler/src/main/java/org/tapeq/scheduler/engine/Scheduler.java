@@ -1,0 +1,301 @@
+package org.tapeq.scheduler.engine;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.protocol.ReturnCodes;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.RemoveRequest;
+import org.tapeq.scheduler.model.RequestListener;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.policy.MountPolicies;
+import org.tapeq.scheduler.policy.MountPolicy;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * The tape-queue engine's public face. Thread-safe: every call hands its work to the event loop, and every
+ * outcome reaches the {@link RequestListener} on the loop, exactly once per accepted request.
+ *
+ * <p>A stage's location is looked up in the catalog on the caller's thread, so a burst of requests does not
+ * hold up the loop; everything else runs on the loop.
+ */
+public final class Scheduler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+    private final Engine engine;
+    private final EventLoop loop;
+    private final Catalog catalog;
+    private final SchedulerConfig config;
+
+    private Scheduler(Builder b) {
+        this.loop = b.loop;
+        this.catalog = b.catalog;
+        this.config = b.config;
+        MountPolicy policy = b.policy != null ? b.policy : MountPolicies.create(b.config.policy(), b.config);
+        this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.io);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Reads the library's inventory and starts scheduling; completes when ready. */
+    public CompletableFuture<Void> start() {
+        LOG.info("Scheduler configuration: {}", config);
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        loop.execute(() -> engine.library.inventory(new Completion<>() {
+            @Override
+            public void succeeded(Inventory inventory) {
+                try {
+                    engine.start(inventory);
+                    started.complete(null);
+                } catch (RuntimeException e) {
+                    started.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                started.completeExceptionally(fault);
+            }
+        }));
+        return started;
+    }
+
+    /** Queues a stage; unknown files and size mismatches are answered at once with a failure. */
+    public Ticket stage(StageRequest request) {
+        Objects.requireNonNull(request, "request");
+        long now = loop.now();
+        Optional<FileRecord> found;
+        try {
+            found = catalog.file(request.pnfsid());
+        } catch (CatalogException e) {
+            return reject(request, now, new Outcome.Failed(FaultKind.CATALOG, ReturnCodes.FAILED,
+                    "cannot look up " + request.pnfsid() + " in the catalog: " + e.getMessage(), 0));
+        }
+        if (found.isEmpty()) {
+            return reject(request, now, new Outcome.Failed(FaultKind.NOT_FOUND, ReturnCodes.NOT_ON_TAPE,
+                    request.pnfsid() + " is not in the tape catalog", 0));
+        }
+        FileRecord f = found.get();
+        if (f.isHint()) {
+            return reject(request, now, new Outcome.Failed(FaultKind.NOT_FOUND, ReturnCodes.NOT_ON_TAPE,
+                    request.pnfsid() + " is known only from a tape hint (volume " + f.cartridge() + ", order "
+                            + f.hintOrder() + "); it was written by another HSM, which must recall it", 0));
+        }
+        if (request.size() >= 0 && request.size() != f.size()) {
+            return reject(request, now, new Outcome.Failed(FaultKind.NOT_FOUND, ReturnCodes.INVALID_REQUEST,
+                    request.pnfsid() + ": requested size " + request.size() + " but the catalog has "
+                            + f.size() + " bytes on " + f.cartridge(), 0));
+        }
+        StageItem item = new StageItem(request, now, f.tapeFile(), f.block(), f.offset(), f.size(), f.checksum());
+        loop.execute(() -> engine.admitStage(item, f.cartridge()));
+        return item;
+    }
+
+    private Ticket reject(StageRequest request, long now, Outcome.Failed failure) {
+        StageItem item = new StageItem(request, now, -1, -1, -1, 0, null);
+        loop.execute(() -> {
+            engine.counters.stagesSubmitted++;
+            engine.finish(item, failure);
+        });
+        return item;
+    }
+
+    /** Queues a flush into the aggregate of its family and dataset. */
+    public Ticket flush(FlushRequest request) {
+        Objects.requireNonNull(request, "request");
+        FlushItem item = new FlushItem(request, loop.now(), config.familyOf(request.storageClass()),
+                config.datasetOf(request.colocationKey(), request.path()));
+        loop.execute(() -> engine.admitFlush(item));
+        return item;
+    }
+
+    /** Queues a logical delete; deletes are batched. */
+    public Ticket remove(RemoveRequest request) {
+        Objects.requireNonNull(request, "request");
+        RemoveItem item = new RemoveItem(request);
+        loop.execute(() -> engine.admitRemove(item));
+        return item;
+    }
+
+    /**
+     * Cancels a request. A queued one ends at once as {@link Outcome.Cancelled}; one being read or written
+     * finishes its tape operation first and then ends as cancelled.
+     */
+    public void cancel(Ticket ticket) {
+        loop.execute(() -> engine.cancel(ticket));
+    }
+
+    /** A snapshot of queues, drives and counters; at most {@code maxQueues} queues are listed. */
+    public CompletableFuture<SchedulerStatus> status(int maxQueues) {
+        return onLoop(f -> f.complete(StatusBuilder.build(engine, maxQueues)));
+    }
+
+    /** Takes a drive out of service (it finishes its current operation first). */
+    public CompletableFuture<Void> driveDown(String drive, String reason) {
+        return onLoop(f -> {
+            DriveRunner d = drive(drive);
+            d.markDown("by administrator: " + reason, true);
+            f.complete(null);
+        });
+    }
+
+    /** Puts a drive back into service. */
+    public CompletableFuture<Void> driveUp(String drive) {
+        return onLoop(f -> {
+            drive(drive).markUp();
+            f.complete(null);
+        });
+    }
+
+    /** Stops mounting a cartridge (reads wait, writes go elsewhere) until enabled again. */
+    public CompletableFuture<Void> disableCartridge(String barcode, String reason) {
+        return onLoop(f -> {
+            engine.updateCartridge(cartridge(barcode).withDisabled(true, "disabled: " + reason));
+            engine.requestDispatch();
+            f.complete(null);
+        });
+    }
+
+    public CompletableFuture<Void> enableCartridge(String barcode) {
+        return onLoop(f -> {
+            engine.updateCartridge(cartridge(barcode).withDisabled(false, null));
+            WorkQueue q = engine.cartridgeQueues.get(barcode);
+            if (q != null && q.drive == null) {
+                engine.index.update(q);
+            }
+            engine.requestDispatch();
+            f.complete(null);
+        });
+    }
+
+    /** Writes a tapeq label for {@code family}; refuses a cartridge with data unless {@code force}. */
+    public CompletableFuture<CartridgeRecord> labelCartridge(String barcode, String family, boolean force) {
+        CompletableFuture<CartridgeRecord> result = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                cartridge(barcode);
+                LabelTask task = new LabelTask(engine, barcode, family, force);
+                task.result.whenComplete((r, e) -> {
+                    if (e != null) {
+                        result.completeExceptionally(e);
+                    } else {
+                        result.complete(r);
+                    }
+                });
+                engine.submitAdmin(task);
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
+    /** Rebuilds one cartridge's catalog entries from its label and manifests. */
+    public CompletableFuture<RebuildReport> rebuildCartridge(String barcode) {
+        CompletableFuture<RebuildReport> result = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                cartridge(barcode);
+                RebuildTask task = new RebuildTask(engine, barcode);
+                task.result.whenComplete((r, e) -> {
+                    if (e != null) {
+                        result.completeExceptionally(e);
+                    } else {
+                        result.complete(new RebuildReport(r.barcode(), r.family(), r.tapeFiles(), r.files(),
+                                r.bytes(), r.skipped()));
+                    }
+                });
+                engine.submitAdmin(task);
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
+    /** What a rebuild of one cartridge found. */
+    public record RebuildReport(String barcode, String family, int tapeFiles, int files, long bytes,
+                                java.util.List<String> skipped) {
+    }
+
+    /** The engine, for tests in this package that inspect it on the loop. */
+    Engine engineForTests() {
+        return engine;
+    }
+
+    private DriveRunner drive(String id) {
+        DriveRunner d = engine.drives.get(id);
+        if (d == null) {
+            throw new IllegalArgumentException("unknown drive '" + id + "'; drives: " + engine.drives.keySet());
+        }
+        return d;
+    }
+
+    private CartridgeRecord cartridge(String barcode) {
+        CartridgeRecord c = engine.cartridges.get(barcode);
+        if (c == null) {
+            throw new IllegalArgumentException("unknown cartridge '" + barcode + "'");
+        }
+        return c;
+    }
+
+    private <T> CompletableFuture<T> onLoop(Consumer<CompletableFuture<T>> body) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                body.accept(f);
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    /** Sets up a scheduler; loop, library, catalog and listener are required. */
+    public static final class Builder {
+        private EventLoop loop;
+        private TapeLibrary library;
+        private Catalog catalog;
+        private SchedulerConfig config = SchedulerConfig.defaults();
+        private RequestListener listener;
+        private Executor io = Runnable::run;
+        private MountPolicy policy;
+
+        public Builder loop(EventLoop v) { loop = v; return this; }
+        public Builder library(TapeLibrary v) { library = v; return this; }
+        public Builder catalog(Catalog v) { catalog = v; return this; }
+        public Builder config(SchedulerConfig v) { config = v; return this; }
+        public Builder listener(RequestListener v) { listener = v; return this; }
+        /** Where blocking disk work runs (checking flush sources); the default runs it on the caller. */
+        public Builder io(Executor v) { io = v; return this; }
+        /** A policy instance instead of the one named in the config (for experiments). */
+        public Builder policy(MountPolicy v) { policy = v; return this; }
+
+        public Scheduler build() {
+            Objects.requireNonNull(loop, "loop");
+            Objects.requireNonNull(library, "library");
+            Objects.requireNonNull(catalog, "catalog");
+            Objects.requireNonNull(listener, "listener");
+            Objects.requireNonNull(io, "io");
+            return new Scheduler(this);
+        }
+    }
+}

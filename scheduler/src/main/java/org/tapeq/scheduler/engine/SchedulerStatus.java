@@ -1,0 +1,40 @@
+package org.tapeq.scheduler.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot of the scheduler for {@code tapeq status} and {@code /status}: every queue that cannot move says
+ * why (waiting for its mount criteria until a time, remount guard, blocked, drive down).
+ *
+ * @param now             loop time of the snapshot
+ * @param counters        running totals (requests by outcome, bytes, mounts, remounts, faults by class)
+ * @param queueCount      queues with work
+ * @param queues          the most urgent queues (mounted first, then by rank), at most the number asked for
+ * @param oldestArrival   arrival time of the oldest waiting request, or 0
+ * @param robot           why mounts are paused, or null
+ */
+public record SchedulerStatus(long now, String policy, Map<String, Long> counters, List<DriveStatus> drives,
+                              int queueCount, int readyQueues, int waitingQueues, List<QueueStatus> queues,
+                              List<AggregateStatus> openAggregates, Map<String, Integer> cartridgesByState,
+                              List<CartridgeStatus> attention, long oldestArrival, String robot,
+                              Map<String, Integer> mountsPerCartridge) {
+
+    /** One drive: its state, cartridge, what it is doing since when, and why it is down. */
+    public record DriveStatus(String id, String state, String cartridge, String activity, long since, int errors,
+                              String group, String reason) {
+    }
+
+    /** One queue: a cartridge's, or a family's writes ({@code family:NAME}). */
+    public record QueueStatus(String name, String group, long files, long bytes, long oldestArrival, String state,
+                              long eligibleAt, String reason) {
+    }
+
+    /** An aggregate still collecting files. */
+    public record AggregateStatus(String family, String dataset, int files, long bytes, long opened) {
+    }
+
+    /** A cartridge needing attention (suspect, foreign, blank, full with errors, disabled). */
+    public record CartridgeStatus(String barcode, String state, boolean disabled, String reason) {
+    }
+}

@@ -1,0 +1,126 @@
+package org.tapeq.scheduler.engine;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
+
+/** Builds {@link SchedulerStatus} from the engine's state, on the loop. */
+final class StatusBuilder {
+
+    private StatusBuilder() {
+    }
+
+    static SchedulerStatus build(Engine e, int maxQueues) {
+        long now = e.loop.now();
+        List<SchedulerStatus.DriveStatus> drives = new ArrayList<>();
+        for (DriveRunner d : e.drives.values()) {
+            drives.add(new SchedulerStatus.DriveStatus(d.id, d.state.name().toLowerCase(java.util.Locale.ROOT),
+                    d.mounted, d.activity, d.since, d.errors, d.accountedGroup, d.down ? d.downReason : d.lastError));
+        }
+        List<WorkQueue> all = new ArrayList<>();
+        long oldest = Long.MAX_VALUE;
+        for (WorkQueue q : e.cartridgeQueues.values()) {
+            if (!q.isEmpty()) {
+                all.add(q);
+                oldest = Math.min(oldest, q.oldestArrival());
+            }
+        }
+        for (WorkQueue q : e.familyQueues.values()) {
+            if (!q.isEmpty()) {
+                all.add(q);
+                oldest = Math.min(oldest, q.oldestArrival());
+            }
+        }
+        all.sort(Comparator.comparing((WorkQueue q) -> q.drive == null)
+                .thenComparing(q -> q.slot != WorkQueue.Slot.READY)
+                .thenComparing(q -> -q.rankKey));
+        List<SchedulerStatus.QueueStatus> queues = new ArrayList<>();
+        for (WorkQueue q : all.subList(0, Math.min(maxQueues, all.size()))) {
+            queues.add(queueStatus(e, q, now));
+        }
+        List<SchedulerStatus.AggregateStatus> open = new ArrayList<>();
+        for (PendingAggregate a : e.aggregator.open().values()) {
+            open.add(new SchedulerStatus.AggregateStatus(a.family, a.dataset, a.members.size(), a.bytes, a.opened));
+        }
+        Map<String, Integer> byState = new TreeMap<>();
+        List<SchedulerStatus.CartridgeStatus> attention = new ArrayList<>();
+        for (CartridgeRecord c : e.cartridges.values()) {
+            byState.merge(c.state().name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
+            if (c.disabled() || c.state() == CartridgeState.SUSPECT || c.state() == CartridgeState.FOREIGN
+                    || c.state() == CartridgeState.BLANK) {
+                attention.add(new SchedulerStatus.CartridgeStatus(c.barcode(),
+                        c.state().name().toLowerCase(java.util.Locale.ROOT), c.disabled(), c.reason()));
+            }
+        }
+        String robot = now < e.robotPausedUntil ? e.robotReason : null;
+        return new SchedulerStatus(now, e.config.policy(), e.counters.snapshot(), drives, all.size(),
+                e.index.readyCount(), e.index.waitingCount(), queues, open, byState, attention,
+                oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.mountsThisRun()));
+    }
+
+    private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {
+        String state;
+        String reason = null;
+        if (q.drive != null) {
+            state = "mounted";
+            reason = "in drive " + q.drive.id + ": " + q.drive.activity;
+            if (q.blockedReason != null) {
+                state = "blocked";
+                reason = q.blockedReason;
+            }
+        } else {
+            switch (q.slot) {
+                case READY -> {
+                    state = "ready";
+                    reason = readyReason(e, q);
+                }
+                case WAITING -> {
+                    state = "waiting";
+                    reason = waitReason(e, q, now);
+                }
+                default -> {
+                    state = "blocked";
+                    reason = q.blockedReason != null ? q.blockedReason : "no usable drive or cartridge";
+                }
+            }
+        }
+        return new SchedulerStatus.QueueStatus(q.name(), q.group, q.files, q.bytes, q.oldestArrival(), state,
+                q.eligibleKey, reason);
+    }
+
+    private static String readyReason(Engine e, WorkQueue q) {
+        if (q.isFamilyQueue() && q.blockedReason != null) {
+            return q.blockedReason;
+        }
+        if (e.robotPausedUntil > e.loop.now()) {
+            return e.robotReason;
+        }
+        boolean allDown = e.drives.values().stream().allMatch(d -> d.down);
+        if (allDown) {
+            return "every drive is down";
+        }
+        CartridgeRecord c = q.barcode == null ? null : e.cartridges.get(q.barcode);
+        if (c != null && c.disabled()) {
+            return "cartridge disabled: " + c.reason();
+        }
+        return "eligible; waiting for a free drive (group and direction caps apply)";
+    }
+
+    private static String waitReason(Engine e, WorkQueue q, long now) {
+        StringBuilder sb = new StringBuilder("eligible in ").append((q.eligibleKey - now) / 1000).append(" s");
+        if (q.retryNotBefore > now) {
+            sb.append(" (retry backoff after an error)");
+        } else if (q.lastUnmount != Long.MIN_VALUE && now - q.lastUnmount < e.config.remountGuardMillis()) {
+            sb.append(" (remount guard: unmounted ").append((now - q.lastUnmount) / 1000).append(" s ago)");
+        } else {
+            sb.append(" (").append(q.files).append(" files / ").append(q.bytes)
+                    .append(" bytes, below a full mount; waiting for the quiet time or the maximum wait)");
+        }
+        return sb.toString();
+    }
+}

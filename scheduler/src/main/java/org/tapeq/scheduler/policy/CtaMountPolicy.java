@@ -1,0 +1,44 @@
+package org.tapeq.scheduler.policy;
+
+/**
+ * The baseline of CTA (../shared/reference/tape-and-anchors.md): a queue qualifies at 500 GB or 10 000 files,
+ * or when its oldest request is older than the minimum age; queues go by priority, then age; a mounted tape
+ * is read in batches of 4 000 files in arrival order, each batch ordered by estimated locate time.
+ */
+public final class CtaMountPolicy implements MountPolicy {
+
+    static final long MIN_BYTES = 500_000_000_000L;
+    static final long MIN_FILES = 10_000;
+    /** CTA mount policies set this per activity; 5 minutes is assumed, not from the reference. */
+    static final long MIN_AGE_MILLIS = 300_000;
+    static final int BATCH = 4_000;
+
+    private final ReadOrder order = new BatchedOrder(BATCH);
+
+    @Override
+    public long eligibleAt(QueueView q) {
+        long at = q.bytes() >= MIN_BYTES || q.files() >= MIN_FILES || q.writeOnly()
+                ? Long.MIN_VALUE : q.oldestArrival() + MIN_AGE_MILLIS;
+        return Math.max(at, q.retryNotBefore());
+    }
+
+    @Override
+    public double rank(QueueView q) {
+        return q.maxPriority() * 1e13 - q.oldestArrival();
+    }
+
+    @Override
+    public boolean keepMounted(QueueView mounted, QueueView best) {
+        return true;
+    }
+
+    @Override
+    public ReadOrder readOrder() {
+        return order;
+    }
+
+    @Override
+    public int passLimit() {
+        return BATCH;
+    }
+}

@@ -1,0 +1,30 @@
+package org.tapeq.scheduler.policy;
+
+/**
+ * Decides when a queue deserves a mount, which one goes first, and in which order a mounted cartridge is
+ * read. The engine does the rest the same way for every policy: drive and group caps, fair share, never two
+ * drives on one cartridge, retries. Implementations are registered by name in {@link MountPolicies}.
+ *
+ * <p>{@link #rank} must not depend on the current time, so the engine can keep queues in a sorted index
+ * and decide a mount in logarithmic time; ageing is expressed through arrival times instead.
+ */
+public interface MountPolicy {
+
+    /** Earliest loop time at which the queue may be mounted (may be in the past). */
+    long eligibleAt(QueueView queue);
+
+    /** Order of eligible queues: higher first. Time-invariant. */
+    double rank(QueueView queue);
+
+    /**
+     * Whether a drive that has just finished a pass on a mounted queue with more work should keep serving
+     * it rather than switch to {@code best}, the best eligible other queue (null if none).
+     */
+    boolean keepMounted(QueueView mounted, QueueView best);
+
+    /** Order of reads on a mounted cartridge. */
+    ReadOrder readOrder();
+
+    /** Most read units served per pass before the policy is asked again. */
+    int passLimit();
+}

@@ -1,0 +1,181 @@
+package org.tapeq.scheduler.engine;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.TapeRequest;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.time.VirtualEventLoop;
+
+/**
+ * A scheduler on a simulated library that keeps real bytes, a SQLite catalog file and a virtual clock, with
+ * helpers to make source files, flush, stage and wait. Closing and re-opening on the same directory is a
+ * daemon restart.
+ */
+final class EngineFixture implements AutoCloseable {
+
+    static final long START = 1_700_000_000_000L;
+
+    final Path dir;
+    final VirtualEventLoop loop;
+    final SimulatedLibrary library;
+    final Catalog catalog;
+    final Scheduler scheduler;
+    final Map<Long, Outcome> outcomes = new LinkedHashMap<>();
+    final Map<Long, Long> finishedAt = new LinkedHashMap<>();
+    final List<TapeRequest> order = new ArrayList<>();
+    private long nextId = 1;
+
+    private EngineFixture(Path dir, VirtualEventLoop loop, SimulatedLibrary library, Catalog catalog,
+                          SchedulerConfig config) {
+        this.dir = dir;
+        this.loop = loop;
+        this.library = library;
+        this.catalog = catalog;
+        this.scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
+                .listener((request, outcome) -> {
+                    if (outcomes.put(request.id(), outcome) != null) {
+                        throw new AssertionError("second outcome for request " + request.id() + ": " + outcome);
+                    }
+                    finishedAt.put(request.id(), loop.now());
+                    order.add(request);
+                }).build();
+    }
+
+    /** A library of {@code drives} drives and the given cartridges (small capacity for quick filling). */
+    static EngineFixture open(Path dir, SchedulerConfig config, int drives, long capacity, String... barcodes)
+            throws IOException {
+        return open(dir, config, b -> {
+            b.drives(drives);
+            for (String barcode : barcodes) {
+                b.cartridge(barcode, MediaType.LTO9, capacity);
+            }
+        });
+    }
+
+    static EngineFixture open(Path dir, SchedulerConfig config, Consumer<SimulatedLibrary.Builder> library)
+            throws IOException {
+        return open(dir, config, true, library);
+    }
+
+    /** {@code bytes} false: a size-only library (no data kept, labels not checked). */
+    static EngineFixture open(Path dir, SchedulerConfig config, boolean bytes,
+                              Consumer<SimulatedLibrary.Builder> library) throws IOException {
+        Files.createDirectories(dir.resolve("tapes"));
+        VirtualEventLoop loop = new VirtualEventLoop(START);
+        SimulatedLibrary.Builder b = SimulatedLibrary.builder(loop).seed(7);
+        if (bytes) {
+            b.bytes(dir.resolve("tapes"));
+        } else {
+            b.sizeOnly();
+        }
+        library.accept(b);
+        SimulatedLibrary lib = b.build();
+        Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
+        EngineFixture f = new EngineFixture(dir, loop, lib, catalog, config);
+        f.await(f.scheduler.start());
+        return f;
+    }
+
+    /** Like {@link #open}, but every aggregate commit fails (a crash between tape write and commit). */
+    static EngineFixture openWithFailingCommits(Path dir, SchedulerConfig config, int drives, long capacity,
+                                                String... barcodes) throws IOException {
+        VirtualEventLoop loop = new VirtualEventLoop(START);
+        SimulatedLibrary.Builder b = SimulatedLibrary.builder(loop).seed(7).bytes(dir.resolve("tapes")).drives(drives);
+        for (String barcode : barcodes) {
+            b.cartridge(barcode, MediaType.LTO9, capacity);
+        }
+        Catalog catalog = new FailingCommitCatalog(JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db")));
+        EngineFixture f = new EngineFixture(dir, loop, b.build(), catalog, config);
+        f.await(f.scheduler.start());
+        return f;
+    }
+
+    static SchedulerConfig.Builder testConfig() {
+        return SchedulerConfig.builder().aggregateBytes(4_000_000).aggregateWaitMillis(60_000)
+                .quietMillis(30_000).retryBackoffMillis(10_000);
+    }
+
+    <T> T await(CompletableFuture<T> future) {
+        loop.runUntilIdle();
+        assertTrue(future.isDone(), "operation did not finish");
+        return future.join();
+    }
+
+    void label(String family, String... barcodes) {
+        for (String b : barcodes) {
+            await(scheduler.labelCartridge(b, family, false));
+        }
+    }
+
+    /** Writes a source file of {@code size} seeded random bytes. */
+    Path source(String name, long size, long seed) throws IOException {
+        Path p = dir.resolve("src").resolve(name);
+        Files.createDirectories(p.getParent());
+        byte[] data = new byte[(int) size];
+        new Random(seed).nextBytes(data);
+        Files.write(p, data);
+        return p;
+    }
+
+    static String pnfsid(int i) {
+        return String.format("0000%020X", i);
+    }
+
+    FlushRequest flushRequest(int i, long size, String dataset, String storageClass) throws IOException {
+        Path src = source(pnfsid(i), size, i);
+        return new FlushRequest(nextId++, pnfsid(i), size, storageClass, "/data/" + dataset + "/f" + i, null,
+                "atlas", 0, 0, null, src);
+    }
+
+    StageRequest stageRequest(int i, Path target) {
+        return new StageRequest(nextId++, pnfsid(i), -1, "atlas:raw@osm", "/f" + i, "atlas", null, 0, 0, target);
+    }
+
+    /** A size-only flush (no source file). */
+    FlushRequest sizedFlush(int i, long size, String dataset, String group) {
+        return new FlushRequest(nextId++, pnfsid(i), size, group + ":raw@osm", "/data/" + dataset + "/f" + i, null,
+                group, 0, 0, null, null);
+    }
+
+    /** A size-only stage (nothing delivered). */
+    StageRequest sizedStage(int i, String group, int priority, long deadline) {
+        return new StageRequest(nextId++, pnfsid(i), -1, group + ":raw@osm", "/f" + i, group, null, priority,
+                deadline, null);
+    }
+
+    StageRequest stageRequest(int i, String group, int priority) {
+        return new StageRequest(nextId++, pnfsid(i), -1, "sc", "/f" + i, group, null, priority, 0,
+                dir.resolve("staged").resolve(pnfsid(i)));
+    }
+
+    Outcome outcome(TapeRequest r) {
+        return outcomes.get(r.id());
+    }
+
+    SchedulerStatus status() {
+        return await(scheduler.status(1000));
+    }
+
+    @Override
+    public void close() {
+        library.close();
+        catalog.close();
+    }
+}

@@ -1,0 +1,50 @@
+package org.tapeq.scheduler.engine;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import org.tapeq.scheduler.catalog.AggregateRecord;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.FileRecord;
+
+/** A catalog whose aggregate commits fail, as if the daemon died between the tape write and the commit. */
+final class FailingCommitCatalog implements Catalog {
+
+    private final Catalog delegate;
+
+    FailingCommitCatalog(Catalog delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public void commitAggregate(AggregateRecord aggregate, List<FileRecord> members) {
+        throw new CatalogException("simulated crash before the commit of " + aggregate.cartridge() + " tape file "
+                + aggregate.tapeFile());
+    }
+
+    @Override public Optional<FileRecord> file(String pnfsid) { return delegate.file(pnfsid); }
+    @Override public List<String> delete(Collection<String> pnfsids, long now) { return delegate.delete(pnfsids, now); }
+    @Override public int putHints(List<FileRecord> hints) { return delegate.putHints(hints); }
+    @Override public List<FileRecord> files(String barcode) { return delegate.files(barcode); }
+    @Override public void forEachFile(Consumer<FileRecord> consumer) { delegate.forEachFile(consumer); }
+    @Override public List<AggregateRecord> aggregates(String barcode) { return delegate.aggregates(barcode); }
+    @Override public List<String> cartridgesHoldingDataset(String family, String dataset) {
+        return delegate.cartridgesHoldingDataset(family, dataset);
+    }
+    @Override public List<CartridgeRecord> cartridges() { return delegate.cartridges(); }
+    @Override public Optional<CartridgeRecord> cartridge(String barcode) { return delegate.cartridge(barcode); }
+    @Override public void putCartridge(CartridgeRecord cartridge) { delegate.putCartridge(cartridge); }
+    @Override public void recordMount(String barcode, long when) { delegate.recordMount(barcode, when); }
+    @Override public void replaceCartridgeContents(CartridgeRecord cartridge, List<AggregateRecord> aggregates,
+                                                   List<FileRecord> files) {
+        delegate.replaceCartridgeContents(cartridge, aggregates, files);
+    }
+    @Override public List<DriveRecord> drives() { return delegate.drives(); }
+    @Override public void putDrive(DriveRecord drive) { delegate.putDrive(drive); }
+    @Override public void close() { delegate.close(); }
+}

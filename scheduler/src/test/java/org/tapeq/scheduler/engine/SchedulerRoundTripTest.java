@@ -1,0 +1,200 @@
+package org.tapeq.scheduler.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageRequest;
+
+/** Flush, stage, co-location, aggregation and rebuild through the whole engine, in virtual time. */
+class SchedulerRoundTripTest {
+
+    @TempDir
+    Path dir;
+
+    private static final long CAPACITY = 2_000_000_000L;
+
+    @Test
+    void flushThenStage_randomOrder_bytesIdenticalAndChecksumsMatch() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAPACITY,
+                "A00001L9", "A00002L9")) {
+            f.label("raw", "A00001L9", "A00002L9");
+            Random rnd = new Random(1);
+            List<FlushRequest> flushes = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                long size = i % 10 == 0 ? 0 : 1 + rnd.nextInt(i % 3 == 0 ? 900_000 : 20_000);
+                flushes.add(f.flushRequest(i, size, "ds" + (i % 3), "atlas:raw@osm"));
+            }
+            flushes.forEach(f.scheduler::flush);
+            f.loop.runUntilIdle();
+            for (FlushRequest r : flushes) {
+                Outcome.Flushed done = assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
+                assertEquals(r.size(), done.location().size());
+                assertEquals(done.location(), f.catalog.file(r.pnfsid()).orElseThrow());
+            }
+            List<StageRequest> stages = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                stages.add(f.stageRequest(i, dir.resolve("staged-" + i)));
+            }
+            Collections.shuffle(stages, new Random(2));
+            stages.forEach(f.scheduler::stage);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                Outcome.Staged staged = assertInstanceOf(Outcome.Staged.class, f.outcome(s), s.pnfsid());
+                int i = Integer.parseInt(s.pnfsid(), 16);
+                assertArrayEquals(Files.readAllBytes(dir.resolve("src").resolve(s.pnfsid())),
+                        Files.readAllBytes(s.target()), s.pnfsid());
+                assertEquals(f.catalog.file(s.pnfsid()).orElseThrow().checksum(), staged.checksum(), "file " + i);
+            }
+            assertEquals(0, f.status().queueCount());
+        }
+    }
+
+    @Test
+    void flush_sameDataset_colocatedOnCartridgeHoldingIt() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY,
+                "A00001L9", "A00002L9")) {
+            f.label("raw", "A00001L9", "A00002L9");
+            // ds-a lands first; then the other cartridge is made the fuller one.
+            List<FlushRequest> first = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                first.add(f.flushRequest(i, 100_000, "ds-a", "atlas:raw@osm"));
+            }
+            first.forEach(f.scheduler::flush);
+            f.loop.runUntilIdle();
+            String home = f.catalog.file(EngineFixture.pnfsid(0)).orElseThrow().cartridge();
+            String other = home.equals("A00001L9") ? "A00002L9" : "A00001L9";
+            List<FlushRequest> filler = new ArrayList<>();
+            for (int i = 100; i < 110; i++) {
+                filler.add(f.flushRequest(i, 300_000, "ds-b", "atlas:raw@osm"));
+            }
+            // ds-b has no cartridge yet: it goes to the fullest appendable one, which is 'home'; make ds-b go
+            // to 'other' by disabling 'home' meanwhile.
+            f.await(f.scheduler.disableCartridge(home, "test"));
+            filler.forEach(f.scheduler::flush);
+            f.loop.runUntilIdle();
+            f.await(f.scheduler.enableCartridge(home));
+            assertEquals(other, f.catalog.file(EngineFixture.pnfsid(100)).orElseThrow().cartridge());
+            assertTrue(f.catalog.cartridge(other).orElseThrow().usedBytes()
+                    > f.catalog.cartridge(home).orElseThrow().usedBytes(), "other is now the fuller cartridge");
+            // More of ds-a: it must join its dataset on 'home', not the fuller 'other'.
+            List<FlushRequest> more = new ArrayList<>();
+            for (int i = 5; i < 10; i++) {
+                more.add(f.flushRequest(i, 100_000, "ds-a", "atlas:raw@osm"));
+            }
+            more.forEach(f.scheduler::flush);
+            f.loop.runUntilIdle();
+            for (int i = 0; i < 10; i++) {
+                assertEquals(home, f.catalog.file(EngineFixture.pnfsid(i)).orElseThrow().cartridge(), "file " + i);
+            }
+            // And a new dataset goes to the fullest appendable cartridge.
+            FlushRequest fresh = f.flushRequest(200, 1000, "ds-c", "atlas:raw@osm");
+            f.scheduler.flush(fresh);
+            f.loop.runUntilIdle();
+            assertEquals(other, f.catalog.file(fresh.pnfsid()).orElseThrow().cartridge());
+        }
+    }
+
+    @Test
+    void aggregation_closesAtSizeCountOrWait() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().aggregateBytes(1_000_000).aggregateFiles(4)
+                .aggregateWaitMillis(300_000).build();
+        try (EngineFixture f = EngineFixture.open(dir, config, 1, CAPACITY, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            long t0 = f.loop.now();
+            // 4 small files of one dataset: closed by count, written at once.
+            for (int i = 0; i < 4; i++) {
+                f.scheduler.flush(f.flushRequest(i, 1000, "count", "atlas:raw@osm"));
+            }
+            // 2 of another: closed only by the wait.
+            for (int i = 10; i < 12; i++) {
+                f.scheduler.flush(f.flushRequest(i, 1000, "wait", "atlas:raw@osm"));
+            }
+            // One file bigger than the target: an aggregate of its own.
+            f.scheduler.flush(f.flushRequest(20, 1_200_000, "big", "atlas:raw@osm"));
+            f.loop.runUntilIdle();
+            FileRecord a = f.catalog.file(EngineFixture.pnfsid(0)).orElseThrow();
+            FileRecord b = f.catalog.file(EngineFixture.pnfsid(3)).orElseThrow();
+            assertEquals(a.tapeFile(), b.tapeFile(), "the count-closed aggregate is one tape file");
+            FileRecord big = f.catalog.file(EngineFixture.pnfsid(20)).orElseThrow();
+            assertEquals(1, f.catalog.aggregates("A00001L9").stream()
+                    .filter(x -> x.tapeFile() == big.tapeFile()).findFirst().orElseThrow().memberCount());
+            long waited = f.finishedAt.get(idOf(f, EngineFixture.pnfsid(10))) - t0;
+            assertTrue(waited >= 300_000, "the small aggregate waited for its maximum wait, waited " + waited);
+            long quick = f.finishedAt.get(idOf(f, EngineFixture.pnfsid(0))) - t0;
+            assertTrue(quick < 300_000, "the full aggregate did not wait, took " + quick);
+            assertEquals(3, f.catalog.aggregates("A00001L9").size());
+        }
+    }
+
+    private static long idOf(EngineFixture f, String pnfsid) {
+        return f.order.stream().filter(r -> r.pnfsid().equals(pnfsid)).findFirst().orElseThrow().id();
+    }
+
+    @Test
+    void rebuild_wipedCatalog_restoresLocationsAndStagesAgain() throws IOException {
+        Set<String> written = new HashSet<>();
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAPACITY,
+                "A00001L9", "A00002L9")) {
+            f.label("raw", "A00001L9", "A00002L9");
+            for (int i = 0; i < 40; i++) {
+                FlushRequest r = f.flushRequest(i, 10_000 + i * 997, "ds" + (i % 4), "atlas:raw@osm");
+                f.scheduler.flush(r);
+                written.add(r.pnfsid());
+            }
+            f.loop.runUntilIdle();
+        }
+        List<FileRecord> before = new ArrayList<>();
+        try (JdbcCatalog old = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"))) {
+            old.forEachFile(before::add);
+        }
+        Files.delete(dir.resolve("catalog.db"));
+        Files.deleteIfExists(dir.resolve("catalog.db-wal"));
+        Files.deleteIfExists(dir.resolve("catalog.db-shm"));
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAPACITY,
+                "A00001L9", "A00002L9")) {
+            assertTrue(f.catalog.file(EngineFixture.pnfsid(0)).isEmpty(), "catalog wiped");
+            int files = 0;
+            for (String b : List.of("A00001L9", "A00002L9")) {
+                Scheduler.RebuildReport report = f.await(f.scheduler.rebuildCartridge(b));
+                assertEquals("raw", report.family());
+                assertTrue(report.skipped().isEmpty(), report.skipped().toString());
+                files += report.files();
+            }
+            assertEquals(40, files);
+            for (FileRecord r : before) {
+                assertEquals(r, f.catalog.file(r.pnfsid()).orElseThrow());
+            }
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge("A00001L9").orElseThrow().state());
+            List<StageRequest> stages = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                stages.add(f.stageRequest(i, dir.resolve("again-" + i)));
+            }
+            stages.forEach(f.scheduler::stage);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s), s.pnfsid());
+                assertArrayEquals(Files.readAllBytes(dir.resolve("src").resolve(s.pnfsid())),
+                        Files.readAllBytes(s.target()));
+            }
+        }
+    }
+}
