@@ -1,0 +1,32 @@
+package org.tapeq.scheduler.format;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A file to put into an aggregate.
+ *
+ * @param pnfsid       dCache file id; also the member's name in the tar archive
+ * @param size         announced size in bytes
+ * @param checksum     {@code type:hex} as dCache announced it (e.g. {@code adler32:0a1b2c3d}), or null; only
+ *                     Adler-32 is verified, other types are carried unchanged
+ * @param storageClass dCache storage class, or null
+ * @param path         the file's dCache path, or null
+ * @param dataset      co-location key, or null
+ * @param source       the file to read the data from, or null for a size-only member (simulation, planning)
+ */
+public record AggregateMember(String pnfsid, long size, String checksum, String storageClass, String path,
+                              String dataset, Path source) {
+
+    public AggregateMember {
+        Objects.requireNonNull(pnfsid, "pnfsid");
+        if (size < 0) {
+            throw new IllegalArgumentException(pnfsid + ": negative size " + size);
+        }
+    }
+
+    /** The same member with another checksum. */
+    public AggregateMember withChecksum(String newChecksum) {
+        return new AggregateMember(pnfsid, size, newChecksum, storageClass, path, dataset, source);
+    }
+}

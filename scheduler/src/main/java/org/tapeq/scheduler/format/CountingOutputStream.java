@@ -1,0 +1,35 @@
+package org.tapeq.scheduler.format;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/** Counts the bytes passed through; {@link #close()} flushes but does not close the wrapped stream. */
+final class CountingOutputStream extends FilterOutputStream {
+    private long count;
+
+    CountingOutputStream(OutputStream out) {
+        super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        out.write(b);
+        count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+        count += len;
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.flush();
+    }
+
+    long count() {
+        return count;
+    }
+}
