@@ -136,6 +136,24 @@ public final class AggregatePlan {
         return member.withChecksum(actual);
     }
 
+    /**
+     * The same aggregate for another cartridge and with only the members {@code keep} accepts, laid out
+     * again. No I/O: the members were checked by {@link #prepare}; the write re-checks them as it streams.
+     */
+    public AggregatePlan relayout(String cartridge, java.util.function.Predicate<AggregateMember> keep) {
+        Objects.requireNonNull(cartridge, "cartridge");
+        List<AggregateMember> kept = new ArrayList<>(members.size());
+        for (AggregateMember m : members) {
+            if (keep.test(m)) {
+                kept.add(m);
+            }
+        }
+        Manifest old = manifest();
+        AggregateLayout layout = AggregateLayout.compute(cartridge, old.family(), old.dataset(), old.createdMillis(),
+                blockSize, kept);
+        return new AggregatePlan(kept, layout, blockSize);
+    }
+
     /** The members in tape order, with their checksums as they appear in the manifest. */
     public List<AggregateMember> members() {
         return members;

@@ -1,0 +1,119 @@
+package org.tapeq.scheduler.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import org.tapeq.scheduler.catalog.AggregateRecord;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.policy.MountPolicies;
+import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.time.VirtualEventLoop;
+
+/**
+ * Builds a real {@link Engine} for benchmarks of its data structures: a library that only answers the
+ * inventory (no tape operation is ever issued because the loop is not run) and a catalog that keeps nothing.
+ * Lives in the engine's package to reach the package-private engine; it is not part of the product.
+ */
+public final class BenchEngines {
+
+    private BenchEngines() {
+    }
+
+    /** An engine over {@code cartridges} LTO-9 cartridges and {@code drives} drives, started, loop not run. */
+    public static Engine engine(int cartridges, int drives) {
+        VirtualEventLoop loop = new VirtualEventLoop(1_700_000_000_000L);
+        List<Inventory.Drive> ds = new ArrayList<>();
+        for (int i = 0; i < drives; i++) {
+            ds.add(new Inventory.Drive("drive" + i, null, true));
+        }
+        List<Inventory.Cartridge> cs = new ArrayList<>();
+        for (int i = 0; i < cartridges; i++) {
+            cs.add(new Inventory.Cartridge(barcode(i), "LTO-9", "slot:" + i));
+        }
+        SchedulerConfig config = SchedulerConfig.defaults();
+        Engine engine = new Engine(loop, new InventoryOnly(), new NullCatalog(), config,
+                MountPolicies.create(config.policy(), config), (r, o) -> { }, Runnable::run);
+        engine.start(new Inventory(ds, cs));
+        return engine;
+    }
+
+    public static String barcode(int i) {
+        return String.format("B%05dL9", i);
+    }
+
+    /** A stage item as the scheduler makes it after the catalog lookup. */
+    public static StageItem item(long id, String pnfsid, long arrival, int tapeFile, long block, long size) {
+        StageRequest r = new StageRequest(id, pnfsid, size, "atlas:raw@osm", null, "atlas", null, 0, 0, null);
+        return new StageItem(r, arrival, tapeFile, block, block * 262_144L, size, null);
+    }
+
+    public static void admit(Engine engine, StageItem item, String barcode) {
+        engine.admitStage(item, barcode);
+    }
+
+    public static Engine.Choice choose(Engine engine) {
+        return engine.choose(engine.drives.values().iterator().next(), engine.loop.now());
+    }
+
+    /** Takes the best queue out of the index and files it back, as a mount and its return would. */
+    public static void requeue(Engine engine, Engine.Choice choice) {
+        engine.index.remove(choice.queue());
+        engine.index.update(choice.queue());
+    }
+
+    public static void finish(Engine engine, StageItem item) {
+        engine.finish(item, new org.tapeq.scheduler.model.Outcome.Staged(item.size, null));
+    }
+
+    public static int readyQueues(Engine engine) {
+        return engine.index.readyCount();
+    }
+
+    private static final class InventoryOnly implements TapeLibrary {
+        @Override public int blockSize() { return 262_144; }
+        @Override public void inventory(Completion<Inventory> done) { throw new UnsupportedOperationException(); }
+        @Override public void mount(String d, String b, Completion<Void> done) { }
+        @Override public void unmount(String d, Completion<Void> done) { }
+        @Override public void locate(String d, long block, Completion<Void> done) { }
+        @Override public void locateFile(String d, int n, Completion<Long> done) { }
+        @Override public void read(String d, long skip, long len, ByteSink sink, Completion<Long> done) { }
+        @Override public void append(String d, TapeFileSource s, Completion<WrittenFile> done) { }
+        @Override public void writeLabel(String d, TapeFileSource s, Completion<WrittenFile> done) { }
+    }
+
+    private static final class NullCatalog implements Catalog {
+        @Override public Optional<FileRecord> file(String pnfsid) { return Optional.empty(); }
+        @Override public void commitAggregate(AggregateRecord a, List<FileRecord> m) { }
+        @Override public List<String> delete(Collection<String> pnfsids, long now) { return List.of(); }
+        @Override public int putHints(List<FileRecord> hints) { return 0; }
+        @Override public List<FileRecord> files(String barcode) { return List.of(); }
+        @Override public void forEachFile(Consumer<FileRecord> consumer) { }
+        @Override public List<AggregateRecord> aggregates(String barcode) { return List.of(); }
+        @Override public List<String> cartridgesHoldingDataset(String f, String d) { return List.of(); }
+        @Override public List<CartridgeRecord> cartridges() { return List.of(); }
+        @Override public Optional<CartridgeRecord> cartridge(String barcode) { return Optional.empty(); }
+        @Override public void putCartridge(CartridgeRecord cartridge) { }
+        @Override public void recordMount(String barcode, long when) { }
+        @Override public void replaceCartridgeContents(CartridgeRecord c, List<AggregateRecord> a, List<FileRecord> f) { }
+        @Override public List<DriveRecord> drives() { return List.of(); }
+        @Override public void putDrive(DriveRecord drive) { }
+        @Override public void close() { }
+    }
+
+    static MediaType media() {
+        return MediaType.LTO9;
+    }
+}
