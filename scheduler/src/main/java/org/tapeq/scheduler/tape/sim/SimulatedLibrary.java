@@ -167,31 +167,31 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     @Override
     public void inventory(Completion<Inventory> done) {
         Objects.requireNonNull(done, "done");
-        onLoop(() -> loop.schedule(0, () -> done.succeeded(inventoryNow())));
+        onLoop(null, done, () -> loop.schedule(0, () -> done.succeeded(inventoryNow())));
     }
 
     @Override
     public void mount(String drive, String barcode, Completion<Void> done) {
         Objects.requireNonNull(done, "done");
-        onLoop(() -> doMount(drive, barcode, done));
+        onLoop(drive, done, () -> doMount(drive, barcode, done));
     }
 
     @Override
     public void unmount(String drive, Completion<Void> done) {
         Objects.requireNonNull(done, "done");
-        onLoop(() -> doUnmount(drive, done));
+        onLoop(drive, done, () -> doUnmount(drive, done));
     }
 
     @Override
     public void locate(String drive, long block, Completion<Void> done) {
         Objects.requireNonNull(done, "done");
-        onLoop(() -> doLocate(drive, block, done));
+        onLoop(drive, done, () -> doLocate(drive, block, done));
     }
 
     @Override
     public void locateFile(String drive, int fileNumber, Completion<Long> done) {
         Objects.requireNonNull(done, "done");
-        onLoop(() -> doLocateFile(drive, fileNumber, done));
+        onLoop(drive, done, () -> doLocateFile(drive, fileNumber, done));
     }
 
     @Override
@@ -201,21 +201,21 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         if (skipBytes < 0 || length < 0) {
             throw new IllegalArgumentException("negative skip " + skipBytes + " or length " + length);
         }
-        onLoop(() -> doRead(drive, skipBytes, length, sink, done));
+        onLoop(drive, done, () -> doRead(drive, skipBytes, length, sink, done));
     }
 
     @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(done, "done");
-        onLoop(() -> doAppend(drive, source, done));
+        onLoop(drive, done, () -> doAppend(drive, source, done));
     }
 
     @Override
     public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
         Objects.requireNonNull(label, "label");
         Objects.requireNonNull(done, "done");
-        onLoop(() -> doWriteLabel(drive, label, done));
+        onLoop(drive, done, () -> doWriteLabel(drive, label, done));
     }
 
     // ---- operations, on the loop thread ----
@@ -562,11 +562,32 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
 
     // ---- helpers ----
 
-    private void onLoop(Runnable task) {
+    /**
+     * Runs an operation on the loop thread. Should the simulator itself throw while starting it, the operation
+     * fails with {@code DRIVE} and the drive is released, rather than leaving the caller waiting forever.
+     */
+    private void onLoop(String driveId, Completion<?> done, Runnable operation) {
+        Runnable guarded = () -> {
+            SimDrive drive = driveId == null ? null : drives.get(driveId);
+            boolean wasBusy = drive != null && drive.busy;
+            try {
+                operation.run();
+            } catch (RuntimeException e) {
+                LOG.error("Simulated library failed internally on drive {}: {}", driveId, e.toString(), e);
+                if (drive != null && !wasBusy) {
+                    drive.busy = false;
+                }
+                loop.schedule(0, () -> {
+                    stats.failed(-1, 0, 0);
+                    done.failed(new TapeFault(FaultKind.DRIVE, "simulated library internal error on drive " + driveId
+                            + ": " + e, e));
+                });
+            }
+        };
         if (loop.inLoop()) {
-            task.run();
+            guarded.run();
         } else {
-            loop.execute(task);
+            loop.execute(guarded);
         }
     }
 
