@@ -69,6 +69,11 @@ final class SimHarness {
             return done;
         }
 
+        synchronized boolean failed() {
+            assertTrue(done, "operation did not complete");
+            return fault != null;
+        }
+
         synchronized T get() {
             assertTrue(done, "operation did not complete");
             if (fault != null) {
