@@ -63,8 +63,8 @@ public record SimStats(long mounts, long unmounts, long locates, long reads, lon
     /** A multi-line human-readable summary, drives in name order. */
     public String format() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("ops: %d mounts, %d unmounts, %d locates, %d reads, %d appends, %d labels, %d failed%n",
-                mounts, unmounts, locates, reads, appends, labels, failedOps));
+        out.append(String.format("ops: %d mounts, %d unmounts, %d locates, %d reads, %d appends, %d labels,"
+                + " %d failed%n", mounts, unmounts, locates, reads, appends, labels, failedOps));
         out.append(String.format("bytes: %d read, %d skipped, %d written, %d filemarks%n",
                 bytesRead, bytesSkipped, bytesWritten, filemarks));
         out.append(String.format("time: %.1f s locate, %.1f s rewind; robot %d moves, %.1f s waiting%n",

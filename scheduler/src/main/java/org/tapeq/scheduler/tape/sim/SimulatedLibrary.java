@@ -2,20 +2,15 @@ package org.tapeq.scheduler.tape.sim;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.model.FaultKind;
-import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
@@ -71,13 +66,11 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     public static final long MEDIA_ERROR_MILLIS = 20_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedLibrary.class);
-    private static final Pattern BARCODE = Pattern.compile("[A-Za-z0-9]{1,32}");
-    private static final Pattern DRIVE_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
 
     private final EventLoop loop;
     private final int blockSize;
     private final DataMode dataMode;
-    private final Executor copyExecutor;
+    private final Transfers transfers;
     private final long filemarkMillis;
     private final long calibrationMillis;
     private final Map<String, SimDrive> drives = new LinkedHashMap<>();
@@ -88,11 +81,11 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     private final LibraryStore store;
     private volatile boolean closed;
 
-    private SimulatedLibrary(Builder b) throws IOException {
+    SimulatedLibrary(SimLibraryBuilder b) throws IOException {
         this.loop = b.loop;
         this.blockSize = b.blockSize;
         this.dataMode = b.dataMode;
-        this.copyExecutor = b.copyExecutor;
+        this.transfers = new Transfers(b.loop, b.copyExecutor);
         this.filemarkMillis = b.filemarkMillis;
         this.calibrationMillis = b.calibrationMillis;
         this.robot = new Robot(b.robotArms, b.exchangeMillis);
@@ -103,11 +96,11 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         }
         this.stats = new StatsRecorder(b.driveIds);
         int slot = 1;
-        for (CartridgeSpec spec : b.cartridges.values()) {
-            SimCartridge cartridge = new SimCartridge(spec.barcode, spec.media, spec.capacity, slot++, b.seed,
+        for (SimLibraryBuilder.CartridgeSpec spec : b.cartridges.values()) {
+            SimCartridge cartridge = new SimCartridge(spec.barcode(), spec.media(), spec.capacity(), slot++, b.seed,
                     blockSize);
             store.load(cartridge);
-            cartridges.put(spec.barcode, cartridge);
+            cartridges.put(spec.barcode(), cartridge);
         }
         for (Map.Entry<String, LibraryStore.Loaded> e : store.loadDrives().entrySet()) {
             SimDrive drive = drives.get(e.getKey());
@@ -125,8 +118,8 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     }
 
     /** A builder for a library running on {@code loop}. */
-    public static Builder builder(EventLoop loop) {
-        return new Builder(loop);
+    public static SimLibraryBuilder builder(EventLoop loop) {
+        return new SimLibraryBuilder(loop);
     }
 
     @Override
@@ -329,7 +322,11 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         if (drive == null) {
             return;
         }
-        if (block < 0 || block > drive.cartridge.files.eodBlock()) {
+        if (block < 0) {
+            failLater(drive, done, 0, FaultKind.NOT_FOUND, operation + " on " + drive.describe() + ": no such block");
+            return;
+        }
+        if (block > drive.cartridge.files.eodBlock()) {
             searchPastEndOfData(drive, done, operation);
             return;
         }
@@ -343,7 +340,11 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             return;
         }
         TapeFileTable files = drive.cartridge.files;
-        if (fileNumber < 0 || fileNumber >= files.count()) {
+        if (fileNumber < 0) {
+            failLater(drive, done, 0, FaultKind.NOT_FOUND, operation + " on " + drive.describe() + ": no such file");
+            return;
+        }
+        if (fileNumber >= files.count()) {
             searchPastEndOfData(drive, done, operation);
             return;
         }
@@ -411,7 +412,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         }
         long millis = TapePhysics.streamMillis(streamed, rate);
         Head endHead = cartridge.headAt(files.startOffset(file) + streamedTo);
-        CopyTask<Void> copy = null;
+        Transfers.Copy<Void> copy = null;
         if (store.keepsBytes()) {
             String name = cartridge.dataFiles.get(file);
             long copyFrom = from + skipped;
@@ -427,7 +428,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 return null;
             };
         }
-        afterModelled(millis, copy, (ignored, fault) -> {
+        transfers.afterModelled(millis, copy, (ignored, fault) -> {
             drive.head = endHead;
             drive.position = newPosition;
             if (fault != null) {
@@ -472,9 +473,9 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         boolean records = !full || keep > 0;
         long write = TapePhysics.streamMillis(keep, rate) + (records ? filemarkMillis : 0);
         WrittenFile planned = files.next(keep);
-        CopyTask<String> copy = store.keepsBytes() && records
+        Transfers.Copy<String> copy = store.keepsBytes() && records
                 ? () -> store.stage(cartridge.barcode, planned.fileNumber(), source, keep) : null;
-        afterModelled(locate + write, copy, (name, copyFault) -> {
+        transfers.afterModelled(locate + write, copy, (name, copyFault) -> {
             TapeFault fault = copyFault != null ? copyFault : closedFault(operation);
             if (fault == null && records) {
                 try {
@@ -531,8 +532,9 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             return;
         }
         long write = TapePhysics.streamMillis(length, rate) + filemarkMillis;
-        CopyTask<String> copy = store.keepsBytes() ? () -> store.stage(cartridge.barcode, 0, label, length) : null;
-        afterModelled(locate + write, copy, (name, copyFault) -> {
+        Transfers.Copy<String> copy = store.keepsBytes()
+                ? () -> store.stage(cartridge.barcode, 0, label, length) : null;
+        transfers.afterModelled(locate + write, copy, (name, copyFault) -> {
             TapeFault fault = copyFault != null ? copyFault : closedFault(operation);
             if (fault == null) {
                 try {
@@ -694,256 +696,5 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     /** Package-private view for tests. */
     SimDrive drive(String id) {
         return drives.get(id);
-    }
-
-    // ---- byte copying, inline or on the copy executor ----
-
-    @FunctionalInterface
-    private interface CopyTask<R> {
-        R run() throws TapeFault;
-    }
-
-    @FunctionalInterface
-    private interface Finish<R> {
-        void accept(R result, TapeFault fault);
-    }
-
-    private record CopyOutcome<R>(R result, TapeFault fault) {
-        static <R> CopyOutcome<R> of(CopyTask<R> task) {
-            try {
-                return new CopyOutcome<>(task.run(), null);
-            } catch (TapeFault e) {
-                return new CopyOutcome<>(null, e);
-            } catch (RuntimeException e) {
-                return new CopyOutcome<>(null, new TapeFault(FaultKind.DRIVE, "simulated data transfer failed: " + e,
-                        e));
-            }
-        }
-    }
-
-    /**
-     * Runs {@code finish} on the loop when the modelled time has passed and the copy (if any) is done: inline
-     * copies run now on the loop thread; with a copy executor the copy runs there and the completion comes at
-     * max(modelled end, copy end).
-     */
-    private <R> void afterModelled(long millis, CopyTask<R> copy, Finish<R> finish) {
-        if (copy == null) {
-            loop.schedule(millis, () -> finish.accept(null, null));
-            return;
-        }
-        if (copyExecutor == null) {
-            CopyOutcome<R> outcome = CopyOutcome.of(copy);
-            loop.schedule(millis, () -> finish.accept(outcome.result(), outcome.fault()));
-            return;
-        }
-        Join<R> join = new Join<>(finish);
-        loop.schedule(millis, join::modelledEnd);
-        try {
-            copyExecutor.execute(() -> {
-                CopyOutcome<R> outcome = CopyOutcome.of(copy);
-                loop.execute(() -> join.copied(outcome));
-            });
-        } catch (RejectedExecutionException e) {
-            join.copied(new CopyOutcome<>(null, new TapeFault(FaultKind.DRIVE,
-                    "the copy executor rejected a simulated transfer: " + e, e)));
-        }
-    }
-
-    /** Waits, on the loop thread, for both the modelled end and the copy. */
-    private static final class Join<R> {
-        private final Finish<R> finish;
-        private boolean ended;
-        private CopyOutcome<R> outcome;
-
-        Join(Finish<R> finish) {
-            this.finish = finish;
-        }
-
-        void modelledEnd() {
-            ended = true;
-            complete();
-        }
-
-        void copied(CopyOutcome<R> copyOutcome) {
-            outcome = copyOutcome;
-            complete();
-        }
-
-        private void complete() {
-            if (ended && outcome != null) {
-                finish.accept(outcome.result(), outcome.fault());
-            }
-        }
-    }
-
-    // ---- builder ----
-
-    private record CartridgeSpec(String barcode, MediaType media, long capacity) {
-    }
-
-    /**
-     * Configures a {@link SimulatedLibrary}. Defaults: SIZE_ONLY in memory, block size 256 KiB, one robot arm with a
-     * 12 s exchange, 2 s per filemark, no one-time calibration, seed 1, byte copies inline on the loop thread.
-     * At least one drive is required.
-     */
-    public static final class Builder {
-        private final EventLoop loop;
-        private int blockSize = DEFAULT_BLOCK_SIZE;
-        private DataMode dataMode = DataMode.SIZE_ONLY;
-        private Path directory;
-        private final List<String> driveIds = new ArrayList<>();
-        private final Map<String, CartridgeSpec> cartridges = new LinkedHashMap<>();
-        private int robotArms = 1;
-        private long exchangeMillis = DEFAULT_EXCHANGE_MILLIS;
-        private long seed = 1;
-        private Executor copyExecutor;
-        private long filemarkMillis = DEFAULT_FILEMARK_MILLIS;
-        private long calibrationMillis;
-
-        private Builder(EventLoop loop) {
-            this.loop = Objects.requireNonNull(loop, "loop");
-        }
-
-        /** Bytes per tape block. */
-        public Builder blockSize(int bytes) {
-            if (bytes <= 0) {
-                throw new IllegalArgumentException("blockSize must be positive: " + bytes);
-            }
-            this.blockSize = bytes;
-            return this;
-        }
-
-        /** BYTES mode: real bytes kept under {@code directory}, which survives re-opening. */
-        public Builder bytes(Path directory) {
-            this.dataMode = DataMode.BYTES;
-            this.directory = Objects.requireNonNull(directory, "directory");
-            return this;
-        }
-
-        /** SIZE_ONLY mode, nothing kept after the library is gone. */
-        public Builder sizeOnly() {
-            this.dataMode = DataMode.SIZE_ONLY;
-            this.directory = null;
-            return this;
-        }
-
-        /** SIZE_ONLY mode, with tape file lengths and drive contents kept under {@code directory}. */
-        public Builder sizeOnly(Path directory) {
-            this.dataMode = DataMode.SIZE_ONLY;
-            this.directory = Objects.requireNonNull(directory, "directory");
-            return this;
-        }
-
-        /** Adds drives {@code drive<n>} for n = current count .. current count + count - 1. */
-        public Builder drives(int count) {
-            int first = driveIds.size();
-            for (int i = 0; i < count; i++) {
-                drive("drive" + (first + i));
-            }
-            return this;
-        }
-
-        public Builder drive(String id) {
-            if (!DRIVE_ID.matcher(id).matches() || driveIds.contains(id)) {
-                throw new IllegalArgumentException("invalid or duplicate drive id: " + id);
-            }
-            driveIds.add(id);
-            return this;
-        }
-
-        /** A cartridge whose media type is named by the barcode's last two characters (e.g. {@code A00001L9}). */
-        public Builder cartridge(String barcode) {
-            MediaType media = MediaType.fromBarcode(barcode).orElseThrow(
-                    () -> new IllegalArgumentException("no known media type in barcode " + barcode));
-            return cartridge(barcode, media);
-        }
-
-        public Builder cartridge(String barcode, MediaType media) {
-            return cartridge(barcode, media, media.capacityBytes());
-        }
-
-        /** A cartridge with a capacity other than its media's (e.g. small, to fill it quickly in a test). */
-        public Builder cartridge(String barcode, MediaType media, long capacityBytes) {
-            if (!BARCODE.matcher(barcode).matches() || cartridges.containsKey(barcode)) {
-                throw new IllegalArgumentException("invalid or duplicate barcode: " + barcode);
-            }
-            if (capacityBytes < media.wraps() * 1024L) {
-                throw new IllegalArgumentException("capacity of " + barcode + " must be at least 1 KiB per wrap ("
-                        + media.wraps() * 1024L + " bytes): " + capacityBytes);
-            }
-            cartridges.put(barcode, new CartridgeSpec(barcode, Objects.requireNonNull(media, "media"), capacityBytes));
-            return this;
-        }
-
-        /** Adds {@code count} cartridges {@code <prefix><number><suffix>}, six characters before the media suffix. */
-        public Builder cartridges(String prefix, int count, MediaType media) {
-            int digits = 6 - prefix.length();
-            if (digits < 1 || count > Math.pow(10, digits)) {
-                throw new IllegalArgumentException("prefix " + prefix + " leaves no room for " + count + " numbers");
-            }
-            for (int i = 0; i < count; i++) {
-                cartridge(prefix + String.format("%0" + digits + "d", i) + media.barcodeSuffix(), media);
-            }
-            return this;
-        }
-
-        public Builder robotArms(int arms) {
-            if (arms <= 0) {
-                throw new IllegalArgumentException("robotArms must be positive: " + arms);
-            }
-            this.robotArms = arms;
-            return this;
-        }
-
-        /** Duration of one robot move between a slot and a drive. */
-        public Builder exchangeMillis(long millis) {
-            this.exchangeMillis = requireNonNegative("exchangeMillis", millis);
-            return this;
-        }
-
-        /** Seed of the cartridges' irregular geometry. */
-        public Builder seed(long seed) {
-            this.seed = seed;
-            return this;
-        }
-
-        /** Where BYTES-mode copies run (default: inline on the loop thread). */
-        public Builder copyExecutor(Executor executor) {
-            this.copyExecutor = Objects.requireNonNull(executor, "executor");
-            return this;
-        }
-
-        /** Time to write one filemark (buffer flush and back-hitch). */
-        public Builder filemarkMillis(long millis) {
-            this.filemarkMillis = requireNonNegative("filemarkMillis", millis);
-            return this;
-        }
-
-        /**
-         * One-time calibration on the first load of a cartridge this library (or its directory) has never loaded;
-         * 0 (the default) turns it off. LTO-9: {@link #LTO9_CALIBRATION_MILLIS}.
-         */
-        public Builder newCartridgeCalibration(long millis) {
-            this.calibrationMillis = requireNonNegative("newCartridgeCalibration", millis);
-            return this;
-        }
-
-        /**
-         * @throws IOException if the directory cannot be opened, was written with another data mode or block size,
-         *                     or its recorded data do not match the configured cartridges
-         */
-        public SimulatedLibrary build() throws IOException {
-            if (driveIds.isEmpty()) {
-                throw new IllegalStateException("a simulated library needs at least one drive");
-            }
-            return new SimulatedLibrary(this);
-        }
-
-        private static long requireNonNegative(String name, long value) {
-            if (value < 0) {
-                throw new IllegalArgumentException(name + " must not be negative: " + value);
-            }
-            return value;
-        }
     }
 }

@@ -17,7 +17,8 @@ final class TapeGeometry {
 
     TapeGeometry(int wraps, long capacity, double tapeMetres, double jitter, long seed) {
         if (capacity < wraps * 1024L) {
-            throw new IllegalArgumentException("capacity " + capacity + " is below 1 KiB per wrap (" + wraps + " wraps)");
+            throw new IllegalArgumentException("capacity " + capacity + " is below 1 KiB per wrap (" + wraps
+                    + " wraps)");
         }
         this.wraps = wraps;
         this.capacity = capacity;
