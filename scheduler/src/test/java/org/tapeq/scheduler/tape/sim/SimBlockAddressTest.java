@@ -65,6 +65,8 @@ class SimBlockAddressTest {
         h.append("drive0", SimHarness.size(5 * BS));       // 2..6, FM 7, EOD 8
         h.run((Completion<Void> c) -> h.library.locate("drive0", 9, c)).fault(FaultKind.NOT_FOUND);
         h.run((Completion<Long> c) -> h.library.locateFile("drive0", 2, c)).fault(FaultKind.NOT_FOUND);
+        h.run((Completion<Void> c) -> h.library.locate("drive0", -1, c)).fault(FaultKind.NOT_FOUND);
+        h.run((Completion<Long> c) -> h.library.locateFile("drive0", -1, c)).fault(FaultKind.NOT_FOUND);
         h.locate("drive0", 8);
         h.run((Completion<Long> c) -> h.library.read("drive0", 0, 1, org.tapeq.scheduler.tape.ByteSink.DISCARD, c))
                 .fault(FaultKind.NOT_FOUND);

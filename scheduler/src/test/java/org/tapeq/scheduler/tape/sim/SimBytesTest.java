@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -94,7 +95,7 @@ class SimBytesTest {
         first.append("drive1", SimHarness.bytes(data));
         first.library.close();
         Files.writeString(dir.resolve(TAPE).resolve("f7-stray.dat"), "left by a crash");
-        Files.writeString(dir.resolve(TAPE).resolve("journal"), "F 2 12 f2-torn", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(dir.resolve(TAPE).resolve("journal"), "F 2 12 f2-torn", StandardOpenOption.APPEND);
 
         SimHarness second = open();
         Inventory inventory = second.inventory();
@@ -231,6 +232,30 @@ class SimBytesTest {
         var builder = SimulatedLibrary.builder(loop).bytes(dir).blockSize(2 * BS).drives(1).cartridge(TAPE);
         IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, builder::build);
         assertTrue(e.getMessage().contains("blockSize"), e.getMessage());
+    }
+
+    @Test
+    void reopen_sizeOnlyWithDirectory_keepsLengthsAndRejectsBytesMode() throws IOException {
+        VirtualEventLoop loop = new VirtualEventLoop(0);
+        SimHarness first = new SimHarness(loop, SimulatedLibrary.builder(loop).sizeOnly(dir).blockSize(BS).drives(1)
+                .cartridge(TAPE).build());
+        first.mount("drive0", TAPE);
+        first.append("drive0", SimHarness.size(80));
+        WrittenFile big = first.append("drive0", SimHarness.size(5L * SimHarness.GB));
+        first.unmount("drive0");
+        first.library.close();
+
+        VirtualEventLoop loop2 = new VirtualEventLoop(0);
+        SimHarness second = new SimHarness(loop2, SimulatedLibrary.builder(loop2).sizeOnly(dir).blockSize(BS)
+                .drives(1).cartridge(TAPE).build());
+        second.mount("drive0", TAPE);
+        assertEquals(big.startBlock(), second.locateFile("drive0", 1));
+        assertEquals(5L * SimHarness.GB, second.readCount("drive0", 0, Long.MAX_VALUE));
+        second.library.close();
+
+        var bytesMode = SimulatedLibrary.builder(new VirtualEventLoop(0)).bytes(dir).blockSize(BS).drives(1)
+                .cartridge(TAPE);
+        org.junit.jupiter.api.Assertions.assertThrows(IOException.class, bytesMode::build);
     }
 
     @Test
