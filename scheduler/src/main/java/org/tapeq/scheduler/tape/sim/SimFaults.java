@@ -1,0 +1,146 @@
+package org.tapeq.scheduler.tape.sim;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Fault switches of a {@link SimulatedLibrary}. Thread-safe; a switch affects operations started after it was
+ * set. Injected failures never change recorded data.
+ */
+public final class SimFaults {
+
+    private final Set<String> failedDrives = new HashSet<>();
+    private final Map<String, Integer> driveFailuresLeft = new HashMap<>();
+    private final Map<String, Set<Integer>> mediaErrors = new HashMap<>();
+    private final Set<String> tapeFullNext = new HashSet<>();
+    private final Map<String, Double> rateFactors = new HashMap<>();
+    private int robotFailuresLeft;
+    private boolean robotFailed;
+
+    SimFaults() {
+    }
+
+    /** Every operation on the drive fails with {@code DRIVE} until {@link #restoreDrive}. */
+    public synchronized void failDrive(String drive) {
+        failedDrives.add(drive);
+    }
+
+    /** The next {@code count} operations on the drive fail with {@code DRIVE}. */
+    public synchronized void failNextDriveOps(String drive, int count) {
+        requireNonNegative(count);
+        driveFailuresLeft.put(drive, count);
+    }
+
+    /** Clears {@link #failDrive}, {@link #failNextDriveOps} and {@link #slowDrive} for the drive. */
+    public synchronized void restoreDrive(String drive) {
+        failedDrives.remove(drive);
+        driveFailuresLeft.remove(drive);
+        rateFactors.remove(drive);
+    }
+
+    /** Reads of the tape file on the cartridge fail with {@code MEDIA} until cleared. */
+    public synchronized void mediaError(String barcode, int fileNumber) {
+        mediaErrors.computeIfAbsent(barcode, b -> new HashSet<>()).add(fileNumber);
+    }
+
+    public synchronized void clearMediaError(String barcode, int fileNumber) {
+        Set<Integer> files = mediaErrors.get(barcode);
+        if (files != null) {
+            files.remove(fileNumber);
+        }
+    }
+
+    /** Every robot move fails with {@code ROBOT} until {@link #restoreRobot}. */
+    public synchronized void failRobot() {
+        robotFailed = true;
+    }
+
+    /** The next {@code count} robot moves fail with {@code ROBOT}. */
+    public synchronized void failNextRobotMoves(int count) {
+        requireNonNegative(count);
+        robotFailuresLeft = count;
+    }
+
+    public synchronized void restoreRobot() {
+        robotFailed = false;
+        robotFailuresLeft = 0;
+    }
+
+    /** The next append to the cartridge fails with {@code TAPE_FULL}, writing nothing. */
+    public synchronized void tapeFullOnNextAppend(String barcode) {
+        tapeFullNext.add(barcode);
+    }
+
+    /** The drive streams at {@code rateFactor} times its media's rate (0.5 = half speed). */
+    public synchronized void slowDrive(String drive, double rateFactor) {
+        if (!(rateFactor > 0) || Double.isInfinite(rateFactor)) {
+            throw new IllegalArgumentException("rate factor must be positive and finite: " + rateFactor);
+        }
+        rateFactors.put(drive, rateFactor);
+    }
+
+    /** Clears every switch. */
+    public synchronized void clear() {
+        failedDrives.clear();
+        driveFailuresLeft.clear();
+        mediaErrors.clear();
+        tapeFullNext.clear();
+        rateFactors.clear();
+        restoreRobot();
+    }
+
+    /** Whether an operation starting now on the drive fails; consumes one of the "next N" failures. */
+    synchronized boolean driveOpFails(String drive) {
+        if (failedDrives.contains(drive)) {
+            return true;
+        }
+        Integer left = driveFailuresLeft.get(drive);
+        if (left == null || left == 0) {
+            return false;
+        }
+        if (left == 1) {
+            driveFailuresLeft.remove(drive);
+        } else {
+            driveFailuresLeft.put(drive, left - 1);
+        }
+        return true;
+    }
+
+    synchronized boolean driveFailed(String drive) {
+        return failedDrives.contains(drive);
+    }
+
+    /** Whether a robot move starting now fails; consumes one of the "next N" failures. */
+    synchronized boolean robotMoveFails() {
+        if (robotFailed) {
+            return true;
+        }
+        if (robotFailuresLeft > 0) {
+            robotFailuresLeft--;
+            return true;
+        }
+        return false;
+    }
+
+    synchronized boolean mediaErrorAt(String barcode, int fileNumber) {
+        Set<Integer> files = mediaErrors.get(barcode);
+        return files != null && files.contains(fileNumber);
+    }
+
+    /** Whether the next append to the cartridge is to fail; consumes the switch. */
+    synchronized boolean takeTapeFull(String barcode) {
+        return tapeFullNext.remove(barcode);
+    }
+
+    synchronized double rateFactor(String drive) {
+        return rateFactors.getOrDefault(drive, 1d);
+    }
+
+    private static void requireNonNegative(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative: " + count);
+        }
+    }
+}

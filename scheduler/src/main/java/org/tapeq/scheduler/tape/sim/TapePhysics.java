@@ -1,0 +1,188 @@
+package org.tapeq.scheduler.tape.sim;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.tapeq.scheduler.model.MediaType;
+
+/*
+ * Design notes: the physical model behind the simulated library (the ground truth a scheduler is graded against).
+ *
+ * Geometry (TapeGeometry). A cartridge is linear serpentine tape of W wraps (MediaType.wraps) in B bands
+ * (MediaType.bands) of W/B consecutive wraps. Even wraps are recorded from the beginning of tape (BOT) towards the
+ * end (EOT), odd wraps back. The longitudinal position (LPOS) is in metres from BOT along a nominal tape length.
+ * Data fill wrap 0, then wrap 1 and so on, so a byte offset maps to (wrap, LPOS) through the cumulative wrap
+ * capacities and a linear interpolation along the wrap's usable span. Every cartridge is slightly irregular:
+ * seeded per barcode, each wrap's usable length deviates by up to +-2 % from nominal (spans are centred on the
+ * tape), and with a constant linear density so does its capacity; the capacities are then scaled to add up
+ * exactly to the cartridge capacity. A scheduler that assumes capacity/W bytes per wrap therefore lands close
+ * to, but not exactly on, the true wrap and LPOS (the error is a random walk over the wraps before the target).
+ *
+ * Head state (Head). Offset, wrap and LPOS of the head; its direction of motion is the direction of its wrap,
+ * because every operation leaves the head positioned to continue reading or writing that wrap. After a load the
+ * head is at offset 0 (wrap 0, near BOT, moving towards EOT).
+ *
+ * Locate time from head h to target t, both as (wrap, LPOS):
+ *   same wrap, t ahead:    min(read through at streaming rate, SETTLE + |dLPOS| / v_locate)
+ *   same wrap, t behind:   SETTLE + |dLPOS| / v_locate + BACK_HITCH
+ *   other wrap:            SETTLE + |dLPOS| / v_locate + HEAD_STEP
+ *                          + BAND_CHANGE        if the target is in another band
+ *                          + REVERSAL           if the target wrap runs the other way
+ *                          + BACK_HITCH         if it runs the same way but the target is behind the head
+ * A back-hitch is stop, run back past the target, stop and run forward again: the two reversals it needs are
+ * folded into one constant. The penalty constants are assumptions (plausible LTO mechanics, in the spirit of the
+ * published CTA/LTO cost models but not copied from them); only their sum over a random locate is calibrated.
+ * Rewind time = REWIND_SETTLE + LPOS / v_rewind, to BOT from wherever the head is.
+ * Streaming (read, write, read-through) moves at the drive rate: bytes / (rate x per-drive factor).
+ * Filemarks, loads, unloads and robot moves are charged by the library, not here.
+ *
+ * Calibration (constructor). Only vendor figures from MediaType are used, never a scheduler estimate:
+ *  - v_locate is chosen so that the expected locate from the load point to a uniformly random byte of a full
+ *    nominal tape equals MediaType.averageLocateMillis (LTO-9: 45 s). From BOT the expected penalties are
+ *    SETTLE + HEAD_STEP (1 - 1/W) + BAND_CHANGE (1 - 1/B) + REVERSAL / 2 (about 9.5 s for LTO-9) and the expected
+ *    distance is half the usable span, so one end-to-end pass at locate speed takes about 71 s on LTO-9.
+ *  - v_rewind is chosen so that the expected rewind from a uniformly random position equals
+ *    MediaType.averageRewindMillis (LTO-9: 55 s, about 105 s for a full-length rewind). The reference gives the
+ *    two averages separately, so rewind and locate speeds are calibrated separately.
+ *  - Streaming speed follows from rate and capacity: an LTO-9 wrap holds about 64 GB and streams end to end in
+ *    about 160 s at 400 MB/s.
+ * The tests (SimPhysicsTest, SimLocateCalibrationTest) measure these averages by Monte Carlo through the library.
+ */
+
+/**
+ * Timing of tape motion for one media type: locate, rewind and streaming, calibrated from the vendor figures of
+ * {@link MediaType}. See the design notes at the top of this file.
+ */
+final class TapePhysics {
+
+    /** Largest relative deviation of one wrap's usable length and capacity from nominal. */
+    static final double WRAP_JITTER = 0.02;
+    /** Stop, servo lock and search for the target dataset after a high-speed move. */
+    static final long SETTLE_MILLIS = 2_500;
+    /** Stepping the head to another wrap. */
+    static final long HEAD_STEP_MILLIS = 3_500;
+    /** Extra cost of moving the head to another servo band. */
+    static final long BAND_CHANGE_MILLIS = 3_000;
+    /** Stopping and running the tape the other way. */
+    static final long REVERSAL_MILLIS = 2_500;
+    /** Run back past a target behind the head and forward again (two reversals). */
+    static final long BACK_HITCH_MILLIS = 5_000;
+    /** Fixed part of a rewind. */
+    static final long REWIND_SETTLE_MILLIS = 2_500;
+
+    private static final Map<MediaType, TapePhysics> CACHE = new ConcurrentHashMap<>();
+
+    private final MediaType media;
+    private final double tapeMetres;
+    private final int wrapsPerBand;
+    private final double locateMillisPerMetre;
+    private final double rewindMillisPerMetre;
+
+    private TapePhysics(MediaType media) {
+        this.media = media;
+        this.tapeMetres = tapeMetres(media);
+        this.wrapsPerBand = Math.max(1, media.wraps() / media.bands());
+
+        double nominalSpan = tapeMetres / (1 + WRAP_JITTER);
+        double meanLocateDistance = nominalSpan / 2;
+        double expectedPenalties = SETTLE_MILLIS
+                + HEAD_STEP_MILLIS * (1 - 1d / media.wraps())
+                + BAND_CHANGE_MILLIS * (1 - 1d / media.bands())
+                + REVERSAL_MILLIS * 0.5;
+        double locateTravel = Math.max(media.averageLocateMillis() - expectedPenalties,
+                0.25 * media.averageLocateMillis());
+        this.locateMillisPerMetre = locateTravel / meanLocateDistance;
+
+        double rewindTravel = Math.max(media.averageRewindMillis() - REWIND_SETTLE_MILLIS,
+                0.25 * media.averageRewindMillis());
+        this.rewindMillisPerMetre = rewindTravel / (tapeMetres / 2);
+    }
+
+    /** The (cached) physics of a media type. */
+    static TapePhysics of(MediaType media) {
+        return CACHE.computeIfAbsent(media, TapePhysics::new);
+    }
+
+    /** Nominal tape length in metres. It only sets the unit of LPOS: all speeds are calibrated per length. */
+    private static double tapeMetres(MediaType media) {
+        Map<String, Double> known = Map.of("LTO-8", 960d, "LTO-9", 1035d, "TS1160", 1100d);
+        return known.getOrDefault(media.name(), 1000d);
+    }
+
+    MediaType media() {
+        return media;
+    }
+
+    double tapeMetres() {
+        return tapeMetres;
+    }
+
+    /** The irregular geometry of one cartridge, the same for the same barcode, capacity and seed. */
+    TapeGeometry geometry(String barcode, long capacityBytes, long seed) {
+        long mixed = seed * 0x9E3779B97F4A7C15L ^ (long) barcode.hashCode() * 0xC2B2AE3D27D4EB4FL;
+        return new TapeGeometry(media.wraps(), capacityBytes, tapeMetres, WRAP_JITTER, mixed);
+    }
+
+    /** Where the head is when it is positioned at a byte offset. */
+    Head headAt(TapeGeometry geometry, long offset) {
+        int wrap = geometry.wrapOf(offset);
+        return new Head(offset, wrap, geometry.lpos(wrap, offset));
+    }
+
+    int band(int wrap) {
+        return wrap / wrapsPerBand;
+    }
+
+    /**
+     * Milliseconds to move from {@code from} to {@code to}, ready to read or write there.
+     *
+     * @param bytesPerSecond streaming rate of the drive, for reading through short forward hops
+     */
+    long locateMillis(Head from, Head to, double bytesPerSecond) {
+        if (from.offset() == to.offset()) {
+            return 0;
+        }
+        double deltaLpos = to.lpos() - from.lpos();
+        double highSpeed = SETTLE_MILLIS + Math.abs(deltaLpos) * locateMillisPerMetre;
+        if (from.wrap() == to.wrap()) {
+            if (to.offset() > from.offset()) {
+                return Math.round(Math.min(highSpeed, streamMillisExact(to.offset() - from.offset(), bytesPerSecond)));
+            }
+            return Math.round(highSpeed + BACK_HITCH_MILLIS);
+        }
+        double millis = highSpeed + HEAD_STEP_MILLIS;
+        if (band(from.wrap()) != band(to.wrap())) {
+            millis += BAND_CHANGE_MILLIS;
+        }
+        if (from.direction() != to.direction()) {
+            millis += REVERSAL_MILLIS;
+        } else if (deltaLpos * to.direction() < 0) {
+            millis += BACK_HITCH_MILLIS;
+        }
+        return Math.round(millis);
+    }
+
+    /** Milliseconds to rewind to BOT from the head's position. */
+    long rewindMillis(Head from) {
+        return Math.round(REWIND_SETTLE_MILLIS + from.lpos() * rewindMillisPerMetre);
+    }
+
+    /** Milliseconds to stream the bytes at the given rate. */
+    static long streamMillis(long bytes, double bytesPerSecond) {
+        return Math.round(streamMillisExact(bytes, bytesPerSecond));
+    }
+
+    private static double streamMillisExact(long bytes, double bytesPerSecond) {
+        return bytes * 1000d / bytesPerSecond;
+    }
+
+    /** Milliseconds for a full-length pass at locate speed. */
+    double fullLocatePassMillis() {
+        return tapeMetres * locateMillisPerMetre;
+    }
+
+    /** Milliseconds for a full-length rewind (excluding the fixed part). */
+    double fullRewindPassMillis() {
+        return tapeMetres * rewindMillisPerMetre;
+    }
+}
