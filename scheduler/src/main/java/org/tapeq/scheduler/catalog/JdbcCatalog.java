@@ -1,12 +1,36 @@
 package org.tapeq.scheduler.catalog;
 
+import static org.tapeq.scheduler.catalog.CatalogRows.aggregateRecord;
+import static org.tapeq.scheduler.catalog.CatalogRows.bindAggregate;
+import static org.tapeq.scheduler.catalog.CatalogRows.bindCartridge;
+import static org.tapeq.scheduler.catalog.CatalogRows.bindDrive;
+import static org.tapeq.scheduler.catalog.CatalogRows.bindFile;
+import static org.tapeq.scheduler.catalog.CatalogRows.cartridgeRecord;
+import static org.tapeq.scheduler.catalog.CatalogRows.driveRecord;
+import static org.tapeq.scheduler.catalog.CatalogRows.fileRecord;
+import static org.tapeq.scheduler.catalog.CatalogRows.fileRecords;
+import static org.tapeq.scheduler.catalog.CatalogSchema.ADD_RECLAIMABLE;
+import static org.tapeq.scheduler.catalog.CatalogSchema.AGGREGATE_COLUMNS;
+import static org.tapeq.scheduler.catalog.CatalogSchema.ARCHIVE_FILE;
+import static org.tapeq.scheduler.catalog.CatalogSchema.CARTRIDGE_COLUMNS;
+import static org.tapeq.scheduler.catalog.CatalogSchema.DRIVE_COLUMNS;
+import static org.tapeq.scheduler.catalog.CatalogSchema.FILE_COLUMNS;
+import static org.tapeq.scheduler.catalog.CatalogSchema.INSERT_AGGREGATE;
+import static org.tapeq.scheduler.catalog.CatalogSchema.MIGRATIONS;
+import static org.tapeq.scheduler.catalog.CatalogSchema.PUT_HINT;
+import static org.tapeq.scheduler.catalog.CatalogSchema.REASON_DELETED;
+import static org.tapeq.scheduler.catalog.CatalogSchema.REASON_LOST;
+import static org.tapeq.scheduler.catalog.CatalogSchema.REASON_SUPERSEDED;
+import static org.tapeq.scheduler.catalog.CatalogSchema.UPSERT_CARTRIDGE;
+import static org.tapeq.scheduler.catalog.CatalogSchema.UPSERT_DRIVE;
+import static org.tapeq.scheduler.catalog.CatalogSchema.UPSERT_FILE;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -19,6 +43,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -65,8 +90,9 @@ import org.sqlite.SQLiteConfig;
  * forEachFile, whose consumer runs outside the lock). A connection is not safe for concurrent use, and a
  * SQLite database has one writer anyway; reads are indexed point lookups (tens of microseconds through
  * JDBC, see CatalogLookupBenchmarkTest), so serialising them costs little next to a tape mount. A pool of
- * read-only connections would let reads overlap a write if that ever shows up in profiles. Prepared statements are cached per SQL text; IN
- * lists are padded to a few fixed lengths (repeating the last id) so the cache stays small.
+ * read-only connections would let reads overlap a write if that ever shows up in profiles. Prepared
+ * statements are cached per SQL text; IN lists are padded to a few fixed lengths (repeating the last id)
+ * so the cache stays small.
  *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
@@ -95,114 +121,6 @@ public final class JdbcCatalog implements Catalog {
     /** Lengths IN lists are padded to; the last one is also the batch size for pnfsid lists. */
     private static final int[] IN_LENGTHS = {1, 16, 128, 512};
     private static final int MAX_IN = IN_LENGTHS[IN_LENGTHS.length - 1];
-
-    static final String REASON_DELETED = "deleted";
-    static final String REASON_SUPERSEDED = "superseded";
-    static final String REASON_LOST = "lost";
-
-    /** Migration n (1-based) is MIGRATIONS[n - 1]. Append only; never edit a released one. */
-    private static final List<List<String>> MIGRATIONS = List.of(List.of(
-            "CREATE TABLE cartridges ("
-                    + " barcode TEXT NOT NULL PRIMARY KEY,"
-                    + " media_type TEXT,"
-                    + " family TEXT,"
-                    + " state TEXT NOT NULL,"
-                    + " capacity_bytes BIGINT NOT NULL,"
-                    + " used_bytes BIGINT NOT NULL,"
-                    + " reclaimable_bytes BIGINT NOT NULL,"
-                    + " tape_files INTEGER NOT NULL,"
-                    + " mount_count BIGINT NOT NULL,"
-                    + " last_mount BIGINT NOT NULL,"
-                    + " disabled INTEGER NOT NULL,"
-                    + " reason TEXT)",
-            "CREATE TABLE aggregates ("
-                    + " cartridge TEXT NOT NULL REFERENCES cartridges (barcode),"
-                    + " tape_file INTEGER NOT NULL,"
-                    + " start_block BIGINT NOT NULL,"
-                    + " block_count BIGINT NOT NULL,"
-                    + " block_size INTEGER NOT NULL,"
-                    + " bytes BIGINT NOT NULL,"
-                    + " member_count INTEGER NOT NULL,"
-                    + " family TEXT,"
-                    + " dataset TEXT,"
-                    + " written_at BIGINT NOT NULL,"
-                    + " PRIMARY KEY (cartridge, tape_file))",
-            "CREATE TABLE files ("
-                    + " pnfsid TEXT NOT NULL PRIMARY KEY,"
-                    + " cartridge TEXT NOT NULL,"
-                    + " tape_file INTEGER NOT NULL,"
-                    + " block_no BIGINT NOT NULL,"
-                    + " offset_bytes BIGINT NOT NULL,"
-                    + " size BIGINT NOT NULL,"
-                    + " checksum TEXT,"
-                    + " storage_class TEXT,"
-                    + " path TEXT,"
-                    + " dataset TEXT,"
-                    + " hint_order BIGINT NOT NULL)",
-            "CREATE INDEX files_tape_order ON files (cartridge, tape_file, offset_bytes, hint_order)",
-            "CREATE INDEX files_dataset ON files (dataset, cartridge, tape_file)",
-            "CREATE TABLE deleted_files ("
-                    + " pnfsid TEXT NOT NULL,"
-                    + " cartridge TEXT NOT NULL,"
-                    + " tape_file INTEGER NOT NULL,"
-                    + " block_no BIGINT NOT NULL,"
-                    + " offset_bytes BIGINT NOT NULL,"
-                    + " size BIGINT NOT NULL,"
-                    + " checksum TEXT,"
-                    + " storage_class TEXT,"
-                    + " path TEXT,"
-                    + " dataset TEXT,"
-                    + " hint_order BIGINT NOT NULL,"
-                    + " reason TEXT NOT NULL,"
-                    + " deleted_at BIGINT NOT NULL)",
-            "CREATE INDEX deleted_files_pnfsid ON deleted_files (pnfsid)",
-            "CREATE TABLE drives ("
-                    + " id TEXT NOT NULL PRIMARY KEY,"
-                    + " up INTEGER NOT NULL,"
-                    + " reason TEXT,"
-                    + " error_count INTEGER NOT NULL,"
-                    + " updated_at BIGINT NOT NULL)"));
-
-    private static final String FILE_COLUMNS = "pnfsid, cartridge, tape_file, block_no, offset_bytes, size, "
-            + "checksum, storage_class, path, dataset, hint_order";
-    private static final String FILE_PARAMS = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
-    private static final String CARTRIDGE_COLUMNS = "barcode, media_type, family, state, capacity_bytes, "
-            + "used_bytes, reclaimable_bytes, tape_files, mount_count, last_mount, disabled, reason";
-    private static final String AGGREGATE_COLUMNS = "cartridge, tape_file, start_block, block_count, block_size, "
-            + "bytes, member_count, family, dataset, written_at";
-    private static final String DRIVE_COLUMNS = "id, up, reason, error_count, updated_at";
-
-    private static final String UPSERT_FILE = "INSERT INTO files (" + FILE_COLUMNS + ") VALUES (" + FILE_PARAMS
-            + ") ON CONFLICT (pnfsid) DO UPDATE SET cartridge = excluded.cartridge,"
-            + " tape_file = excluded.tape_file, block_no = excluded.block_no,"
-            + " offset_bytes = excluded.offset_bytes, size = excluded.size, checksum = excluded.checksum,"
-            + " storage_class = excluded.storage_class, path = excluded.path, dataset = excluded.dataset,"
-            + " hint_order = excluded.hint_order";
-    /**
-     * A hint is inserted unless the file was deleted, and replaces only a different hint: a tapeq-written
-     * location (tape_file >= 0) is never touched. The update count is 1 exactly when something was stored.
-     */
-    private static final String PUT_HINT = "INSERT INTO files (" + FILE_COLUMNS + ") SELECT " + FILE_PARAMS
-            + " WHERE NOT EXISTS (SELECT 1 FROM deleted_files d WHERE d.pnfsid = ? AND d.reason = '"
-            + REASON_DELETED + "')"
-            + " ON CONFLICT (pnfsid) DO UPDATE SET cartridge = excluded.cartridge, size = excluded.size,"
-            + " hint_order = excluded.hint_order, checksum = excluded.checksum,"
-            + " storage_class = excluded.storage_class, path = excluded.path, dataset = excluded.dataset"
-            + " WHERE files.tape_file < 0 AND (files.cartridge <> excluded.cartridge"
-            + " OR files.size <> excluded.size OR files.hint_order <> excluded.hint_order)";
-    private static final String ARCHIVE_FILE = "INSERT INTO deleted_files (" + FILE_COLUMNS
-            + ", reason, deleted_at) VALUES (" + FILE_PARAMS + ", ?, ?)";
-    private static final String UPSERT_CARTRIDGE = "INSERT INTO cartridges (" + CARTRIDGE_COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (barcode) DO UPDATE SET"
-            + " media_type = excluded.media_type, family = excluded.family, state = excluded.state,"
-            + " capacity_bytes = excluded.capacity_bytes, used_bytes = excluded.used_bytes,"
-            + " reclaimable_bytes = excluded.reclaimable_bytes, tape_files = excluded.tape_files,"
-            + " mount_count = excluded.mount_count, last_mount = excluded.last_mount,"
-            + " disabled = excluded.disabled, reason = excluded.reason";
-    private static final String INSERT_AGGREGATE = "INSERT INTO aggregates (" + AGGREGATE_COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String ADD_RECLAIMABLE =
-            "UPDATE cartridges SET reclaimable_bytes = reclaimable_bytes + ? WHERE barcode = ?";
 
     /** The two databases tapeq runs on; only locking and connection set-up differ. */
     enum Dialect {
@@ -454,8 +372,7 @@ public final class JdbcCatalog implements Catalog {
             List<DriveRecord> result = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    result.add(new DriveRecord(rs.getString(1), rs.getInt(2) != 0, rs.getString(3), rs.getInt(4),
-                            rs.getLong(5)));
+                    result.add(driveRecord(rs));
                 }
             }
             return result;
@@ -639,9 +556,10 @@ public final class JdbcCatalog implements Catalog {
      * replaced by those given. A file read from it whose pnfsid is live on another cartridge wins unless the
      * other copy's aggregate was written later; the losing copy is moved to deleted_files ('superseded') and,
      * if tapeq wrote it, its size is added to its cartridge's reclaimable bytes. A file deleted at or after
-     * the write time of its copy here (and not live here before) is not brought back. The sizes of files read from this cartridge that are not live on it
-     * are added to {@code cartridge.reclaimableBytes()}. Files the catalog had on this cartridge that are
-     * not among {@code files} are moved to deleted_files ('lost', at {@code cartridge.lastMount()}).
+     * the write time of its copy here (and not live here before) is not brought back. The sizes of files
+     * read from this cartridge that are not live on it are added to {@code cartridge.reclaimableBytes()}.
+     * Files the catalog had on this cartridge that are not among {@code files} are moved to deleted_files
+     * ('lost', at {@code cartridge.lastMount()}).
      */
     @Override
     public void replaceCartridgeContents(CartridgeRecord cartridge, List<AggregateRecord> aggregates,
@@ -748,14 +666,8 @@ public final class JdbcCatalog implements Catalog {
         Objects.requireNonNull(drive, "drive");
         Objects.requireNonNull(drive.id(), "drive id");
         transaction("putDrive", "drive " + drive.id(), () -> {
-            PreparedStatement ps = statement("INSERT INTO drives (" + DRIVE_COLUMNS + ") VALUES (?, ?, ?, ?, ?)"
-                    + " ON CONFLICT (id) DO UPDATE SET up = excluded.up, reason = excluded.reason,"
-                    + " error_count = excluded.error_count, updated_at = excluded.updated_at");
-            ps.setString(1, drive.id());
-            ps.setInt(2, drive.up() ? 1 : 0);
-            ps.setString(3, drive.reason());
-            ps.setInt(4, drive.errorCount());
-            ps.setLong(5, drive.updatedAt());
+            PreparedStatement ps = statement(UPSERT_DRIVE);
+            bindDrive(ps, drive);
             ps.executeUpdate();
             return null;
         });
@@ -883,7 +795,8 @@ public final class JdbcCatalog implements Catalog {
             return;
         }
         PreparedStatement ps = batch(ADD_RECLAIMABLE);
-        for (Map.Entry<String, Long> e : bytesByCartridge.entrySet()) {
+        // In barcode order, so concurrent writers on PostgreSQL lock cartridge rows in the same order.
+        for (Map.Entry<String, Long> e : new TreeMap<>(bytesByCartridge).entrySet()) {
             if (e.getValue() == 0) {
                 continue;
             }
@@ -896,84 +809,14 @@ public final class JdbcCatalog implements Catalog {
 
     private void insertAggregate(AggregateRecord a) throws SQLException {
         PreparedStatement ps = statement(INSERT_AGGREGATE);
-        ps.setString(1, a.cartridge());
-        ps.setInt(2, a.tapeFile());
-        ps.setLong(3, a.startBlock());
-        ps.setLong(4, a.blockCount());
-        ps.setInt(5, a.blockSize());
-        ps.setLong(6, a.bytes());
-        ps.setInt(7, a.memberCount());
-        setNullableString(ps, 8, a.family());
-        setNullableString(ps, 9, a.dataset());
-        ps.setLong(10, a.writtenAt());
+        bindAggregate(ps, a);
         ps.executeUpdate();
     }
 
     private void upsertCartridge(CartridgeRecord c) throws SQLException {
         PreparedStatement ps = statement(UPSERT_CARTRIDGE);
-        ps.setString(1, c.barcode());
-        setNullableString(ps, 2, c.mediaType());
-        setNullableString(ps, 3, c.family());
-        ps.setString(4, c.state().name());
-        ps.setLong(5, c.capacityBytes());
-        ps.setLong(6, c.usedBytes());
-        ps.setLong(7, c.reclaimableBytes());
-        ps.setInt(8, c.tapeFiles());
-        ps.setLong(9, c.mountCount());
-        ps.setLong(10, c.lastMount());
-        ps.setInt(11, c.disabled() ? 1 : 0);
-        setNullableString(ps, 12, c.reason());
+        bindCartridge(ps, c);
         ps.executeUpdate();
-    }
-
-    /** Binds the eleven file columns from {@code index}; returns the next free index. */
-    private static int bindFile(PreparedStatement ps, int index, FileRecord f) throws SQLException {
-        ps.setString(index, f.pnfsid());
-        ps.setString(index + 1, f.cartridge());
-        ps.setInt(index + 2, f.tapeFile());
-        ps.setLong(index + 3, f.block());
-        ps.setLong(index + 4, f.offset());
-        ps.setLong(index + 5, f.size());
-        setNullableString(ps, index + 6, f.checksum());
-        setNullableString(ps, index + 7, f.storageClass());
-        setNullableString(ps, index + 8, f.path());
-        setNullableString(ps, index + 9, f.dataset());
-        ps.setLong(index + 10, f.hintOrder());
-        return index + 11;
-    }
-
-    private static void setNullableString(PreparedStatement ps, int index, String value) throws SQLException {
-        if (value == null) {
-            ps.setNull(index, Types.VARCHAR);
-        } else {
-            ps.setString(index, value);
-        }
-    }
-
-    private static List<FileRecord> fileRecords(PreparedStatement ps) throws SQLException {
-        List<FileRecord> result = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                result.add(fileRecord(rs));
-            }
-        }
-        return result;
-    }
-
-    private static FileRecord fileRecord(ResultSet rs) throws SQLException {
-        return new FileRecord(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getLong(5),
-                rs.getLong(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getLong(11));
-    }
-
-    private static AggregateRecord aggregateRecord(ResultSet rs) throws SQLException {
-        return new AggregateRecord(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getInt(5),
-                rs.getLong(6), rs.getInt(7), rs.getString(8), rs.getString(9), rs.getLong(10));
-    }
-
-    private static CartridgeRecord cartridgeRecord(ResultSet rs) throws SQLException {
-        return new CartridgeRecord(rs.getString(1), rs.getString(2), rs.getString(3),
-                CartridgeState.valueOf(rs.getString(4)), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getInt(8),
-                rs.getLong(9), rs.getLong(10), rs.getInt(11) != 0, rs.getString(12));
     }
 
     private PreparedStatement statement(String sql) throws SQLException {

@@ -344,6 +344,9 @@ abstract class AbstractCatalogTest {
         assertEquals(0, catalog.putHints(List.of(hint(pnfsid(1), "724216", 3, 100))));
         assertEquals(1, catalog.putHints(List.of(hint(pnfsid(1), "724217", 9, 100))));
         assertEquals(Optional.of(hint(pnfsid(1), "724217", 9, 100)), catalog.file(pnfsid(1)));
+        assertEquals(0, catalog.putHints(List.of(hint(pnfsid(1), "724217", 9, -1))), "unknown size changes nothing");
+        assertEquals(1, catalog.putHints(List.of(hint(pnfsid(1), "724218", 9, -1))));
+        assertEquals(Optional.of(hint(pnfsid(1), "724218", 9, 100)), catalog.file(pnfsid(1)), "known size kept");
     }
 
     @Test

@@ -44,7 +44,8 @@ class CatalogLookupBenchmarkTest {
         try (Connection c = DriverManager.getConnection(PostgresCatalogTest.BASE_URL);
              Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA " + schema);
-            try (JdbcCatalog catalog = JdbcCatalog.open(PostgresCatalogTest.withParameters("currentSchema=" + schema))) {
+            String url = PostgresCatalogTest.withParameters("currentSchema=" + schema);
+            try (JdbcCatalog catalog = JdbcCatalog.open(url)) {
                 measure("PostgreSQL", catalog);
             } finally {
                 s.execute("DROP SCHEMA " + schema + " CASCADE");
