@@ -1,0 +1,120 @@
+package org.tapeq.scheduler.policy;
+
+import org.tapeq.scheduler.model.MediaType;
+
+/**
+ * The scheduler's estimate of where a logical block sits on a serpentine tape. It knows only the nominal
+ * figures of the {@link MediaType} and the block size; it is an estimate, not the drive's real map (the drive
+ * does not tell us the wrap of a block without a locate, and compression, rewritten blocks and filemarks shift
+ * the real positions).
+ *
+ * <p>Model: the byte offset of block {@code b} is {@code b * blockSize} (filemarks are ignored). Wraps are filled
+ * one after the other, {@link MediaType#bytesPerWrap()} bytes each; even wraps run from the beginning of tape
+ * (BOT) to the end (EOT), odd wraps back. The wraps are split evenly into {@link MediaType#bands()} bands, wrap
+ * {@code w} lying in band {@code w / (wraps / bands)}. Blocks past the nominal capacity are clamped to the end
+ * of the last wrap.
+ *
+ * <p><b>LPOS</b> (longitudinal position) is a fraction of the tape length: 0 at BOT, 1 at EOT. On an even wrap
+ * it grows with the block address, on an odd wrap it shrinks.
+ */
+public final class TapeGeometry {
+
+    private final MediaType media;
+    private final int blockSize;
+    private final long bytesPerWrap;
+    private final int wrapsPerBand;
+
+    public TapeGeometry(MediaType media, int blockSize) {
+        if (blockSize <= 0) {
+            throw new IllegalArgumentException("block size must be positive: " + blockSize);
+        }
+        if (media.bands() > media.wraps()) {
+            throw new IllegalArgumentException("more bands than wraps in " + media.name());
+        }
+        this.media = media;
+        this.blockSize = blockSize;
+        this.bytesPerWrap = media.bytesPerWrap();
+        this.wrapsPerBand = media.wraps() / media.bands();
+    }
+
+    /** An estimated head position: the block, its wrap and band, LPOS (0 = BOT, 1 = EOT), and the direction. */
+    public record Position(long block, int wrap, int band, double lpos, boolean forward) {
+    }
+
+    public MediaType media() {
+        return media;
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+
+    public int wraps() {
+        return media.wraps();
+    }
+
+    public int bands() {
+        return media.bands();
+    }
+
+    public int wrapsPerBand() {
+        return wrapsPerBand;
+    }
+
+    /** Blocks recorded on one wrap (fractional: a block may straddle a wrap turn). */
+    public double blocksPerWrap() {
+        return (double) bytesPerWrap / blockSize;
+    }
+
+    /** Wrap of a block: {@code byte offset / bytesPerWrap}, clamped to the last wrap. */
+    public int wrap(long block) {
+        requireBlock(block);
+        long wrap = Math.multiplyHigh(block, blockSize) != 0 ? Long.MAX_VALUE : block * blockSize / bytesPerWrap;
+        return (int) Math.min(wrap, media.wraps() - 1);
+    }
+
+    /** LPOS of a block as a fraction of the tape length, 0 = BOT, 1 = EOT. */
+    public double lpos(long block) {
+        int wrap = wrap(block);
+        double along = ((double) block * blockSize - (double) wrap * bytesPerWrap) / bytesPerWrap;
+        along = Math.min(1.0, Math.max(0.0, along));
+        return isForward(wrap) ? along : 1.0 - along;
+    }
+
+    /** Band of a wrap; the wraps are split evenly, any remainder goes to the last band. */
+    public int band(int wrap) {
+        return Math.min(wrap / wrapsPerBand, media.bands() - 1);
+    }
+
+    /** Whether the wrap runs from BOT to EOT (even wraps) rather than back. */
+    public static boolean isForward(int wrap) {
+        return (wrap & 1) == 0;
+    }
+
+    /** The estimated position of a block. */
+    public Position position(long block) {
+        int wrap = wrap(block);
+        return new Position(block, wrap, band(wrap), lpos(block), isForward(wrap));
+    }
+
+    /** Seconds to stream a number of blocks at the native rate. */
+    public double readSeconds(long blocks) {
+        return (double) blocks * blockSize / media.rateBytesPerSecond();
+    }
+
+    /** Seconds to stream one whole wrap at the native rate (LTO-9: about 160 s). */
+    public double wrapSeconds() {
+        return (double) bytesPerWrap / media.rateBytesPerSecond();
+    }
+
+    private static void requireBlock(long block) {
+        if (block < 0) {
+            throw new IllegalArgumentException("negative block address " + block);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return media.name() + " " + media.wraps() + " wraps, " + media.bands() + " bands, " + blockSize + " B blocks";
+    }
+}
