@@ -436,6 +436,15 @@ final class DriveRunner {
                     public void succeeded(Long n) {
                         labelRead(barcode, buf.toByteArray());
                     }
+
+                    @Override
+                    public void failed(TapeFault fault) {
+                        if (fault.kind() == FaultKind.NOT_FOUND) {
+                            labelRead(barcode, new byte[0]); // no data at block 0: a blank tape
+                        } else {
+                            super.failed(fault);
+                        }
+                    }
                 });
             }
         });

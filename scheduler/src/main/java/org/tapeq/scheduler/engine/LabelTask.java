@@ -43,9 +43,17 @@ final class LabelTask implements Engine.AdminTask {
     @Override
     public void run(DriveRunner drive) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        engine.library.locate(drive.id, 0, step(drive, v ->
-                engine.library.read(drive.id, 0, DriveRunner.LABEL_BYTES, () -> buf, step(drive, n ->
-                        checkAndWrite(drive, buf.toByteArray())))));
+        // A blank tape has no data at block 0: the read ends with NOT_FOUND, which here means "empty".
+        java.util.function.Consumer<TapeFault> blankOrFail = fault -> {
+            if (fault.kind() == FaultKind.NOT_FOUND) {
+                checkAndWrite(drive, new byte[0]);
+            } else {
+                fail(drive, fault);
+            }
+        };
+        engine.library.locate(drive.id, 0, Steps.then(v ->
+                engine.library.read(drive.id, 0, DriveRunner.LABEL_BYTES, () -> buf, Steps.then(n ->
+                        checkAndWrite(drive, buf.toByteArray()), blankOrFail)), blankOrFail));
     }
 
     private void checkAndWrite(DriveRunner drive, byte[] existing) {

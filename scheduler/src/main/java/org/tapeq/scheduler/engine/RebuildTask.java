@@ -83,7 +83,7 @@ final class RebuildTask implements Engine.AdminTask {
                         Manifest m = ManifestReader.read(new ByteArrayInputStream(buf.toByteArray()),
                                 DriveRunner.MANIFEST_BYTES);
                         int bs = m.blockSize();
-                        aggregates.add(m.toAggregateRecord(barcode, fileNumber, startBlock, bs, engine.loop.now()));
+                        aggregates.add(m.toAggregateRecord(barcode, fileNumber, startBlock, bs, m.createdMillis()));
                         files.addAll(m.toFileRecords(barcode, fileNumber, startBlock, bs));
                         used += m.length();
                     } catch (IOException | RuntimeException e) {

@@ -20,6 +20,7 @@ import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.model.TapeRequest;
+import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.VirtualEventLoop;
 
@@ -69,17 +70,17 @@ final class EngineFixture implements AutoCloseable {
         });
     }
 
-    static EngineFixture open(Path dir, SchedulerConfig config, Consumer<SimulatedLibrary.Builder> library)
+    static EngineFixture open(Path dir, SchedulerConfig config, Consumer<SimLibraryBuilder> library)
             throws IOException {
         return open(dir, config, true, library);
     }
 
     /** {@code bytes} false: a size-only library (no data kept, labels not checked). */
     static EngineFixture open(Path dir, SchedulerConfig config, boolean bytes,
-                              Consumer<SimulatedLibrary.Builder> library) throws IOException {
+                              Consumer<SimLibraryBuilder> library) throws IOException {
         Files.createDirectories(dir.resolve("tapes"));
         VirtualEventLoop loop = new VirtualEventLoop(START);
-        SimulatedLibrary.Builder b = SimulatedLibrary.builder(loop).seed(7);
+        SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7);
         if (bytes) {
             b.bytes(dir.resolve("tapes"));
         } else {
@@ -97,7 +98,7 @@ final class EngineFixture implements AutoCloseable {
     static EngineFixture openWithFailingCommits(Path dir, SchedulerConfig config, int drives, long capacity,
                                                 String... barcodes) throws IOException {
         VirtualEventLoop loop = new VirtualEventLoop(START);
-        SimulatedLibrary.Builder b = SimulatedLibrary.builder(loop).seed(7).bytes(dir.resolve("tapes")).drives(drives);
+        SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7).bytes(dir.resolve("tapes")).drives(drives);
         for (String barcode : barcodes) {
             b.cartridge(barcode, MediaType.LTO9, capacity);
         }
@@ -108,7 +109,8 @@ final class EngineFixture implements AutoCloseable {
     }
 
     static SchedulerConfig.Builder testConfig() {
-        return SchedulerConfig.builder().aggregateBytes(4_000_000).aggregateWaitMillis(60_000)
+        return SchedulerConfig.builder().familyRule("atlas:.*", "raw").aggregateBytes(4_000_000)
+                .aggregateWaitMillis(60_000)
                 .quietMillis(30_000).retryBackoffMillis(10_000);
     }
 
@@ -167,6 +169,11 @@ final class EngineFixture implements AutoCloseable {
 
     Outcome outcome(TapeRequest r) {
         return outcomes.get(r.id());
+    }
+
+    /** The status as it is now, without running the loop. */
+    SchedulerStatus peekStatus() {
+        return StatusBuilder.build(scheduler.engineForTests(), 1000);
     }
 
     SchedulerStatus status() {

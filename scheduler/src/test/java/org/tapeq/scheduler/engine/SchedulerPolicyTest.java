@@ -66,7 +66,7 @@ class SchedulerPolicyTest {
                 ids.add(i);
             }
             Collections.shuffle(ids, new Random(42));
-            long locateBefore = f.library.stats().totalLocateMillis();
+            long locateBefore = f.library.stats().locateMillis();
             long t0 = f.loop.now();
             List<StageRequest> stages = new ArrayList<>();
             for (int i : ids.subList(0, requests)) {
@@ -80,7 +80,7 @@ class SchedulerPolicyTest {
                 assertInstanceOf(Outcome.Staged.class, f.outcome(s));
                 end = Math.max(end, f.finishedAt.get(s.id()));
             }
-            return new long[] {end - t0, f.library.stats().totalLocateMillis() - locateBefore};
+            return new long[] {end - t0, f.library.stats().locateMillis() - locateBefore};
         }
     }
 
@@ -153,41 +153,43 @@ class SchedulerPolicyTest {
         }
     }
 
-    @Test
-    void remountGuard_recentlyUnmounted_waitsForGuard() throws IOException {
-        SchedulerConfig c = config().remountGuardMillis(1_800_000).quietMillis(60_000).dwellMillis(0).build();
-        try (EngineFixture f = sizeOnly(dir, c, 1, 60 * GB, "A00001L9", "A00002L9")) {
+    /** Time from asking for B (which unmounts A) until a later request for A is served. */
+    private long remountDelay(Path d, long guard) throws IOException {
+        SchedulerConfig c = config().remountGuardMillis(guard).quietMillis(60_000).dwellMillis(0).build();
+        try (EngineFixture f = sizeOnly(d, c, 1, 60 * GB, "A00001L9", "A00002L9")) {
             f.label("atlas:raw@osm", "A00001L9", "A00002L9");
             preload(f, 0, 10, 10 * GB, "atlas");
             f.loop.runFor(3_600_000);
-            int onA = -1;
+            List<Integer> onA = new ArrayList<>();
             int onB = -1;
-            int onA2 = -1;
             for (int i = 0; i < 10; i++) {
                 String cart = f.catalog.file(EngineFixture.pnfsid(i)).orElseThrow().cartridge();
                 if (cart.equals("A00001L9")) {
-                    if (onA < 0) {
-                        onA = i;
-                    } else if (onA2 < 0) {
-                        onA2 = i;
-                    }
+                    onA.add(i);
                 } else if (onB < 0) {
                     onB = i;
                 }
             }
-            f.scheduler.stage(f.sizedStage(onA, "atlas", 0, 0));
+            f.scheduler.stage(f.sizedStage(onA.get(0), "atlas", 0, 0));
             f.loop.runUntilIdle(); // A mounted and read
+            long askedForB = f.loop.now();
             f.scheduler.stage(f.sizedStage(onB, "atlas", 0, 0));
-            f.loop.runUntilIdle(); // A unmounted for B
-            long unmountedAround = f.loop.now();
-            StageRequest again = f.sizedStage(onA2, "atlas", 0, 0);
+            f.loop.runFor(600_000); // A unmounted for B, B read
+            StageRequest again = f.sizedStage(onA.get(1), "atlas", 0, 0);
             f.scheduler.stage(again);
             f.loop.runUntilIdle();
-            long waited = f.finishedAt.get(again.id()) - unmountedAround;
-            assertTrue(waited >= 1_700_000, "request for a just-unmounted cartridge waited only " + waited + " ms");
-            SchedulerStatus st = f.status();
-            assertEquals(0, st.queueCount());
+            assertInstanceOf(Outcome.Staged.class, f.outcome(again));
+            assertEquals(0, f.status().queueCount());
+            return f.finishedAt.get(again.id()) - askedForB;
         }
+    }
+
+    @Test
+    void remountGuard_recentlyUnmounted_waitsForGuard() throws IOException {
+        long guarded = remountDelay(dir.resolve("guarded"), 1_800_000);
+        long unguarded = remountDelay(dir.resolve("unguarded"), 0);
+        assertTrue(guarded >= 1_800_000, "with a 30 min guard the remount came after " + guarded + " ms");
+        assertTrue(unguarded < 1_000_000, "without a guard the remount came after " + unguarded + " ms");
     }
 
     @Test
