@@ -45,7 +45,7 @@ public class MountDecisionBenchmark {
         long id = 0;
         for (int q = 0; q < queues; q++) {
             for (int i = 0; i < perQueue; i++) {
-                long now = 1_700_000_000_000L - rnd.nextInt(3_600_000);
+                long now = 1_700_000_000_000L - 200_000 - rnd.nextInt(3_600_000);
                 BenchEngines.admit(engine, BenchEngines.item(id, Long.toHexString(id), now, 1 + rnd.nextInt(500),
                         rnd.nextInt(50_000_000), 1 + rnd.nextInt(2_000_000_000)),
                         BenchEngines.barcode(q));

@@ -35,7 +35,8 @@ public final class SchedulerHeapBenchmark {
         Random rnd = new Random(1);
         for (int i = 0; i < requests; i++) {
             String pnfsid = String.format("0000%020X", i);
-            StageItem item = BenchEngines.item(i, pnfsid, 1_700_000_000_000L + i, 1 + rnd.nextInt(500),
+            StageItem item = BenchEngines.item(i, pnfsid, 1_700_000_000_000L - 200_000 - i % 3_600_000,
+                    1 + rnd.nextInt(500),
                     rnd.nextInt(50_000_000), 1 + rnd.nextInt(2_000_000_000));
             BenchEngines.admit(engine, item, barcodes[rnd.nextInt(queues)]);
         }

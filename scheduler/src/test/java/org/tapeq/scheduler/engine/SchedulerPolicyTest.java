@@ -269,6 +269,74 @@ class SchedulerPolicyTest {
         }
     }
 
+    /** Mounts of A when a request for A arrives 20 s after its pass ended and one for B is waiting. */
+    private long mountsOfA(Path d, long dwell) throws IOException {
+        SchedulerConfig c = config().dwellMillis(dwell).quietMillis(0).remountGuardMillis(0).build();
+        try (EngineFixture f = sizeOnly(d, c, 1, 60 * GB, "A00001L9", "A00002L9")) {
+            f.label("atlas:raw@osm", "A00001L9", "A00002L9");
+            preload(f, 0, 10, 10 * GB, "atlas");
+            f.await(f.scheduler.driveDown("drive0", "unload"));
+            f.await(f.scheduler.driveUp("drive0"));
+            f.loop.runFor(3_600_000);
+            List<Integer> onA = new ArrayList<>();
+            int onB = -1;
+            for (int i = 0; i < 10; i++) {
+                if (f.catalog.file(EngineFixture.pnfsid(i)).orElseThrow().cartridge().equals("A00001L9")) {
+                    onA.add(i);
+                } else if (onB < 0) {
+                    onB = i;
+                }
+            }
+            long before = f.library.stats().mountsPerCartridge().getOrDefault("A00001L9", 0L);
+            StageRequest a1 = f.sizedStage(onA.get(0), "atlas", 0, 0);
+            f.scheduler.stage(a1);
+            while (f.outcome(a1) == null) {
+                f.loop.runFor(1000);
+            }
+            f.scheduler.stage(f.sizedStage(onB, "atlas", 0, 0));
+            f.loop.runFor(20_000);
+            f.scheduler.stage(f.sizedStage(onA.get(1), "atlas", 0, 0));
+            f.loop.runUntilIdle();
+            assertEquals(0, f.status().queueCount());
+            return f.library.stats().mountsPerCartridge().getOrDefault("A00001L9", 0L) - before;
+        }
+    }
+
+    @Test
+    void dwell_requestArrivingSoonAfterPass_servedWithoutRemount() throws IOException {
+        long withDwell = mountsOfA(dir.resolve("dwell"), 300_000);
+        long without = mountsOfA(dir.resolve("nodwell"), 0);
+        assertEquals(1, withDwell, "with dwell A stayed mounted for the late request");
+        assertEquals(2, without, "without dwell A was remounted");
+    }
+
+    @Test
+    void directionCap_maxWriteDrives_neverExceeded() throws IOException {
+        SchedulerConfig c = config().maxWriteDrives(1).build();
+        try (EngineFixture f = sizeOnly(dir, c, 3, 18_000 * GB, "A00001L9", "A00002L9", "C00001L9")) {
+            f.label("atlas:raw@osm", "A00001L9", "A00002L9");
+            f.label("cms:raw@osm", "C00001L9");
+            for (int i = 0; i < 30; i++) {
+                f.scheduler.flush(f.sizedFlush(i, 10 * GB, "ds" + i, i % 2 == 0 ? "atlas" : "cms"));
+            }
+            int[] maxWriting = {0};
+            long[] samples = {0};
+            Runnable[] probe = new Runnable[1];
+            probe[0] = () -> {
+                long writing = f.peekStatus().drives().stream().filter(d -> d.activity().startsWith("writing")).count();
+                maxWriting[0] = (int) Math.max(maxWriting[0], writing);
+                samples[0]++;
+                if (f.outcomes.size() < 30) {
+                    f.loop.schedule(5_000, probe[0]);
+                }
+            };
+            f.loop.schedule(5_000, probe[0]);
+            f.loop.runUntilIdle();
+            assertEquals(30, f.outcomes.size());
+            assertEquals(1, maxWriting[0], "one write drive at most, over " + samples[0] + " samples");
+        }
+    }
+
     /** Records {atlas drives, cms drives, atlas queued, cms queued} every period until idle. */
     private static void sample(EngineFixture f, List<int[]> samples, long period) {
         f.loop.schedule(period, () -> {
