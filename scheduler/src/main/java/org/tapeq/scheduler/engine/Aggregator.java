@@ -159,6 +159,9 @@ final class Aggregator {
             return;
         }
         agg.recount();
+        if (fault.kind() != FaultKind.TAPE_FULL) {
+            agg.notBefore = engine.loop.now() + (engine.config.retryBackoffMillis() << (agg.attempts - 1));
+        }
         WorkQueue fq = engine.familyQueue(agg.family, agg.group);
         fq.retryNotBefore = Math.max(fq.retryNotBefore,
                 engine.loop.now() + (fault.kind() == FaultKind.TAPE_FULL ? 0 : engine.config.retryBackoffMillis()));

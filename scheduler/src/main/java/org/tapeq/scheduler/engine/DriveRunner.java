@@ -100,6 +100,19 @@ final class DriveRunner {
         return false;
     }
 
+    /** Whether reads of this cartridge are ready but must be retried on another drive. */
+    boolean holdsWorkForOthers(long now) {
+        if (mounted == null || queue == null) {
+            return false;
+        }
+        for (StageItem it : queue.reads) {
+            if (it.pending() && it.notBefore <= now && !readyHere(it, now)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean readyHere(StageItem it, long now) {
         return it.pending() && it.notBefore <= now && (!id.equals(it.excludedDrive) || !otherDriveUp());
     }
@@ -114,6 +127,9 @@ final class DriveRunner {
     }
 
     private void set(State s, String what) {
+        if (s == State.EMPTY || s == State.IDLE || s == State.DOWN) {
+            engine.unaccount(this); // a free or broken drive is nobody's
+        }
         state = s;
         activity = what;
         since = engine.loop.now();
@@ -137,7 +153,7 @@ final class DriveRunner {
         engine.unaccount(this);
         cancelTimer();
         if ((state == State.IDLE || state == State.DWELL) && mounted != null) {
-            unmount(() -> { }); // a drive out of service gives its cartridge back
+            unmount(() -> { }, false); // a drive out of service gives its cartridge back
         } else if (state != State.BUSY && state != State.MOUNTING && state != State.UNMOUNTING) {
             set(State.DOWN, "down: " + reason);
         }
@@ -163,24 +179,44 @@ final class DriveRunner {
     /** Dispatch gave this drive a cartridge queue (and, for family writes, the family). */
     void serve(WorkQueue q, String pool) {
         cancelTimer();
-        familyPool = pool;
+        releasePool();
         if (q.barcode.equals(mounted)) {
+            claimPool(pool);
             attach(q);
             work();
         } else if (mounted != null) {
-            WorkQueue target = q;
-            attach(null);
-            reserve(target);
-            unmount(() -> mount(target));
+            // The old queue is re-filed by the unmount; the new one is reserved so no other drive takes it.
+            String group = accountedGroup;
+            boolean write = accountedWrite;
+            reserve(q);
+            unmount(() -> {
+                if (down) {
+                    q.drive = null;
+                    engine.index.update(q);
+                    return;
+                }
+                engine.account(this, group, write);
+                claimPool(pool);
+                mount(q);
+            });
         } else {
+            claimPool(pool);
             mount(q);
+        }
+    }
+
+    /** This drive writes for a family queue until {@link #releasePool()}. */
+    private void claimPool(String pool) {
+        if (pool != null) {
+            familyPool = pool;
+            engine.familyQueue(pool, "").writers++;
         }
     }
 
     /** Dispatch lets the drive go on with its own cartridge. */
     void continueWork() {
         cancelTimer();
-        engine.account(this, queue.group, queue.writeOnly());
+        engine.account(this, queue.group, writeAvailable() != null);
         work();
     }
 
@@ -261,8 +297,8 @@ final class DriveRunner {
                 queue = null;
                 q.drive = null;
                 q.avoidDrive = id;
+                releasePool();
                 set(State.EMPTY, "empty");
-                engine.unaccount(DriveRunner.this);
                 if (fault.kind() == FaultKind.ROBOT) {
                     engine.robotFailed(fault);
                     q.retryNotBefore = engine.loop.now() + engine.config.retryBackoffMillis();
@@ -279,6 +315,11 @@ final class DriveRunner {
     }
 
     void unmount(Runnable then) {
+        unmount(then, true);
+    }
+
+    /** Unloads; {@code guard} false for an unload after an error, which must not delay the retry elsewhere. */
+    void unmount(Runnable then, boolean guard) {
         cancelTimer();
         String barcode = mounted;
         WorkQueue q = queue;
@@ -296,7 +337,9 @@ final class DriveRunner {
                     if (q.drive == DriveRunner.this) {
                         q.drive = null;
                     }
-                    q.lastUnmount = engine.loop.now();
+                    if (guard) {
+                        q.lastUnmount = engine.loop.now();
+                    }
                     q.refresh(engine.loop.now());
                     engine.index.update(q);
                 }
@@ -317,11 +360,12 @@ final class DriveRunner {
                 }
                 if (fault.kind() == FaultKind.ROBOT) {
                     engine.robotFailed(fault);
-                    set(State.IDLE, "holding " + barcode + " (unload failed, will retry)");
+                    set(State.UNMOUNTING, "unload of " + barcode + " failed (" + fault.getMessage()
+                            + "); retrying after the backoff");
                     timer = engine.loop.schedule(engine.config.retryBackoffMillis(), () -> {
                         timer = null;
-                        if (state == State.IDLE && mounted != null) {
-                            unmount(then);
+                        if (state == State.UNMOUNTING && mounted != null) {
+                            unmount(then, guard);
                         }
                     });
                 } else {
@@ -329,7 +373,6 @@ final class DriveRunner {
                     markDown(reason, true);
                     set(State.DOWN, "down: " + reason);
                 }
-                engine.unaccount(DriveRunner.this);
                 engine.requestDispatch();
             }
         });
@@ -340,7 +383,7 @@ final class DriveRunner {
     void work() {
         if (down) {
             engine.unaccount(this);
-            unmount(() -> { }); // taken out of service during the last operation
+            unmount(() -> { }, false); // taken out of service during the last operation
             return;
         }
         set(State.BUSY, "working on " + mounted);
@@ -379,7 +422,7 @@ final class DriveRunner {
         if (pendingElsewhere) {
             // Reads that must be retried on another drive: give the cartridge back.
             q.avoidDrive = id;
-            unmount(() -> { });
+            unmount(() -> { }, false);
             return;
         }
         if (!hasWork(now) && q.isEmpty() && q.lastArrival != Long.MIN_VALUE
@@ -468,7 +511,7 @@ final class DriveRunner {
                 engine.updateCartridge(c.withState(newState, fault.getMessage()));
             }
             failReads(queue, fault);
-            unmount(() -> { });
+            unmount(() -> { }, false);
             return;
         }
         labelChecked = true;
@@ -504,8 +547,13 @@ final class DriveRunner {
         if (c == null || !c.state().writable() || c.disabled()) {
             return null;
         }
+        long now = engine.loop.now();
         PendingAggregate own = queue.writes.peek();
-        if (own != null && engine.writable(c, own.liveBytes())) {
+        if (own != null && !engine.writable(c, own.liveBytes())) {
+            engine.rebindUnfitting(mounted); // bound while there was room; the cartridge filled up since
+            own = queue.writes.peek();
+        }
+        if (own != null && own.notBefore <= now) {
             return own;
         }
         if (c.family() == null || (familyPool == null && queue.hasPendingReads())) {
@@ -513,8 +561,8 @@ final class DriveRunner {
         }
         WorkQueue fq = engine.familyQueues.get(c.family());
         PendingAggregate pooled = fq == null ? null : fq.writes.peek();
-        if (pooled != null && engine.writable(c, pooled.liveBytes())
-                && engine.loop.now() >= fq.retryNotBefore) {
+        if (pooled != null && engine.writable(c, pooled.liveBytes()) && pooled.notBefore <= now
+                && now >= fq.retryNotBefore) {
             return pooled;
         }
         return null;
@@ -681,7 +729,7 @@ final class DriveRunner {
             if (queue != null) {
                 queue.avoidDrive = id;
             }
-            unmount(() -> { });
+            unmount(() -> { }, false);
         } else {
             work();
         }
@@ -882,8 +930,7 @@ final class DriveRunner {
         if (fault.kind() == FaultKind.DRIVE) {
             driveError(fault);
             queue.avoidDrive = id;
-            engine.unaccount(this);
-            unmount(() -> { });
+            unmount(() -> { }, false);
         } else {
             work();
         }
@@ -927,6 +974,7 @@ final class DriveRunner {
                 public void failed(TapeFault fault) {
                     q.drive = null;
                     queue = null;
+                    engine.index.update(q);
                     set(State.EMPTY, "empty");
                     task.failed(fault);
                     engine.requestDispatch();
@@ -934,7 +982,7 @@ final class DriveRunner {
             });
         };
         if (mounted != null) {
-            attach(null);
+            releasePool();
             unmount(mountIt);
         } else {
             mountIt.run();
@@ -962,7 +1010,7 @@ final class DriveRunner {
                 driveError(fault);
             }
             failReads(queue, fault);
-            unmount(() -> { });
+            unmount(() -> { }, false);
         }
     }
 

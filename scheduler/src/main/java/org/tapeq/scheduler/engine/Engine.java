@@ -327,6 +327,30 @@ final class Engine {
         }
     }
 
+    /** Bound aggregates that no longer fit on the cartridge go back to their family queue. */
+    void rebindUnfitting(String barcode) {
+        WorkQueue q = cartridgeQueues.get(barcode);
+        CartridgeRecord c = cartridges.get(barcode);
+        if (q == null || c == null) {
+            return;
+        }
+        List<PendingAggregate> keep = new ArrayList<>();
+        List<PendingAggregate> moved = new ArrayList<>();
+        PendingAggregate agg;
+        while ((agg = q.takeWrite()) != null) {
+            (writable(c, agg.liveBytes()) ? keep : moved).add(agg);
+        }
+        keep.forEach(q::addWrite);
+        for (PendingAggregate a : moved) {
+            WorkQueue fq = familyQueue(a.family, a.group);
+            fq.addWrite(a);
+            index.update(fq);
+        }
+        if (!moved.isEmpty()) {
+            requestDispatch();
+        }
+    }
+
     /** Aggregates bound to a cartridge that can no longer take them go back to their family queue. */
     private void rebindWrites(String barcode) {
         WorkQueue q = cartridgeQueues.get(barcode);
@@ -426,6 +450,10 @@ final class Engine {
             if (!d.isFree()) {
                 continue;
             }
+            if (d.state == DriveRunner.State.IDLE && !d.hasWork(now) && d.holdsWorkForOthers(now)) {
+                d.unmount(() -> { }, false); // its reads must be retried on another drive
+                continue;
+            }
             Choice best = choose(d, now);
             if (d.hasWork(now)) {
                 WorkQueue own = d.queue;
@@ -451,8 +479,8 @@ final class Engine {
      * highest-ranked queue of that group whose cartridge is usable now. Returns null if none.
      */
     Choice choose(DriveRunner drive, long now) {
-        if (now < robotPausedUntil && drive.mounted == null) {
-            return null;
+        if (now < robotPausedUntil) {
+            return null; // every mount or switch needs the robot
         }
         int upDrives = 0;
         for (DriveRunner d : drives.values()) {
@@ -590,11 +618,6 @@ final class Engine {
         if (q.isFamilyQueue()) {
             cartridgeQueue = cartridgeQueue(choice.cartridge, q.group);
             pool = q.family;
-            q.writers++;
-            index.update(q);
-            if (q.writes.size() <= q.writers) {
-                index.remove(q);
-            }
         } else {
             cartridgeQueue = q;
         }

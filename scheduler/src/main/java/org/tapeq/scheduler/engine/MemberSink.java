@@ -60,7 +60,11 @@ final class MemberSink extends OutputStream {
                 continue;
             }
             int n = (int) Math.min(len, end(current) - abs);
-            deliver(current, b, off, n);
+            // Two requests for one file share its bytes.
+            for (int j = current; j < items.size() && items.get(j).offset == it.offset
+                    && items.get(j).size == it.size; j++) {
+                deliver(j, b, off, n);
+            }
             position += n;
             off += n;
             len -= n;

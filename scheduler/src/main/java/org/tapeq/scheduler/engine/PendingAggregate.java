@@ -19,6 +19,8 @@ final class PendingAggregate {
     /** The checked layout (without a cartridge); set when {@link #prepared}. */
     org.tapeq.scheduler.format.AggregatePlan plan;
     int attempts;
+    /** Not written again before this time after a failed write. */
+    long notBefore = Long.MIN_VALUE;
     String lastError;
     org.tapeq.scheduler.time.EventLoop.Timer closeTimer;
 

@@ -150,7 +150,11 @@ final class WorkQueue implements QueueView {
         }
         for (PendingAggregate agg : writes) {
             prio = Math.max(prio, agg.priority);
-            anyNow = true;
+            if (agg.notBefore <= now) {
+                anyNow = true;
+            } else {
+                soonestRetry = Math.min(soonestRetry, agg.notBefore);
+            }
         }
         maxPriority = prio;
         earliestDeadline = deadline;
@@ -189,10 +193,8 @@ final class WorkQueue implements QueueView {
 
     @Override
     public long oldestArrival() {
-        while (head < reads.size() && !reads.get(head).pending()) {
-            head++;
-        }
-        long oldest = head < reads.size() ? reads.get(head).arrival : Long.MAX_VALUE;
+        int index = firstPending();
+        long oldest = index >= 0 ? reads.get(index).arrival : Long.MAX_VALUE;
         PendingAggregate first = writes.peek();
         return first != null ? Math.min(oldest, first.opened) : oldest;
     }
@@ -228,8 +230,23 @@ final class WorkQueue implements QueueView {
     }
 
     private int oldestReadIndex() {
-        oldestArrival();
-        return head < reads.size() ? head : -1;
+        return firstPending();
+    }
+
+    /**
+     * Index of the oldest waiting read, or -1. The head only moves past finished items; items being read
+     * are skipped without moving it, since a failed read puts them back.
+     */
+    private int firstPending() {
+        while (head < reads.size() && reads.get(head).state == StageItem.DONE) {
+            head++;
+        }
+        for (int i = head; i < reads.size(); i++) {
+            if (reads.get(i).pending()) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Override
