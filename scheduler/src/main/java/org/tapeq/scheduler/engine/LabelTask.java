@@ -2,7 +2,6 @@ package org.tapeq.scheduler.engine;
 
 import java.io.ByteArrayOutputStream;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,33 +10,23 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
-import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.WrittenFile;
 
 /**
  * Labels a cartridge for a family ({@code tapeq cartridge label}). A cartridge that already carries tapeq
  * data is only relabelled with {@code force}, which also forgets its files in the catalog.
  */
-final class LabelTask implements Engine.AdminTask {
+final class LabelTask extends CartridgeTask<CartridgeRecord> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LabelTask.class);
 
-    private final Engine engine;
-    private final String barcode;
     private final String family;
     private final boolean force;
-    final CompletableFuture<CartridgeRecord> result = new CompletableFuture<>();
 
     LabelTask(Engine engine, String barcode, String family, boolean force) {
-        this.engine = engine;
-        this.barcode = barcode;
+        super(engine, barcode);
         this.family = family;
         this.force = force;
-    }
-
-    @Override
-    public String barcode() {
-        return barcode;
     }
 
     @Override
@@ -84,23 +73,8 @@ final class LabelTask implements Engine.AdminTask {
             }
             engine.updateCartridge(fresh);
             LOG.info("Cartridge {} labelled for family {}", barcode, family);
-            drive.adminDone(true);
-            result.complete(fresh);
+            succeed(drive, fresh);
             engine.requestDispatch();
         }));
-    }
-
-    private void fail(DriveRunner drive, TapeFault fault) {
-        drive.adminDone(false);
-        failed(fault);
-    }
-
-    @Override
-    public void failed(TapeFault fault) {
-        result.completeExceptionally(fault);
-    }
-
-    private <T> Completion<T> step(DriveRunner drive, java.util.function.Consumer<T> next) {
-        return Steps.then(next, fault -> fail(drive, fault));
     }
 }

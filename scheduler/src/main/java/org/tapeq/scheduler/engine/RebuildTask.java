@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +25,7 @@ import org.tapeq.scheduler.tape.Completion;
  * each tape file are read. A tape file without a readable manifest (a write cut short by a crash) is
  * skipped and reported. A file found in several tape files keeps the last one (the latest write).
  */
-final class RebuildTask implements Engine.AdminTask {
+final class RebuildTask extends CartridgeTask<RebuildTask.Report> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RebuildTask.class);
 
@@ -34,9 +33,6 @@ final class RebuildTask implements Engine.AdminTask {
     record Report(String barcode, String family, int tapeFiles, int files, long bytes, List<String> skipped) {
     }
 
-    private final Engine engine;
-    private final String barcode;
-    final CompletableFuture<Report> result = new CompletableFuture<>();
     private final List<AggregateRecord> aggregates = new ArrayList<>();
     private final List<FileRecord> files = new ArrayList<>();
     private final List<String> skipped = new ArrayList<>();
@@ -44,13 +40,7 @@ final class RebuildTask implements Engine.AdminTask {
     private long used;
 
     RebuildTask(Engine engine, String barcode) {
-        this.engine = engine;
-        this.barcode = barcode;
-    }
-
-    @Override
-    public String barcode() {
-        return barcode;
+        super(engine, barcode);
     }
 
     @Override
@@ -129,21 +119,6 @@ final class RebuildTask implements Engine.AdminTask {
         engine.aggregator.forgetDatasets();
         LOG.info("Rebuilt {} from tape: family {}, {} tape files, {} files, {} skipped", barcode, family, tapeFiles,
                 latest.size(), skipped.size());
-        drive.adminDone(true);
-        result.complete(new Report(barcode, family, tapeFiles, latest.size(), live, List.copyOf(skipped)));
-    }
-
-    private void fail(DriveRunner drive, TapeFault fault) {
-        drive.adminDone(false);
-        failed(fault);
-    }
-
-    @Override
-    public void failed(TapeFault fault) {
-        result.completeExceptionally(fault);
-    }
-
-    private <T> Completion<T> step(DriveRunner drive, java.util.function.Consumer<T> next) {
-        return Steps.then(next, fault -> fail(drive, fault));
+        succeed(drive, new Report(barcode, family, tapeFiles, latest.size(), live, List.copyOf(skipped)));
     }
 }

@@ -27,10 +27,6 @@ public final class CtaMountPolicy implements MountPolicy {
         return q.maxPriority() * 1e13 - q.oldestArrival();
     }
 
-    @Override
-    public boolean keepMounted(QueueView mounted, QueueView best) {
-        return true;
-    }
 
     @Override
     public ReadOrder readOrder() {

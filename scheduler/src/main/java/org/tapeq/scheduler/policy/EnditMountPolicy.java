@@ -38,8 +38,4 @@ public final class EnditMountPolicy implements MountPolicy {
         return order;
     }
 
-    @Override
-    public int passLimit() {
-        return Integer.MAX_VALUE;
-    }
 }

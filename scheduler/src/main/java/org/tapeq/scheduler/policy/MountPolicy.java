@@ -20,11 +20,15 @@ public interface MountPolicy {
      * Whether a drive that has just finished a pass on a mounted queue with more work should keep serving
      * it rather than switch to {@code best}, the best eligible other queue (null if none).
      */
-    boolean keepMounted(QueueView mounted, QueueView best);
+    default boolean keepMounted(QueueView mounted, QueueView best) {
+        return true;
+    }
 
     /** Order of reads on a mounted cartridge. */
     ReadOrder readOrder();
 
-    /** Most read units served per pass before the policy is asked again. */
-    int passLimit();
+    /** Most read units served per pass before the policy is asked again; the whole queue by default. */
+    default int passLimit() {
+        return Integer.MAX_VALUE;
+    }
 }

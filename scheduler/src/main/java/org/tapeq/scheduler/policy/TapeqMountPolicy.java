@@ -71,18 +71,10 @@ public final class TapeqMountPolicy implements MountPolicy {
         return due == Long.MAX_VALUE ? value - 1e12 : value - due / 1000d;
     }
 
-    @Override
-    public boolean keepMounted(QueueView mounted, QueueView best) {
-        return true;
-    }
 
     @Override
     public ReadOrder readOrder() {
         return order;
     }
 
-    @Override
-    public int passLimit() {
-        return Integer.MAX_VALUE;
-    }
 }
