@@ -24,7 +24,7 @@ class SchedulerRegressionTest {
     static final long CAP = 2_000_000_000L;
     static final long GB = 1_000_000_000L;
 
-    /** A: a drive switching away from a cartridge whose reads are in backoff orphans that queue. */
+    /** A: a drive switching away from a cartridge whose reads are in backoff once orphaned that queue. */
     @Test
     void switchAway_fromCartridgeWithReadsInBackoff_keepsItsQueue() throws Exception {
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAP, "A00001L9", "A00002L9")) {
@@ -55,7 +55,7 @@ class SchedulerRegressionTest {
         }
     }
 
-    /** C: a family write whose mount fails (robot) leaks fq.writers and leaves the family queue out of the index. */
+    /** C: a family write whose mount failed (robot) once leaked its writer claim and was never written. */
     @Test
     void familyWrite_mountFails_writtenAfterRetry() throws Exception {
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAP, "A00001L9")) {
@@ -71,7 +71,7 @@ class SchedulerRegressionTest {
         }
     }
 
-    /** B: a DRIVE fault on append leaves the drive accounted after the unload; maxReadDrives=1 then blocks reads. */
+    /** B: a DRIVE fault on append once left the drive counted as writing; with maxWriteDrives=1 no write ran again. */
     @Test
     void writeDriveFault_withWriteCap_laterWritesStillRun() throws Exception {
         SchedulerConfig cfg = EngineFixture.testConfig().maxWriteDrives(1).build();
@@ -87,11 +87,13 @@ class SchedulerRegressionTest {
             f.loop.runFor(200_000);
             FlushRequest r2 = f.flushRequest(5, 50_000, "z", "atlas:raw@osm");
             f.scheduler.flush(r2);
-            f.loop.runFor(86_400_000L); assertNotNull(f.outcome(r1), "retried flush never ended");
+            f.loop.runFor(86_400_000L);
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(r1), "retried flush");
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(r2), "later flush");
         }
     }
 
-    /** D: an aggregate bound to a cartridge that no longer has room for it is never written; mount churn. */
+    /** D: an aggregate bound to a cartridge that no longer had room for it was once never written (mount churn). */
     @Test
     void boundAggregate_noLongerFits_writtenElsewhere() throws Exception {
         SchedulerConfig cfg = SchedulerConfig.builder().checkLabels(false).aggregateBytes(GB).build();
@@ -115,7 +117,7 @@ class SchedulerRegressionTest {
         }
     }
 
-    /** E: two stage requests for one file in one pass: the second gets a "short read". */
+    /** E: two stage requests for one file in one pass: the second once got a "short read". */
     @Test
     void twoStagesOfOneFile_inOnePass_bothStaged() throws Exception {
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAP, "A00001L9")) {
@@ -133,7 +135,7 @@ class SchedulerRegressionTest {
         }
     }
 
-    /** F: unload fails (robot) while switching to B; dispatch treats the drive as free and gives it C; B is orphaned. */
+    /** F: an unload failed (robot) while switching to B; the drive once counted as free and B was orphaned. */
     @Test
     void unloadFails_whileSwitching_reservedQueueStillServed() throws Exception {
         String[] carts = {"A00001L9", "A00002L9", "A00003L9"};
@@ -169,7 +171,7 @@ class SchedulerRegressionTest {
         }
     }
 
-    /** G: a read excluded from the drive that failed waits for the idle unload and the remount guard. */
+    /** G: a read to retry on another drive once waited for the idle unload and the remount guard. */
     @Test
     void readFailure_retriedOnOtherDriveAfterBackoff_notAfterGuard() throws Exception {
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAP, "A00001L9")) {
@@ -187,9 +189,12 @@ class SchedulerRegressionTest {
                 f.loop.runFor(1000);
             }
             long tFail = f.loop.now();
+            assertTrue(tFail > t0, "the read failed once");
             f.library.faults().clearMediaError("A00001L9", tf);
-            f.loop.runFor(120_000);
             f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            long after = f.finishedAt.get(s.id()) - tFail;
+            assertTrue(after < 600_000, "retried on the other drive " + after / 1000 + " s after the failure");
         }
     }
 }
