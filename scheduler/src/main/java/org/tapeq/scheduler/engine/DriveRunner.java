@@ -19,6 +19,7 @@ import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.format.AggregatePlan;
+import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.format.SourceChangedException;
 import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
@@ -901,7 +902,7 @@ final class DriveRunner {
                         + it.size + " bytes (tape file ends early)"), id);
             } else {
                 String sum = sink.checksum(i);
-                if (sum != null && it.checksum != null && !sum.equalsIgnoreCase(it.checksum)) {
+                if (Checksums.contradicts(it.checksum, sum)) {
                     engine.counters.fault(FaultKind.CHECKSUM);
                     engine.readFailed(it, new TapeFault(FaultKind.CHECKSUM, "read " + sum + ", catalog has "
                             + it.checksum), id);
@@ -1042,7 +1043,7 @@ final class DriveRunner {
             for (int i = 0; i < probes.size(); i++) {
                 String sum = members.checksum(i);
                 String expected = probes.get(i).checksum;
-                if (expected != null && !expected.equalsIgnoreCase(sum)) {
+                if (Checksums.contradicts(expected, sum)) {
                     return "member " + i + " has " + sum + ", manifest has " + expected;
                 }
             }

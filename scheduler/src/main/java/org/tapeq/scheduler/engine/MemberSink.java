@@ -7,6 +7,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.zip.Adler32;
 
+import org.tapeq.scheduler.format.Checksums;
+
 /**
  * Splits one streaming read of a tape-file range into the requested members: bytes of member {@code i} go
  * to its target with a running Adler-32; bytes between members (tar headers, members nobody asked for) are
@@ -157,7 +159,7 @@ final class MemberSink extends OutputStream {
             return null;
         }
         long value = sums[i] == null ? 1L : sums[i].getValue();
-        return String.format("adler32:%08x", value);
+        return Checksums.format(value);
     }
 
     /** Why member {@code i}'s target could not be written, or null. */

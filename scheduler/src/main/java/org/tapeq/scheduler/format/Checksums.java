@@ -8,7 +8,7 @@ import java.util.zip.Adler32;
 
 /**
  * Adler-32 checksums in dCache's notation, {@code adler32:%08x} with lower-case hex digits, and a stream
- * that computes one while passing the bytes through (used when writing aggregates and when staging).
+ * that computes one while passing the bytes through.
  */
 public final class Checksums {
 
@@ -57,6 +57,14 @@ public final class Checksums {
     /** {@code checksum} in canonical form: an Adler-32 checksum as {@code adler32:%08x}, others as given. */
     public static String normalize(String checksum) {
         return isAdler32(checksum) ? format(parse(checksum)) : checksum;
+    }
+
+    /**
+     * Whether a computed Adler-32 contradicts a recorded checksum. Only an Adler-32 can: a checksum of another
+     * type (an MD5 dCache announced) is carried but not verified by tapeq, so it never contradicts.
+     */
+    public static boolean contradicts(String recorded, String computedAdler32) {
+        return isAdler32(recorded) && computedAdler32 != null && !normalize(recorded).equals(computedAdler32);
     }
 
     /** Wraps {@code out} in a stream that computes the Adler-32 of everything written through it. */

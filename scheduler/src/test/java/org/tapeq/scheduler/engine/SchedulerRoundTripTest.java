@@ -69,6 +69,25 @@ class SchedulerRoundTripTest {
     }
 
     @Test
+    void flushWithMd5Only_verifiedAndStaged_md5CarriedNotCompared() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().verifyAfterWrite(true).build();
+        try (EngineFixture f = EngineFixture.open(dir, config, 1, CAPACITY, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            FlushRequest plain = f.flushRequest(1, 5000, "ds", "atlas:raw@osm");
+            FlushRequest md5 = new FlushRequest(plain.id(), plain.pnfsid(), plain.size(), plain.storageClass(),
+                    plain.path(), null, plain.group(), 0, 0, "md5:00112233445566778899aabbccddeeff", plain.source());
+            f.scheduler.flush(md5);
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(md5));
+            StageRequest s = f.stageRequest(1, dir.resolve("md5-staged"));
+            f.scheduler.stage(s);
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            assertArrayEquals(Files.readAllBytes(md5.source()), Files.readAllBytes(s.target()));
+        }
+    }
+
+    @Test
     void flush_sameDataset_colocatedOnCartridgeHoldingIt() throws IOException {
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY,
                 "A00001L9", "A00002L9")) {
