@@ -11,7 +11,6 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.catalog.FileRecord;
-import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.policy.MountPolicies;
 import org.tapeq.scheduler.tape.ByteSink;
@@ -23,8 +22,9 @@ import org.tapeq.scheduler.tape.WrittenFile;
 import org.tapeq.scheduler.time.VirtualEventLoop;
 
 /**
- * Builds a real {@link Engine} for benchmarks of its data structures: a library that only answers the
- * inventory (no tape operation is ever issued because the loop is not run) and a catalog that keeps nothing.
+ * Builds a real {@link Engine} for benchmarks of its data structures: the inventory is handed to the engine
+ * directly, the library answers nothing (no tape operation is issued because the loop is not run), and the
+ * catalog keeps nothing.
  * Lives in the engine's package to reach the package-private engine; it is not part of the product.
  */
 public final class BenchEngines {
@@ -111,9 +111,5 @@ public final class BenchEngines {
         @Override public List<DriveRecord> drives() { return List.of(); }
         @Override public void putDrive(DriveRecord drive) { }
         @Override public void close() { }
-    }
-
-    static MediaType media() {
-        return MediaType.LTO9;
     }
 }

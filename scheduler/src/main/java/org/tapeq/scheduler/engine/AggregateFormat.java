@@ -48,7 +48,7 @@ final class AggregateFormat {
     }
 
     private static AggregateMember member(FlushItem item) {
-        return new AggregateMember(item.request.pnfsid(), item.request.size(), item.checksum,
+        return new AggregateMember(item.request.pnfsid(), item.request.size(), item.request.checksum(),
                 item.request.storageClass(), item.request.path(), item.dataset, item.request.source());
     }
 

@@ -138,7 +138,6 @@ final class Aggregator {
         if (fault.kind() != FaultKind.TAPE_FULL) {
             agg.attempts++; // a full tape is not the data's fault
         }
-        agg.lastError = fault.toString();
         if (agg.attempts >= engine.config.maxAttempts() || !Outcomes.retriable(fault.kind())
                 && fault.kind() != FaultKind.TAPE_FULL && fault.kind() != FaultKind.SOURCE) {
             for (FlushItem m : agg.members) {

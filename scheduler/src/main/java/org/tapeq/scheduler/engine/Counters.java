@@ -34,8 +34,6 @@ final class Counters {
             bytesRead += s.bytes();
         } else if (outcome instanceof Outcome.Flushed) {
             flushesDone++;
-        } else if (outcome instanceof Outcome.Removed) {
-            removesDone++;
         } else if (outcome instanceof Outcome.Cancelled) {
             if (stage) {
                 stagesCancelled++;

@@ -39,8 +39,9 @@ import org.tapeq.scheduler.time.EventLoop;
  * it holds a cartridge, {@link #work()} repeats: check the label once per mount; write the aggregates bound
  * to the cartridge or, if it is an appendable cartridge of a family with waiting aggregates, those; then read
  * the next unit of the planned pass. A pass is planned over every waiting read of the cartridge in the
- * policy's order from the current head position; reads arriving during a pass join it by replanning (for
- * whole-queue policies), at most every {@link #REPLAN_MILLIS} or when they are a tenth of what is left.
+ * policy's order from the current head position. Under a policy that joins running passes, reads arriving
+ * during a pass join it by replanning, at most every {@link #REPLAN_MILLIS} or when they are a tenth of what
+ * is left.
  * When a pass ends the engine's dispatch decides whether the drive keeps the cartridge.
  */
 final class DriveRunner {
@@ -93,8 +94,9 @@ final class DriveRunner {
         if (writeAvailable() != null) {
             return true;
         }
+        boolean othersUp = engine.otherDriveCouldServe(this);
         for (StageItem it : queue.reads) {
-            if (readyHere(it, now)) {
+            if (readyHere(it, now, othersUp)) {
                 return true;
             }
         }
@@ -106,25 +108,18 @@ final class DriveRunner {
         if (mounted == null || queue == null) {
             return false;
         }
+        boolean othersUp = engine.otherDriveCouldServe(this);
         for (StageItem it : queue.reads) {
-            if (it.pending() && it.notBefore <= now && !readyHere(it, now)) {
+            if (it.pending() && it.notBefore <= now && !readyHere(it, now, othersUp)) {
                 return true;
             }
         }
         return false;
     }
 
-    private boolean readyHere(StageItem it, long now) {
-        return it.pending() && it.notBefore <= now && (!id.equals(it.excludedDrive) || !otherDriveUp());
-    }
-
-    private boolean otherDriveUp() {
-        for (DriveRunner d : engine.drives.values()) {
-            if (d != this && !d.down) {
-                return true;
-            }
-        }
-        return false;
+    /** Whether this drive may read the item now; {@code othersUp}: another drive is in service. */
+    private boolean readyHere(StageItem it, long now, boolean othersUp) {
+        return it.pending() && it.notBefore <= now && (!id.equals(it.excludedDrive) || !othersUp);
     }
 
     private void set(State s, String what) {
@@ -412,15 +407,8 @@ final class DriveRunner {
         releasePool();
         WorkQueue q = queue;
         q.refresh(now);
-        boolean pendingElsewhere = false;
-        for (StageItem it : q.reads) {
-            if (it.pending() && it.notBefore <= now && !readyHere(it, now)) {
-                pendingElsewhere = true;
-                break;
-            }
-        }
         engine.unaccount(this);
-        if (pendingElsewhere) {
+        if (holdsWorkForOthers(now)) {
             // Reads that must be retried on another drive: give the cartridge back.
             q.avoidDrive = id;
             unmount(() -> { }, false);
@@ -433,7 +421,6 @@ final class DriveRunner {
             timer = engine.loop.schedule(q.lastArrival + engine.config.dwellMillis() - now, () -> {
                 timer = null;
                 if (state == State.DWELL) {
-                    engine.unaccount(this);
                     set(State.IDLE, "holding " + mounted);
                     engine.requestDispatch();
                 }
@@ -449,7 +436,6 @@ final class DriveRunner {
     }
 
     private void release() {
-        engine.unaccount(this);
         set(down ? State.DOWN : mounted == null ? State.EMPTY : State.IDLE,
                 down ? "down: " + downReason : mounted == null ? "empty" : "holding " + mounted);
         engine.requestDispatch();
@@ -499,11 +485,7 @@ final class DriveRunner {
         CartridgeRecord c = engine.cartridges.get(barcode);
         TapeLabel label;
         try {
-            label = TapeLabel.parse(bytes);
-            if (!barcode.equals(label.barcode())) {
-                throw new TapeFault(FaultKind.LABEL, "cartridge " + barcode + " carries the label of "
-                        + label.barcode());
-            }
+            label = TapeLabel.parseFor(bytes, barcode);
         } catch (TapeFault fault) {
             engine.counters.fault(FaultKind.LABEL);
             CartridgeState newState = bytes.length == 0 ? CartridgeState.BLANK : CartridgeState.FOREIGN;
@@ -550,11 +532,7 @@ final class DriveRunner {
         }
         long now = engine.loop.now();
         PendingAggregate own = queue.writes.peek();
-        if (own != null && !engine.writable(c, own.liveBytes())) {
-            engine.rebindUnfitting(mounted); // bound while there was room; the cartridge filled up since
-            own = queue.writes.peek();
-        }
-        if (own != null && own.notBefore <= now) {
+        if (own != null && own.notBefore <= now && engine.writable(c, own.liveBytes())) {
             return own;
         }
         if (c.family() == null || (familyPool == null && queue.hasPendingReads())) {
@@ -579,10 +557,7 @@ final class DriveRunner {
         } else {
             WorkQueue fq = engine.familyQueues.get(engine.cartridges.get(mounted).family());
             fq.takeWrite();
-            engine.index.update(fq);
-            if (fq.writes.size() <= fq.writers) {
-                engine.index.remove(fq);
-            }
+            engine.index.update(fq); // Engine.writeCartridgeFor skips it while its writers cover its writes
         }
         return agg;
     }
@@ -604,7 +579,7 @@ final class DriveRunner {
             public void succeeded(WrittenFile written) {
                 errors = 0;
                 int bs = engine.library.blockSize();
-                long expectedBlocks = (plan.length() + bs - 1) / bs;
+                long expectedBlocks = plan.blockCount(bs);
                 if (written.bytes() != plan.length() || written.blockCount() != expectedBlocks) {
                     writeFailed(agg, new TapeFault(FaultKind.MEDIA, "drive " + id + " reports " + written.bytes()
                             + " bytes in " + written.blockCount() + " blocks for tape file " + written.fileNumber()
@@ -766,8 +741,7 @@ final class DriveRunner {
     private ReadUnit nextUnit() {
         long now = engine.loop.now();
         WorkQueue q = queue;
-        boolean wholeQueue = engine.policy.passLimit() == Integer.MAX_VALUE;
-        if (plan != null && wholeQueue && q.arrivedDuringPass > 0
+        if (plan != null && engine.policy.joinsRunningPass() && q.arrivedDuringPass > 0
                 && (now - plannedAt >= REPLAN_MILLIS || q.arrivedDuringPass * 10 >= plan.size())) {
             plan = null;
         }
@@ -801,8 +775,9 @@ final class DriveRunner {
         WorkQueue q = queue;
         q.refresh(now);
         List<StageItem> ready = new ArrayList<>();
+        boolean othersUp = engine.otherDriveCouldServe(this);
         for (StageItem it : q.reads) {
-            if (readyHere(it, now)) {
+            if (readyHere(it, now, othersUp)) {
                 ready.add(it);
             }
         }
@@ -995,10 +970,6 @@ final class DriveRunner {
         labelChecked = labelNowChecked;
         position = -1;
         release();
-    }
-
-    long position() {
-        return position;
     }
 
     /** A completion whose failure ends the current job as a failed read of everything waiting. */

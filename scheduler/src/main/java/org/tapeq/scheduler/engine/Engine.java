@@ -301,7 +301,6 @@ final class Engine {
      */
     void readFailed(StageItem item, TapeFault fault, String drive) {
         item.attempts++;
-        item.lastError = fault.toString();
         String where = item.request.pnfsid() + " on " + item.queue.barcode + " tape file " + item.tapeFile;
         if (item.cancelled) {
             finish(item, new Outcome.Cancelled());
@@ -323,44 +322,29 @@ final class Engine {
         cartridges.put(updated.barcode(), updated);
         catalog.putCartridge(updated);
         if (!updated.state().writable() || updated.disabled()) {
-            rebindWrites(updated.barcode());
+            rebindWrites(updated.barcode(), true);
         }
     }
 
-    /** Bound aggregates that no longer fit on the cartridge go back to their family queue. */
-    void rebindUnfitting(String barcode) {
+    /**
+     * Aggregates bound to a cartridge go back to their family queue when it can no longer take them: all of
+     * them ({@code all}, the cartridge is closed or disabled) or those that no longer fit.
+     */
+    private void rebindWrites(String barcode, boolean all) {
         WorkQueue q = cartridgeQueues.get(barcode);
         CartridgeRecord c = cartridges.get(barcode);
-        if (q == null || c == null) {
+        if (q == null || c == null || q.writes.isEmpty()) {
             return;
         }
         List<PendingAggregate> keep = new ArrayList<>();
         List<PendingAggregate> moved = new ArrayList<>();
         PendingAggregate agg;
         while ((agg = q.takeWrite()) != null) {
-            (writable(c, agg.liveBytes()) ? keep : moved).add(agg);
+            (!all && writable(c, agg.liveBytes()) ? keep : moved).add(agg);
         }
         keep.forEach(q::addWrite);
-        for (PendingAggregate a : moved) {
-            WorkQueue fq = familyQueue(a.family, a.group);
-            fq.addWrite(a);
-            index.update(fq);
-        }
-        if (!moved.isEmpty()) {
-            requestDispatch();
-        }
-    }
-
-    /** Aggregates bound to a cartridge that can no longer take them go back to their family queue. */
-    private void rebindWrites(String barcode) {
-        WorkQueue q = cartridgeQueues.get(barcode);
-        if (q == null || q.writes.isEmpty()) {
+        if (moved.isEmpty()) {
             return;
-        }
-        List<PendingAggregate> moved = new ArrayList<>();
-        PendingAggregate agg;
-        while ((agg = q.takeWrite()) != null) {
-            moved.add(agg);
         }
         if (q.drive == null) {
             index.update(q);
@@ -407,6 +391,8 @@ final class Engine {
         cartridges.put(barcode, c);
         if (c.state() == CartridgeState.APPENDABLE && c.freeBytes() < config.fullMarginBytes()) {
             updateCartridge(c.withState(CartridgeState.FULL, "closed with " + c.freeBytes() + " bytes free"));
+        } else {
+            rebindWrites(barcode, false); // aggregates bound while there was room may no longer fit
         }
     }
 
@@ -433,34 +419,29 @@ final class Engine {
         index.promoteDue(now);
         runAdminTasks();
         // Drives holding a cartridge with work first, then empty drives, then idle ones without work.
-        List<DriveRunner> order = new ArrayList<>(drives.size());
-        for (int pass = 0; pass < 3; pass++) {
-            for (DriveRunner d : drives.values()) {
-                if (!d.isFree()) {
-                    continue;
-                }
-                boolean hasOwn = d.hasWork(now);
-                boolean empty = d.mounted == null;
-                if ((pass == 0 && hasOwn) || (pass == 1 && empty) || (pass == 2 && !hasOwn && !empty)) {
-                    order.add(d);
-                }
+        // Whether a drive has work of its own is computed once per dispatch (it scans the cartridge's reads).
+        List<DriveRunner> free = new ArrayList<>(drives.size());
+        Map<DriveRunner, Boolean> hasOwn = new HashMap<>();
+        for (DriveRunner d : drives.values()) {
+            if (d.isFree()) {
+                free.add(d);
+                hasOwn.put(d, d.hasWork(now));
             }
         }
-        for (DriveRunner d : order) {
+        free.sort(java.util.Comparator.comparingInt(d -> hasOwn.get(d) ? 0 : d.mounted == null ? 1 : 2));
+        for (DriveRunner d : free) {
             if (!d.isFree()) {
                 continue;
             }
-            if (d.state == DriveRunner.State.IDLE && !d.hasWork(now) && d.holdsWorkForOthers(now)) {
+            boolean own = hasOwn.get(d);
+            if (d.state == DriveRunner.State.IDLE && !own && d.holdsWorkForOthers(now)) {
                 d.unmount(() -> { }, false); // its reads must be retried on another drive
                 continue;
             }
             Choice best = choose(d, now);
-            if (d.hasWork(now)) {
-                WorkQueue own = d.queue;
-                if (best == null || policy.keepMounted(own, best.queue)) {
-                    d.continueWork();
-                    continue;
-                }
+            if (own && (best == null || policy.keepMounted(d.queue, best.queue))) {
+                d.continueWork();
+                continue;
             }
             if (best != null) {
                 assign(d, best);
@@ -559,7 +540,8 @@ final class Engine {
         return null;
     }
 
-    private boolean otherDriveCouldServe(DriveRunner drive) {
+    /** Whether a drive other than this one is in service. */
+    boolean otherDriveCouldServe(DriveRunner drive) {
         for (DriveRunner d : drives.values()) {
             if (d != drive && !d.down) {
                 return true;
@@ -650,14 +632,6 @@ final class Engine {
             readDrives--;
         }
         d.accountedGroup = null;
-    }
-
-    int readDrives() {
-        return readDrives;
-    }
-
-    int writeDrives() {
-        return writeDrives;
     }
 
     // ---------------------------------------------------------------- robot

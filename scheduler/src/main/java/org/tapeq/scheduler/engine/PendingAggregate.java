@@ -21,7 +21,6 @@ final class PendingAggregate {
     int attempts;
     /** Not written again before this time after a failed write. */
     long notBefore = Long.MIN_VALUE;
-    String lastError;
     org.tapeq.scheduler.time.EventLoop.Timer closeTimer;
 
     PendingAggregate(String family, String dataset, String group, long opened) {

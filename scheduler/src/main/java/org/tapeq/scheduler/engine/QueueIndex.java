@@ -3,7 +3,6 @@ package org.tapeq.scheduler.engine;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.TreeSet;
 
 import org.tapeq.scheduler.policy.MountPolicy;
@@ -73,10 +72,6 @@ final class QueueIndex {
 
     int waitingCount() {
         return waiting.size();
-    }
-
-    NavigableSet<WorkQueue> waiting() {
-        return waiting;
     }
 
     /** Re-files the queue after a change: into the waiting or ready set, or nowhere if it has no work. */

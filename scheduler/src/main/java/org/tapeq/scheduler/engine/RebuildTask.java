@@ -25,13 +25,9 @@ import org.tapeq.scheduler.tape.Completion;
  * each tape file are read. A tape file without a readable manifest (a write cut short by a crash) is
  * skipped and reported. A file found in several tape files keeps the last one (the latest write).
  */
-final class RebuildTask extends CartridgeTask<RebuildTask.Report> {
+final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RebuildTask.class);
-
-    /** What a rebuild found. */
-    record Report(String barcode, String family, int tapeFiles, int files, long bytes, List<String> skipped) {
-    }
 
     private final List<AggregateRecord> aggregates = new ArrayList<>();
     private final List<FileRecord> files = new ArrayList<>();
@@ -49,12 +45,7 @@ final class RebuildTask extends CartridgeTask<RebuildTask.Report> {
         engine.library.locate(drive.id, 0, step(drive, v ->
                 engine.library.read(drive.id, 0, DriveRunner.LABEL_BYTES, () -> buf, step(drive, n -> {
                     try {
-                        TapeLabel label = TapeLabel.parse(buf.toByteArray());
-                        if (!barcode.equals(label.barcode())) {
-                            throw new TapeFault(FaultKind.LABEL, "cartridge " + barcode + " carries the label of "
-                                    + label.barcode());
-                        }
-                        family = label.family();
+                        family = TapeLabel.parseFor(buf.toByteArray(), barcode).family();
                     } catch (TapeFault f) {
                         fail(drive, f);
                         return;
@@ -119,6 +110,6 @@ final class RebuildTask extends CartridgeTask<RebuildTask.Report> {
         engine.aggregator.forgetDatasets();
         LOG.info("Rebuilt {} from tape: family {}, {} tape files, {} files, {} skipped", barcode, family, tapeFiles,
                 latest.size(), skipped.size());
-        succeed(drive, new Report(barcode, family, tapeFiles, latest.size(), live, List.copyOf(skipped)));
+        succeed(drive, new Scheduler.RebuildReport(barcode, family, tapeFiles, latest.size(), live, List.copyOf(skipped)));
     }
 }

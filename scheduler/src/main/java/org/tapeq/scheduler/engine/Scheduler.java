@@ -86,20 +86,21 @@ public final class Scheduler {
         try {
             found = catalog.file(request.pnfsid());
         } catch (CatalogException e) {
-            return reject(request, now, new Outcome.Failed(FaultKind.CATALOG, ReturnCodes.FAILED,
+            return reject(request, now, engine.failed(FaultKind.CATALOG,
                     "cannot look up " + request.pnfsid() + " in the catalog: " + e.getMessage(), 0));
         }
         if (found.isEmpty()) {
-            return reject(request, now, new Outcome.Failed(FaultKind.NOT_FOUND, ReturnCodes.NOT_ON_TAPE,
+            return reject(request, now, engine.failed(FaultKind.NOT_FOUND,
                     request.pnfsid() + " is not in the tape catalog", 0));
         }
         FileRecord f = found.get();
         if (f.isHint()) {
-            return reject(request, now, new Outcome.Failed(FaultKind.NOT_FOUND, ReturnCodes.NOT_ON_TAPE,
+            return reject(request, now, engine.failed(FaultKind.NOT_FOUND,
                     request.pnfsid() + " is known only from a tape hint (volume " + f.cartridge() + ", order "
                             + f.hintOrder() + "); it was written by another HSM, which must recall it", 0));
         }
         if (request.size() >= 0 && request.size() != f.size()) {
+            // Deliberately not the NOT_FOUND mapping (33): the request is wrong, not the tape copy.
             return reject(request, now, new Outcome.Failed(FaultKind.NOT_FOUND, ReturnCodes.INVALID_REQUEST,
                     request.pnfsid() + ": requested size " + request.size() + " but the catalog has "
                             + f.size() + " bytes on " + f.cartridge(), 0));
@@ -121,7 +122,7 @@ public final class Scheduler {
     /** Queues a flush into the aggregate of its family and dataset. */
     public Ticket flush(FlushRequest request) {
         Objects.requireNonNull(request, "request");
-        FlushItem item = new FlushItem(request, loop.now(), config.familyOf(request.storageClass()),
+        FlushItem item = new FlushItem(request, config.familyOf(request.storageClass()),
                 config.datasetOf(request.colocationKey(), request.path()));
         loop.execute(() -> engine.admitFlush(item));
         return item;
@@ -188,39 +189,26 @@ public final class Scheduler {
 
     /** Writes a tapeq label for {@code family}; refuses a cartridge with data unless {@code force}. */
     public CompletableFuture<CartridgeRecord> labelCartridge(String barcode, String family, boolean force) {
-        CompletableFuture<CartridgeRecord> result = new CompletableFuture<>();
+        return runTask(barcode, () -> new LabelTask(engine, barcode, family, force));
+    }
+
+    /** Rebuilds one cartridge's catalog entries from its label and manifests. */
+    public CompletableFuture<RebuildReport> rebuildCartridge(String barcode) {
+        return runTask(barcode, () -> new RebuildTask(engine, barcode));
+    }
+
+    /** Queues an administrative task for a known cartridge; the future ends with the task. */
+    private <R> CompletableFuture<R> runTask(String barcode, java.util.function.Supplier<CartridgeTask<R>> make) {
+        CompletableFuture<R> result = new CompletableFuture<>();
         loop.execute(() -> {
             try {
                 cartridge(barcode);
-                LabelTask task = new LabelTask(engine, barcode, family, force);
+                CartridgeTask<R> task = make.get();
                 task.result.whenComplete((r, e) -> {
                     if (e != null) {
                         result.completeExceptionally(e);
                     } else {
                         result.complete(r);
-                    }
-                });
-                engine.submitAdmin(task);
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
-        return result;
-    }
-
-    /** Rebuilds one cartridge's catalog entries from its label and manifests. */
-    public CompletableFuture<RebuildReport> rebuildCartridge(String barcode) {
-        CompletableFuture<RebuildReport> result = new CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                cartridge(barcode);
-                RebuildTask task = new RebuildTask(engine, barcode);
-                task.result.whenComplete((r, e) -> {
-                    if (e != null) {
-                        result.completeExceptionally(e);
-                    } else {
-                        result.complete(new RebuildReport(r.barcode(), r.family(), r.tapeFiles(), r.files(),
-                                r.bytes(), r.skipped()));
                     }
                 });
                 engine.submitAdmin(task);

@@ -25,7 +25,6 @@ final class StageItem implements Ticket {
     byte attempts;
     long notBefore = Long.MIN_VALUE;
     String excludedDrive;
-    String lastError;
 
     StageItem(StageRequest request, long arrival, int tapeFile, long block, long offset, long size, String checksum) {
         this.request = request;

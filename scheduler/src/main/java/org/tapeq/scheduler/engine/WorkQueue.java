@@ -17,7 +17,7 @@ import org.tapeq.scheduler.policy.QueueView;
  */
 final class WorkQueue implements QueueView {
 
-    enum Slot { NONE, WAITING, READY, MOUNTED, BLOCKED }
+    enum Slot { NONE, WAITING, READY }
 
     final String barcode;
     final String family;
@@ -163,22 +163,11 @@ final class WorkQueue implements QueueView {
 
     /** Whether any read is waiting (possibly in backoff). */
     boolean hasPendingReads() {
-        return oldestReadIndex() >= 0;
+        return firstPending() >= 0;
     }
 
     boolean isEmpty() {
         return files <= 0 && writes.isEmpty();
-    }
-
-    /** Whether any read can run now (waiting and not in backoff). */
-    boolean hasReadyRead(long now) {
-        for (int i = head; i < reads.size(); i++) {
-            StageItem it = reads.get(i);
-            if (it.pending() && it.notBefore <= now) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
@@ -226,11 +215,7 @@ final class WorkQueue implements QueueView {
 
     @Override
     public boolean writeOnly() {
-        return !writes.isEmpty() && oldestReadIndex() < 0;
-    }
-
-    private int oldestReadIndex() {
-        return firstPending();
+        return !writes.isEmpty() && firstPending() < 0;
     }
 
     /**

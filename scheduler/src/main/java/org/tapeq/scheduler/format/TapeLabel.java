@@ -59,6 +59,15 @@ public record TapeLabel(String barcode, String family, long createdMillis, int b
         };
     }
 
+    /** {@link #parse} for the cartridge in the drive: a label of another barcode is a {@link FaultKind#LABEL} fault. */
+    public static TapeLabel parseFor(byte[] firstBytesOfTapeFile0, String barcode) throws TapeFault {
+        TapeLabel label = parse(firstBytesOfTapeFile0);
+        if (!barcode.equals(label.barcode())) {
+            throw new TapeFault(FaultKind.LABEL, "cartridge " + barcode + " carries the label of " + label.barcode());
+        }
+        return label;
+    }
+
     /**
      * Reads a label from the first bytes of tape file 0 (the first block is enough).
      *

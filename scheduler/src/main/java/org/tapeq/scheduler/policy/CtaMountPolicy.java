@@ -11,9 +11,8 @@ public final class CtaMountPolicy implements MountPolicy {
     static final long MIN_FILES = 10_000;
     /** CTA mount policies set this per activity; 5 minutes is assumed, not from the reference. */
     static final long MIN_AGE_MILLIS = 300_000;
-    static final int BATCH = 4_000;
 
-    private final ReadOrder order = new BatchedOrder(BATCH);
+    private final ReadOrder order = new BatchedOrder(BatchedOrder.CTA_BATCH_SIZE);
 
     @Override
     public long eligibleAt(QueueView q) {
@@ -35,6 +34,6 @@ public final class CtaMountPolicy implements MountPolicy {
 
     @Override
     public int passLimit() {
-        return BATCH;
+        return BatchedOrder.CTA_BATCH_SIZE;
     }
 }

@@ -27,6 +27,11 @@ public interface MountPolicy {
     /** Order of reads on a mounted cartridge. */
     ReadOrder readOrder();
 
+    /** Whether reads arriving during a pass are planned into it (else they wait for the next pass). */
+    default boolean joinsRunningPass() {
+        return false;
+    }
+
     /** Most read units served per pass before the policy is asked again; the whole queue by default. */
     default int passLimit() {
         return Integer.MAX_VALUE;

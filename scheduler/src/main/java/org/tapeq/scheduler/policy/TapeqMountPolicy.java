@@ -73,6 +73,11 @@ public final class TapeqMountPolicy implements MountPolicy {
 
 
     @Override
+    public boolean joinsRunningPass() {
+        return true;
+    }
+
+    @Override
     public ReadOrder readOrder() {
         return order;
     }
