@@ -37,10 +37,20 @@ final class CatalogRows {
     }
 
     static List<FileRecord> fileRecords(PreparedStatement ps) throws SQLException {
-        List<FileRecord> result = new ArrayList<>();
+        return list(ps, CatalogRows::fileRecord);
+    }
+
+    /** One row mapped to a record. */
+    interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    /** Every row of the statement's result, mapped. */
+    static <T> List<T> list(PreparedStatement ps, RowMapper<T> mapper) throws SQLException {
+        List<T> result = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                result.add(fileRecord(rs));
+                result.add(mapper.map(rs));
             }
         }
         return result;

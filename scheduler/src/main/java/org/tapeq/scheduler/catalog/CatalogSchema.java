@@ -7,6 +7,12 @@ import java.util.List;
  * accept. The design is described at the top of {@link JdbcCatalog}.
  */
 final class CatalogSchema {
+
+    /** A file's location, shared by the live and the deleted files. */
+    private static final String LOCATION_COLUMNS = " cartridge TEXT NOT NULL, tape_file INTEGER NOT NULL,"
+            + " block_no BIGINT NOT NULL, offset_bytes BIGINT NOT NULL, size BIGINT NOT NULL, checksum TEXT,"
+            + " storage_class TEXT, path TEXT, dataset TEXT, hint_order BIGINT NOT NULL";
+
     static final String REASON_DELETED = "deleted";
     static final String REASON_SUPERSEDED = "superseded";
     static final String REASON_LOST = "lost";
@@ -38,32 +44,10 @@ final class CatalogSchema {
                     + " dataset TEXT,"
                     + " written_at BIGINT NOT NULL,"
                     + " PRIMARY KEY (cartridge, tape_file))",
-            "CREATE TABLE files ("
-                    + " pnfsid TEXT NOT NULL PRIMARY KEY,"
-                    + " cartridge TEXT NOT NULL,"
-                    + " tape_file INTEGER NOT NULL,"
-                    + " block_no BIGINT NOT NULL,"
-                    + " offset_bytes BIGINT NOT NULL,"
-                    + " size BIGINT NOT NULL,"
-                    + " checksum TEXT,"
-                    + " storage_class TEXT,"
-                    + " path TEXT,"
-                    + " dataset TEXT,"
-                    + " hint_order BIGINT NOT NULL)",
+            "CREATE TABLE files (pnfsid TEXT NOT NULL PRIMARY KEY," + LOCATION_COLUMNS + ")",
             "CREATE INDEX files_tape_order ON files (cartridge, tape_file, offset_bytes, hint_order)",
             "CREATE INDEX files_dataset ON files (dataset, cartridge, tape_file)",
-            "CREATE TABLE deleted_files ("
-                    + " pnfsid TEXT NOT NULL,"
-                    + " cartridge TEXT NOT NULL,"
-                    + " tape_file INTEGER NOT NULL,"
-                    + " block_no BIGINT NOT NULL,"
-                    + " offset_bytes BIGINT NOT NULL,"
-                    + " size BIGINT NOT NULL,"
-                    + " checksum TEXT,"
-                    + " storage_class TEXT,"
-                    + " path TEXT,"
-                    + " dataset TEXT,"
-                    + " hint_order BIGINT NOT NULL,"
+            "CREATE TABLE deleted_files (pnfsid TEXT NOT NULL," + LOCATION_COLUMNS + ","
                     + " reason TEXT NOT NULL,"
                     + " deleted_at BIGINT NOT NULL)",
             "CREATE INDEX deleted_files_pnfsid ON deleted_files (pnfsid)",

@@ -307,13 +307,7 @@ public final class JdbcCatalog implements Catalog {
             PreparedStatement ps = statement("SELECT " + AGGREGATE_COLUMNS + " FROM aggregates WHERE cartridge = ?"
                     + " ORDER BY tape_file");
             ps.setString(1, barcode);
-            List<AggregateRecord> result = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    result.add(aggregateRecord(rs));
-                }
-            }
-            return result;
+            return CatalogRows.list(ps, CatalogRows::aggregateRecord);
         });
     }
 
@@ -329,13 +323,7 @@ public final class JdbcCatalog implements Catalog {
             if (family != null) {
                 ps.setString(2, family);
             }
-            List<String> result = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    result.add(rs.getString(1));
-                }
-            }
-            return result;
+            return CatalogRows.list(ps, rs -> rs.getString(1));
         });
     }
 
@@ -343,13 +331,7 @@ public final class JdbcCatalog implements Catalog {
     public List<CartridgeRecord> cartridges() {
         return read("cartridges", "all", () -> {
             PreparedStatement ps = statement("SELECT " + CARTRIDGE_COLUMNS + " FROM cartridges ORDER BY barcode");
-            List<CartridgeRecord> result = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    result.add(cartridgeRecord(rs));
-                }
-            }
-            return result;
+            return CatalogRows.list(ps, CatalogRows::cartridgeRecord);
         });
     }
 
@@ -369,13 +351,7 @@ public final class JdbcCatalog implements Catalog {
     public List<DriveRecord> drives() {
         return read("drives", "all", () -> {
             PreparedStatement ps = statement("SELECT " + DRIVE_COLUMNS + " FROM drives ORDER BY id");
-            List<DriveRecord> result = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    result.add(driveRecord(rs));
-                }
-            }
-            return result;
+            return CatalogRows.list(ps, CatalogRows::driveRecord);
         });
     }
 
@@ -718,7 +694,7 @@ public final class JdbcCatalog implements Catalog {
 
     // ---------------------------------------------------------------- helpers (called with the lock held)
 
-    /** The live rows of these pnfsids (at most {@link #MAX_IN}), locked for update on PostgreSQL. */
+    /** The live rows of these pnfsids (in chunks of at most {@link #MAX_IN}), locked for update on PostgreSQL. */
     private Map<String, FileRecord> liveFiles(List<String> pnfsids) throws SQLException {
         Map<String, FileRecord> result = new HashMap<>();
         for (int from = 0; from < pnfsids.size(); from += MAX_IN) {

@@ -14,7 +14,7 @@ public final class ManifestReader {
 
     /**
      * Reads the manifest from a stream positioned at the first byte of an aggregate's tape file, reading at
-     * most {@code maxBytes} bytes from it (a manifest takes about 1 KiB, plus about 200 bytes and the length
+     * most {@code maxBytes} bytes from it (a manifest takes about 220 bytes, plus about 220 bytes and the length
      * of the path per member; if it is larger than {@code maxBytes}, the error gives its size). The stream
      * is not closed; reading stops at the end of the manifest's data.
      *

@@ -149,7 +149,7 @@ class ManifestReaderTest {
     @Test
     void read_emptyStream_fails() {
         String message = failure(new byte[0], BLOCK);
-        assertTrue(message.contains("tape file"), message);
+        assertTrue(message.contains("tape file") && message.contains("is empty"), message);
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 
+import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.TapeFileSource;
@@ -79,11 +80,9 @@ final class LibraryStore {
                 throw new IOException(file + " was written for " + found + ", not " + expected);
             }
         } else {
-            Path tmp = dir.resolve(PROPERTIES + ".tmp");
-            try (var out = Files.newOutputStream(tmp)) {
-                expected.store(out, "tapeq simulated library");
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            var out = new java.io.ByteArrayOutputStream();
+            expected.store(out, "tapeq simulated library");
+            AtomicFiles.write(file, out.toByteArray());
         }
         return new LibraryStore(dir, mode == DataMode.BYTES);
     }
@@ -195,9 +194,7 @@ final class LibraryStore {
         for (int i = 0; i < cartridge.files.count(); i++) {
             text.append(fileLine(i, cartridge.files.bytes(i), cartridge.dataFiles.get(i)));
         }
-        Path tmp = journal.resolveSibling(JOURNAL + ".new");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, journal, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        AtomicFiles.write(journal, text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private static String fileLine(int number, long bytes, String name) {
@@ -231,9 +228,7 @@ final class LibraryStore {
                         .append('\n');
             }
         }
-        Path tmp = dir.resolve(DRIVES + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, dir.resolve(DRIVES), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        AtomicFiles.write(dir.resolve(DRIVES), text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /**

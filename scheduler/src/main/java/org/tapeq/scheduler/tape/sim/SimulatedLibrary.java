@@ -538,7 +538,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             TapeFault fault = copyFault != null ? copyFault : closedFault(operation);
             if (fault == null) {
                 try {
-                    store.commitLabel(cartridge, length, name, List.copyOf(nonNull(cartridge.dataFiles)));
+                    store.commitLabel(cartridge, length, name, cartridge.dataFiles);
                 } catch (IOException e) {
                     fault = new TapeFault(FaultKind.DRIVE, operation + ": could not record the label: " + e, e);
                 }
@@ -663,16 +663,6 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         } catch (IOException e) {
             LOG.warn("Could not record which cartridges are in which drives: {}", e.toString());
         }
-    }
-
-    private static List<String> nonNull(List<String> names) {
-        List<String> result = new ArrayList<>(names.size());
-        for (String name : names) {
-            if (name != null) {
-                result.add(name);
-            }
-        }
-        return result;
     }
 
     private Inventory inventoryNow() {

@@ -109,10 +109,6 @@ final class TapePhysics {
         return known.getOrDefault(media.name(), 1000d);
     }
 
-    MediaType media() {
-        return media;
-    }
-
     double tapeMetres() {
         return tapeMetres;
     }

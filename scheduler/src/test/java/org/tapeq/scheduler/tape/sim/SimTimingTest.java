@@ -45,6 +45,8 @@ class SimTimingTest {
         h.library.mount("drive0", "A00000L9", first);
         h.library.mount("drive1", "A00001L9", second);
         h.loop.runUntilIdle();
+        first.get();
+        second.get();
         assertEquals(first.at(), second.at());
     }
 
