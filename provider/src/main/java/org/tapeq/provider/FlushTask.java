@@ -82,6 +82,9 @@ final class FlushTask extends Task {
      * Hard-links {@code link} to {@code replica}; an existing link to another file is replaced atomically,
      * and a link that the daemon removes while this runs (it was serving an earlier request) is made again.
      */
+    /** Tries to link when the daemon keeps removing the link under us; more than one retry is pathological. */
+    private static final int LINK_ATTEMPTS = 3;
+
     private static void link(Path link, Path replica) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
@@ -96,7 +99,7 @@ final class FlushTask extends Task {
                     }
                     return;
                 } catch (NoSuchFileException gone) {
-                    if (attempt == 3) {
+                    if (attempt == LINK_ATTEMPTS) {
                         throw gone;
                     }
                 }

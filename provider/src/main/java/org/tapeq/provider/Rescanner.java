@@ -128,7 +128,7 @@ final class Rescanner {
                     if (isData) {
                         task.signal();
                     }
-                } else if (isData || !Files.exists(rt.directory.inDir().resolve(id), LinkOption.NOFOLLOW_LINKS)) {
+                } else if (isData || !Files.exists(rt.directory.inFile(id), LinkOption.NOFOLLOW_LINKS)) {
                     // a staged file nobody claims, or a checksum file whose data is gone
                     deleteIfOrphaned(entry, now);
                 }

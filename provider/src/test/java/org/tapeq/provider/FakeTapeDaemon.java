@@ -112,11 +112,15 @@ final class FakeTapeDaemon implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         Thread t = server;
         if (t != null) {
             t.interrupt();
-            t.join(5000);
+            try {
+                t.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -161,7 +161,7 @@ final class Fixture implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         if (requestWatch != null) {
             requestWatch.close();
         }

@@ -152,10 +152,8 @@ class FlushTest {
     void flush_cancelAfterDaemonRemovedLink_completionWins() throws Exception {
         try (Fixture fx = Fixture.start(tmp, "rescan=3600")) {
             EmulatedFlushRequest flush = fx.newFlush(Fixture.randomBytes(10), "/a/b");
-            String id = flush.pnfsId().toString();
             fx.storage.ignoreEvents(true);
-            fx.pool.flush(List.of(flush));
-            Fixture.await("link exists", () -> Files.exists(fx.dir.outLink(id)));
+            String id = fx.flushAndAwaitLink(flush);
             fx.daemon.archive(id);
             flush.cancel();
             fx.storage.ignoreEvents(false);
@@ -180,10 +178,8 @@ class FlushTest {
     void flush_withoutEvents_rescanFindsTheAnswer() throws Exception {
         try (Fixture fx = Fixture.start(tmp, "rescan=3600")) {
             EmulatedFlushRequest flush = fx.newFlush(Fixture.randomBytes(10), "/a/b");
-            String id = flush.pnfsId().toString();
             fx.storage.ignoreEvents(true); // events are dropped, as on a filesystem shared with another host
-            fx.pool.flush(List.of(flush));
-            Fixture.await("link exists", () -> Files.exists(fx.dir.outLink(id)));
+            String id = fx.flushAndAwaitLink(flush);
             fx.daemon.archive(id);
             Thread.sleep(100);
             assertNull(flush.outcome());

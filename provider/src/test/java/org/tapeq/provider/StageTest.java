@@ -229,8 +229,7 @@ class StageTest {
             fx.pool.setActivationMode(PoolEmulator.ActivationMode.IMMEDIATE);
             // 2. waiting for the daemon
             EmulatedStageRequest waiting = fx.newStage(content, "/a/b");
-            fx.pool.stage(List.of(waiting));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(waiting.pnfsId().toString())));
+            fx.stageAndAwaitRequest(waiting);
             waiting.cancel();
             assertTrue(Fixture.outcome(waiting).isCancelled());
             // 3. while space is being allocated for arriving data
@@ -266,8 +265,7 @@ class StageTest {
             EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(10), "/a/b");
             assertEquals(Long.MAX_VALUE, stage.getDeadline(), "no deadline before activation");
             Thread.sleep(800); // the request exists longer than the timeout before the pool hands it over
-            fx.pool.stage(List.of(stage));
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(stage.pnfsId().toString())));
+            fx.stageAndAwaitRequest(stage);
             assertNull(stage.outcome(), "the deadline counts from activation, not from creation");
             Request request = fx.daemon.request(stage.pnfsId().toString());
             assertEquals(stage.getDeadline(), request.extension().deadline());
