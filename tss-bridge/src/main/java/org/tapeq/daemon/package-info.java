@@ -1,0 +1,2 @@
+/** The tapeq daemon: serves ENDIT-style request directories with the tape scheduler. */
+package org.tapeq.daemon;
