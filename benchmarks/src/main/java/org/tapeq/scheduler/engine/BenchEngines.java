@@ -12,6 +12,7 @@ import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.policy.MountPolicies;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
@@ -45,7 +46,8 @@ public final class BenchEngines {
         }
         SchedulerConfig config = SchedulerConfig.defaults();
         Engine engine = new Engine(loop, new InventoryOnly(), new NullCatalog(), config,
-                MountPolicies.create(config.policy(), config), (r, o) -> { }, Runnable::run);
+                MountPolicies.create(config.policy(), config), (r, o) -> { }, StageSpace.UNLIMITED,
+                Runnable::run);
         engine.start(new Inventory(ds, cs));
         return engine;
     }

@@ -24,6 +24,7 @@ import org.tapeq.scheduler.format.SourceChangedException;
 import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.policy.TapeGeometry;
 import org.tapeq.scheduler.tape.Completion;
@@ -35,14 +36,20 @@ import org.tapeq.scheduler.time.EventLoop;
  * One drive's work, as a state machine driven by tape completions on the event loop.
  *
  * <p>Design notes. A drive is empty, mounting, busy with one operation, idle with a cartridge, dwelling
- * (keeping an emptied cartridge a little longer while its requests still arrive), unmounting, or down. Once
- * it holds a cartridge, {@link #work()} repeats: check the label once per mount; write the aggregates bound
- * to the cartridge or, if it is an appendable cartridge of a family with waiting aggregates, those; then read
- * the next unit of the planned pass. A pass is planned over every waiting read of the cartridge in the
- * policy's order from the current head position. Under a policy that joins running passes, reads arriving
- * during a pass join it by replanning, at most every {@link #REPLAN_MILLIS} or when they are a tenth of what
- * is left.
+ * (keeping an emptied cartridge a little longer while its requests still arrive), waiting for stage buffer
+ * space, unmounting, or down. Once it holds a cartridge, {@link #work()} repeats: check the label once per
+ * mount; write the aggregates bound to the cartridge or, if it is an appendable cartridge of a family with
+ * waiting aggregates, those; then read the next unit of the planned pass once the {@link StageSpace} grants
+ * room for its files. A pass is planned over every waiting read of the cartridge in the policy's order from
+ * the current head position. Under a policy that joins running passes, reads arriving during a pass join it
+ * by replanning, at most every {@link #REPLAN_MILLIS} or when they are a tenth of what is left.
  * When a pass ends the engine's dispatch decides whether the drive keeps the cartridge.
+ *
+ * <p>A refused unit goes back to the head of the pass, its reads stay queued, and the drive waits with its
+ * cartridge, still counted as in use and out of dispatch's reach, with no timer running. It runs
+ * {@link #work()} again ({@link #retryIfWaiting()}, coalesced) when space is freed, when one of its queue's
+ * reads is cancelled, or when a write for the cartridge arrives; taken down, it unloads and the reads go to
+ * another drive; an admin task on its cartridge may take it.
  */
 final class DriveRunner {
 
@@ -52,7 +59,7 @@ final class DriveRunner {
     static final int LABEL_BYTES = 64 * 1024;
     static final long MANIFEST_BYTES = 64L * 1024 * 1024;
 
-    enum State { EMPTY, MOUNTING, BUSY, IDLE, DWELL, UNMOUNTING, DOWN }
+    enum State { EMPTY, MOUNTING, BUSY, IDLE, DWELL, WAITING_SPACE, UNMOUNTING, DOWN }
 
     final Engine engine;
     final String id;
@@ -73,6 +80,7 @@ final class DriveRunner {
     private ArrayDeque<ReadUnit> plan;
     private long plannedAt;
     private EventLoop.Timer timer;
+    private boolean retryQueued;
 
     DriveRunner(Engine engine, String id) {
         this.engine = engine;
@@ -148,7 +156,7 @@ final class DriveRunner {
         downReason = reason;
         engine.unaccount(this);
         cancelTimer();
-        if ((state == State.IDLE || state == State.DWELL) && mounted != null) {
+        if ((state == State.IDLE || state == State.DWELL || state == State.WAITING_SPACE) && mounted != null) {
             unmount(() -> { }, false); // a drive out of service gives its cartridge back
         } else if (state != State.BUSY && state != State.MOUNTING && state != State.UNMOUNTING) {
             set(State.DOWN, "down: " + reason);
@@ -224,7 +232,27 @@ final class DriveRunner {
             engine.requestDispatch();
         } else if (state == State.IDLE) {
             engine.requestDispatch();
+        } else if (state == State.WAITING_SPACE && writeAvailable() != null) {
+            retryIfWaiting(); // a write needs no stage buffer space
         }
+    }
+
+    /** A drive waiting for stage buffer space tries its next unit again (once for a burst of calls). */
+    void retryIfWaiting() {
+        if (state != State.WAITING_SPACE || retryQueued) {
+            return;
+        }
+        retryQueued = true;
+        engine.loop.execute(() -> {
+            retryQueued = false;
+            if (state == State.WAITING_SPACE) {
+                long waitingSince = since;
+                work();
+                if (state == State.WAITING_SPACE) {
+                    since = waitingSince;
+                }
+            }
+        });
     }
 
     /** Nothing for this drive now: an idle cartridge is unloaded after the idle time. */
@@ -394,7 +422,9 @@ final class DriveRunner {
         }
         ReadUnit unit = nextUnit();
         if (unit != null) {
-            read(unit);
+            if (reserveSpace(unit)) {
+                read(unit);
+            }
             return;
         }
         passEnded();
@@ -819,6 +849,36 @@ final class DriveRunner {
         q.arrivedDuringPass = 0;
         plannedAt = now;
         return pass;
+    }
+
+    /**
+     * Asks the {@link StageSpace} for room for the unit's files that have a target. If refused, the unit goes
+     * back to the head of the pass and the drive waits (see the class comment).
+     */
+    private boolean reserveSpace(ReadUnit unit) {
+        List<StageSpace.Claim> claims = new ArrayList<>(unit.items.size());
+        long bytes = 0;
+        for (StageItem it : unit.items) {
+            if (it.request.target() != null) {
+                claims.add(new StageSpace.Claim(it.request, it.size));
+                bytes += it.size;
+            }
+        }
+        if (claims.isEmpty()) {
+            return true;
+        }
+        try {
+            if (engine.stageSpace.tryReserve(claims)) {
+                return true;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("Drive {}: the stage space hook failed; waiting as if refused: {}", id, e.toString(), e);
+        }
+        plan.addFirst(unit);
+        set(State.WAITING_SPACE, "waiting for stage buffer space: " + bytes + " bytes for " + claims.size()
+                + " file(s) from " + mounted + " tape file " + unit.items.get(0).tapeFile);
+        LOG.debug("Drive {}: {}", id, activity);
+        return false;
     }
 
     private void read(ReadUnit unit) {

@@ -18,6 +18,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.RequestListener;
+import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.model.TapeRequest;
 import org.tapeq.scheduler.policy.MountPolicy;
@@ -52,6 +53,7 @@ final class Engine {
     final SchedulerConfig config;
     final MountPolicy policy;
     final RequestListener listener;
+    final StageSpace stageSpace;
     final Executor io;
     final QueueIndex index;
     final Counters counters = new Counters();
@@ -74,13 +76,14 @@ final class Engine {
     boolean started;
 
     Engine(EventLoop loop, TapeLibrary library, Catalog catalog, SchedulerConfig config, MountPolicy policy,
-           RequestListener listener, Executor io) {
+           RequestListener listener, StageSpace stageSpace, Executor io) {
         this.loop = loop;
         this.library = library;
         this.catalog = catalog;
         this.config = config;
         this.policy = policy;
         this.listener = listener;
+        this.stageSpace = stageSpace;
         this.io = io;
         this.index = new QueueIndex(policy, loop, this::requestDispatch);
         this.aggregator = new Aggregator(this);
@@ -241,6 +244,9 @@ final class Engine {
             item.cancelled = true;
             if (item.state == StageItem.QUEUED) {
                 finish(item, new Outcome.Cancelled());
+                if (item.queue != null && item.queue.drive != null) {
+                    item.queue.drive.retryIfWaiting(); // the unit it waits for space for may have shrunk
+                }
             }
             // A read in progress finishes; its completion reports the cancellation.
         } else if (ticket instanceof FlushItem item) {
@@ -251,6 +257,13 @@ final class Engine {
             aggregator.cancelled(item);
         } else if (ticket instanceof RemoveItem item) {
             removals.cancel(item);
+        }
+    }
+
+    /** The caller released stage buffer space: drives waiting for it ask again. */
+    void spaceFreed() {
+        for (DriveRunner d : drives.values()) {
+            d.retryIfWaiting();
         }
     }
 
@@ -677,7 +690,7 @@ final class Engine {
             WorkQueue q = cartridgeQueues.get(task.barcode());
             DriveRunner target = null;
             if (q != null && q.drive != null) {
-                if (q.drive.isFree()) {
+                if (q.drive.isFree() || q.drive.state == DriveRunner.State.WAITING_SPACE) {
                     target = q.drive;
                 } else {
                     continue;

@@ -19,6 +19,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.RemoveRequest;
 import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.policy.MountPolicies;
 import org.tapeq.scheduler.policy.MountPolicy;
@@ -48,7 +49,8 @@ public final class Scheduler {
         this.catalog = b.catalog;
         this.config = b.config;
         MountPolicy policy = b.policy != null ? b.policy : MountPolicies.create(b.config.policy(), b.config);
-        this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.io);
+        this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.stageSpace,
+                b.io);
     }
 
     public static Builder builder() {
@@ -142,6 +144,14 @@ public final class Scheduler {
      */
     public void cancel(Ticket ticket) {
         loop.execute(() -> engine.cancel(ticket));
+    }
+
+    /**
+     * Stage buffer space was released: drives waiting for the {@link StageSpace} to grant a read ask it again.
+     * Call it after releasing.
+     */
+    public void spaceFreed() {
+        loop.execute(engine::spaceFreed);
     }
 
     /** A snapshot of queues, drives and counters; at most {@code maxQueues} queues are listed. */
@@ -264,6 +274,7 @@ public final class Scheduler {
         private Catalog catalog;
         private SchedulerConfig config = SchedulerConfig.defaults();
         private RequestListener listener;
+        private StageSpace stageSpace = StageSpace.UNLIMITED;
         private Executor io = Runnable::run;
         private MountPolicy policy;
 
@@ -272,6 +283,8 @@ public final class Scheduler {
         public Builder catalog(Catalog v) { catalog = v; return this; }
         public Builder config(SchedulerConfig v) { config = v; return this; }
         public Builder listener(RequestListener v) { listener = v; return this; }
+        /** Reserves stage buffer space before each read; the default never refuses. */
+        public Builder stageSpace(StageSpace v) { stageSpace = v; return this; }
         /** Where blocking disk work runs (checking flush sources); the default runs it on the caller. */
         public Builder io(Executor v) { io = v; return this; }
         /** A policy instance instead of the one named in the config (for experiments). */
@@ -282,6 +295,7 @@ public final class Scheduler {
             Objects.requireNonNull(library, "library");
             Objects.requireNonNull(catalog, "catalog");
             Objects.requireNonNull(listener, "listener");
+            Objects.requireNonNull(stageSpace, "stageSpace");
             Objects.requireNonNull(io, "io");
             return new Scheduler(this);
         }

@@ -18,7 +18,9 @@ import org.tapeq.scheduler.catalog.JdbcCatalog;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeRequest;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
@@ -41,21 +43,24 @@ final class EngineFixture implements AutoCloseable {
     final Map<Long, Outcome> outcomes = new LinkedHashMap<>();
     final Map<Long, Long> finishedAt = new LinkedHashMap<>();
     final List<TapeRequest> order = new ArrayList<>();
+    /** Told each outcome after it is recorded (a test's consumer of staged files). */
+    RequestListener alsoTell = (request, outcome) -> { };
     private long nextId = 1;
 
     private EngineFixture(Path dir, VirtualEventLoop loop, SimulatedLibrary library, Catalog catalog,
-                          SchedulerConfig config) {
+                          SchedulerConfig config, StageSpace space) {
         this.dir = dir;
         this.loop = loop;
         this.library = library;
         this.catalog = catalog;
         this.scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
-                .listener((request, outcome) -> {
+                .stageSpace(space).listener((request, outcome) -> {
                     if (outcomes.put(request.id(), outcome) != null) {
                         throw new AssertionError("second outcome for request " + request.id() + ": " + outcome);
                     }
                     finishedAt.put(request.id(), loop.now());
                     order.add(request);
+                    alsoTell.completed(request, outcome);
                 }).build();
     }
 
@@ -78,6 +83,22 @@ final class EngineFixture implements AutoCloseable {
     /** {@code bytes} false: a size-only library (no data kept, labels not checked). */
     static EngineFixture open(Path dir, SchedulerConfig config, boolean bytes,
                               Consumer<SimLibraryBuilder> library) throws IOException {
+        return open(dir, config, bytes, StageSpace.UNLIMITED, library);
+    }
+
+    /** With a stage-space hook, on a library of {@code drives} drives and the given cartridges. */
+    static EngineFixture open(Path dir, SchedulerConfig config, StageSpace space, int drives, long capacity,
+                              String... barcodes) throws IOException {
+        return open(dir, config, true, space, b -> {
+            b.drives(drives);
+            for (String barcode : barcodes) {
+                b.cartridge(barcode, MediaType.LTO9, capacity);
+            }
+        });
+    }
+
+    private static EngineFixture open(Path dir, SchedulerConfig config, boolean bytes, StageSpace space,
+                                      Consumer<SimLibraryBuilder> library) throws IOException {
         Files.createDirectories(dir.resolve("tapes"));
         VirtualEventLoop loop = new VirtualEventLoop(START);
         SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7);
@@ -89,7 +110,7 @@ final class EngineFixture implements AutoCloseable {
         library.accept(b);
         SimulatedLibrary lib = b.build();
         Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
-        EngineFixture f = new EngineFixture(dir, loop, lib, catalog, config);
+        EngineFixture f = new EngineFixture(dir, loop, lib, catalog, config, space);
         f.await(f.scheduler.start());
         return f;
     }
@@ -103,7 +124,7 @@ final class EngineFixture implements AutoCloseable {
             b.cartridge(barcode, MediaType.LTO9, capacity);
         }
         Catalog catalog = new FailingCommitCatalog(JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db")));
-        EngineFixture f = new EngineFixture(dir, loop, b.build(), catalog, config);
+        EngineFixture f = new EngineFixture(dir, loop, b.build(), catalog, config, StageSpace.UNLIMITED);
         f.await(f.scheduler.start());
         return f;
     }
