@@ -1,0 +1,63 @@
+package org.tapeq.daemon.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Where the catalog lives ({@code catalog:}). A password is never in the configuration file, only the path of
+ * a file that holds it.
+ *
+ * @param url          JDBC URL, {@code jdbc:sqlite:} or {@code jdbc:postgresql:}
+ * @param user         database user (PostgreSQL), or null
+ * @param passwordFile file holding the database password (PostgreSQL), or null
+ */
+public record CatalogConfig(String url, String user, Path passwordFile) {
+
+    static final String URL = "url";
+    static final String USER = "user";
+    static final String PASSWORD_FILE = "passwordFile";
+    static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE);
+    /** Refused with a pointer to {@link #PASSWORD_FILE}. */
+    private static final String PASSWORD = "password";
+
+    static final String SQLITE = "jdbc:sqlite:";
+    static final String POSTGRESQL = "jdbc:postgresql:";
+    /** The catalog file below the state directory when no URL is given. */
+    static final String DEFAULT_FILE = "catalog.db";
+
+    /** Whether the catalog is a SQLite file (else PostgreSQL). */
+    public boolean isSqlite() {
+        return url.startsWith(SQLITE);
+    }
+
+    static CatalogConfig parse(ConfigNode catalog, Path state, List<String> warnings) {
+        if (catalog.has(PASSWORD)) {
+            throw catalog.error(PASSWORD, "not allowed: put the password in a file readable only by the daemon "
+                    + "and give its path as " + PASSWORD_FILE);
+        }
+        catalog.allow(KEYS);
+        String url = catalog.string(URL, SQLITE + state.resolve(DEFAULT_FILE));
+        if (url.toLowerCase(Locale.ROOT).contains("password=")) {
+            throw catalog.error(URL, "must not contain a password; give its file as " + PASSWORD_FILE);
+        }
+        if (!url.startsWith(SQLITE) && !url.startsWith(POSTGRESQL)) {
+            throw catalog.error(URL, "\"" + url + "\" must start with " + SQLITE + " or " + POSTGRESQL);
+        }
+        CatalogConfig config = new CatalogConfig(url, catalog.string(USER, null), catalog.path(PASSWORD_FILE, null));
+        if (config.isSqlite() && (config.user != null || config.passwordFile != null)) {
+            warnings.add(catalog.warning(config.user != null ? USER : PASSWORD_FILE, "ignored: SQLite has no users"));
+        }
+        return config;
+    }
+
+    void describe(YamlText out) {
+        out.put(0, DaemonConfig.CATALOG, null).put(1, URL, YamlText.quote(url));
+        if (user != null) {
+            out.put(1, USER, YamlText.quote(user));
+        }
+        if (passwordFile != null) {
+            out.put(1, PASSWORD_FILE, YamlText.quote(passwordFile));
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package org.tapeq.daemon.config;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.tapeq.scheduler.engine.SchedulerConfig;
+
+/**
+ * The daemon's configuration, read once at start from a YAML file (every key, its default and meaning:
+ * docs/tapeq.example.yaml) and immutable afterwards.
+ *
+ * <p>Design notes. The YAML is read into a Jackson tree and checked key by key rather than bound to classes,
+ * so that every error names the file and the key path ({@code tapeq.yaml: directories[1].path: ...}), unknown
+ * keys (typos) are errors with the closest known key suggested, and a duplicate key is an error. Each section
+ * is parsed by the record that holds it ({@link DirectoryConfig}, {@link CatalogConfig}, ...), which also names
+ * its keys and writes it back for {@link #describe}; the scheduler's keys map onto {@link SchedulerConfig},
+ * whose own defaults and checks apply. Problems that do not stop the daemon are returned by {@link #warnings}
+ * for the caller to log.
+ */
+public final class DaemonConfig {
+
+    static final String DIRECTORIES = "directories";
+    static final String STATE = "state";
+    static final String CATALOG = "catalog";
+    static final String LIBRARY = "library";
+    static final String INTAKE = "intake";
+    static final String HTTP = "http";
+    static final String BIND = "bind";
+    private static final List<String> KEYS = List.of(DIRECTORIES, STATE, CATALOG, LIBRARY,
+            SchedulerSection.FAMILIES, SchedulerSection.COLOCATION, SchedulerSection.GROUPS,
+            SchedulerSection.SCHEDULER, INTAKE, HTTP);
+
+    public static final Path DEFAULT_STATE = Path.of("/var/lib/tapeq");
+    public static final String DEFAULT_HTTP_BIND = "127.0.0.1:9270";
+    /** The value of {@code http.bind} that turns the HTTP endpoint off (unquoted, YAML reads it as false). */
+    public static final String HTTP_OFF = "off";
+
+    private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[^:\\[\\]]+):(\\d{1,5})");
+
+    private final List<DirectoryConfig> directories;
+    private final Path state;
+    private final CatalogConfig catalog;
+    private final LibraryConfig library;
+    private final SchedulerSection scheduler;
+    private final IntakeConfig intake;
+    private final InetSocketAddress httpBind;
+    private final List<String> warnings = new ArrayList<>();
+
+    private DaemonConfig(ConfigNode root) {
+        root.allow(KEYS);
+        List<ConfigNode> items = root.list(DIRECTORIES);
+        if (items.isEmpty()) {
+            throw root.error(DIRECTORIES, "required: list at least one request directory (- path: /absolute/path)");
+        }
+        directories = DirectoryConfig.parseAll(items);
+        state = root.path(STATE, DEFAULT_STATE);
+        catalog = CatalogConfig.parse(root.map(CATALOG), state, warnings);
+        library = LibraryConfig.parse(root.map(LIBRARY), state);
+        scheduler = SchedulerSection.parse(root);
+        intake = IntakeConfig.parse(root.map(INTAKE));
+        httpBind = httpBind(root.map(HTTP));
+        for (int i = 0; i < directories.size(); i++) {
+            String group = directories.get(i).group();
+            if (group != null && !scheduler.config().groups().isEmpty()
+                    && !scheduler.config().groups().containsKey(group)) {
+                warnings.add(root.warning(DIRECTORIES + "[" + i + "]." + DirectoryConfig.GROUP, "\"" + group
+                        + "\" is not listed under " + SchedulerSection.GROUPS + "; it gets share 1 and no drive cap"));
+            }
+        }
+    }
+
+    /** Reads and validates {@code yamlFile}; errors name the file as given. */
+    public static DaemonConfig load(Path yamlFile) {
+        String yaml;
+        try {
+            yaml = Files.readString(yamlFile);
+        } catch (IOException e) {
+            throw new ConfigException(yamlFile + ": cannot read: " + e, e);
+        }
+        return parse(yaml, yamlFile.toString());
+    }
+
+    /** Parses and validates {@code yaml}; errors name {@code sourceName} as the file. */
+    public static DaemonConfig parse(String yaml, String sourceName) {
+        return new DaemonConfig(ConfigNode.parse(yaml, sourceName));
+    }
+
+    private InetSocketAddress httpBind(ConfigNode http) {
+        http.allow(List.of(BIND));
+        String bind = http.isFalse(BIND) ? HTTP_OFF : http.string(BIND, DEFAULT_HTTP_BIND);
+        if (bind.equals(HTTP_OFF)) {
+            return null;
+        }
+        Matcher m = HOST_PORT.matcher(bind);
+        if (!m.matches() || Integer.parseInt(m.group(2)) > 65535) {
+            throw http.error(BIND, "\"" + bind + "\" is not host:port (e.g. 127.0.0.1:9270, [::1]:9270) or "
+                    + HTTP_OFF);
+        }
+        String host = m.group(1).replaceAll("^\\[|]$", "");
+        InetSocketAddress address = new InetSocketAddress(host, Integer.parseInt(m.group(2)));
+        if (address.isUnresolved()) {
+            throw http.error(BIND, "cannot resolve host \"" + host + "\"");
+        }
+        if (!address.getAddress().isLoopbackAddress()) {
+            warnings.add(http.warning(BIND, bind + " is not a loopback address: status and metrics are served to "
+                    + "other hosts"));
+        }
+        return address;
+    }
+
+    /** The request directories, in file order; at least one. */
+    public List<DirectoryConfig> directories() {
+        return directories;
+    }
+
+    /** The daemon's own directory: catalog (by default), lock file, control socket. */
+    public Path state() {
+        return state;
+    }
+
+    public CatalogConfig catalog() {
+        return catalog;
+    }
+
+    public LibraryConfig library() {
+        return library;
+    }
+
+    /** {@code scheduler:}, {@code families:}, {@code colocation:} and {@code groups:}, validated. */
+    public SchedulerConfig schedulerConfig() {
+        return scheduler.config();
+    }
+
+    public IntakeConfig intake() {
+        return intake;
+    }
+
+    /** Where the HTTP endpoint (status, metrics) listens; empty if {@code http.bind: off}. */
+    public Optional<InetSocketAddress> httpBind() {
+        return Optional.ofNullable(httpBind);
+    }
+
+    /** Problems that do not stop the daemon, each naming the file and key, for the log at start. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /** The effective configuration, every key with defaults filled in, as YAML that parses back to it. */
+    public String describe() {
+        YamlText out = new YamlText().put(0, DIRECTORIES, null);
+        directories.forEach(d -> d.describe(out));
+        out.put(0, STATE, YamlText.quote(state));
+        catalog.describe(out);
+        library.describe(out);
+        scheduler.describe(out);
+        intake.describe(out);
+        return out.put(0, HTTP, null).put(1, BIND, httpBind == null ? HTTP_OFF : YamlText.quote(hostPort(httpBind)))
+                .toString();
+    }
+
+    private static String hostPort(InetSocketAddress address) {
+        String host = address.getHostString();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+}

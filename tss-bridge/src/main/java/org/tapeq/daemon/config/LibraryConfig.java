@@ -1,0 +1,56 @@
+package org.tapeq.daemon.config;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+
+/**
+ * The tape library ({@code library:}).
+ *
+ * @param backend        which library implementation the daemon drives
+ * @param blockSizeBytes fixed tape block size: a multiple of 512 from 4 KiB to 8 MiB
+ * @param simulated      settings of the simulated library (defaults filled in whatever the backend)
+ */
+public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig simulated) {
+
+    static final String BACKEND = "backend";
+    static final String BLOCK_SIZE = "blockSize";
+    static final String SIMULATED = "simulated";
+    /** Settings of the SCSI backend; accepted as a map, not yet read. */
+    static final String SCSI = "scsi";
+    static final List<String> KEYS = List.of(BACKEND, BLOCK_SIZE, SIMULATED, SCSI);
+
+    public static final int DEFAULT_BLOCK_SIZE = SimulatedLibrary.DEFAULT_BLOCK_SIZE;
+    static final int MIN_BLOCK_SIZE = 4 << 10;
+    static final int MAX_BLOCK_SIZE = 8 << 20;
+    static final int BLOCK_SIZE_MULTIPLE = 512;
+
+    /** Library implementations, written in lower case in the file. */
+    public enum Backend {
+        /** The simulated library of the scheduler module: real bytes in local files, tape timing modelled. */
+        SIMULATED,
+        /** A real library through mtx, mt and dd (not yet available). */
+        SCSI
+    }
+
+    static LibraryConfig parse(ConfigNode library, Path state) {
+        library.allow(KEYS);
+        Backend backend = library.choice(BACKEND, Backend.SIMULATED);
+        long blockSize = library.size(BLOCK_SIZE, DEFAULT_BLOCK_SIZE);
+        if (blockSize < MIN_BLOCK_SIZE || blockSize > MAX_BLOCK_SIZE || blockSize % BLOCK_SIZE_MULTIPLE != 0) {
+            throw library.error(BLOCK_SIZE, "must be a multiple of " + BLOCK_SIZE_MULTIPLE + " from "
+                    + Units.formatSize(MIN_BLOCK_SIZE) + " to " + Units.formatSize(MAX_BLOCK_SIZE) + ", not "
+                    + blockSize);
+        }
+        library.map(SCSI);
+        return new LibraryConfig(backend, (int) blockSize, SimulatedConfig.parse(library.map(SIMULATED), state));
+    }
+
+    void describe(YamlText out) {
+        out.put(0, DaemonConfig.LIBRARY, null)
+                .put(1, BACKEND, ConfigNode.yamlName(backend))
+                .put(1, BLOCK_SIZE, Units.formatSize(blockSizeBytes));
+        simulated.describe(out.put(1, SIMULATED, null));
+    }
+}
