@@ -41,6 +41,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -171,6 +172,11 @@ public final class JdbcCatalog implements Catalog {
      * @throws CatalogException if the database cannot be opened or its schema is newer than this code
      */
     public static JdbcCatalog open(String jdbcUrl) {
+        return open(jdbcUrl, new Properties());
+    }
+
+    /** As {@link #open(String)}, with connection properties for a server database (e.g. user, password). */
+    public static JdbcCatalog open(String jdbcUrl, Properties credentials) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         Dialect dialect = Dialect.of(jdbcUrl);
         String description = redact(jdbcUrl);
@@ -178,7 +184,7 @@ public final class JdbcCatalog implements Catalog {
         try {
             connection = dialect == Dialect.SQLITE
                     ? DriverManager.getConnection(jdbcUrl, sqliteConfig().toProperties())
-                    : DriverManager.getConnection(jdbcUrl);
+                    : DriverManager.getConnection(jdbcUrl, credentials);
         } catch (SQLException e) {
             throw new CatalogException("open " + description + ": " + e.getMessage(), e);
         }

@@ -40,9 +40,12 @@ public record SimStats(long mounts, long unmounts, long locates, long reads, lon
      *
      * @param faultMillis time spent in operations that failed
      * @param operations  operations completed, failed ones included
+     * @param bytesRead    bytes this drive delivered from tape
+     * @param bytesWritten bytes this drive wrote to tape (labels included)
      */
     public record DriveStats(long mountMillis, long unmountMillis, long locateMillis, long readMillis,
-                             long writeMillis, long faultMillis, long operations) {
+                             long writeMillis, long faultMillis, long operations, long bytesRead,
+                             long bytesWritten) {
 
         public long busyMillis() {
             return mountMillis + unmountMillis + locateMillis + readMillis + writeMillis + faultMillis;

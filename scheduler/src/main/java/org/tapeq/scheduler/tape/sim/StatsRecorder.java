@@ -15,6 +15,8 @@ final class StatsRecorder {
     private static final int WRITE = 4;
     private static final int FAULT = 5;
     private static final int OPS = 6;
+    private static final int BYTES_READ = 7;
+    private static final int BYTES_WRITTEN = 8;
 
     private final List<String> driveIds;
     private final long[][] perDrive;
@@ -37,7 +39,7 @@ final class StatsRecorder {
 
     StatsRecorder(List<String> driveIds) {
         this.driveIds = List.copyOf(driveIds);
-        this.perDrive = new long[driveIds.size()][OPS + 1];
+        this.perDrive = new long[driveIds.size()][BYTES_WRITTEN + 1];
     }
 
     synchronized void robotMove(long waitMillis) {
@@ -70,6 +72,7 @@ final class StatsRecorder {
         reads++;
         bytesRead += delivered;
         bytesSkipped += skipped;
+        perDrive[drive][BYTES_READ] += delivered;
         charge(drive, READ, millis);
     }
 
@@ -88,6 +91,7 @@ final class StatsRecorder {
         perDrive[drive][WRITE] += write;
         perDrive[drive][OPS]++;
         bytesWritten += bytes;
+        perDrive[drive][BYTES_WRITTEN] += bytes;
         filemarks += marks;
     }
 
@@ -115,7 +119,7 @@ final class StatsRecorder {
         for (int i = 0; i < driveIds.size(); i++) {
             long[] d = perDrive[i];
             drives.put(driveIds.get(i), new SimStats.DriveStats(d[MOUNT], d[UNMOUNT], d[LOCATE], d[READ], d[WRITE],
-                    d[FAULT], d[OPS]));
+                    d[FAULT], d[OPS], d[BYTES_READ], d[BYTES_WRITTEN]));
         }
         return new SimStats(mounts, unmounts, locates, reads, appends, labels, failedOps, bytesRead, bytesSkipped,
                 bytesWritten, filemarks, locateMillis, rewindMillis, robotMoves, robotWaitMillis,

@@ -1,0 +1,357 @@
+package org.tapeq.daemon;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.daemon.bridge.BridgeServices;
+import org.tapeq.daemon.bridge.BridgeSettings;
+import org.tapeq.daemon.bridge.BridgeStatus;
+import org.tapeq.daemon.bridge.DirectoryBridge;
+import org.tapeq.daemon.bridge.OutcomeRouter;
+import org.tapeq.daemon.bridge.StageBuffers;
+import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.daemon.config.DirectoryConfig;
+import org.tapeq.daemon.config.LibraryConfig;
+import org.tapeq.daemon.config.SimulatedConfig;
+import org.tapeq.daemon.control.ControlServer;
+import org.tapeq.daemon.http.HttpEndpoint;
+import org.tapeq.daemon.metrics.DaemonMetrics;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.SchedulerStatus;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.sim.DataMode;
+import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+/**
+ * The running daemon: catalog, tape library, scheduler, one bridge per request directory, the HTTP endpoint
+ * and the control socket, started in that order and closed in reverse.
+ *
+ * <p>Threads, all named: {@code tapeq-scheduler} (the event loop), {@code tapeq-io-N} (tape data copies and
+ * flush pre-checks, bounded), {@code tapeq-intake-N} (reading request files), one {@code tapeq-<dir>-bridge}
+ * and {@code tapeq-<dir>-watch} per directory, {@code tapeq-http}, {@code tapeq-control}.
+ */
+public final class Daemon implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
+
+    /** How long a status or metrics request waits for the loop and the bridges. */
+    public static final long STATUS_TIMEOUT_MILLIS = 5_000;
+    private static final long LOOP_PROBE_MILLIS = 1_000;
+    private static final long RATE_SAMPLE_MILLIS = 10_000;
+    /** A staged file whose request went away is removed from in/ after this long (the provider's default is 600 s). */
+    private static final long ORPHAN_MILLIS = 3_600_000;
+    private static final String STATE_LOCK = "daemon.lock";
+    public static final String CONTROL_SOCKET = "control.sock";
+
+    private final DaemonConfig config;
+    private final long startedMillis = System.currentTimeMillis();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<DirectoryBridge> bridges = new ArrayList<>();
+    private final DaemonMetrics metrics = new DaemonMetrics();
+    private final RateMeter rates = new RateMeter(7);
+    private RealTimeEventLoop loop;
+    private Catalog catalog;
+    private TapeLibrary library;
+    private Scheduler scheduler;
+    private HttpEndpoint http;
+    private volatile boolean closed;
+
+    private Daemon(DaemonConfig config) {
+        this.config = config;
+    }
+
+    /** Starts everything; the future completes when every directory's requests found at start are queued. */
+    public static Daemon start(DaemonConfig config) throws IOException, InterruptedException {
+        Daemon d = new Daemon(config);
+        try {
+            d.startAll();
+            return d;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    private void startAll() throws IOException, InterruptedException {
+        LOG.info("Effective configuration:\n{}", config.describe());
+        config.warnings().forEach(w -> LOG.warn("Configuration: {}", w));
+        Path state = config.state();
+        Files.createDirectories(state);
+        lockState(state);
+
+        catalog = JdbcCatalog.open(config.catalog().url(), credentials());
+        closeables.add(catalog);
+        LibraryConfig lib = config.library();
+        SimulatedConfig sim = lib.simulated();
+        loop = new RealTimeEventLoop("tapeq-scheduler", sim == null ? 1.0 : sim.speed());
+        closeables.add(loop);
+        ThreadPoolExecutor io = boundedPool("tapeq-io", Math.max(2, driveCount() + 1), 10_000);
+        closeables.add(io::shutdownNow);
+        library = openLibrary(lib, io);
+
+        OutcomeRouter router = new OutcomeRouter();
+        StageBuffers buffers = new StageBuffers();
+        scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
+                .config(config.schedulerConfig()).listener(router).io(io).stageSpace(buffers).build();
+        await(scheduler.start(), "starting the scheduler");
+
+        ExecutorService intake = boundedPool("tapeq-intake", Math.max(2, Runtime.getRuntime().availableProcessors()),
+                100_000);
+        closeables.add(intake::shutdownNow);
+        BridgeServices services = new BridgeServices(scheduler, catalog, loop, loop.speed(), metrics, intake,
+                System::currentTimeMillis);
+        List<CompletableFuture<Void>> ready = new ArrayList<>();
+        int index = 0;
+        for (DirectoryConfig dc : config.directories()) {
+            Files.createDirectories(dc.path());
+            long reserve = dc.reserveBytes(Files.getFileStore(dc.path()).getTotalSpace());
+            BridgeSettings s = new BridgeSettings(index++, dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),
+                    reserve, config.intake().rescanIntervalMillis(), config.intake().inotify(),
+                    config.intake().maxRequestBytes(), ORPHAN_MILLIS);
+            DirectoryBridge bridge = new DirectoryBridge(s, services);
+            bridges.add(bridge);
+            closeables.add(bridge);
+            router.add(bridge);
+            buffers.add(bridge);
+            ready.add(bridge.start());
+        }
+        registerGauges();
+        startLoopProbe();
+        if (config.httpBind().isPresent()) {
+            InetSocketAddress bind = config.httpBind().get();
+            http = HttpEndpoint.start(bind, metrics, this::statusJson);
+            closeables.add(http);
+        }
+        ControlServer control = ControlServer.start(state.resolve(CONTROL_SOCKET), new DaemonControl(this));
+        closeables.add(control);
+        long t0 = System.nanoTime();
+        await(CompletableFuture.allOf(ready.toArray(new CompletableFuture[0])), "reading the request directories");
+        LOG.info("tapeq daemon ready: {} director{}, every request found at start queued in {} ms", bridges.size(),
+                bridges.size() == 1 ? "y" : "ies", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private int driveCount() {
+        SimulatedConfig sim = config.library().simulated();
+        return sim == null ? 4 : sim.drives();
+    }
+
+    private TapeLibrary openLibrary(LibraryConfig lib, java.util.concurrent.Executor io) throws IOException {
+        if (lib.backend() != LibraryConfig.Backend.SIMULATED) {
+            throw new IOException("library.backend: " + lib.backend().name().toLowerCase() + " is not available in "
+                    + "this version; use simulated");
+        }
+        SimulatedConfig sim = lib.simulated();
+        SimLibraryBuilder b = SimulatedLibrary.builder(loop).blockSize(lib.blockSizeBytes()).drives(sim.drives())
+                .cartridges(sim.barcodePrefix(), sim.cartridges(), sim.media()).seed(sim.seed()).copyExecutor(io);
+        b = sim.data() == DataMode.BYTES ? b.bytes(sim.dir()) : b.sizeOnly(sim.dir());
+        SimulatedLibrary built = b.build();
+        closeables.add(built);
+        return built;
+    }
+
+    private Properties credentials() throws IOException {
+        Properties p = new Properties();
+        if (config.catalog().user() != null) {
+            p.setProperty("user", config.catalog().user());
+        }
+        if (config.catalog().passwordFile() != null) {
+            p.setProperty("password", Files.readString(config.catalog().passwordFile(), StandardCharsets.UTF_8).strip());
+        }
+        return p;
+    }
+
+    private void lockState(Path state) throws IOException {
+        FileChannel ch = FileChannel.open(state.resolve(STATE_LOCK), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock = ch.tryLock();
+        if (lock == null) {
+            ch.close();
+            throw new IOException("another tapeq daemon uses " + state + " (" + STATE_LOCK + " is locked)");
+        }
+        closeables.add(ch);
+    }
+
+    private static ThreadPoolExecutor boundedPool(String name, int threads, int queue) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory f = r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(queue), f, new ThreadPoolExecutor.CallerRunsPolicy());
+        return p;
+    }
+
+    private void startLoopProbe() {
+        ScheduledExecutorService probe = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tapeq-loop-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        closeables.add(probe::shutdownNow);
+        probe.scheduleWithFixedDelay(() -> {
+            long t0 = System.nanoTime();
+            loop.execute(() -> metrics.loopLatency((System.nanoTime() - t0) / 1e9));
+        }, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        probe.scheduleWithFixedDelay(() -> scheduler.status(0).thenAccept(
+                s -> rates.sample(System.currentTimeMillis(), s.counters())), 0, RATE_SAMPLE_MILLIS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Scheduler totals and queue gauges, read from one status snapshot per scrape. */
+    private void registerGauges() {
+        CounterWithCallback.builder().name("tapeq_scheduler_events_total")
+                .help("Scheduler totals: mounts, remounts, unmounts, faults by class, requests by outcome, bytes")
+                .labelNames("event")
+                .callback(cb -> schedulerStatus().ifPresent(s -> s.counters().forEach(
+                        (k, v) -> cb.call(v, k))))
+                .register(metrics.registry());
+        GaugeWithCallback.builder().name("tapeq_queues")
+                .help("Scheduler queues with work: all, ready to mount, waiting for their mount criteria")
+                .labelNames("state")
+                .callback(cb -> schedulerStatus().ifPresent(s -> {
+                    cb.call(s.queueCount(), "all");
+                    cb.call(s.readyQueues(), "ready");
+                    cb.call(s.waitingQueues(), "waiting");
+                }))
+                .register(metrics.registry());
+        GaugeWithCallback.builder().name("tapeq_drives")
+                .help("Drives by state")
+                .labelNames("state")
+                .callback(cb -> schedulerStatus().ifPresent(s -> {
+                    Map<String, Long> byState = new java.util.TreeMap<>();
+                    s.drives().forEach(d -> byState.merge(d.state(), 1L, Long::sum));
+                    byState.forEach((k, v) -> cb.call(v, k));
+                }))
+                .register(metrics.registry());
+        GaugeWithCallback.builder().name("tapeq_directory_requests")
+                .help("Request files being served, by directory and state")
+                .labelNames("directory", "state")
+                .callback(cb -> bridgeStatuses().forEach(b -> b.requests().forEach(
+                        (state, n) -> cb.call(n, b.name(), state))))
+                .register(metrics.registry());
+        GaugeWithCallback.builder().name("tapeq_stage_buffer_bytes")
+                .help("Bytes reserved in in/ for staged files, and the configured capacity")
+                .labelNames("directory", "kind")
+                .callback(cb -> bridgeStatuses().forEach(b -> {
+                    cb.call(b.bufferReserved(), b.name(), "reserved");
+                    cb.call(b.bufferCapacity(), b.name(), "capacity");
+                }))
+                .register(metrics.registry());
+    }
+
+    java.util.Optional<SchedulerStatus> schedulerStatus() {
+        try {
+            return java.util.Optional.of(scheduler.status(DaemonStatus.MAX_QUEUES)
+                    .get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.Optional.empty();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("Scheduler status unavailable: {}", e.toString());
+            return java.util.Optional.empty();
+        }
+    }
+
+    List<BridgeStatus> bridgeStatuses() {
+        List<BridgeStatus> out = new ArrayList<>();
+        for (DirectoryBridge b : bridges) {
+            try {
+                out.add(b.status(DaemonStatus.MAX_LISTED).get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("Status of {} unavailable: {}", b.name(), e.toString());
+            }
+        }
+        return out;
+    }
+
+    /** The whole daemon's status. */
+    public DaemonStatus status() {
+        return new DaemonStatus(DaemonStatus.currentVersion(), startedMillis, System.currentTimeMillis(), rates.rates(),
+                bridgeStatuses(), schedulerStatus().orElse(null));
+    }
+
+    private byte[] statusJson() {
+        return DaemonStatus.toJson(status());
+    }
+
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public TapeLibrary library() {
+        return library;
+    }
+
+    public DaemonMetrics metrics() {
+        return metrics;
+    }
+
+    /** The HTTP endpoint's address, or null if it is off. */
+    public InetSocketAddress httpAddress() {
+        return http == null ? null : http.address();
+    }
+
+    private static <T> T await(CompletableFuture<T> f, String what) throws IOException, InterruptedException {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw new IOException(what + " failed: " + (c.getMessage() != null ? c.getMessage() : c.toString()), c);
+        }
+    }
+
+    /** Stops serving, in reverse order of start; requests stay in their directories for the next start. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("Closing {}: {}", closeables.get(i), e.toString());
+            }
+        }
+        LOG.info("tapeq daemon stopped");
+    }
+}

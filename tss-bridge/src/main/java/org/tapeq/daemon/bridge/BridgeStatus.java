@@ -1,0 +1,27 @@
+package org.tapeq.daemon.bridge;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One request directory as {@code tapeq status} and {@code /status} show it.
+ *
+ * @param requests       tracked request files by state (queued, waiting_link, delivered, answered, parked, ...)
+ * @param removing       trash entries being removed
+ * @param inScheduler    requests the scheduler holds
+ * @param oldestMillis   wall-clock time the oldest waiting request was first seen, or 0
+ * @param bufferReserved bytes reserved in in/ (being read or delivered and not yet taken by the pool)
+ * @param bufferCapacity the configured stage buffer
+ * @param bufferRefusals how often a read had to wait for buffer space
+ * @param rejected       request files refused at intake since start
+ * @param parkedCount    flushes that failed without an error channel
+ * @param parked         the oldest of them, with their reasons
+ */
+public record BridgeStatus(String name, String path, Map<String, Integer> requests, int removing, int inScheduler,
+                           long oldestMillis, long bufferReserved, long bufferCapacity, long bufferRefusals,
+                           long rejected, int parkedCount, List<Parked> parked) {
+
+    /** A parked flush and why. */
+    public record Parked(String pnfsid, long seenMillis, String reason) {
+    }
+}

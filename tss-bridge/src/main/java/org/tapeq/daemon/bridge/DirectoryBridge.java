@@ -1,0 +1,897 @@
+package org.tapeq.daemon.bridge;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.tapeq.daemon.metrics.DaemonMetrics;
+import org.tapeq.protocol.AtomicFiles;
+import org.tapeq.protocol.ErrorReport;
+import org.tapeq.protocol.PnfsIds;
+import org.tapeq.protocol.Request;
+import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.protocol.ReturnCodes;
+import org.tapeq.protocol.StageChecksums;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.format.Checksums;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.RemoveRequest;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.TapeRequest;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * Serves one ENDIT-style request directory with the scheduler: request files become scheduler requests, and
+ * every outcome is answered through the directory.
+ *
+ * <p>Design notes.
+ * <ul>
+ * <li><b>One owner.</b> All state lives on one named thread; the watcher, the intake pool and the scheduler's
+ *     loop only post work to it. Reading and parsing request files happens in the intake pool, in batches,
+ *     because a restart may find a million of them.</li>
+ * <li><b>The directory and the catalog are the truth.</b> Nothing else is persisted. At start partial stage
+ *     files are removed and every request file is read again: a stage whose complete file is already in
+ *     {@code in/} is delivered, a flush whose file is already in the catalog is acknowledged (its link removed),
+ *     a request with an error file is answered; everything else is queued again. Each step's commit point is
+ *     an atomic rename or unlink, so a kill at any moment neither loses a request nor answers one twice.</li>
+ * <li><b>Answers.</b> A stage is written under a temporary name in {@code in/} (space reserved first through
+ *     {@link StageBuffer}), its checksum file written first when the provider speaks tapeq's extension, then
+ *     renamed into place. A flush is acknowledged by removing its link, only after the catalog commit. A failure
+ *     becomes an error file, except for a flush from the ENDIT provider, which cannot read one: it is parked,
+ *     with the reason in status, until its request file changes or the daemon restarts.</li>
+ * <li><b>Cancellation.</b> A request file that disappears cancels the request in the scheduler; a result that
+ *     arrives for it later is cleaned up, never delivered. A rewritten request file for a pnfsid being served
+ *     is the same request (dCache re-sends after a pool restart) unless its action or size changed.</li>
+ * </ul>
+ */
+public final class DirectoryBridge implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DirectoryBridge.class);
+
+    private static final int PARSE_BATCH = 512;
+    private static final int EMPTY_RETRIES = 10;
+    private static final long EMPTY_RETRY_MILLIS = 200;
+    private static final long PICKUP_CHECK_MILLIS = 1000;
+    private static final String LOCK_FILE = ".tapeq-daemon.lock";
+    private static final String KIND_STAGE = "stage";
+    private static final String KIND_FLUSH = "flush";
+    private static final String KIND_REMOVE = "remove";
+
+    private final BridgeSettings settings;
+    private final RequestDirectory dir;
+    private final Scheduler scheduler;
+    private final Catalog catalog;
+    private final EventLoop loop;
+    private final double speed;
+    private final DaemonMetrics metrics;
+    private final Executor intake;
+    private final LongSupplier wallClock;
+    private final StageBuffer buffer;
+    private final ScheduledExecutorService thread;
+
+    /** The current request file of each pnfsid, and delivered stages waiting for the pool. */
+    private final Map<String, Tracked> requests = new HashMap<>();
+    /** Requests the scheduler holds, by id, until their outcome arrives. */
+    private final Map<Long, Tracked> inScheduler = new HashMap<>();
+    /** Trash names being removed: name to request id. */
+    private final Map<String, Long> trash = new HashMap<>();
+    /** Names handed to the intake pool: name to the number of times it was found empty. */
+    private final Map<String, Integer> reading = new HashMap<>();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+
+    private RequestWatcher watcher;
+    private FileChannel lockChannel;
+    private FileLock lock;
+    private long nextSequence = 1;
+    private int generation;
+    private int batchesOut;
+    private boolean initialScanDone;
+    private boolean rescanRequested;
+    private long rejected;
+
+    public DirectoryBridge(BridgeSettings settings, BridgeServices services) throws IOException {
+        this.settings = settings;
+        this.dir = RequestDirectory.at(settings.path());
+        List<String> problems = dir.problems();
+        if (!problems.isEmpty()) {
+            throw new IOException("request directory " + settings.path() + " (" + settings.name() + "): "
+                    + String.join("; ", problems));
+        }
+        this.scheduler = services.scheduler();
+        this.catalog = services.catalog();
+        this.loop = services.loop();
+        this.speed = services.speed();
+        this.metrics = services.metrics();
+        this.intake = services.intake();
+        this.wallClock = services.wallClock();
+        this.buffer = new StageBuffer(settings.name(), dir.inDir(), settings.stageBuffer(), settings.reserveBytes());
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread th = new Thread(r, "tapeq-" + settings.name() + "-bridge");
+            th.setDaemon(true);
+            return th;
+        });
+        t.setRemoveOnCancelPolicy(true);
+        this.thread = t;
+    }
+
+    public String name() {
+        return settings.name();
+    }
+
+    public int index() {
+        return settings.index();
+    }
+
+    StageBuffer buffer() {
+        return buffer;
+    }
+
+    /**
+     * Takes the directory's lock, removes partial files, starts watching and reads every request file. The
+     * future completes when every request found at start has been handed to the scheduler or answered.
+     */
+    public CompletableFuture<Void> start() throws IOException {
+        lockChannel = FileChannel.open(dir.base().resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        lock = lockChannel.tryLock();
+        if (lock == null) {
+            lockChannel.close();
+            throw new IOException(dir.base() + " is served by another tapeq daemon (" + LOCK_FILE + " is locked)");
+        }
+        removePartials();
+        if (settings.watch()) {
+            try {
+                watcher = new RequestWatcher(settings.name(), dir, new RequestWatcher.Listener() {
+                    @Override
+                    public void changed(String sub, String pnfsid, boolean created) {
+                        thread.execute(() -> onEvent(sub, pnfsid, created));
+                    }
+
+                    @Override
+                    public void lost() {
+                        thread.execute(DirectoryBridge.this::requestRescan);
+                    }
+                });
+                watcher.start();
+            } catch (IOException e) {
+                LOG.warn("{}: cannot watch {} ({}); relying on rescans every {} ms", settings.name(), dir.base(),
+                        e.toString(), settings.rescanMillis());
+            }
+        }
+        thread.execute(this::rescan);
+        thread.scheduleWithFixedDelay(this::rescan, settings.rescanMillis(), settings.rescanMillis(),
+                TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::checkPickups, PICKUP_CHECK_MILLIS, PICKUP_CHECK_MILLIS,
+                TimeUnit.MILLISECONDS);
+        return ready;
+    }
+
+    /** Our temporary stage files in in/: whatever a crash left there is incomplete. */
+    private void removePartials() throws IOException {
+        int removed = 0;
+        try (DirectoryStream<Path> in = Files.newDirectoryStream(dir.inDir())) {
+            for (Path p : in) {
+                String n = p.getFileName().toString();
+                if (AtomicFiles.isTemporaryName(n) && isOurTemporary(n)) {
+                    Files.deleteIfExists(p);
+                    removed++;
+                }
+            }
+        }
+        if (removed > 0) {
+            LOG.info("{}: removed {} partial stage file(s) left in {}", settings.name(), removed, dir.inDir());
+        }
+    }
+
+    /** {@code .<pnfsid>.<id>.tapeq.tmp}: stage targets are named so a restart can tell them from others. */
+    private static boolean isOurTemporary(String name) {
+        return name.endsWith(TEMPORARY_MARK + AtomicFiles.TEMPORARY_SUFFIX);
+    }
+
+    private static final String TEMPORARY_MARK = ".tapeq";
+
+    private Path temporaryFor(String pnfsid, long id) {
+        return dir.inDir().resolve(AtomicFiles.TEMPORARY_PREFIX + pnfsid + '.' + Long.toHexString(id)
+                + TEMPORARY_MARK + AtomicFiles.TEMPORARY_SUFFIX);
+    }
+
+    // ------------------------------------------------------------------ intake
+
+    private void onEvent(String sub, String pnfsid, boolean created) {
+        switch (sub) {
+            case RequestDirectory.REQUEST:
+                if (created) {
+                    read(List.of(pnfsid));
+                } else {
+                    requestGone(pnfsid);
+                }
+                break;
+            case RequestDirectory.OUT:
+                Tracked t = requests.get(pnfsid);
+                if (t != null && linkExpected(t)) {
+                    startFlush(t);
+                }
+                break;
+            case RequestDirectory.TRASH:
+                remove(pnfsid);
+                break;
+            case RequestDirectory.IN:
+                if (!created) {
+                    Tracked d = requests.get(pnfsid);
+                    if (d != null && d.state == Tracked.State.DELIVERED) {
+                        checkPickup(d);
+                    }
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /**
+     * A link in out/ means work for a flush waiting for it, and for an acknowledged one too: the provider links
+     * again when it raced with the removal (docs/protocol.md), and the catalog then acknowledges it at once.
+     */
+    private static boolean linkExpected(Tracked t) {
+        return !t.isStage() && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
+    }
+
+    private void requestRescan() {
+        if (!rescanRequested) {
+            rescanRequested = true;
+            thread.schedule(this::rescan, 100, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Lists request/ and trash/: new names are read, tracked requests whose file is gone are cancelled, links
+     * that appeared in out/ start their flush. Cheap at a million files: names only, no stat per known file.
+     */
+    private void rescan() {
+        rescanRequested = false;
+        int gen = ++generation;
+        List<String> fresh = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.requestDir())) {
+            for (Path p : ds) {
+                String n = p.getFileName().toString();
+                if (!PnfsIds.isPnfsId(n)) {
+                    continue;
+                }
+                Tracked t = requests.get(n);
+                if (t != null) {
+                    t.listedIn = gen;
+                } else if (!reading.containsKey(n)) {
+                    fresh.add(n);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.error("{}: cannot list {}: {}", settings.name(), dir.requestDir(), e.toString());
+            return;
+        }
+        List<Tracked> gone = new ArrayList<>();
+        for (Tracked t : requests.values()) {
+            if (t.listedIn != gen && t.listedIn != 0) {
+                gone.add(t);
+            } else if (t.state == Tracked.State.WAITING_LINK
+                    || linkExpected(t) && Files.exists(dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+                startFlush(t);
+            }
+        }
+        for (Tracked t : gone) {
+            requestGone(t.pnfsid);
+        }
+        read(fresh);
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.trashDir())) {
+            for (Path p : ds) {
+                remove(p.getFileName().toString());
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.error("{}: cannot list {}: {}", settings.name(), dir.trashDir(), e.toString());
+        }
+        if (!initialScanDone) {
+            initialScanDone = true;
+            completeReadyIfDone();
+        }
+    }
+
+    private void read(List<String> names) {
+        List<String> batch = new ArrayList<>(Math.min(names.size(), PARSE_BATCH));
+        for (String n : names) {
+            if (reading.putIfAbsent(n, 0) == null) {
+                batch.add(n);
+            }
+            if (batch.size() == PARSE_BATCH) {
+                submitBatch(batch);
+                batch = new ArrayList<>(PARSE_BATCH);
+            }
+        }
+        if (!batch.isEmpty()) {
+            submitBatch(batch);
+        }
+    }
+
+    private void submitBatch(List<String> names) {
+        batchesOut++;
+        intake.execute(() -> {
+            List<Parsed> results = new ArrayList<>(names.size());
+            for (String n : names) {
+                results.add(Parsed.read(n, dir.requestFile(n), settings.maxRequestBytes()));
+            }
+            thread.execute(() -> {
+                batchesOut--;
+                for (Parsed p : results) {
+                    accept(p);
+                }
+                completeReadyIfDone();
+            });
+        });
+    }
+
+    private void completeReadyIfDone() {
+        if (initialScanDone && batchesOut == 0 && !ready.isDone()) {
+            ready.complete(null);
+            LOG.info("{}: serving {} ({} request(s) found at start)", settings.name(), dir.base(), requests.size());
+        }
+    }
+
+    private void accept(Parsed p) {
+        String pnfsid = p.pnfsid();
+        Integer emptyTimes = reading.remove(pnfsid);
+        if (p.gone()) {
+            return;
+        }
+        if (p.empty()) {
+            int times = emptyTimes == null ? 1 : emptyTimes + 1;
+            if (times < EMPTY_RETRIES) {
+                reading.put(pnfsid, times);
+                thread.schedule(() -> {
+                    if (reading.containsKey(pnfsid)) {
+                        batchesOut++;
+                        intake.execute(() -> {
+                            Parsed again = Parsed.read(pnfsid, dir.requestFile(pnfsid), settings.maxRequestBytes());
+                            thread.execute(() -> {
+                                batchesOut--;
+                                if (reading.containsKey(pnfsid)) {
+                                    reading.put(pnfsid, times);
+                                    accept(again);
+                                }
+                            });
+                        });
+                    }
+                }, EMPTY_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                return;
+            }
+        }
+        try {
+            MDC.put("pnfsid", pnfsid);
+            Tracked old = requests.get(pnfsid);
+            if (p.request() == null) {
+                refuse(pnfsid, old, p.error());
+                return;
+            }
+            if (old != null) {
+                old.listedIn = generation;
+                if (sameRequest(old, p.request()) && old.state != Tracked.State.PARKED) {
+                    old.requestGoneMillis = 0;
+                    return; // re-sent by dCache: the same request, already being served
+                }
+                LOG.info("{}: request file {} was rewritten with a different request; replacing it",
+                        settings.name(), dir.requestFile(pnfsid));
+                requestGone(pnfsid);
+            }
+            admit(pnfsid, p.request());
+        } finally {
+            MDC.remove("pnfsid");
+        }
+    }
+
+    private static boolean sameRequest(Tracked t, Request r) {
+        return t.request.action() == r.action() && t.request.fileSize() == r.fileSize();
+    }
+
+    /** An unreadable request file: an error file says why (both providers read one for a stage). */
+    private void refuse(String pnfsid, Tracked old, String reason) {
+        if (old != null && old.state == Tracked.State.ANSWERED && reason.equals(old.reason)) {
+            return;
+        }
+        if (old != null) {
+            requestGone(pnfsid);
+        }
+        rejected++;
+        metrics.rejected(settings.name());
+        LOG.warn("{}: refused request {}: {}", settings.name(), pnfsid, reason);
+        Tracked t = new Tracked(newId(), pnfsid, null, wallClock.getAsLong(), null);
+        t.listedIn = generation;
+        requests.put(pnfsid, t);
+        answerWithError(t, ReturnCodes.INVALID_REQUEST, reason);
+    }
+
+    private long newId() {
+        return (nextSequence++ << 8) | settings.index();
+    }
+
+    private void admit(String pnfsid, Request r) {
+        boolean stage = r.action() == Request.Action.RECALL;
+        metrics.received(settings.name(), stage ? KIND_STAGE : KIND_FLUSH);
+        long id = newId();
+        Tracked t = new Tracked(id, pnfsid, r, wallClock.getAsLong(), stage ? temporaryFor(pnfsid, id) : null);
+        t.listedIn = generation;
+        requests.put(pnfsid, t);
+        if (Files.exists(dir.errorFile(pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+            t.state = Tracked.State.ANSWERED; // answered before a restart; the pool has not collected it yet
+            t.reason = "answered by an error file";
+            return;
+        }
+        if (stage) {
+            startStage(t);
+        } else {
+            startFlush(t);
+        }
+    }
+
+    private void startStage(Tracked t) {
+        Request r = t.request;
+        Path in = dir.inFile(t.pnfsid);
+        try {
+            BasicFileAttributes a = Files.readAttributes(in, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isRegularFile() && a.size() == r.fileSize()) {
+                t.state = Tracked.State.DELIVERED; // delivered before a restart; the pool will take it
+                buffer.adopt(t.id, a.size());
+                return;
+            }
+            LOG.warn("{}: removing {} ({} bytes, not the {} requested) before staging it again", settings.name(),
+                    in, a.size(), r.fileSize());
+            Files.deleteIfExists(in);
+        } catch (NoSuchFileException e) {
+            // the usual case
+        } catch (IOException e) {
+            answerWithError(t, ReturnCodes.FAILED, "cannot check " + in + ": " + e.getMessage());
+            return;
+        }
+        Request.Extension x = r.extension();
+        StageRequest s = new StageRequest(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(), groupOf(r),
+                x == null ? null : x.activity(), x == null ? 0 : x.priority(), deadline(x), t.temporary);
+        t.state = Tracked.State.QUEUED;
+        inScheduler.put(t.id, t);
+        t.ticket = scheduler.stage(s);
+    }
+
+    private void startFlush(Tracked t) {
+        Request r = t.request;
+        Path link = dir.outLink(t.pnfsid);
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            // The provider writes the request before the link; or the flush was acknowledged before a restart
+            // and the pool has not removed the request yet. Either way: wait for a link.
+            t.state = Tracked.State.WAITING_LINK;
+            t.reason = "waiting for " + link;
+            return;
+        } catch (IOException e) {
+            flushFailed(t, ReturnCodes.FAILED, "cannot check " + link + ": " + e.getMessage());
+            return;
+        }
+        if (a.isSymbolicLink() || !a.isRegularFile()) {
+            flushFailed(t, ReturnCodes.INVALID_REQUEST, link + " is " + (a.isSymbolicLink()
+                    ? "a symbolic link" : "not a regular file") + "; refused (the pool makes a hard link)");
+            return;
+        }
+        if (a.size() != r.fileSize()) {
+            flushFailed(t, ReturnCodes.DATA_MISMATCH, link + " has " + a.size() + " bytes but "
+                    + dir.requestFile(t.pnfsid) + " says " + r.fileSize());
+            return;
+        }
+        if (r.storageClass() == null || r.storageClass().isBlank()) {
+            flushFailed(t, ReturnCodes.INVALID_REQUEST, dir.requestFile(t.pnfsid) + " has no storage class");
+            return;
+        }
+        String checksum = checksumOf(r);
+        if (alreadyOnTape(t, checksum)) {
+            acknowledgeFlush(t, 0);
+            return;
+        }
+        Request.Extension x = r.extension();
+        FlushRequest f = new FlushRequest(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(),
+                x == null ? null : x.colocation(), groupOf(r), x == null ? 0 : x.priority(), deadline(x),
+                checksum, link);
+        t.state = Tracked.State.QUEUED;
+        t.reason = null;
+        inScheduler.put(t.id, t);
+        t.ticket = scheduler.flush(f);
+    }
+
+    /** Committed to the catalog before a restart, but its link was not removed yet. */
+    private boolean alreadyOnTape(Tracked t, String checksum) {
+        Optional<FileRecord> found;
+        try {
+            found = catalog.file(t.pnfsid);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: catalog lookup of {} failed ({}); flushing it", settings.name(), t.pnfsid, e.toString());
+            return false;
+        }
+        if (found.isEmpty() || found.get().isHint() || found.get().size() != t.request.fileSize()) {
+            return false;
+        }
+        return !Checksums.contradicts(checksum, found.get().checksum());
+    }
+
+    private static String checksumOf(Request r) {
+        if (r.checksumType() == null || r.checksumValue() == null) {
+            return null;
+        }
+        return r.checksumType().toLowerCase(Locale.ROOT) + ':' + r.checksumValue().toLowerCase(Locale.ROOT);
+    }
+
+    private String groupOf(Request r) {
+        if (settings.group() != null) {
+            return settings.group();
+        }
+        String sc = r.storageClass();
+        if (sc == null || sc.isEmpty()) {
+            return "default";
+        }
+        int colon = sc.indexOf(':');
+        return colon > 0 ? sc.substring(0, colon) : sc;
+    }
+
+    /** dCache's deadline (epoch ms) on the scheduler's clock, which may run faster than the wall clock. */
+    private long deadline(Request.Extension x) {
+        if (x == null || x.deadline() <= 0) {
+            return 0;
+        }
+        long left = x.deadline() - wallClock.getAsLong();
+        return Math.max(1, loop.now() + (long) (left * speed));
+    }
+
+    private void remove(String name) {
+        if (!PnfsIds.isPnfsId(name) || trash.containsKey(name)) {
+            return;
+        }
+        long id = newId();
+        trash.put(name, id);
+        metrics.received(settings.name(), KIND_REMOVE);
+        scheduler.remove(new RemoveRequest(id, name, settings.group() != null ? settings.group() : "default"));
+    }
+
+    /** The request file is gone: the pool cancelled, collected its answer, or rewrote it as another request. */
+    private void requestGone(String pnfsid) {
+        Tracked t = requests.get(pnfsid);
+        if (t == null) {
+            reading.remove(pnfsid);
+            return;
+        }
+        switch (t.state) {
+            case QUEUED:
+                requests.remove(pnfsid);
+                t.state = Tracked.State.CANCELLING;
+                scheduler.cancel(t.ticket);
+                LOG.info("{}: {} cancelled (its request file was removed)", settings.name(), pnfsid);
+                break;
+            case DELIVERED:
+                if (t.requestGoneMillis == 0) {
+                    t.requestGoneMillis = wallClock.getAsLong();
+                }
+                checkPickup(t);
+                break;
+            case PARKED:
+            case WAITING_LINK:
+                requests.remove(pnfsid);
+                metrics.completed(settings.name(), KIND_FLUSH, "cancelled", seconds(t), 0);
+                break;
+            default:
+                requests.remove(pnfsid);
+                break;
+        }
+    }
+
+    // ------------------------------------------------------------------ outcomes
+
+    /** Called by the scheduler's listener on its loop; the work happens on this bridge's thread. */
+    public void completed(TapeRequest request, Outcome outcome) {
+        thread.execute(() -> {
+            try {
+                MDC.put("pnfsid", request.pnfsid());
+                onOutcome(request, outcome);
+            } catch (RuntimeException e) {
+                LOG.error("{}: handling the outcome {} of {} failed", settings.name(), outcome, request.pnfsid(), e);
+            } finally {
+                MDC.remove("pnfsid");
+            }
+        });
+    }
+
+    private void onOutcome(TapeRequest request, Outcome outcome) {
+        if (request instanceof RemoveRequest) {
+            removed(request.pnfsid(), outcome);
+            return;
+        }
+        Tracked t = inScheduler.remove(request.id());
+        if (t == null) {
+            LOG.warn("{}: outcome {} for unknown request {} ignored", settings.name(), outcome, request.pnfsid());
+            return;
+        }
+        boolean current = requests.get(t.pnfsid) == t && t.state == Tracked.State.QUEUED;
+        if (t.isStage()) {
+            stageEnded(t, outcome, current);
+        } else {
+            flushEnded(t, outcome, current);
+        }
+    }
+
+    private void stageEnded(Tracked t, Outcome outcome, boolean current) {
+        if (current && outcome instanceof Outcome.Staged) {
+            Outcome.Staged s = (Outcome.Staged) outcome;
+            if (Files.exists(dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+                deliver(t, s);
+                return;
+            }
+            requests.remove(t.pnfsid); // cancelled while the answer was on its way
+            current = false;
+        }
+        deleteQuietly(t.temporary);
+        buffer.release(t.id);
+        scheduler.spaceFreed();
+        if (!current) {
+            metrics.completed(settings.name(), KIND_STAGE, "cancelled", seconds(t), 0);
+            return;
+        }
+        if (outcome instanceof Outcome.Failed) {
+            Outcome.Failed f = (Outcome.Failed) outcome;
+            answerWithError(t, f.returnCode(), f.message());
+        } else {
+            requests.remove(t.pnfsid); // cancelled by the scheduler (shutdown): the pool will re-send
+            metrics.completed(settings.name(), KIND_STAGE, "cancelled", seconds(t), 0);
+        }
+    }
+
+    private void deliver(Tracked t, Outcome.Staged s) {
+        String wanted = checksumOf(t.request);
+        if (Checksums.contradicts(wanted, s.checksum())) {
+            deleteQuietly(t.temporary);
+            buffer.release(t.id);
+            scheduler.spaceFreed();
+            answerWithError(t, ReturnCodes.DATA_MISMATCH, t.pnfsid + ": read " + s.checksum() + " from tape but "
+                    + "dCache expects " + wanted + "; not delivered");
+            return;
+        }
+        Path in = dir.inFile(t.pnfsid);
+        try {
+            if (t.hasExtension() && s.checksum() != null) {
+                int colon = s.checksum().indexOf(':');
+                AtomicFiles.write(dir.checksumFile(t.pnfsid), StageChecksums.format(
+                        Map.of(s.checksum().substring(0, colon), s.checksum().substring(colon + 1))));
+            }
+            Files.move(t.temporary, in, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            deleteQuietly(t.temporary);
+            deleteQuietly(dir.checksumFile(t.pnfsid));
+            buffer.release(t.id);
+            scheduler.spaceFreed();
+            answerWithError(t, ReturnCodes.FAILED, "cannot deliver " + t.pnfsid + " into " + in + ": "
+                    + e.getMessage());
+            return;
+        }
+        buffer.written(t.id);
+        t.state = Tracked.State.DELIVERED;
+        LOG.info("{}: staged {} ({} bytes, {})", settings.name(), t.pnfsid, s.bytes(), s.checksum());
+        metrics.completed(settings.name(), KIND_STAGE, "staged", seconds(t), s.bytes());
+    }
+
+    private void flushEnded(Tracked t, Outcome outcome, boolean current) {
+        if (outcome instanceof Outcome.Flushed) {
+            // On tape and in the catalog: acknowledge even if the request went away meanwhile.
+            if (current || requests.get(t.pnfsid) == null) {
+                acknowledgeFlush(t, t.request.fileSize());
+            }
+            return;
+        }
+        if (!current) {
+            metrics.completed(settings.name(), KIND_FLUSH, "cancelled", seconds(t), 0);
+            return;
+        }
+        if (outcome instanceof Outcome.Failed) {
+            Outcome.Failed f = (Outcome.Failed) outcome;
+            flushFailed(t, f.returnCode(), f.message());
+        } else {
+            requests.remove(t.pnfsid);
+            metrics.completed(settings.name(), KIND_FLUSH, "cancelled", seconds(t), 0);
+        }
+    }
+
+    private void acknowledgeFlush(Tracked t, long bytes) {
+        try {
+            Files.deleteIfExists(dir.outLink(t.pnfsid));
+        } catch (IOException e) {
+            LOG.error("{}: {} is on tape but its link {} cannot be removed: {}; will retry", settings.name(),
+                    t.pnfsid, dir.outLink(t.pnfsid), e.toString());
+            t.state = Tracked.State.WAITING_LINK; // the next rescan finds it in the catalog and retries
+            return;
+        }
+        t.state = Tracked.State.ACKNOWLEDGED;
+        t.reason = null;
+        LOG.info("{}: flushed {} ({} bytes)", settings.name(), t.pnfsid, t.request.fileSize());
+        metrics.completed(settings.name(), KIND_FLUSH, "flushed", seconds(t), bytes);
+    }
+
+    /** A flush that cannot be done: an error file for tapeq's provider, parked for the ENDIT provider's. */
+    private void flushFailed(Tracked t, int rc, String message) {
+        if (t.hasExtension()) {
+            answerWithError(t, rc, message);
+            return;
+        }
+        t.state = Tracked.State.PARKED;
+        t.reason = "rc " + rc + ": " + message;
+        LOG.error("{}: flush of {} failed and the ENDIT provider has no error channel; it stays queued until "
+                + "its request file changes or the daemon restarts: {}", settings.name(), t.pnfsid, message);
+        metrics.completed(settings.name(), KIND_FLUSH, "parked", seconds(t), 0);
+    }
+
+    private void answerWithError(Tracked t, int rc, String message) {
+        t.state = Tracked.State.ANSWERED;
+        t.reason = message;
+        try {
+            AtomicFiles.write(dir.errorFile(t.pnfsid), new ErrorReport(rc, message).toBytes());
+            LOG.warn("{}: answered {} with rc {}: {}", settings.name(), t.pnfsid, rc, message);
+        } catch (IOException e) {
+            LOG.error("{}: cannot write the error file for {} (rc {}: {}): {}", settings.name(), t.pnfsid, rc,
+                    message, e.toString());
+        }
+        String kind = t.request == null ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
+        metrics.completed(settings.name(), kind, "failed", seconds(t), 0);
+    }
+
+    private void removed(String name, Outcome outcome) {
+        trash.remove(name);
+        if (outcome instanceof Outcome.Removed) {
+            deleteQuietly(dir.trashFile(name));
+            metrics.completed(settings.name(), KIND_REMOVE, "removed", 0, 0);
+        } else {
+            LOG.warn("{}: removing the tape copy of {} did not complete ({}); the trash entry stays and is tried "
+                    + "again at the next rescan", settings.name(), name, outcome);
+            metrics.completed(settings.name(), KIND_REMOVE, "failed", 0, 0);
+        }
+    }
+
+    // ------------------------------------------------------------------ delivered files
+
+    private void checkPickups() {
+        List<Tracked> delivered = new ArrayList<>();
+        for (Tracked t : requests.values()) {
+            if (t.state == Tracked.State.DELIVERED) {
+                delivered.add(t);
+            }
+        }
+        for (Tracked t : delivered) {
+            checkPickup(t);
+        }
+    }
+
+    /** A delivered file the pool took frees its space; one left behind by a cancelled request is an orphan. */
+    private void checkPickup(Tracked t) {
+        Path in = dir.inFile(t.pnfsid);
+        if (!Files.exists(in, LinkOption.NOFOLLOW_LINKS)) {
+            finishDelivered(t);
+            return;
+        }
+        if (t.requestGoneMillis != 0 && wallClock.getAsLong() - t.requestGoneMillis > settings.orphanMillis()) {
+            LOG.info("{}: removing {}: delivered, but its request went away {} ms ago and the pool never took it",
+                    settings.name(), in, wallClock.getAsLong() - t.requestGoneMillis);
+            deleteQuietly(in);
+            deleteQuietly(dir.checksumFile(t.pnfsid));
+            finishDelivered(t);
+        }
+    }
+
+    private void finishDelivered(Tracked t) {
+        requests.remove(t.pnfsid, t);
+        if (buffer.release(t.id)) {
+            scheduler.spaceFreed();
+        }
+        t.state = Tracked.State.ACKNOWLEDGED;
+        if (t.requestGoneMillis == 0 && Files.exists(dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+            // Both providers remove the request before they take the file; someone else removed it.
+            LOG.warn("{}: {} disappeared from in/ but its request is still there; staging it again",
+                    settings.name(), t.pnfsid);
+            read(List.of(t.pnfsid));
+        }
+    }
+
+    // ------------------------------------------------------------------ status and shutdown
+
+    /** A snapshot, taken on the bridge's thread. */
+    public CompletableFuture<BridgeStatus> status(int maxListed) {
+        CompletableFuture<BridgeStatus> f = new CompletableFuture<>();
+        thread.execute(() -> {
+            Map<Tracked.State, Integer> byState = new EnumMap<>(Tracked.State.class);
+            long oldest = 0;
+            List<Tracked> attention = new ArrayList<>();
+            for (Tracked t : requests.values()) {
+                byState.merge(t.state, 1, Integer::sum);
+                if (t.state == Tracked.State.QUEUED || t.state == Tracked.State.WAITING_LINK) {
+                    oldest = oldest == 0 ? t.seenMillis : Math.min(oldest, t.seenMillis);
+                }
+                if (t.state == Tracked.State.PARKED) {
+                    attention.add(t);
+                }
+            }
+            attention.sort(Comparator.comparingLong(t -> t.seenMillis));
+            List<BridgeStatus.Parked> parked = new ArrayList<>();
+            for (Iterator<Tracked> it = attention.iterator(); it.hasNext() && parked.size() < maxListed; ) {
+                Tracked t = it.next();
+                parked.add(new BridgeStatus.Parked(t.pnfsid, t.seenMillis, t.reason));
+            }
+            Map<String, Integer> states = new HashMap<>();
+            byState.forEach((k, v) -> states.put(k.name().toLowerCase(Locale.ROOT), v));
+            f.complete(new BridgeStatus(settings.name(), dir.base().toString(), states, trash.size(),
+                    inScheduler.size(), oldest, buffer.reservedBytes(), buffer.capacity(), buffer.refusals(),
+                    rejected, attention.size(), parked));
+        });
+        return f;
+    }
+
+    private double seconds(Tracked t) {
+        return (wallClock.getAsLong() - t.seenMillis) / 1000.0;
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            LOG.warn("cannot remove {}: {}", p, e.toString());
+        }
+    }
+
+    /** Stops watching and serving; requests in the scheduler are left to it. The directory stays as it is. */
+    @Override
+    public void close() {
+        if (watcher != null) {
+            watcher.close();
+        }
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            if (lock != null) {
+                lock.release();
+            }
+            if (lockChannel != null) {
+                lockChannel.close();
+            }
+        } catch (IOException e) {
+            LOG.debug("releasing the lock: {}", e.toString());
+        }
+    }
+}

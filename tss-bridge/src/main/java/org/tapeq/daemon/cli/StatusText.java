@@ -1,0 +1,107 @@
+package org.tapeq.daemon.cli;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Prints the daemon's status (as JSON from the control socket) for a human at a terminal. */
+final class StatusText {
+
+    private StatusText() {
+    }
+
+    static void print(JsonNode st, PrintWriter out) {
+        long now = st.path("nowMillis").asLong();
+        out.printf("tapeq %s, up %s%n", st.path("version").asText(),
+                duration(now - st.path("startedMillis").asLong()));
+        JsonNode rates = st.path("rates");
+        if (rates.size() > 0) {
+            out.printf("rates (last minute): staged %.1f files/s %s/s read, flushed %.1f files/s %s/s written%n",
+                    rates.path("files_staged").asDouble(), bytes(rates.path("bytes_read").asDouble()),
+                    rates.path("files_flushed").asDouble(), bytes(rates.path("bytes_written").asDouble()));
+        }
+        for (JsonNode d : st.path("directories")) {
+            out.printf("%ndirectory %s (%s)%n", d.path("name").asText(), d.path("path").asText());
+            out.printf("  requests: %s, removing %d%n", d.path("requests").toString(), d.path("removing").asInt());
+            long oldest = d.path("oldestMillis").asLong();
+            if (oldest > 0) {
+                out.printf("  oldest waiting request: %s ago (%s)%n", duration(now - oldest), Instant.ofEpochMilli(oldest));
+            }
+            out.printf("  stage buffer: %s of %s reserved, %d waits%n", bytes(d.path("bufferReserved").asDouble()),
+                    bytes(d.path("bufferCapacity").asDouble()), d.path("bufferRefusals").asLong());
+            if (d.path("rejected").asLong() > 0) {
+                out.printf("  refused request files: %d%n", d.path("rejected").asLong());
+            }
+            for (JsonNode p : d.path("parked")) {
+                out.printf("  PARKED %s: %s%n", p.path("pnfsid").asText(), p.path("reason").asText());
+            }
+        }
+        JsonNode s = st.path("scheduler");
+        if (s.isMissingNode() || s.isNull()) {
+            out.println("\nscheduler: no answer");
+            return;
+        }
+        out.printf("%nscheduler (policy %s): %d queue(s) with work, %d ready, %d waiting%n",
+                s.path("policy").asText(), s.path("queueCount").asInt(), s.path("readyQueues").asInt(),
+                s.path("waitingQueues").asInt());
+        if (!s.path("robot").isNull() && !s.path("robot").isMissingNode()) {
+            out.printf("  robot: %s%n", s.path("robot").asText());
+        }
+        out.println("\ndrives:");
+        for (JsonNode d : s.path("drives")) {
+            out.printf("  %-10s %-8s %-10s %s%s%n", d.path("id").asText(), d.path("state").asText(),
+                    d.path("cartridge").isNull() ? "-" : d.path("cartridge").asText(), d.path("activity").asText(),
+                    d.path("reason").isNull() || d.path("reason").isMissingNode() ? ""
+                            : " (" + d.path("reason").asText() + ")");
+        }
+        out.println("\nqueues:");
+        out.printf("  %-18s %-8s %10s %12s %-10s %s%n", "queue", "group", "files", "bytes", "state", "reason");
+        for (JsonNode q : s.path("queues")) {
+            out.printf("  %-18s %-8s %10d %12s %-10s %s%n", q.path("name").asText(), q.path("group").asText(),
+                    q.path("files").asLong(), bytes(q.path("bytes").asDouble()), q.path("state").asText(),
+                    q.path("reason").isNull() ? "" : q.path("reason").asText());
+        }
+        out.printf("%ncartridges by state: %s%n", s.path("cartridgesByState"));
+        for (JsonNode c : s.path("attention")) {
+            out.printf("  %s %s%s: %s%n", c.path("barcode").asText(), c.path("state").asText(),
+                    c.path("disabled").asBoolean() ? " (disabled)" : "", c.path("reason").asText());
+        }
+        out.printf("counters: %s%n", s.path("counters"));
+    }
+
+    static void printCartridges(JsonNode list, PrintWriter out) {
+        out.printf("%-10s %-6s %-10s %-10s %6s %10s %10s %8s %s%n", "barcode", "media", "family", "state", "files",
+                "used", "free", "mounts", "note");
+        for (JsonNode c : list) {
+            long cap = c.path("capacityBytes").asLong();
+            long used = c.path("usedBytes").asLong();
+            out.printf("%-10s %-6s %-10s %-10s %6d %10s %10s %8d %s%n", c.path("barcode").asText(),
+                    c.path("mediaType").asText(), c.path("family").isNull() ? "-" : c.path("family").asText(),
+                    c.path("state").asText(), c.path("tapeFiles").asInt(), bytes(used), bytes(Math.max(0, cap - used)),
+                    c.path("mountCount").asLong(), (c.path("disabled").asBoolean() ? "disabled " : "")
+                            + (c.path("reason").isNull() ? "" : c.path("reason").asText()));
+        }
+    }
+
+    static String bytes(double b) {
+        String[] units = {"B", "kB", "MB", "GB", "TB", "PB"};
+        int u = 0;
+        while (b >= 1000 && u < units.length - 1) {
+            b /= 1000;
+            u++;
+        }
+        return u == 0 ? String.format("%.0f %s", b, units[u]) : String.format("%.1f %s", b, units[u]);
+    }
+
+    static String duration(long millis) {
+        long s = Math.max(0, millis) / 1000;
+        if (s < 120) {
+            return s + " s";
+        }
+        if (s < 7200) {
+            return (s / 60) + " min";
+        }
+        return String.format("%.1f h", s / 3600.0);
+    }
+}

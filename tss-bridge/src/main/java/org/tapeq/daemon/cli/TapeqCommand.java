@@ -1,0 +1,286 @@
+package org.tapeq.daemon.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.tapeq.daemon.Daemon;
+import org.tapeq.daemon.config.ConfigException;
+import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.daemon.control.ControlProtocol;
+import org.tapeq.daemon.demo.DemoCommand;
+import org.tapeq.scheduler.catalog.EnditHints;
+import org.tapeq.scheduler.catalog.JdbcCatalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The {@code tapeq} command line. */
+@Command(name = "tapeq", mixinStandardHelpOptions = true, versionProvider = TapeqCommand.Version.class,
+        description = "The tape layer between dCache pools and tape libraries.",
+        subcommands = {TapeqCommand.DaemonCmd.class, TapeqCommand.StatusCmd.class, TapeqCommand.DriveCmd.class,
+                TapeqCommand.CartridgeCmd.class, TapeqCommand.CatalogCmd.class, DemoCommand.class})
+public final class TapeqCommand implements Runnable {
+
+    /** Where the daemon's configuration is looked for unless {@code --config} or TAPEQ_CONFIG says otherwise. */
+    public static final String DEFAULT_CONFIG = "/etc/tapeq/tapeq.yaml";
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new TapeqCommand());
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println(cmd.getColorScheme().errorText("tapeq " + cmd.getCommandName() + ": "
+                    + (e.getMessage() != null ? e.getMessage() : e.toString())));
+            return e instanceof ConfigException ? 78 : 1; // EX_CONFIG, as systemd reports it
+        });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
+    /** The version from the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"tapeq " + org.tapeq.daemon.DaemonStatus.currentVersion()};
+        }
+    }
+
+    /** Options every command that reads the configuration shares. */
+    static class ConfigOption {
+        @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+                description = "configuration file (default: $TAPEQ_CONFIG or " + DEFAULT_CONFIG + ")")
+        Path config;
+
+        DaemonConfig load() {
+            Path file = config;
+            if (file == null) {
+                String env = System.getenv("TAPEQ_CONFIG");
+                file = Path.of(env != null && !env.isEmpty() ? env : DEFAULT_CONFIG);
+            }
+            return DaemonConfig.load(file);
+        }
+    }
+
+    /** Commands that talk to the running daemon through its control socket. */
+    static class ControlOptions extends ConfigOption {
+        @Option(names = "--socket", paramLabel = "PATH", description = "the daemon's control socket "
+                + "(default: control.sock in the configured state directory)")
+        Path socket;
+
+        JsonNode call(String command, List<String> args) throws IOException {
+            Path s = socket != null ? socket : load().state().resolve(Daemon.CONTROL_SOCKET);
+            return ControlProtocol.call(s, command, args);
+        }
+    }
+
+    @Command(name = "daemon", mixinStandardHelpOptions = true,
+            description = "Serve the configured request directories (runs until SIGTERM).")
+    static final class DaemonCmd implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        ConfigOption options = new ConfigOption();
+
+        @Override
+        public Integer call() throws Exception {
+            DaemonConfig config = options.load();
+            Daemon daemon = Daemon.start(config);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                daemon.close();
+                stopped.countDown();
+            }, "tapeq-shutdown"));
+            stopped.await();
+            return 0;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Queues per cartridge, drives, cartridges, oldest request, rates.")
+    static final class StatusCmd implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        ControlOptions options = new ControlOptions();
+
+        @Option(names = "--json", description = "print the status as JSON")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            JsonNode status = options.call("status", List.of());
+            PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+            if (json) {
+                out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(status));
+            } else {
+                StatusText.print(status, out);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "drive", mixinStandardHelpOptions = true, description = "Take a drive out of or into service.")
+    static final class DriveCmd implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        ControlOptions options = new ControlOptions();
+
+        @Parameters(index = "0", paramLabel = "up|down")
+        String action;
+
+        @Parameters(index = "1", paramLabel = "DRIVE")
+        String drive;
+
+        @Option(names = "--reason", description = "why (shown in status)", defaultValue = "maintenance")
+        String reason;
+
+        @Override
+        public Integer call() throws Exception {
+            switch (action) {
+                case "up":
+                    options.call("drive-up", List.of(drive));
+                    break;
+                case "down":
+                    options.call("drive-down", List.of(drive, reason));
+                    break;
+                default:
+                    throw new CommandLine.ParameterException(new CommandLine(this), "expected up or down, not "
+                            + action);
+            }
+            System.out.println("drive " + drive + " " + action);
+            return 0;
+        }
+    }
+
+    @Command(name = "cartridge", mixinStandardHelpOptions = true,
+            description = "list | disable BARCODE | enable BARCODE | label BARCODE FAMILY [--force]")
+    static final class CartridgeCmd implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        ControlOptions options = new ControlOptions();
+
+        @Parameters(index = "0", paramLabel = "list|disable|enable|label")
+        String action;
+
+        @Parameters(index = "1..*", paramLabel = "ARGS")
+        List<String> args = new ArrayList<>();
+
+        @Option(names = "--reason", defaultValue = "by administrator", description = "why (for disable)")
+        String reason;
+
+        @Option(names = "--force", description = "label a cartridge even if it holds tapeq data")
+        boolean force;
+
+        @Override
+        public Integer call() throws Exception {
+            switch (action) {
+                case "list":
+                    StatusText.printCartridges(options.call("cartridge-list", List.of()),
+                            new PrintWriter(System.out, true));
+                    return 0;
+                case "disable":
+                    options.call("cartridge-disable", List.of(one(), reason));
+                    break;
+                case "enable":
+                    options.call("cartridge-enable", List.of(one()));
+                    break;
+                case "label":
+                    if (args.size() != 2) {
+                        throw new IllegalArgumentException("label takes BARCODE FAMILY");
+                    }
+                    options.call("cartridge-label", List.of(args.get(0), args.get(1), Boolean.toString(force)));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown action " + action);
+            }
+            System.out.println("cartridge " + args.get(0) + ": " + action + " done");
+            return 0;
+        }
+
+        private String one() {
+            if (args.size() != 1) {
+                throw new IllegalArgumentException(action + " takes one BARCODE");
+            }
+            return args.get(0);
+        }
+    }
+
+    @Command(name = "catalog", mixinStandardHelpOptions = true,
+            description = "import-hints FILE | export [-o FILE] | rebuild BARCODE...")
+    static final class CatalogCmd implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        ControlOptions options = new ControlOptions();
+
+        @Parameters(index = "0", paramLabel = "import-hints|export|rebuild")
+        String action;
+
+        @Parameters(index = "1..*", paramLabel = "ARGS")
+        List<String> args = new ArrayList<>();
+
+        @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "export: write here, not stdout")
+        Path output;
+
+        @Override
+        public Integer call() throws Exception {
+            switch (action) {
+                case "import-hints":
+                    if (args.size() != 1) {
+                        throw new IllegalArgumentException("import-hints takes the ENDIT hint FILE");
+                    }
+                    try (JdbcCatalog catalog = JdbcCatalog.open(options.load().catalog().url())) {
+                        EnditHints.Result r = EnditHints.importFile(Path.of(args.get(0)), catalog);
+                        System.out.printf("%s: %d imported, %d already known, %d rejected%n", r.file(), r.imported(),
+                                r.alreadyKnown(), r.rejectedCount());
+                        r.rejected().forEach(x -> System.out.println("  rejected: " + x));
+                        return r.rejectedCount() == 0 ? 0 : 1;
+                    }
+                case "export":
+                    export();
+                    return 0;
+                case "rebuild":
+                    if (args.isEmpty()) {
+                        throw new IllegalArgumentException("rebuild takes one or more BARCODEs");
+                    }
+                    JsonNode reports = options.call("catalog-rebuild", args);
+                    System.out.println(new ObjectMapper().writerWithDefaultPrettyPrinter()
+                            .writeValueAsString(reports));
+                    return 0;
+                default:
+                    throw new IllegalArgumentException("unknown action " + action);
+            }
+        }
+
+        /** One JSON object per line per file: the catalog in a form other tools read. */
+        private void export() throws IOException {
+            ObjectMapper json = new ObjectMapper();
+            try (JdbcCatalog catalog = JdbcCatalog.open(options.load().catalog().url());
+                 Writer w = output != null ? Files.newBufferedWriter(output, StandardCharsets.UTF_8)
+                         : new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))) {
+                catalog.forEachFile(f -> {
+                    try {
+                        w.write(json.writeValueAsString(f));
+                        w.write('\n');
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            }
+        }
+    }
+}

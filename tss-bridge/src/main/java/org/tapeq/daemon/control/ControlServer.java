@@ -1,0 +1,122 @@
+package org.tapeq.daemon.control;
+
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The administrative channel: a Unix-domain socket in the state directory, readable and writable only by the
+ * daemon's user and group. One request per connection: a JSON line {@code {"command": ..., "args": [...]}},
+ * answered by one JSON line {@code {"ok": true, "result": ...}} or {@code {"ok": false, "error": "..."}}.
+ * Commands run one at a time on two named threads (one accepts, one executes), so an administrator cannot
+ * overload the daemon.
+ */
+public final class ControlServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControlServer.class);
+    static final int MAX_REQUEST_BYTES = 64 * 1024;
+
+    /** Executes one command; throws IllegalArgumentException for a bad command or argument. */
+    public interface Handler {
+        JsonNode handle(String command, java.util.List<String> args) throws Exception;
+    }
+
+    private final Path socket;
+    private final ServerSocketChannel server;
+    private final Thread acceptor;
+    private final ExecutorService worker;
+
+    private ControlServer(Path socket, ServerSocketChannel server, Handler handler) {
+        this.socket = socket;
+        this.server = server;
+        this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(16), r -> {
+            Thread t = new Thread(r, "tapeq-control");
+            t.setDaemon(true);
+            return t;
+        }, new ThreadPoolExecutor.AbortPolicy());
+        this.acceptor = new Thread(() -> acceptLoop(handler), "tapeq-control-accept");
+        this.acceptor.setDaemon(true);
+    }
+
+    public static ControlServer start(Path socket, Handler handler) throws IOException {
+        Files.deleteIfExists(socket); // a stale socket of a killed daemon; the state lock says we own it
+        ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        server.bind(UnixDomainSocketAddress.of(socket));
+        try {
+            Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw----"));
+        } catch (UnsupportedOperationException e) {
+            LOG.warn("Cannot restrict the permissions of {}: {}", socket, e.toString());
+        }
+        ControlServer s = new ControlServer(socket, server, handler);
+        s.acceptor.start();
+        LOG.info("Control socket {}", socket);
+        return s;
+    }
+
+    private void acceptLoop(Handler handler) {
+        while (server.isOpen()) {
+            SocketChannel ch;
+            try {
+                ch = server.accept();
+            } catch (IOException e) {
+                if (server.isOpen()) {
+                    LOG.warn("Control socket: {}", e.toString());
+                }
+                return;
+            }
+            try {
+                worker.execute(() -> serve(ch, handler));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                reply(ch, ControlProtocol.error("the daemon is busy with other commands; try again"));
+            }
+        }
+    }
+
+    private void serve(SocketChannel ch, Handler handler) {
+        ObjectNode answer;
+        try {
+            JsonNode request = ControlProtocol.readLine(Channels.newInputStream(ch), MAX_REQUEST_BYTES);
+            String command = request.path("command").asText("");
+            java.util.List<String> args = new java.util.ArrayList<>();
+            request.path("args").forEach(a -> args.add(a.asText()));
+            LOG.info("Control: {} {}", command, args);
+            answer = ControlProtocol.ok(handler.handle(command, args));
+        } catch (IllegalArgumentException e) {
+            answer = ControlProtocol.error(e.getMessage());
+        } catch (Exception e) {
+            LOG.warn("Control command failed", e);
+            answer = ControlProtocol.error(e.getMessage() != null ? e.getMessage() : e.toString());
+        }
+        reply(ch, answer);
+    }
+
+    private static void reply(SocketChannel ch, ObjectNode answer) {
+        try (ch) {
+            ControlProtocol.writeLine(Channels.newOutputStream(ch), answer);
+        } catch (IOException e) {
+            LOG.debug("Control client went away: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        worker.shutdownNow();
+        Files.deleteIfExists(socket);
+    }
+}

@@ -1,0 +1,96 @@
+package org.tapeq.daemon.http;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.daemon.metrics.DaemonMetrics;
+
+/**
+ * The read-only HTTP endpoint: {@code GET /metrics} (Prometheus text format) and {@code GET /status} (JSON).
+ * Anything else is 404, any other method 405. One named thread; a slow scrape cannot pile up threads.
+ */
+public final class HttpEndpoint implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    private HttpEndpoint(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    public static HttpEndpoint start(InetSocketAddress bind, DaemonMetrics metrics, Supplier<byte[]> status)
+            throws IOException {
+        HttpServer server;
+        try {
+            server = HttpServer.create(bind, 16);
+        } catch (IOException e) {
+            throw new IOException("http.bind: cannot listen on " + bind + ": " + e.getMessage(), e);
+        }
+        ExecutorService executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(64),
+                r -> {
+                    Thread t = new Thread(r, "tapeq-http");
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.DiscardPolicy());
+        server.setExecutor(executor);
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
+                    send(exchange, 405, "text/plain", "read-only: GET /metrics or GET /status\n".getBytes());
+                    return;
+                }
+                switch (exchange.getRequestURI().getPath()) {
+                    case "/metrics":
+                        send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
+                        break;
+                    case "/status":
+                        send(exchange, 200, "application/json", status.get());
+                        break;
+                    default:
+                        send(exchange, 404, "text/plain", "not found: try /metrics or /status\n".getBytes());
+                        break;
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("HTTP {} failed: {}", exchange.getRequestURI(), e.toString());
+            }
+        });
+        server.start();
+        LOG.info("HTTP endpoint on http://{}:{}/ (/metrics, /status)", server.getAddress().getHostString(),
+                server.getAddress().getPort());
+        return new HttpEndpoint(server, executor);
+    }
+
+    private static void send(HttpExchange exchange, int code, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        boolean head = "HEAD".equals(exchange.getRequestMethod());
+        exchange.sendResponseHeaders(code, head ? -1 : body.length);
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

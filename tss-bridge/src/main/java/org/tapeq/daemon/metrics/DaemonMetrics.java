@@ -1,0 +1,98 @@
+package org.tapeq.daemon.metrics;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+
+/**
+ * The daemon's own Prometheus metrics: requests per directory and outcome, bytes moved, request latency and
+ * event-loop latency. Scheduler totals (mounts, remounts, faults by class) and gauges (queue depths, buffer
+ * use) are added by whoever owns those numbers through {@link #registry()}. Thread-safe.
+ */
+public final class DaemonMetrics {
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+
+    private final Counter received = Counter.builder()
+            .name("tapeq_requests_received_total")
+            .help("Requests read from the request directories (a rewritten request file counts once)")
+            .labelNames("directory", "kind")
+            .register(registry);
+
+    private final Counter completed = Counter.builder()
+            .name("tapeq_requests_completed_total")
+            .help("Requests answered: staged, flushed, removed, failed (error file or parked) or cancelled")
+            .labelNames("directory", "kind", "outcome")
+            .register(registry);
+
+    private final Counter rejected = Counter.builder()
+            .name("tapeq_requests_rejected_total")
+            .help("Request files refused at intake (malformed, oversized, symbolic link, size mismatch)")
+            .labelNames("directory")
+            .register(registry);
+
+    private final Counter bytes = Counter.builder()
+            .name("tapeq_bytes_total")
+            .help("Bytes delivered into in/ (stage) or acknowledged on tape (flush)")
+            .labelNames("directory", "kind")
+            .register(registry);
+
+    private final Histogram latency = Histogram.builder()
+            .name("tapeq_request_duration_seconds")
+            .help("From the daemon first seeing a request to its answer")
+            .unit(Unit.SECONDS)
+            .labelNames("kind", "outcome")
+            .classicOnly()
+            .classicExponentialUpperBounds(1, 2, 22) // 1 s .. about 24 days
+            .register(registry);
+
+    private final Histogram loopLatency = Histogram.builder()
+            .name("tapeq_loop_latency_seconds")
+            .help("Delay between handing a task to the scheduler's event loop and it running")
+            .unit(Unit.SECONDS)
+            .classicOnly()
+            .classicExponentialUpperBounds(0.0001, 4, 10) // 0.1 ms .. 26 s
+            .register(registry);
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    public void received(String directory, String kind) {
+        received.labelValues(directory, kind).inc();
+    }
+
+    public void rejected(String directory) {
+        rejected.labelValues(directory).inc();
+    }
+
+    /** A request ended; {@code seconds} since it was first seen, {@code bytes} moved (0 if none). */
+    public void completed(String directory, String kind, String outcome, double seconds, long movedBytes) {
+        completed.labelValues(directory, kind, outcome).inc();
+        latency.labelValues(kind, outcome).observe(Math.max(0, seconds));
+        if (movedBytes > 0) {
+            bytes.labelValues(directory, kind).inc(movedBytes);
+        }
+    }
+
+    public void loopLatency(double seconds) {
+        loopLatency.observe(seconds);
+    }
+
+    /** The Prometheus text exposition of everything registered. */
+    public byte[] scrape() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+        try {
+            new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in memory: never
+        }
+        return out.toByteArray();
+    }
+}

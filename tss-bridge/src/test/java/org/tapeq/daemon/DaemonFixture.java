@@ -1,0 +1,187 @@
+package org.tapeq.daemon;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.zip.Adler32;
+
+import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.protocol.AtomicFiles;
+import org.tapeq.protocol.ErrorReport;
+import org.tapeq.protocol.ProtocolFiles;
+import org.tapeq.protocol.Request;
+import org.tapeq.protocol.RequestCodec;
+import org.tapeq.protocol.RequestDirectory;
+
+/**
+ * A daemon on a temporary request directory with a fast simulated library, and helpers that play the pool's
+ * side the way the ENDIT provider (no extension) or tapeq's provider (with it) writes requests.
+ */
+final class DaemonFixture implements AutoCloseable {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    final Path root;
+    final Path endit;
+    final RequestDirectory dir;
+    final Path pool;
+    private final String extraYaml;
+    Daemon daemon;
+
+    DaemonFixture(Path root, String extraYaml) throws IOException {
+        this.root = root;
+        this.endit = root.resolve("endit");
+        for (String sub : RequestDirectory.SUBDIRECTORIES) {
+            Files.createDirectories(endit.resolve(sub));
+        }
+        this.dir = RequestDirectory.at(endit);
+        this.pool = Files.createDirectories(root.resolve("pool"));
+        this.extraYaml = extraYaml;
+    }
+
+    /** The configuration: one directory, 2 drives, 4 cartridges, tape time x2000, short waits. */
+    String yaml() {
+        return String.join("\n",
+                "directories:",
+                "  - path: " + endit,
+                "    name: test",
+                "state: " + root.resolve("state"),
+                "library:",
+                "  simulated:",
+                "    speed: 2000",
+                "    drives: 2",
+                "    cartridges: 4",
+                "families:",
+                "  - storageClass: \"atlas:.*\"",
+                "    family: atlas",
+                "scheduler:",
+                "  aggregateWait: 20s",
+                "  quietTime: 10s",
+                "  dwell: 10s",
+                "intake:",
+                "  rescanInterval: 1s",
+                "http:",
+                "  bind: 127.0.0.1:0",
+                extraYaml,
+                "");
+    }
+
+    Daemon start() throws Exception {
+        Path config = root.resolve("tapeq.yaml");
+        Files.writeString(config, yaml());
+        daemon = Daemon.start(DaemonConfig.load(config));
+        return daemon;
+    }
+
+    /** Labels every cartridge for family atlas (a fresh library has blank cartridges). */
+    void labelAll() throws Exception {
+        for (String b : ((org.tapeq.scheduler.tape.sim.SimulatedLibrary) daemon.library()).barcodes()) {
+            daemon.scheduler().labelCartridge(b, "atlas", false).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    void stop() {
+        if (daemon != null) {
+            daemon.close();
+            daemon = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    // ---------------------------------------------------------------- the pool's side
+
+    static String newPnfsId() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        return String.format(Locale.ROOT, "0000%016X%016X", r.nextLong(), r.nextLong());
+    }
+
+    static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        ThreadLocalRandom.current().nextBytes(b);
+        return b;
+    }
+
+    static String adler32(byte[] data) {
+        Adler32 a = new Adler32();
+        a.update(data);
+        return String.format(Locale.ROOT, "%08x", a.getValue());
+    }
+
+    /** A replica in the pool, hard-linked into out/, after its request file (the providers' order). */
+    void flush(String pnfsid, byte[] content, boolean extension) throws IOException {
+        Path replica = pool.resolve(pnfsid);
+        Files.write(replica, content);
+        Request.Extension x = extension ? new Request.Extension("req-" + pnfsid, 0, null, null, 0) : null;
+        writeRequest(pnfsid, Request.flush(content.length, System.currentTimeMillis() / 1000, "atlas:raw",
+                "/pnfs/test/atlas/ds1/" + pnfsid, "adler32", adler32(content), x));
+        Files.createLink(dir.outLink(pnfsid), replica);
+    }
+
+    void stage(String pnfsid, long size, String adler32, boolean extension) throws IOException {
+        Request.Extension x = extension ? new Request.Extension("req-" + pnfsid, 0, null, null, 0) : null;
+        writeRequest(pnfsid, Request.stage(size, System.currentTimeMillis() / 1000, "atlas:raw",
+                "/pnfs/test/atlas/ds1/" + pnfsid, 4242L, extension ? "adler32" : null, extension ? adler32 : null, x));
+    }
+
+    void writeRequest(String pnfsid, Request r) throws IOException {
+        AtomicFiles.write(dir.requestFile(pnfsid), RequestCodec.toBytes(r));
+    }
+
+    /** Waits for the daemon's answer to a flush: link removed (done) or an error file. */
+    ErrorReport awaitFlush(String pnfsid) throws Exception {
+        await("flush of " + pnfsid + " answered", () -> !exists(dir.outLink(pnfsid)) || exists(dir.errorFile(pnfsid)));
+        return error(pnfsid);
+    }
+
+    /** Waits for the daemon's answer to a stage: the file in in/ or an error file. */
+    ErrorReport awaitStage(String pnfsid) throws Exception {
+        await("stage of " + pnfsid + " answered", () -> exists(dir.inFile(pnfsid)) || exists(dir.errorFile(pnfsid)));
+        return error(pnfsid);
+    }
+
+    ErrorReport error(String pnfsid) throws IOException {
+        Path err = dir.errorFile(pnfsid);
+        return exists(err) ? ErrorReport.parse(ProtocolFiles.readSmallFile(err, 65536)) : null;
+    }
+
+    /** The pool collects an answer: removes the request (and error file), as the providers do. */
+    void collect(String pnfsid) throws IOException {
+        Files.deleteIfExists(dir.requestFile(pnfsid));
+        Files.deleteIfExists(dir.errorFile(pnfsid));
+        Files.deleteIfExists(dir.inFile(pnfsid));
+        Files.deleteIfExists(dir.checksumFile(pnfsid));
+    }
+
+    static boolean exists(Path p) {
+        return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    List<String> list(String sub) throws IOException {
+        try (var s = Files.list(endit.resolve(sub))) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out after " + WAIT.toSeconds() + " s waiting until " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+}
