@@ -10,15 +10,13 @@ import org.tapeq.protocol.ProtocolFiles;
  * @param rescanIntervalMillis time between full rescans (for changes no watch event reports, e.g. on NFS or GPFS)
  * @param inotify              whether to use the filesystem's watch service where it works
  * @param maxRequestBytes      request files larger than this are refused
- * @param trashBatch           trash entries per catalog delete batch
  */
-public record IntakeConfig(long rescanIntervalMillis, boolean inotify, int maxRequestBytes, int trashBatch) {
+public record IntakeConfig(long rescanIntervalMillis, boolean inotify, int maxRequestBytes) {
 
     static final String RESCAN_INTERVAL = "rescanInterval";
     static final String INOTIFY = "inotify";
     static final String MAX_REQUEST_BYTES = "maxRequestBytes";
-    static final String TRASH_BATCH = "trashBatch";
-    static final List<String> KEYS = List.of(RESCAN_INTERVAL, INOTIFY, MAX_REQUEST_BYTES, TRASH_BATCH);
+    static final List<String> KEYS = List.of(RESCAN_INTERVAL, INOTIFY, MAX_REQUEST_BYTES);
 
     public static final long DEFAULT_RESCAN_INTERVAL_MILLIS = 60_000;
     static final long MIN_RESCAN_INTERVAL_MILLIS = 1000;
@@ -26,8 +24,6 @@ public record IntakeConfig(long rescanIntervalMillis, boolean inotify, int maxRe
     public static final int DEFAULT_MAX_REQUEST_BYTES = ProtocolFiles.MAX_PROTOCOL_FILE_SIZE;
     static final int MIN_MAX_REQUEST_BYTES = 1 << 10;
     static final int MAX_MAX_REQUEST_BYTES = 1 << 20;
-    public static final int DEFAULT_TRASH_BATCH = 1000;
-    static final int MAX_TRASH_BATCH = 1_000_000;
 
     static IntakeConfig parse(ConfigNode intake) {
         intake.allow(KEYS);
@@ -41,15 +37,13 @@ public record IntakeConfig(long rescanIntervalMillis, boolean inotify, int maxRe
             throw intake.error(MAX_REQUEST_BYTES, "must be from " + Units.formatSize(MIN_MAX_REQUEST_BYTES) + " to "
                     + Units.formatSize(MAX_MAX_REQUEST_BYTES) + ", not " + Units.formatSize(maxRequest));
         }
-        return new IntakeConfig(rescan, intake.bool(INOTIFY, DEFAULT_INOTIFY), (int) maxRequest,
-                (int) intake.integer(TRASH_BATCH, DEFAULT_TRASH_BATCH, 1, MAX_TRASH_BATCH));
+        return new IntakeConfig(rescan, intake.bool(INOTIFY, DEFAULT_INOTIFY), (int) maxRequest);
     }
 
     void describe(YamlText out) {
         out.put(0, DaemonConfig.INTAKE, null)
                 .put(1, RESCAN_INTERVAL, Units.formatDuration(rescanIntervalMillis))
                 .put(1, INOTIFY, inotify)
-                .put(1, MAX_REQUEST_BYTES, Units.formatSize(maxRequestBytes))
-                .put(1, TRASH_BATCH, trashBatch);
+                .put(1, MAX_REQUEST_BYTES, Units.formatSize(maxRequestBytes));
     }
 }

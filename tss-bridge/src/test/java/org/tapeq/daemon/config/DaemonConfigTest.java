@@ -89,7 +89,6 @@ class DaemonConfigTest {
               rescanInterval: 10m
               inotify: false
               maxRequestBytes: 1MiB
-              trashBatch: 50
             http:
               bind: 0.0.0.0:9999
             """;
@@ -107,7 +106,7 @@ class DaemonConfigTest {
         assertEquals(new CatalogConfig("jdbc:sqlite:/var/lib/tapeq/catalog.db", null, null), c.catalog());
         assertEquals(new LibraryConfig(Backend.SIMULATED, 256 << 10, new SimulatedConfig(
                 Path.of("/var/lib/tapeq/simlib"), DataMode.BYTES, 1.0, 4, MediaType.LTO9, 20, "TQ", 1)), c.library());
-        assertEquals(new IntakeConfig(60_000, true, 64 << 10, 1000), c.intake());
+        assertEquals(new IntakeConfig(60_000, true, 64 << 10), c.intake());
         assertEquals(new InetSocketAddress("127.0.0.1", 9270), c.httpBind().orElseThrow());
         assertEquals(SchedulerConfig.defaults().toString(), c.schedulerConfig().toString());
         assertEquals(List.of(), c.warnings());
@@ -139,7 +138,7 @@ class DaemonConfigTest {
         assertFalse(c.catalog().isSqlite());
         assertEquals(new LibraryConfig(Backend.SCSI, 1 << 20, new SimulatedConfig(Path.of("/srv/sim"),
                 DataMode.SIZE_ONLY, 100, 2, MediaType.LTO8, 99, "ABCD", -7)), c.library());
-        assertEquals(new IntakeConfig(600_000, false, 1 << 20, 50), c.intake());
+        assertEquals(new IntakeConfig(600_000, false, 1 << 20), c.intake());
         assertEquals(9999, c.httpBind().orElseThrow().getPort());
         assertTrue(c.httpBind().orElseThrow().getAddress().isAnyLocalAddress());
     }
