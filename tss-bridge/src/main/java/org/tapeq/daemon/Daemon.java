@@ -4,14 +4,12 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -42,7 +40,6 @@ import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.daemon.http.HttpEndpoint;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
-import org.tapeq.scheduler.catalog.JdbcCatalog;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -84,6 +81,9 @@ public final class Daemon implements AutoCloseable {
     private Scheduler scheduler;
     private HttpEndpoint http;
     private volatile boolean closed;
+    private volatile Snapshot<java.util.Optional<SchedulerStatus>> schedulerSnapshot;
+    private volatile Snapshot<List<BridgeStatus>> bridgeSnapshot;
+    private static final long SNAPSHOT_NANOS = 1_000_000_000L;
 
     private Daemon(DaemonConfig config) {
         this.config = config;
@@ -108,7 +108,7 @@ public final class Daemon implements AutoCloseable {
         Files.createDirectories(state);
         lockState(state);
 
-        catalog = JdbcCatalog.open(config.catalog().url(), credentials());
+        catalog = config.catalog().open();
         closeables.add(catalog);
         LibraryConfig lib = config.library();
         SimulatedConfig sim = lib.simulated();
@@ -137,6 +137,13 @@ public final class Daemon implements AutoCloseable {
             BridgeSettings s = new BridgeSettings(index++, dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),
                     reserve, config.intake().rescanIntervalMillis(), config.intake().inotify(),
                     config.intake().maxRequestBytes(), ORPHAN_MILLIS);
+            if (dc.stageBufferBytes() < 2 * config.schedulerConfig().aggregateBytes()) {
+                // A read is one aggregate's members at most; a retried read keeps its room while the drive goes
+                // on, so a buffer under two aggregates can leave a drive waiting for room that never comes.
+                LOG.warn("directories[{}].stageBuffer ({} bytes) is less than twice scheduler.aggregateBytes ({}): "
+                        + "drives may wait for stage buffer space", s.index(), dc.stageBufferBytes(),
+                        config.schedulerConfig().aggregateBytes());
+            }
             DirectoryBridge bridge = new DirectoryBridge(s, services);
             bridges.add(bridge);
             closeables.add(bridge);
@@ -176,17 +183,6 @@ public final class Daemon implements AutoCloseable {
         SimulatedLibrary built = b.build();
         closeables.add(built);
         return built;
-    }
-
-    private Properties credentials() throws IOException {
-        Properties p = new Properties();
-        if (config.catalog().user() != null) {
-            p.setProperty("user", config.catalog().user());
-        }
-        if (config.catalog().passwordFile() != null) {
-            p.setProperty("password", Files.readString(config.catalog().passwordFile(), StandardCharsets.UTF_8).strip());
-        }
-        return p;
     }
 
     private void lockState(Path state) throws IOException {
@@ -233,13 +229,13 @@ public final class Daemon implements AutoCloseable {
         CounterWithCallback.builder().name("tapeq_scheduler_events_total")
                 .help("Scheduler totals: mounts, remounts, unmounts, faults by class, requests by outcome, bytes")
                 .labelNames("event")
-                .callback(cb -> schedulerStatus().ifPresent(s -> s.counters().forEach(
+                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> s.counters().forEach(
                         (k, v) -> cb.call(v, k))))
                 .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_queues")
                 .help("Scheduler queues with work: all, ready to mount, waiting for their mount criteria")
                 .labelNames("state")
-                .callback(cb -> schedulerStatus().ifPresent(s -> {
+                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> {
                     cb.call(s.queueCount(), "all");
                     cb.call(s.readyQueues(), "ready");
                     cb.call(s.waitingQueues(), "waiting");
@@ -248,7 +244,7 @@ public final class Daemon implements AutoCloseable {
         GaugeWithCallback.builder().name("tapeq_drives")
                 .help("Drives by state")
                 .labelNames("state")
-                .callback(cb -> schedulerStatus().ifPresent(s -> {
+                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> {
                     Map<String, Long> byState = new java.util.TreeMap<>();
                     s.drives().forEach(d -> byState.merge(d.state(), 1L, Long::sum));
                     byState.forEach((k, v) -> cb.call(v, k));
@@ -257,17 +253,41 @@ public final class Daemon implements AutoCloseable {
         GaugeWithCallback.builder().name("tapeq_directory_requests")
                 .help("Request files being served, by directory and state")
                 .labelNames("directory", "state")
-                .callback(cb -> bridgeStatuses().forEach(b -> b.requests().forEach(
+                .callback(cb -> cachedBridgeStatuses().forEach(b -> b.requests().forEach(
                         (state, n) -> cb.call(n, b.name(), state))))
                 .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_stage_buffer_bytes")
                 .help("Bytes reserved in in/ for staged files, and the configured capacity")
                 .labelNames("directory", "kind")
-                .callback(cb -> bridgeStatuses().forEach(b -> {
+                .callback(cb -> cachedBridgeStatuses().forEach(b -> {
                     cb.call(b.bufferReserved(), b.name(), "reserved");
                     cb.call(b.bufferCapacity(), b.name(), "capacity");
                 }))
                 .register(metrics.registry());
+    }
+
+    /** One snapshot serves every gauge of a scrape: a scrape asks the loop once, not once per metric. */
+    private java.util.Optional<SchedulerStatus> cachedSchedulerStatus() {
+        long now = System.nanoTime();
+        Snapshot<java.util.Optional<SchedulerStatus>> c = schedulerSnapshot;
+        if (c == null || now - c.nanos() > SNAPSHOT_NANOS) {
+            c = new Snapshot<>(now, schedulerStatus());
+            schedulerSnapshot = c;
+        }
+        return c.value();
+    }
+
+    private List<BridgeStatus> cachedBridgeStatuses() {
+        long now = System.nanoTime();
+        Snapshot<List<BridgeStatus>> c = bridgeSnapshot;
+        if (c == null || now - c.nanos() > SNAPSHOT_NANOS) {
+            c = new Snapshot<>(now, bridgeStatuses());
+            bridgeSnapshot = c;
+        }
+        return c.value();
+    }
+
+    private record Snapshot<T>(long nanos, T value) {
     }
 
     java.util.Optional<SchedulerStatus> schedulerStatus() {

@@ -35,6 +35,10 @@ final class DaemonFixture implements AutoCloseable {
     final RequestDirectory dir;
     final Path pool;
     private final String extraYaml;
+    /** Extra lines for the directory's entry, e.g. {@code "    stageBuffer: 1MB"}. */
+    String directoryYaml = "";
+    /** Whether the daemon uses inotify; without it only rescans (every second) see changes, as on NFS. */
+    boolean inotify = true;
     Daemon daemon;
 
     DaemonFixture(Path root, String extraYaml) throws IOException {
@@ -54,6 +58,7 @@ final class DaemonFixture implements AutoCloseable {
                 "directories:",
                 "  - path: " + endit,
                 "    name: test",
+                directoryYaml,
                 "state: " + root.resolve("state"),
                 "library:",
                 "  simulated:",
@@ -67,8 +72,10 @@ final class DaemonFixture implements AutoCloseable {
                 "  aggregateWait: 20s",
                 "  quietTime: 10s",
                 "  dwell: 10s",
+                "  mergeGap: 0",
                 "intake:",
                 "  rescanInterval: 1s",
+                "  inotify: " + inotify,
                 "http:",
                 "  bind: 127.0.0.1:0",
                 extraYaml,
@@ -149,6 +156,12 @@ final class DaemonFixture implements AutoCloseable {
     /** Waits for the daemon's answer to a stage: the file in in/ or an error file. */
     ErrorReport awaitStage(String pnfsid) throws Exception {
         await("stage of " + pnfsid + " answered", () -> exists(dir.inFile(pnfsid)) || exists(dir.errorFile(pnfsid)));
+        return error(pnfsid);
+    }
+
+    /** Waits for an error file (a stage whose in/ file may already exist). */
+    ErrorReport awaitStageError(String pnfsid) throws Exception {
+        await("error file for " + pnfsid, () -> exists(dir.errorFile(pnfsid)));
         return error(pnfsid);
     }
 

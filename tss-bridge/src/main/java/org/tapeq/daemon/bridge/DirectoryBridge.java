@@ -69,8 +69,10 @@ import org.tapeq.scheduler.time.EventLoop;
  *     becomes an error file, except for a flush from the ENDIT provider, which cannot read one: it is parked,
  *     with the reason in status, until its request file changes or the daemon restarts.</li>
  * <li><b>Cancellation.</b> A request file that disappears cancels the request in the scheduler; a result that
- *     arrives for it later is cleaned up, never delivered. A rewritten request file for a pnfsid being served
- *     is the same request (dCache re-sends after a pool restart) unless its action or size changed.</li>
+ *     arrives for it later is cleaned up, never delivered. A rewritten request file for a pnfsid still queued
+ *     is the same request (dCache re-sends after a pool restart) unless its action or size changed; one
+ *     rewritten after its answer is a new request. Rewrites are noticed by events, and by rescans through the
+ *     file's identity (inode and time) for answered requests only, so a rescan stats no queued request.</li>
  * </ul>
  */
 public final class DirectoryBridge implements AutoCloseable {
@@ -78,9 +80,10 @@ public final class DirectoryBridge implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DirectoryBridge.class);
 
     private static final int PARSE_BATCH = 512;
-    private static final int EMPTY_RETRIES = 10;
-    private static final long EMPTY_RETRY_MILLIS = 200;
-    private static final long PICKUP_CHECK_MILLIS = 1000;
+    /** Reads of an empty or unreadable request file before it is refused, {@link #RETRY_MILLIS} apart. */
+    private static final int READ_RETRIES = 10;
+    private static final long RETRY_MILLIS = 200;
+    private static final long TICK_MILLIS = 1000;
     private static final String LOCK_FILE = ".tapeq-daemon.lock";
     private static final String KIND_STAGE = "stage";
     private static final String KIND_FLUSH = "flush";
@@ -117,6 +120,7 @@ public final class DirectoryBridge implements AutoCloseable {
     private boolean initialScanDone;
     private boolean rescanRequested;
     private long rejected;
+    private long refusalsSeen;
 
     public DirectoryBridge(BridgeSettings settings, BridgeServices services) throws IOException {
         this.settings = settings;
@@ -173,12 +177,12 @@ public final class DirectoryBridge implements AutoCloseable {
                 watcher = new RequestWatcher(settings.name(), dir, new RequestWatcher.Listener() {
                     @Override
                     public void changed(String sub, String pnfsid, boolean created) {
-                        thread.execute(() -> onEvent(sub, pnfsid, created));
+                        run(() -> onEvent(sub, pnfsid, created));
                     }
 
                     @Override
                     public void lost() {
-                        thread.execute(DirectoryBridge.this::requestRescan);
+                        run(DirectoryBridge.this::requestRescan);
                     }
                 });
                 watcher.start();
@@ -187,11 +191,10 @@ public final class DirectoryBridge implements AutoCloseable {
                         e.toString(), settings.rescanMillis());
             }
         }
-        thread.execute(this::rescan);
-        thread.scheduleWithFixedDelay(this::rescan, settings.rescanMillis(), settings.rescanMillis(),
+        run(this::rescan);
+        thread.scheduleWithFixedDelay(safe(this::rescan), settings.rescanMillis(), settings.rescanMillis(),
                 TimeUnit.MILLISECONDS);
-        thread.scheduleWithFixedDelay(this::checkPickups, PICKUP_CHECK_MILLIS, PICKUP_CHECK_MILLIS,
-                TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(safe(this::tick), TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         return ready;
     }
 
@@ -262,13 +265,14 @@ public final class DirectoryBridge implements AutoCloseable {
      * again when it raced with the removal (docs/protocol.md), and the catalog then acknowledges it at once.
      */
     private static boolean linkExpected(Tracked t) {
-        return !t.isStage() && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
+        return t.request != null && !t.isStage()
+                && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
     }
 
     private void requestRescan() {
         if (!rescanRequested) {
             rescanRequested = true;
-            thread.schedule(this::rescan, 100, TimeUnit.MILLISECONDS);
+            thread.schedule(safe(this::rescan), 100, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -295,12 +299,23 @@ public final class DirectoryBridge implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             LOG.error("{}: cannot list {}: {}", settings.name(), dir.requestDir(), e.toString());
+            if (!initialScanDone) {
+                thread.schedule(safe(this::rescan), 1, TimeUnit.SECONDS);
+            }
             return;
         }
         List<Tracked> gone = new ArrayList<>();
+        List<String> again = new ArrayList<>();
         for (Tracked t : requests.values()) {
             if (t.listedIn != gen && t.listedIn != 0) {
-                gone.add(t);
+                // One listing can miss a file being renamed over; only a missing file is gone.
+                if (!Files.exists(dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+                    gone.add(t);
+                }
+            } else if (t.state != Tracked.State.QUEUED && t.state != Tracked.State.WAITING_LINK && rewritten(t)) {
+                // Answered, and the pool has since sent a new request (no event on a shared filesystem). Queued
+                // requests are not checked: a rescan must not stat a million files.
+                again.add(t.pnfsid);
             } else if (t.state == Tracked.State.WAITING_LINK
                     || linkExpected(t) && Files.exists(dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
                 startFlush(t);
@@ -309,6 +324,7 @@ public final class DirectoryBridge implements AutoCloseable {
         for (Tracked t : gone) {
             requestGone(t.pnfsid);
         }
+        fresh.addAll(again);
         read(fresh);
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.trashDir())) {
             for (Path p : ds) {
@@ -346,10 +362,10 @@ public final class DirectoryBridge implements AutoCloseable {
             for (String n : names) {
                 results.add(Parsed.read(n, dir.requestFile(n), settings.maxRequestBytes()));
             }
-            thread.execute(() -> {
+            run(() -> {
                 batchesOut--;
                 for (Parsed p : results) {
-                    accept(p);
+                    acceptSafely(p);
                 }
                 completeReadyIfDone();
             });
@@ -363,31 +379,45 @@ public final class DirectoryBridge implements AutoCloseable {
         }
     }
 
+    /** One request's intake must not stop the others of its batch. */
+    private void acceptSafely(Parsed p) {
+        try {
+            accept(p);
+        } catch (RuntimeException e) {
+            reading.remove(p.pnfsid());
+            LOG.error("{}: taking request {} failed; it is read again at the next rescan", settings.name(),
+                    p.pnfsid(), e);
+        }
+    }
+
     private void accept(Parsed p) {
         String pnfsid = p.pnfsid();
-        Integer emptyTimes = reading.remove(pnfsid);
-        if (p.gone()) {
-            return;
+        Integer attempts = reading.remove(pnfsid);
+        if (p.gone() || attempts == null) {
+            return; // gone, or its file was removed while it was being read
         }
-        if (p.empty()) {
-            int times = emptyTimes == null ? 1 : emptyTimes + 1;
-            if (times < EMPTY_RETRIES) {
+        if (p.request() == null) {
+            // Empty, truncated or unreadable: perhaps still being written (the ENDIT provider writes in
+            // place) or a transient NFS error. Read it again a few times before refusing it.
+            int times = attempts + 1;
+            if (times < READ_RETRIES) {
                 reading.put(pnfsid, times);
-                thread.schedule(() -> {
+                thread.schedule(safe(() -> {
                     if (reading.containsKey(pnfsid)) {
                         batchesOut++;
                         intake.execute(() -> {
                             Parsed again = Parsed.read(pnfsid, dir.requestFile(pnfsid), settings.maxRequestBytes());
-                            thread.execute(() -> {
+                            run(() -> {
                                 batchesOut--;
                                 if (reading.containsKey(pnfsid)) {
                                     reading.put(pnfsid, times);
-                                    accept(again);
+                                    acceptSafely(again);
                                 }
+                                completeReadyIfDone();
                             });
                         });
                     }
-                }, EMPTY_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                }), RETRY_MILLIS, TimeUnit.MILLISECONDS);
                 return;
             }
         }
@@ -395,23 +425,55 @@ public final class DirectoryBridge implements AutoCloseable {
             MDC.put("pnfsid", pnfsid);
             Tracked old = requests.get(pnfsid);
             if (p.request() == null) {
-                refuse(pnfsid, old, p.error());
+                refuse(pnfsid, old, p.error(), p.version());
+                return;
+            }
+            String invalid = invalidChecksum(p.request());
+            if (invalid != null) {
+                refuse(pnfsid, old, dir.requestFile(pnfsid) + ": " + invalid, p.version());
                 return;
             }
             if (old != null) {
                 old.listedIn = generation;
-                if (sameRequest(old, p.request()) && old.state != Tracked.State.PARKED) {
+                if (old.request != null && sameRequest(old, p.request()) && (old.state == Tracked.State.QUEUED
+                        || old.state == Tracked.State.WAITING_LINK)) {
                     old.requestGoneMillis = 0;
-                    return; // re-sent by dCache: the same request, already being served
+                    old.request = p.request(); // re-sent by dCache: the same request, already being served
+                    old.version = p.version();
+                    return;
                 }
-                LOG.info("{}: request file {} was rewritten with a different request; replacing it",
-                        settings.name(), dir.requestFile(pnfsid));
+                if (old.state == Tracked.State.QUEUED || old.state == Tracked.State.WAITING_LINK) {
+                    LOG.info("{}: request file {} was rewritten with a different request; replacing it",
+                            settings.name(), dir.requestFile(pnfsid));
+                }
                 requestGone(pnfsid);
             }
-            admit(pnfsid, p.request());
+            admit(pnfsid, p.request(), p.version());
         } finally {
             MDC.remove("pnfsid");
         }
+    }
+
+    private boolean rewritten(Tracked t) {
+        try {
+            String now = Parsed.version(dir.requestFile(t.pnfsid));
+            return now != null && !now.equals(t.version);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** An adler32 checksum dCache sent must be one, or it could never be compared. */
+    private static String invalidChecksum(Request r) {
+        String sum = checksumOf(r);
+        if (Checksums.isAdler32(sum)) {
+            try {
+                Checksums.parse(sum);
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        }
+        return null;
     }
 
     private static boolean sameRequest(Tracked t, Request r) {
@@ -419,8 +481,9 @@ public final class DirectoryBridge implements AutoCloseable {
     }
 
     /** An unreadable request file: an error file says why (both providers read one for a stage). */
-    private void refuse(String pnfsid, Tracked old, String reason) {
+    private void refuse(String pnfsid, Tracked old, String reason, String version) {
         if (old != null && old.state == Tracked.State.ANSWERED && reason.equals(old.reason)) {
+            old.version = version;
             return;
         }
         if (old != null) {
@@ -430,23 +493,55 @@ public final class DirectoryBridge implements AutoCloseable {
         metrics.rejected(settings.name());
         LOG.warn("{}: refused request {}: {}", settings.name(), pnfsid, reason);
         Tracked t = new Tracked(newId(), pnfsid, null, wallClock.getAsLong(), null);
-        t.listedIn = generation;
-        requests.put(pnfsid, t);
+        t.version = version;
+        track(t);
         answerWithError(t, ReturnCodes.INVALID_REQUEST, reason);
+    }
+
+    /** Makes {@code t} the current request of its pnfsid; a delivered one it replaces gives its space back. */
+    private void track(Tracked t) {
+        t.listedIn = generation;
+        Tracked old = requests.put(t.pnfsid, t);
+        if (old != null && old.state == Tracked.State.DELIVERED && buffer.release(old.id)) {
+            scheduler.spaceFreed();
+        }
+    }
+
+    /**
+     * Whether an error file answers this request file. One older than the request file answered an earlier
+     * request the pool has since withdrawn and sent again: it is removed, not taken as the answer.
+     */
+    private boolean answeredBefore(String pnfsid) {
+        Path err = dir.errorFile(pnfsid);
+        try {
+            BasicFileAttributes e = Files.readAttributes(err, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes r = Files.readAttributes(dir.requestFile(pnfsid), BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            if (e.lastModifiedTime().compareTo(r.lastModifiedTime()) >= 0) {
+                return true;
+            }
+            LOG.info("{}: removing {}: it is older than the request file, which was sent again", settings.name(), err);
+            Files.deleteIfExists(err);
+        } catch (NoSuchFileException e) {
+            // no error file (the usual case), or the request is gone already
+        } catch (IOException e) {
+            LOG.warn("{}: cannot check {}: {}", settings.name(), err, e.toString());
+        }
+        return false;
     }
 
     private long newId() {
         return (nextSequence++ << 8) | settings.index();
     }
 
-    private void admit(String pnfsid, Request r) {
+    private void admit(String pnfsid, Request r, String version) {
         boolean stage = r.action() == Request.Action.RECALL;
         metrics.received(settings.name(), stage ? KIND_STAGE : KIND_FLUSH);
         long id = newId();
         Tracked t = new Tracked(id, pnfsid, r, wallClock.getAsLong(), stage ? temporaryFor(pnfsid, id) : null);
-        t.listedIn = generation;
-        requests.put(pnfsid, t);
-        if (Files.exists(dir.errorFile(pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+        t.version = version;
+        track(t);
+        if (answeredBefore(pnfsid)) {
             t.state = Tracked.State.ANSWERED; // answered before a restart; the pool has not collected it yet
             t.reason = "answered by an error file";
             return;
@@ -618,16 +713,32 @@ public final class DirectoryBridge implements AutoCloseable {
 
     /** Called by the scheduler's listener on its loop; the work happens on this bridge's thread. */
     public void completed(TapeRequest request, Outcome outcome) {
-        thread.execute(() -> {
+        run(() -> {
             try {
                 MDC.put("pnfsid", request.pnfsid());
                 onOutcome(request, outcome);
             } catch (RuntimeException e) {
                 LOG.error("{}: handling the outcome {} of {} failed", settings.name(), outcome, request.pnfsid(), e);
+                abandon(request, e);
             } finally {
                 MDC.remove("pnfsid");
             }
         });
+    }
+
+    /** After a failure handling an outcome: no temporary file or reservation is left behind. */
+    private void abandon(TapeRequest request, RuntimeException e) {
+        Tracked t = requests.get(request.pnfsid());
+        if (t == null || t.id != request.id() || !(request instanceof StageRequest)) {
+            return;
+        }
+        deleteQuietly(t.temporary);
+        if (buffer.release(t.id)) {
+            scheduler.spaceFreed();
+        }
+        if (t.state == Tracked.State.QUEUED) {
+            answerWithError(t, ReturnCodes.FAILED, "internal error answering " + t.pnfsid + ": " + e);
+        }
     }
 
     private void onOutcome(TapeRequest request, Outcome outcome) {
@@ -759,6 +870,14 @@ public final class DirectoryBridge implements AutoCloseable {
     private void answerWithError(Tracked t, int rc, String message) {
         t.state = Tracked.State.ANSWERED;
         t.reason = message;
+        String kind = t.request == null ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
+        if (!Files.exists(dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)
+                || t.request != null && !t.isStage() && !Files.exists(dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+            // Withdrawn by the pool meanwhile: an error file now would answer the next request for this file.
+            requests.remove(t.pnfsid, t);
+            metrics.completed(settings.name(), kind, "cancelled", seconds(t), 0);
+            return;
+        }
         try {
             AtomicFiles.write(dir.errorFile(t.pnfsid), new ErrorReport(rc, message).toBytes());
             LOG.warn("{}: answered {} with rc {}: {}", settings.name(), t.pnfsid, rc, message);
@@ -766,7 +885,6 @@ public final class DirectoryBridge implements AutoCloseable {
             LOG.error("{}: cannot write the error file for {} (rc {}: {}): {}", settings.name(), t.pnfsid, rc,
                     message, e.toString());
         }
-        String kind = t.request == null ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
         metrics.completed(settings.name(), kind, "failed", seconds(t), 0);
     }
 
@@ -783,6 +901,21 @@ public final class DirectoryBridge implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ delivered files
+
+    /**
+     * Once a second: free space is measured (the scheduler's loop must not wait for a filesystem), taken
+     * files release their space, and drives that were refused space ask again (the pool's disk may have room
+     * now even though nothing was released).
+     */
+    private void tick() {
+        buffer.measure();
+        long refusals = buffer.refusals();
+        if (refusals != refusalsSeen) {
+            refusalsSeen = refusals;
+            scheduler.spaceFreed();
+        }
+        checkPickups();
+    }
 
     private void checkPickups() {
         List<Tracked> delivered = new ArrayList<>();
@@ -831,7 +964,7 @@ public final class DirectoryBridge implements AutoCloseable {
     /** A snapshot, taken on the bridge's thread. */
     public CompletableFuture<BridgeStatus> status(int maxListed) {
         CompletableFuture<BridgeStatus> f = new CompletableFuture<>();
-        thread.execute(() -> {
+        Runnable snapshot = () -> {
             Map<Tracked.State, Integer> byState = new EnumMap<>(Tracked.State.class);
             long oldest = 0;
             List<Tracked> attention = new ArrayList<>();
@@ -855,8 +988,32 @@ public final class DirectoryBridge implements AutoCloseable {
             f.complete(new BridgeStatus(settings.name(), dir.base().toString(), states, trash.size(),
                     inScheduler.size(), oldest, buffer.reservedBytes(), buffer.capacity(), buffer.refusals(),
                     rejected, attention.size(), parked));
-        });
+        };
+        try {
+            thread.execute(snapshot);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            f.completeExceptionally(new IllegalStateException(settings.name() + " is stopped"));
+        }
         return f;
+    }
+
+    private void run(Runnable task) {
+        try {
+            thread.execute(safe(task));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("{}: stopping; a task was dropped (its request stays in the directory)", settings.name());
+        }
+    }
+
+    /** A task for the bridge thread that logs what it throws: an executor would swallow it, and stop repeating. */
+    private Runnable safe(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                LOG.error("{}: unexpected failure on the bridge thread", settings.name(), e);
+            }
+        };
     }
 
     private double seconds(Tracked t) {

@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
  * <p>A reservation is granted when the reserved total stays within the configured buffer and the filesystem
  * keeps its reserve free after the reservations not yet written are counted. When nothing is reserved one
  * request is always granted if the filesystem has room for it, so a file larger than the buffer still stages.
+ * Free space is measured once a second by the bridge: the scheduler's loop asks, and must not wait for a
+ * (perhaps hung network) filesystem.
  */
 final class StageBuffer {
 
@@ -33,12 +35,15 @@ final class StageBuffer {
     /** Reserved bytes not yet written to in/ (the filesystem's free space does not show them yet). */
     private long unwritten;
     private long refusals;
+    /** Free bytes on in/'s filesystem at the last {@link #measure()}. */
+    private long usable;
 
     StageBuffer(String name, Path inDir, long capacity, long reserveBytes) throws IOException {
         this.name = name;
         this.capacity = capacity;
         this.reserveBytes = reserveBytes;
         this.store = Files.getFileStore(inDir);
+        measure();
     }
 
     /** Bytes {@code ids} need beyond what they already hold. */
@@ -52,17 +57,24 @@ final class StageBuffer {
         return sum;
     }
 
+    /** Measures the filesystem's free space; called by the bridge, never on the scheduler's loop. */
+    void measure() {
+        long free;
+        try {
+            free = store.getUsableSpace();
+        } catch (IOException e) {
+            LOG.warn("{}: cannot read the free space of in/: {}", name, e.toString());
+            free = Long.MAX_VALUE; // unknown: the configured buffer alone limits
+        }
+        synchronized (this) {
+            usable = free;
+        }
+    }
+
     /** Whether {@code bytes} more would fit. */
     synchronized boolean fits(long bytes) {
         if (bytes == 0) {
             return true;
-        }
-        long usable;
-        try {
-            usable = store.getUsableSpace();
-        } catch (IOException e) {
-            LOG.warn("{}: cannot read the free space of in/: {}", name, e.toString());
-            return false;
         }
         boolean fits = total == 0
                 ? usable >= bytes

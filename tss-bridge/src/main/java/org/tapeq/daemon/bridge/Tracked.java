@@ -5,10 +5,7 @@ import java.nio.file.Path;
 import org.tapeq.protocol.Request;
 import org.tapeq.scheduler.engine.Ticket;
 
-/**
- * What the daemon knows about one request file of one directory. Owned by its bridge's thread; only
- * {@link #ticket} is written from another thread (the intake pool hands it over) and is volatile.
- */
+/** What the daemon knows about one request file of one directory. Owned by its bridge's thread. */
 final class Tracked {
 
     /** Where a request stands. */
@@ -31,7 +28,8 @@ final class Tracked {
 
     final long id;
     final String pnfsid;
-    final Request request;
+    /** The request as last read (a re-sent request replaces it); null for a file that was refused. */
+    Request request;
     /** Wall-clock milliseconds when the daemon first saw the request. */
     final long seenMillis;
     /** Where a stage's bytes are written before they are renamed into {@code in/}; null for flushes. */
@@ -39,7 +37,9 @@ final class Tracked {
 
     State state;
     String reason;
-    volatile Ticket ticket;
+    Ticket ticket;
+    /** The request file's identity when it was last read ({@link Parsed#version}). */
+    String version;
     /** The rescan generation that last listed this request file. */
     int listedIn;
     /** When a delivered file's request file was seen gone (for the orphan timeout), or 0. */
@@ -54,10 +54,10 @@ final class Tracked {
     }
 
     boolean isStage() {
-        return request.action() == Request.Action.RECALL;
+        return request != null && request.action() == Request.Action.RECALL;
     }
 
     boolean hasExtension() {
-        return request.extension() != null;
+        return request != null && request.extension() != null;
     }
 }

@@ -243,7 +243,7 @@ public final class TapeqCommand implements Runnable {
                     if (args.size() != 1) {
                         throw new IllegalArgumentException("import-hints takes the ENDIT hint FILE");
                     }
-                    try (JdbcCatalog catalog = JdbcCatalog.open(options.load().catalog().url())) {
+                    try (JdbcCatalog catalog = options.load().catalog().open()) {
                         EnditHints.Result r = EnditHints.importFile(Path.of(args.get(0)), catalog);
                         System.out.printf("%s: %d imported, %d already known, %d rejected%n", r.file(), r.imported(),
                                 r.alreadyKnown(), r.rejectedCount());
@@ -269,7 +269,7 @@ public final class TapeqCommand implements Runnable {
         /** One JSON object per line per file: the catalog in a form other tools read. */
         private void export() throws IOException {
             ObjectMapper json = new ObjectMapper();
-            try (JdbcCatalog catalog = JdbcCatalog.open(options.load().catalog().url());
+            try (JdbcCatalog catalog = options.load().catalog().open();
                  Writer w = output != null ? Files.newBufferedWriter(output, StandardCharsets.UTF_8)
                          : new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))) {
                 catalog.forEachFile(f -> {

@@ -1,8 +1,13 @@
 package org.tapeq.daemon.config;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
+
+import org.tapeq.scheduler.catalog.JdbcCatalog;
 
 /**
  * Where the catalog lives ({@code catalog:}). A password is never in the configuration file, only the path of
@@ -25,6 +30,22 @@ public record CatalogConfig(String url, String user, Path passwordFile) {
     static final String POSTGRESQL = "jdbc:postgresql:";
     /** The catalog file below the state directory when no URL is given. */
     static final String DEFAULT_FILE = "catalog.db";
+
+    /** Opens the catalog with the configured credentials (the password read from its file now). */
+    public JdbcCatalog open() throws IOException {
+        Properties p = new Properties();
+        if (user != null) {
+            p.setProperty("user", user);
+        }
+        if (passwordFile != null) {
+            try {
+                p.setProperty("password", Files.readString(passwordFile).strip());
+            } catch (IOException e) {
+                throw new IOException("catalog.passwordFile: cannot read " + passwordFile + ": " + e.getMessage(), e);
+            }
+        }
+        return JdbcCatalog.open(url, p);
+    }
 
     /** Whether the catalog is a SQLite file (else PostgreSQL). */
     public boolean isSqlite() {

@@ -23,13 +23,16 @@ import org.slf4j.LoggerFactory;
  * The administrative channel: a Unix-domain socket in the state directory, readable and writable only by the
  * daemon's user and group. One request per connection: a JSON line {@code {"command": ..., "args": [...]}},
  * answered by one JSON line {@code {"ok": true, "result": ...}} or {@code {"ok": false, "error": "..."}}.
- * Commands run one at a time on two named threads (one accepts, one executes), so an administrator cannot
- * overload the daemon.
+ * Commands run on a small bounded pool ({@code tapeq-control-N}); a client that does not send its request
+ * within {@link #READ_TIMEOUT_SECONDS} is disconnected, so one slow tape task or idle client cannot block the
+ * others.
  */
 public final class ControlServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlServer.class);
     static final int MAX_REQUEST_BYTES = 64 * 1024;
+    static final int READ_TIMEOUT_SECONDS = 10;
+    private static final int WORKERS = 4;
 
     /** Executes one command; throws IllegalArgumentException for a bad command or argument. */
     public interface Handler {
@@ -40,15 +43,23 @@ public final class ControlServer implements AutoCloseable {
     private final ServerSocketChannel server;
     private final Thread acceptor;
     private final ExecutorService worker;
+    private final java.util.concurrent.ScheduledExecutorService watchdog;
 
     private ControlServer(Path socket, ServerSocketChannel server, Handler handler) {
         this.socket = socket;
         this.server = server;
-        this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(16), r -> {
-            Thread t = new Thread(r, "tapeq-control");
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        this.worker = new ThreadPoolExecutor(WORKERS, WORKERS, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(16),
+                r -> {
+                    Thread t = new Thread(r, "tapeq-control-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.AbortPolicy());
+        this.watchdog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tapeq-control-watchdog");
             t.setDaemon(true);
             return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        });
         this.acceptor = new Thread(() -> acceptLoop(handler), "tapeq-control-accept");
         this.acceptor.setDaemon(true);
     }
@@ -89,8 +100,20 @@ public final class ControlServer implements AutoCloseable {
 
     private void serve(SocketChannel ch, Handler handler) {
         ObjectNode answer;
+        java.util.concurrent.ScheduledFuture<?> deadline = watchdog.schedule(() -> {
+            try {
+                ch.close(); // a client that sends nothing must not hold a worker
+            } catch (IOException e) {
+                LOG.debug("closing an idle control client: {}", e.toString());
+            }
+        }, READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         try {
-            JsonNode request = ControlProtocol.readLine(Channels.newInputStream(ch), MAX_REQUEST_BYTES);
+            JsonNode request;
+            try {
+                request = ControlProtocol.readLine(Channels.newInputStream(ch), MAX_REQUEST_BYTES);
+            } finally {
+                deadline.cancel(false);
+            }
             String command = request.path("command").asText("");
             java.util.List<String> args = new java.util.ArrayList<>();
             request.path("args").forEach(a -> args.add(a.asText()));
@@ -117,6 +140,7 @@ public final class ControlServer implements AutoCloseable {
     public void close() throws IOException {
         server.close();
         worker.shutdownNow();
+        watchdog.shutdownNow();
         Files.deleteIfExists(socket);
     }
 }
