@@ -800,9 +800,17 @@ public final class DirectoryBridge implements AutoCloseable {
             if (t.hasExtension() && s.checksum() != null) {
                 int colon = s.checksum().indexOf(':');
                 AtomicFiles.write(dir.checksumFile(t.pnfsid), StageChecksums.format(
-                        Map.of(s.checksum().substring(0, colon), s.checksum().substring(colon + 1))));
+                        Map.of(s.checksum().substring(0, colon), s.checksum().substring(colon + 1))), true);
+            }
+            // On disk before the name says "complete": after a power cut a restart adopts any in/ file of the
+            // right size as delivered.
+            try (FileChannel data = FileChannel.open(t.temporary, StandardOpenOption.WRITE)) {
+                data.force(true);
             }
             Files.move(t.temporary, in, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel inDir = FileChannel.open(dir.inDir(), StandardOpenOption.READ)) {
+                inDir.force(true);
+            }
         } catch (IOException e) {
             deleteQuietly(t.temporary);
             deleteQuietly(dir.checksumFile(t.pnfsid));
