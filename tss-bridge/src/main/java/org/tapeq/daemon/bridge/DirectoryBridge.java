@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -70,7 +71,10 @@ import org.tapeq.scheduler.time.EventLoop;
  *     with the reason in status, until its request file changes or the daemon restarts.</li>
  * <li><b>Cancellation.</b> A request file that disappears cancels the request in the scheduler; a result that
  *     arrives for it later is cleaned up, never delivered. A rewritten request file for a pnfsid being served
- *     is the same request (dCache re-sends after a pool restart) unless its action or size changed.</li>
+ *     is the same request (dCache re-sends after a pool restart) unless its action or size changed. Once a
+ *     request is answered or parked, a request file that is no longer the one read is the pool's next request;
+ *     without an event (a pool on another host of a shared filesystem) the rescan notices it by comparing inode,
+ *     modification time and size ({@link Parsed.Version}).</li>
  * </ul>
  */
 public final class DirectoryBridge implements AutoCloseable {
@@ -188,11 +192,22 @@ public final class DirectoryBridge implements AutoCloseable {
             }
         }
         thread.execute(this::rescan);
-        thread.scheduleWithFixedDelay(this::rescan, settings.rescanMillis(), settings.rescanMillis(),
-                TimeUnit.MILLISECONDS);
-        thread.scheduleWithFixedDelay(this::checkPickups, PICKUP_CHECK_MILLIS, PICKUP_CHECK_MILLIS,
-                TimeUnit.MILLISECONDS);
+        // A periodic task that throws is never run again: log and carry on instead.
+        thread.scheduleWithFixedDelay(guarded("rescan", this::rescan), settings.rescanMillis(),
+                settings.rescanMillis(), TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(guarded("pickup check", this::checkPickups), PICKUP_CHECK_MILLIS,
+                PICKUP_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         return ready;
+    }
+
+    private Runnable guarded(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.error("{}: {} failed; it runs again at its next period", settings.name(), what, e);
+            }
+        };
     }
 
     /** Our temporary stage files in in/: whatever a crash left there is incomplete. */
@@ -262,7 +277,8 @@ public final class DirectoryBridge implements AutoCloseable {
      * again when it raced with the removal (docs/protocol.md), and the catalog then acknowledges it at once.
      */
     private static boolean linkExpected(Tracked t) {
-        return !t.isStage() && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
+        return t.request != null && !t.isStage()
+                && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
     }
 
     private void requestRescan() {
@@ -274,7 +290,9 @@ public final class DirectoryBridge implements AutoCloseable {
 
     /**
      * Lists request/ and trash/: new names are read, tracked requests whose file is gone are cancelled, links
-     * that appeared in out/ start their flush. Cheap at a million files: names only, no stat per known file.
+     * that appeared in out/ start their flush, and the file of a finished request (answered or parked) is read
+     * again if it is no longer the file that was read: the pool removed it and wrote its next request between two
+     * rescans, or rewrote it. Cheap at a million files: names only, and a stat only per finished request.
      */
     private void rescan() {
         rescanRequested = false;
@@ -304,6 +322,9 @@ public final class DirectoryBridge implements AutoCloseable {
             } else if (t.state == Tracked.State.WAITING_LINK
                     || linkExpected(t) && Files.exists(dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
                 startFlush(t);
+            } else if (t.isFinished() && t.listedIn == gen && !reading.containsKey(t.pnfsid)
+                    && !Objects.equals(t.version, Parsed.Version.of(dir.requestFile(t.pnfsid)))) {
+                fresh.add(t.pnfsid);
             }
         }
         for (Tracked t : gone) {
@@ -349,7 +370,11 @@ public final class DirectoryBridge implements AutoCloseable {
             thread.execute(() -> {
                 batchesOut--;
                 for (Parsed p : results) {
-                    accept(p);
+                    try {
+                        accept(p);
+                    } catch (RuntimeException e) {
+                        LOG.error("{}: taking request file {} failed", settings.name(), p.pnfsid(), e);
+                    }
                 }
                 completeReadyIfDone();
             });
@@ -395,32 +420,40 @@ public final class DirectoryBridge implements AutoCloseable {
             MDC.put("pnfsid", pnfsid);
             Tracked old = requests.get(pnfsid);
             if (p.request() == null) {
-                refuse(pnfsid, old, p.error());
+                refuse(pnfsid, old, p.error(), p.version());
                 return;
             }
             if (old != null) {
                 old.listedIn = generation;
-                if (sameRequest(old, p.request()) && old.state != Tracked.State.PARKED) {
+                if (sameRequest(old, p.request())) {
                     old.requestGoneMillis = 0;
+                    old.version = p.version();
                     return; // re-sent by dCache: the same request, already being served
                 }
-                LOG.info("{}: request file {} was rewritten with a different request; replacing it",
-                        settings.name(), dir.requestFile(pnfsid));
+                LOG.info("{}: request file {} was rewritten with a different request, or with the next request "
+                        + "after an answer; replacing it", settings.name(), dir.requestFile(pnfsid));
                 requestGone(pnfsid);
             }
-            admit(pnfsid, p.request());
+            admit(pnfsid, p.request(), p.version());
         } finally {
             MDC.remove("pnfsid");
         }
     }
 
+    /**
+     * Whether {@code r} is the request {@code t} serves, re-sent. Never for a refused file (it had no request), nor
+     * once an error file answered it or it is parked: then a request read again is the pool's next one (an answered
+     * request whose error file is still there is answered by it again, see {@link #admit}).
+     */
     private static boolean sameRequest(Tracked t, Request r) {
-        return t.request.action() == r.action() && t.request.fileSize() == r.fileSize();
+        return t.request != null && t.state != Tracked.State.ANSWERED && t.state != Tracked.State.PARKED
+                && t.request.action() == r.action() && t.request.fileSize() == r.fileSize();
     }
 
     /** An unreadable request file: an error file says why (both providers read one for a stage). */
-    private void refuse(String pnfsid, Tracked old, String reason) {
+    private void refuse(String pnfsid, Tracked old, String reason, Parsed.Version version) {
         if (old != null && old.state == Tracked.State.ANSWERED && reason.equals(old.reason)) {
+            old.version = version;
             return;
         }
         if (old != null) {
@@ -431,6 +464,7 @@ public final class DirectoryBridge implements AutoCloseable {
         LOG.warn("{}: refused request {}: {}", settings.name(), pnfsid, reason);
         Tracked t = new Tracked(newId(), pnfsid, null, wallClock.getAsLong(), null);
         t.listedIn = generation;
+        t.version = version;
         requests.put(pnfsid, t);
         answerWithError(t, ReturnCodes.INVALID_REQUEST, reason);
     }
@@ -439,12 +473,13 @@ public final class DirectoryBridge implements AutoCloseable {
         return (nextSequence++ << 8) | settings.index();
     }
 
-    private void admit(String pnfsid, Request r) {
+    private void admit(String pnfsid, Request r, Parsed.Version version) {
         boolean stage = r.action() == Request.Action.RECALL;
         metrics.received(settings.name(), stage ? KIND_STAGE : KIND_FLUSH);
         long id = newId();
         Tracked t = new Tracked(id, pnfsid, r, wallClock.getAsLong(), stage ? temporaryFor(pnfsid, id) : null);
         t.listedIn = generation;
+        t.version = version;
         requests.put(pnfsid, t);
         if (Files.exists(dir.errorFile(pnfsid), LinkOption.NOFOLLOW_LINKS)) {
             t.state = Tracked.State.ANSWERED; // answered before a restart; the pool has not collected it yet

@@ -44,6 +44,8 @@ final class Tracked {
     int listedIn;
     /** When a delivered file's request file was seen gone (for the orphan timeout), or 0. */
     long requestGoneMillis;
+    /** The request file as last read; a rescan reads a finished request's file again when it differs. */
+    Parsed.Version version;
 
     Tracked(long id, String pnfsid, Request request, long seenMillis, Path temporary) {
         this.id = id;
@@ -55,6 +57,14 @@ final class Tracked {
 
     boolean isStage() {
         return request.action() == Request.Action.RECALL;
+    }
+
+    /**
+     * Answered (error file, acknowledged flush) or parked: a request file for this pnfsid that differs from the one
+     * read is the pool's next request, not this one.
+     */
+    boolean isFinished() {
+        return state == State.ANSWERED || state == State.ACKNOWLEDGED || state == State.PARKED;
     }
 
     boolean hasExtension() {
