@@ -1,0 +1,113 @@
+package org.tapeq.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.tapeq.daemon.control.ControlProtocol;
+
+/**
+ * The real daemon as a separate JVM, started the way the launcher starts it
+ * ({@code java -cp ... org.tapeq.daemon.cli.TapeqCommand daemon -c tapeq.yaml}) with this JVM's class path and
+ * java binary, so that it can be killed with SIGKILL. Its output is appended to {@code daemon.log} in the site.
+ */
+final class DaemonProcess implements AutoCloseable {
+
+    private final Site site;
+    private final Path config;
+    private final Path log;
+    private Process process;
+    private int starts;
+
+    DaemonProcess(Site site) throws IOException {
+        this.site = site;
+        this.config = site.writeConfig();
+        this.log = site.root.resolve("daemon.log");
+    }
+
+    Path log() {
+        return log;
+    }
+
+    /** Starts a new daemon JVM; does not wait for it to be ready. */
+    void start() throws IOException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("the daemon is already running (pid " + process.pid() + ")");
+        }
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java,
+                "-cp", System.getProperty("java.class.path"),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dtapeq.log.level=" + System.getProperty("tapeq.it.daemon.log.level", "INFO"),
+                "org.tapeq.daemon.cli.TapeqCommand", "daemon", "-c", config.toString()));
+        starts++;
+        Files.writeString(log, "==== start " + starts + " ====\n", StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux), then waits for the process to be gone. */
+    void kill() throws InterruptedException, IOException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the daemon (pid " + process.pid() + ") survived SIGKILL");
+        }
+        Files.writeString(log, "==== killed with SIGKILL (pid " + process.pid() + ", exit " + process.exitValue()
+                + ") ====\n", StandardOpenOption.APPEND);
+    }
+
+    /** SIGTERM: the daemon's shutdown hook closes it; returns its exit code. */
+    int stop() throws InterruptedException, IOException {
+        if (process == null) {
+            return 0;
+        }
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            kill();
+            throw new IllegalStateException("the daemon did not stop within 60 s of SIGTERM; killed");
+        }
+        return process.exitValue();
+    }
+
+    /** Calls the control socket; null while the daemon is not (yet) answering. */
+    JsonNode control(String command, List<String> args) {
+        try {
+            return ControlProtocol.call(site.controlSocket(), command, args);
+        } catch (IOException | RuntimeException e) { // not listening yet, or killed while answering
+            return null;
+        }
+    }
+
+    /** Waits until the daemon answers {@code status} on its control socket and returns that status. */
+    JsonNode awaitStatus(Duration timeout) throws InterruptedException {
+        return Poll.value("the daemon answers on " + site.controlSocket() + " (see " + log + ")", timeout, () -> {
+            if (!isAlive()) {
+                throw new IllegalStateException("the daemon exited with " + process.exitValue() + "; see " + log);
+            }
+            return control("status", List.of());
+        });
+    }
+
+    @Override
+    public void close() throws InterruptedException, IOException {
+        if (isAlive()) {
+            kill();
+        }
+    }
+}

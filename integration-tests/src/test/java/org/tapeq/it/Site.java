@@ -1,0 +1,169 @@
+package org.tapeq.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.tapeq.daemon.Daemon;
+import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+
+/**
+ * One test site on a temporary directory: the request directory the pool and the daemon share
+ * ({@code endit/}), the pool's data directory ({@code pool/}), the daemon's state ({@code state/}: catalog,
+ * lock, control socket, simulated tapes) and its YAML configuration ({@code tapeq.yaml}), written the way a
+ * site writes it.
+ *
+ * <p>The library is simulated with real bytes, by default 2000 times faster than tape, so a mount costs tens of
+ * milliseconds; the scheduler's waits are the configured ones divided by the same factor. Two tape families:
+ * {@code atlas} (storage classes {@code atlas:*}) and {@code cms} ({@code cms:*}), half the cartridges each.
+ */
+final class Site {
+
+    static final String HSM_TYPE = "osm";
+    static final String HSM_NAME = "itest";
+    static final String[] FAMILIES = {"atlas", "cms"};
+
+    final Path root;
+    final Path endit;
+    final Path pool;
+    final Path state;
+    final RequestDirectory dir;
+    private int drives = 2;
+    private int speed = 2000;
+    private boolean inotify = true;
+    private int cartridges = 6;
+    private String extraYaml = "";
+
+    Site(Path root) throws IOException {
+        this.root = root;
+        this.endit = root.resolve("endit");
+        for (String sub : RequestDirectory.SUBDIRECTORIES) {
+            Files.createDirectories(endit.resolve(sub));
+        }
+        this.dir = RequestDirectory.at(endit);
+        this.pool = Files.createDirectories(root.resolve("pool"));
+        this.state = root.resolve("state");
+    }
+
+    Site drives(int n) {
+        this.drives = n;
+        return this;
+    }
+
+    /** How much faster than real tape the simulated library runs (the scheduler's waits shrink alike). */
+    Site speed(int factor) {
+        this.speed = factor;
+        return this;
+    }
+
+    /**
+     * Whether the daemon watches the directory with inotify; without, it finds changes only by its 1 s rescans,
+     * as when the pool writes from another host of a shared filesystem (GPFS, NFS).
+     */
+    Site inotify(boolean on) {
+        this.inotify = on;
+        return this;
+    }
+
+    Site cartridges(int n) {
+        this.cartridges = n;
+        return this;
+    }
+
+    /** More YAML lines appended to the configuration (top-level keys not otherwise written). */
+    Site extraYaml(String yaml) {
+        this.extraYaml = yaml;
+        return this;
+    }
+
+    String catalogUrl() {
+        return "jdbc:sqlite:" + state.resolve("catalog.db");
+    }
+
+    Path controlSocket() {
+        return state.resolve(Daemon.CONTROL_SOCKET);
+    }
+
+    /** The configuration: one directory, a fast simulated library, short waits, no HTTP endpoint. */
+    String yaml() {
+        return String.join("\n",
+                "directories:",
+                "  - path: " + endit,
+                "    name: it",
+                "    stageBuffer: 1GiB",
+                "    stageBufferReserve: 1MiB",
+                "state: " + state,
+                "catalog:",
+                "  url: " + catalogUrl(),
+                "library:",
+                "  simulated:",
+                "    data: bytes",
+                "    speed: " + speed,
+                "    drives: " + drives,
+                "    cartridges: " + cartridges,
+                "families:",
+                "  - storageClass: \"atlas:.*\"",
+                "    family: atlas",
+                "  - storageClass: \"cms:.*\"",
+                "    family: cms",
+                "scheduler:",
+                "  aggregateWait: 20s",
+                "  quietTime: 10s",
+                "  dwell: 10s",
+                "  retryBackoff: 10s",
+                "intake:",
+                "  rescanInterval: 1s",
+                "  inotify: " + inotify,
+                "http:",
+                "  bind: off",
+                extraYaml,
+                "");
+    }
+
+    Path writeConfig() throws IOException {
+        Path config = root.resolve("tapeq.yaml");
+        Files.writeString(config, yaml());
+        return config;
+    }
+
+    /** Starts the real daemon in this JVM from the YAML file. */
+    Daemon startDaemon() throws Exception {
+        return Daemon.start(DaemonConfig.load(writeConfig()));
+    }
+
+    /** Labels the first half of the cartridges for atlas, the rest for cms (a fresh library is blank). */
+    static void label(Daemon daemon) throws Exception {
+        List<String> barcodes = ((SimulatedLibrary) daemon.library()).barcodes();
+        for (int i = 0; i < barcodes.size(); i++) {
+            daemon.scheduler().labelCartridge(barcodes.get(i), familyOfCartridge(i, barcodes.size()), false)
+                    .get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    static String familyOfCartridge(int index, int count) {
+        return FAMILIES[index * FAMILIES.length / count];
+    }
+
+    // ---------------------------------------------------------------- looking at the directory
+
+    static boolean exists(Path p) {
+        return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** Names in a subdirectory of the request directory, sorted. */
+    List<String> list(String sub) throws IOException {
+        try (var s = Files.list(endit.resolve(sub))) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /** Temporary files (names starting with a dot) in in/. */
+    List<String> temporariesInIn() throws IOException {
+        return list(RequestDirectory.IN).stream().filter(n -> n.startsWith(".")).toList();
+    }
+}
