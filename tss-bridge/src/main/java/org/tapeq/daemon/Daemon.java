@@ -113,10 +113,10 @@ public final class Daemon implements AutoCloseable {
         LibraryConfig lib = config.library();
         SimulatedConfig sim = lib.simulated();
         loop = new RealTimeEventLoop("tapeq-scheduler", sim == null ? 1.0 : sim.speed());
-        closeables.add(loop);
         ThreadPoolExecutor io = boundedPool("tapeq-io", Math.max(2, driveCount() + 1), 10_000);
         closeables.add(io::shutdownNow);
         library = openLibrary(lib, io);
+        closeables.add(loop); // closed before the library and the I/O pool it hands work to
 
         OutcomeRouter router = new OutcomeRouter();
         StageBuffers buffers = new StageBuffers();

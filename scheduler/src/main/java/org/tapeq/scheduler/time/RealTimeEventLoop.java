@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.time;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -52,13 +53,23 @@ public final class RealTimeEventLoop implements EventLoop, AutoCloseable {
     @Override
     public Timer schedule(long delayMillis, Runnable task) {
         long realNanos = (long) (Math.max(0, delayMillis) * 1_000_000d / speed);
-        ScheduledFuture<?> future = executor.schedule(guarded(task), realNanos, TimeUnit.NANOSECONDS);
-        return () -> future.cancel(false);
+        try {
+            ScheduledFuture<?> future = executor.schedule(guarded(task), realNanos, TimeUnit.NANOSECONDS);
+            return () -> future.cancel(false);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Event loop closed: a timer was dropped");
+            return () -> false;
+        }
     }
 
+    /** Runs {@code task} on the loop; once the loop is closed, work handed to it is dropped (logged at debug). */
     @Override
     public void execute(Runnable task) {
-        executor.execute(guarded(task));
+        try {
+            executor.execute(guarded(task));
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Event loop closed: a task was dropped");
+        }
     }
 
     /** A task that throws is logged; it must not silently kill later work (futures swallow exceptions). */
