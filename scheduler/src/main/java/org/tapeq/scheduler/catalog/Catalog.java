@@ -18,6 +18,15 @@ public interface Catalog extends AutoCloseable {
     /** The live (not deleted) location of a file. */
     Optional<FileRecord> file(String pnfsid);
 
+    /** The live locations of many files at once (a restart looks up a million); files not found are absent. */
+    default java.util.Map<String, FileRecord> files(java.util.Collection<String> pnfsids) {
+        java.util.Map<String, FileRecord> found = new java.util.HashMap<>();
+        for (String p : pnfsids) {
+            file(p).ifPresent(f -> found.put(p, f));
+        }
+        return found;
+    }
+
     /**
      * Records a written aggregate and its members, and adds its bytes and one tape file to the cartridge's
      * usage. A member that already had a live location is moved to the new one; the old copy's size becomes

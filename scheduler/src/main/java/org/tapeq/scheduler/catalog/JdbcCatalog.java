@@ -270,6 +270,34 @@ public final class JdbcCatalog implements Catalog {
         });
     }
 
+    /** Rows per {@code IN (...)} query of {@link #files(Collection)}; below SQLite's parameter limit. */
+    static final int LOOKUP_CHUNK = 500;
+
+    @Override
+    public Map<String, FileRecord> files(Collection<String> pnfsids) {
+        Objects.requireNonNull(pnfsids, "pnfsids");
+        List<String> all = new ArrayList<>(pnfsids);
+        Map<String, FileRecord> found = new HashMap<>(all.size() * 2);
+        for (int from = 0; from < all.size(); from += LOOKUP_CHUNK) {
+            List<String> chunk = all.subList(from, Math.min(all.size(), from + LOOKUP_CHUNK));
+            read("files", chunk.size() + " pnfsids", () -> {
+                StringBuilder sql = new StringBuilder("SELECT " + FILE_COLUMNS + " FROM files WHERE pnfsid IN (");
+                for (int i = 0; i < chunk.size(); i++) {
+                    sql.append(i == 0 ? "?" : ",?");
+                }
+                PreparedStatement ps = statement(sql.append(')').toString());
+                for (int i = 0; i < chunk.size(); i++) {
+                    ps.setString(i + 1, chunk.get(i));
+                }
+                for (FileRecord f : fileRecords(ps)) {
+                    found.put(f.pnfsid(), f);
+                }
+                return null;
+            });
+        }
+        return found;
+    }
+
     @Override
     public List<FileRecord> files(String barcode) {
         Objects.requireNonNull(barcode, "barcode");

@@ -91,6 +91,37 @@ public final class Scheduler {
             return reject(request, now, engine.failed(FaultKind.CATALOG,
                     "cannot look up " + request.pnfsid() + " in the catalog: " + e.getMessage(), 0));
         }
+        return stage(request, now, found);
+    }
+
+    /**
+     * Queues many stages, looking their files up in the catalog together (a restart may queue a million; one
+     * query per file would take minutes). The tickets are in the order of the requests.
+     */
+    public java.util.List<Ticket> stage(java.util.List<StageRequest> requests) {
+        long now = loop.now();
+        java.util.List<String> ids = new java.util.ArrayList<>(requests.size());
+        for (StageRequest r : requests) {
+            ids.add(Objects.requireNonNull(r, "request").pnfsid());
+        }
+        java.util.Map<String, FileRecord> found;
+        java.util.List<Ticket> tickets = new java.util.ArrayList<>(requests.size());
+        try {
+            found = catalog.files(ids);
+        } catch (CatalogException e) {
+            for (StageRequest r : requests) {
+                tickets.add(reject(r, now, engine.failed(FaultKind.CATALOG,
+                        "cannot look up " + r.pnfsid() + " in the catalog: " + e.getMessage(), 0)));
+            }
+            return tickets;
+        }
+        for (StageRequest r : requests) {
+            tickets.add(stage(r, now, Optional.ofNullable(found.get(r.pnfsid()))));
+        }
+        return tickets;
+    }
+
+    private Ticket stage(StageRequest request, long now, Optional<FileRecord> found) {
         if (found.isEmpty()) {
             return reject(request, now, engine.failed(FaultKind.NOT_FOUND,
                     request.pnfsid() + " is not in the tape catalog", 0));

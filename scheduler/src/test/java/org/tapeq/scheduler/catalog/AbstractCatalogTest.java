@@ -133,6 +133,20 @@ abstract class AbstractCatalogTest {
     // ---------------------------------------------------------------- commitAggregate
 
     @Test
+    void files_manyAtOnce_findsLiveOnesAcrossChunks_andLeavesOutUnknownAndDeleted() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        List<FileRecord> members = commit("A00001", 1, 1, JdbcCatalog.LOOKUP_CHUNK + 20, 10, "ds1", 100);
+        catalog.delete(List.of(pnfsid(5)), 200);
+        List<String> asked = new java.util.ArrayList<>(ids(members));
+        asked.add(pnfsid(99_999));
+        java.util.Map<String, FileRecord> found = catalog.files(asked);
+        assertEquals(members.size() - 1, found.size());
+        assertEquals(members.get(0), found.get(pnfsid(1)));
+        assertEquals(members.get(members.size() - 1), found.get(pnfsid(members.size())));
+        assertTrue(!found.containsKey(pnfsid(5)) && !found.containsKey(pnfsid(99_999)));
+    }
+
+    @Test
     void commitAggregate_newFiles_recordsLocationsAndUsage() throws SQLException {
         catalog.putCartridge(cartridge("A00001", FAMILY));
         List<FileRecord> members = members("A00001", 1, 1, 3, 1000, "ds1");

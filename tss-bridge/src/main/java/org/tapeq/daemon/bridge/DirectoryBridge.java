@@ -41,6 +41,7 @@ import org.tapeq.protocol.StageChecksums;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.Ticket;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
@@ -110,6 +111,9 @@ public final class DirectoryBridge implements AutoCloseable {
     /** Names handed to the intake pool: name to the number of times it was found empty. */
     private final Map<String, Integer> reading = new HashMap<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    /** Stages admitted by the task running now, handed to the scheduler together at its end. */
+    private final List<Tracked> stagesToSubmit = new ArrayList<>();
+    private final List<StageRequest> stageRequests = new ArrayList<>();
 
     private RequestWatcher watcher;
     private FileChannel lockChannel;
@@ -367,6 +371,7 @@ public final class DirectoryBridge implements AutoCloseable {
                 for (Parsed p : results) {
                     acceptSafely(p);
                 }
+                submitStages();
                 completeReadyIfDone();
             });
         });
@@ -412,6 +417,7 @@ public final class DirectoryBridge implements AutoCloseable {
                                 if (reading.containsKey(pnfsid)) {
                                     reading.put(pnfsid, times);
                                     acceptSafely(again);
+                                    submitStages();
                                 }
                                 completeReadyIfDone();
                             });
@@ -577,7 +583,26 @@ public final class DirectoryBridge implements AutoCloseable {
                 x == null ? null : x.activity(), x == null ? 0 : x.priority(), deadline(x), t.temporary);
         t.state = Tracked.State.QUEUED;
         inScheduler.put(t.id, t);
-        t.ticket = scheduler.stage(s);
+        stagesToSubmit.add(t);
+        stageRequests.add(s);
+    }
+
+    /**
+     * Hands the stages admitted by the current task to the scheduler in one call: their catalog lookups are one
+     * query per few hundred files, not one each (a restart may admit a million).
+     */
+    private void submitStages() {
+        if (stagesToSubmit.isEmpty()) {
+            return;
+        }
+        List<Tracked> tracked = new ArrayList<>(stagesToSubmit);
+        List<StageRequest> requests = new ArrayList<>(stageRequests);
+        stagesToSubmit.clear();
+        stageRequests.clear();
+        List<Ticket> tickets = scheduler.stage(requests);
+        for (int i = 0; i < tickets.size(); i++) {
+            tracked.get(i).ticket = tickets.get(i);
+        }
     }
 
     private void startFlush(Tracked t) {
