@@ -71,6 +71,12 @@ import org.tapeq.scheduler.time.EventLoop;
  * <li><b>Cancellation.</b> A request file that disappears cancels the request in the scheduler; a result that
  *     arrives for it later is cleaned up, never delivered. A rewritten request file for a pnfsid being served
  *     is the same request (dCache re-sends after a pool restart) unless its action or size changed.</li>
+ * <li><b>Cost at a million files</b> (measured by {@code ./tapeq bench-daemon}, docs/benchmarks.md). Sweeps
+ *     over every file are rationed: a full rescan after lost watch events waits at least
+ *     {@value #RESCAN_COST_FACTOR} times as long as the last one took, and with a working watcher delivered
+ *     files are checked for pickup at each rescan rather than every second. Probes whose usual answer is
+ *     "nothing there" use {@link #present}, which costs no exception. Request ids spread over hash buckets
+ *     ({@link #newId}).</li>
  * </ul>
  */
 public final class DirectoryBridge implements AutoCloseable {
@@ -81,6 +87,11 @@ public final class DirectoryBridge implements AutoCloseable {
     private static final int EMPTY_RETRIES = 10;
     private static final long EMPTY_RETRY_MILLIS = 200;
     private static final long PICKUP_CHECK_MILLIS = 1000;
+    /** A rescan for lost watch events waits at least this many times the duration of the last rescan. */
+    private static final int RESCAN_COST_FACTOR = 4;
+    private static final long RESCAN_MIN_DELAY_MILLIS = 100;
+    private static final long ID_MULTIPLIER = 0x9E3779B97F4A7C15L;
+    private static final long ID_SEQUENCE_MASK = (1L << 55) - 1;
     private static final String LOCK_FILE = ".tapeq-daemon.lock";
     private static final String KIND_STAGE = "stage";
     private static final String KIND_FLUSH = "flush";
@@ -116,6 +127,7 @@ public final class DirectoryBridge implements AutoCloseable {
     private int batchesOut;
     private boolean initialScanDone;
     private boolean rescanRequested;
+    private long lastRescanMillis;
     private long rejected;
 
     public DirectoryBridge(BridgeSettings settings, BridgeServices services) throws IOException {
@@ -190,8 +202,12 @@ public final class DirectoryBridge implements AutoCloseable {
         thread.execute(this::rescan);
         thread.scheduleWithFixedDelay(this::rescan, settings.rescanMillis(), settings.rescanMillis(),
                 TimeUnit.MILLISECONDS);
-        thread.scheduleWithFixedDelay(this::checkPickups, PICKUP_CHECK_MILLIS, PICKUP_CHECK_MILLIS,
-                TimeUnit.MILLISECONDS);
+        if (watcher == null) {
+            // Without watch events only this notices the pool taking a file; with them, the removal events
+            // do, and each rescan catches any that were lost.
+            thread.scheduleWithFixedDelay(this::checkPickups, PICKUP_CHECK_MILLIS, PICKUP_CHECK_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        }
         return ready;
     }
 
@@ -265,18 +281,38 @@ public final class DirectoryBridge implements AutoCloseable {
         return !t.isStage() && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
     }
 
+    /**
+     * Watch events were lost (the watch service's queue overflowed): a rescan finds what they said. At a million
+     * request files a rescan takes seconds, and a burst of events overflows the queue again and again, so it
+     * waits at least {@value #RESCAN_COST_FACTOR} times the last one's duration: rescans then take at most a
+     * fifth of this thread, and everything lost meanwhile is found by the next one.
+     */
     private void requestRescan() {
         if (!rescanRequested) {
             rescanRequested = true;
-            thread.schedule(this::rescan, 100, TimeUnit.MILLISECONDS);
+            thread.schedule(this::rescan, Math.max(RESCAN_MIN_DELAY_MILLIS, RESCAN_COST_FACTOR * lastRescanMillis),
+                    TimeUnit.MILLISECONDS);
         }
     }
 
     /**
      * Lists request/ and trash/: new names are read, tracked requests whose file is gone are cancelled, links
-     * that appeared in out/ start their flush. Cheap at a million files: names only, no stat per known file.
+     * that appeared in out/ start their flush. Names only, no stat per known request file; with a watcher, also
+     * checks whether the pool took delivered files (one stat each).
      */
     private void rescan() {
+        long started = System.nanoTime();
+        try {
+            scanDirectories();
+            if (watcher != null) {
+                checkPickups();
+            }
+        } finally {
+            lastRescanMillis = (System.nanoTime() - started) / 1_000_000;
+        }
+    }
+
+    private void scanDirectories() {
         rescanRequested = false;
         int gen = ++generation;
         List<String> fresh = new ArrayList<>();
@@ -435,8 +471,15 @@ public final class DirectoryBridge implements AutoCloseable {
         answerWithError(t, ReturnCodes.INVALID_REQUEST, reason);
     }
 
+    /**
+     * A new request id: this directory's index in the low 8 bits (OutcomeRouter and StageBuffers route by them),
+     * above them the sequence number times an odd constant modulo 2^55, a bijection, so ids stay unique and
+     * positive. Plain sequence numbers shifted left by 8 fall into one in 256 of a HashMap's buckets: at a
+     * million requests every bucket in use held 16 ids, as trees, in inScheduler and the stage buffer's maps.
+     */
     private long newId() {
-        return (nextSequence++ << 8) | settings.index();
+        long scrambled = (nextSequence++ * ID_MULTIPLIER) & ID_SEQUENCE_MASK;
+        return scrambled << 8 | settings.index();
     }
 
     private void admit(String pnfsid, Request r) {
@@ -446,7 +489,7 @@ public final class DirectoryBridge implements AutoCloseable {
         Tracked t = new Tracked(id, pnfsid, r, wallClock.getAsLong(), stage ? temporaryFor(pnfsid, id) : null);
         t.listedIn = generation;
         requests.put(pnfsid, t);
-        if (Files.exists(dir.errorFile(pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+        if (present(dir.errorFile(pnfsid))) {
             t.state = Tracked.State.ANSWERED; // answered before a restart; the pool has not collected it yet
             t.reason = "answered by an error file";
             return;
@@ -461,21 +504,24 @@ public final class DirectoryBridge implements AutoCloseable {
     private void startStage(Tracked t) {
         Request r = t.request;
         Path in = dir.inFile(t.pnfsid);
-        try {
-            BasicFileAttributes a = Files.readAttributes(in, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (a.isRegularFile() && a.size() == r.fileSize()) {
-                t.state = Tracked.State.DELIVERED; // delivered before a restart; the pool will take it
-                buffer.adopt(t.id, a.size());
+        if (present(in)) { // usually not
+            try {
+                BasicFileAttributes a = Files.readAttributes(in, BasicFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS);
+                if (a.isRegularFile() && a.size() == r.fileSize()) {
+                    t.state = Tracked.State.DELIVERED; // delivered before a restart; the pool will take it
+                    buffer.adopt(t.id, a.size());
+                    return;
+                }
+                LOG.warn("{}: removing {} ({} bytes, not the {} requested) before staging it again",
+                        settings.name(), in, a.size(), r.fileSize());
+                Files.deleteIfExists(in);
+            } catch (NoSuchFileException e) {
+                // taken meanwhile
+            } catch (IOException e) {
+                answerWithError(t, ReturnCodes.FAILED, "cannot check " + in + ": " + e.getMessage());
                 return;
             }
-            LOG.warn("{}: removing {} ({} bytes, not the {} requested) before staging it again", settings.name(),
-                    in, a.size(), r.fileSize());
-            Files.deleteIfExists(in);
-        } catch (NoSuchFileException e) {
-            // the usual case
-        } catch (IOException e) {
-            answerWithError(t, ReturnCodes.FAILED, "cannot check " + in + ": " + e.getMessage());
-            return;
         }
         Request.Extension x = r.extension();
         StageRequest s = new StageRequest(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(), groupOf(r),
@@ -799,7 +845,7 @@ public final class DirectoryBridge implements AutoCloseable {
     /** A delivered file the pool took frees its space; one left behind by a cancelled request is an orphan. */
     private void checkPickup(Tracked t) {
         Path in = dir.inFile(t.pnfsid);
-        if (!Files.exists(in, LinkOption.NOFOLLOW_LINKS)) {
+        if (!present(in)) {
             finishDelivered(t);
             return;
         }
@@ -818,7 +864,7 @@ public final class DirectoryBridge implements AutoCloseable {
             scheduler.spaceFreed();
         }
         t.state = Tracked.State.ACKNOWLEDGED;
-        if (t.requestGoneMillis == 0 && Files.exists(dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+        if (t.requestGoneMillis == 0 && present(dir.requestFile(t.pnfsid))) {
             // Both providers remove the request before they take the file; someone else removed it.
             LOG.warn("{}: {} disappeared from in/ but its request is still there; staging it again",
                     settings.name(), t.pnfsid);
@@ -861,6 +907,16 @@ public final class DirectoryBridge implements AutoCloseable {
 
     private double seconds(Tracked t) {
         return (wallClock.getAsLong() - t.seenMillis) / 1000.0;
+    }
+
+    /**
+     * Whether a file is at {@code p}, following a symbolic link (a dangling one counts as nothing, as it does for
+     * the provider reading it). For probes whose usual answer is no: unlike {@code Files.exists(p,
+     * NOFOLLOW_LINKS)}, which builds and catches a NoSuchFileException, this costs one stat and no exception.
+     * At a million requests those exceptions took a third of this thread at restart.
+     */
+    private static boolean present(Path p) {
+        return Files.exists(p);
     }
 
     private static void deleteQuietly(Path p) {

@@ -41,20 +41,19 @@ final class RequestWatcher implements AutoCloseable {
     RequestWatcher(String name, RequestDirectory dir, Listener listener) throws IOException {
         this.listener = listener;
         this.service = dir.base().getFileSystem().newWatchService();
-        register(dir.requestDir(), RequestDirectory.REQUEST, true);
-        register(dir.outDir(), RequestDirectory.OUT, false);
-        register(dir.trashDir(), RequestDirectory.TRASH, false);
-        register(dir.inDir(), RequestDirectory.IN, true);
+        register(dir.requestDir(), RequestDirectory.REQUEST, StandardWatchEventKinds.ENTRY_CREATE,
+                StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY);
+        register(dir.outDir(), RequestDirectory.OUT, StandardWatchEventKinds.ENTRY_CREATE);
+        register(dir.trashDir(), RequestDirectory.TRASH, StandardWatchEventKinds.ENTRY_CREATE);
+        // Only removals matter in in/. Each staged file also raises a create and a modify there (temporary
+        // name, then the rename), and every event counts towards the overflow that forces a full rescan.
+        register(dir.inDir(), RequestDirectory.IN, StandardWatchEventKinds.ENTRY_DELETE);
         this.thread = new Thread(this::run, "tapeq-" + name + "-watch");
         this.thread.setDaemon(true);
     }
 
-    private void register(Path dir, String sub, boolean deletes) throws IOException {
-        WatchKey key = deletes
-                ? dir.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE,
-                        StandardWatchEventKinds.ENTRY_MODIFY)
-                : dir.register(service, StandardWatchEventKinds.ENTRY_CREATE);
-        keys.put(key, sub);
+    private void register(Path dir, String sub, WatchEvent.Kind<?>... kinds) throws IOException {
+        keys.put(dir.register(service, kinds), sub);
     }
 
     void start() {
