@@ -2,6 +2,7 @@ package org.tapeq.scheduler.engine;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -13,7 +14,8 @@ import org.tapeq.scheduler.format.Checksums;
  * Splits one streaming read of a tape-file range into the requested members: bytes of member {@code i} go
  * to its target with a running Adler-32; bytes between members (tar headers, members nobody asked for) are
  * dropped. A target that cannot be written fails only its own member: its remaining bytes are dropped and
- * the read goes on for the others.
+ * the read goes on for the others. From a size-only library no bytes arrive: {@link #assumeDelivered} then
+ * creates each target as a sparse file of the member's length.
  */
 final class MemberSink extends OutputStream {
 
@@ -167,14 +169,30 @@ final class MemberSink extends OutputStream {
         return errors[i];
     }
 
-    /** Accounts bytes the backend did not deliver (size-only mode): everything up to {@code total}. */
+    /**
+     * Accounts bytes the backend did not deliver (size-only mode): everything up to {@code total}. A member with
+     * a target gets a sparse file of its length (zeros), so whoever moves staged files on finds one of the right
+     * size. Runs where the read completes (the loop): one create and truncate per file, no data written.
+     */
     void assumeDelivered(long total) {
         for (int i = 0; i < items.size(); i++) {
             StageItem it = items.get(i);
             long end = it.offset + it.size;
             if (end <= base + total) {
                 written[i] = it.size;
+                if (target(i) != null && it.size > 0 && errors[i] == null) {
+                    createSparse(i, it.size);
+                }
             }
+        }
+    }
+
+    private void createSparse(int i, long size) {
+        try (RandomAccessFile f = new RandomAccessFile(target(i).toFile(), "rw")) {
+            f.setLength(0);
+            f.setLength(size);
+        } catch (IOException e) {
+            errors[i] = "cannot write " + target(i) + ": " + e.getMessage();
         }
     }
 }

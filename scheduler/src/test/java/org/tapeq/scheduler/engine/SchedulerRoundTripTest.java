@@ -21,6 +21,7 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.catalog.JdbcCatalog;
 import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
 
@@ -161,6 +162,30 @@ class SchedulerRoundTripTest {
             long quick = f.finishedAt.get(idOf(f, EngineFixture.pnfsid(0))) - t0;
             assertTrue(quick < 300_000, "the full aggregate did not wait, took " + quick);
             assertEquals(3, f.catalog.aggregates("A00001L9").size());
+        }
+    }
+
+    @Test
+    void stage_sizeOnlyLibraryWithTarget_targetIsSparseFileOfTheRightLength() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().checkLabels(false).build();
+        try (EngineFixture f = EngineFixture.open(dir, config, false,
+                b -> b.drives(1).cartridge("A00001L9", MediaType.LTO9, CAPACITY))) {
+            f.label("raw", "A00001L9");
+            FlushRequest w = f.sizedFlush(1, 3_000_000, "ds", "atlas");
+            f.scheduler.flush(w);
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(w));
+            Path target = Files.createDirectories(dir.resolve("staged")).resolve("f1");
+            Files.write(target, new byte[] {7, 7, 7}); // left from an earlier attempt: replaced
+            StageRequest s = f.stageRequest(1, target);
+            f.scheduler.stage(s);
+            f.loop.runUntilIdle();
+            Outcome.Staged staged = assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            assertEquals(3_000_000, staged.bytes());
+            assertEquals(3_000_000, Files.size(target));
+            try (var in = Files.newInputStream(target)) {
+                assertArrayEquals(new byte[16], in.readNBytes(16), "a size-only stage delivers zeros");
+            }
         }
     }
 

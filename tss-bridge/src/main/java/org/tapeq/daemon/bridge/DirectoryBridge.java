@@ -74,6 +74,12 @@ import org.tapeq.scheduler.time.EventLoop;
  *     is the same request (dCache re-sends after a pool restart) unless its action or size changed; one
  *     rewritten after its answer is a new request. Rewrites are noticed by events, and by rescans through the
  *     file's identity (inode and time) for answered requests only, so a rescan stats no queued request.</li>
+ * <li><b>Cost at a million files</b> (measured by {@code ./tapeq bench-daemon}, docs/benchmarks.md). Stages
+ *     admitted together are handed to the scheduler together (one catalog query per 500). Sweeps over every
+ *     file are rationed: a full rescan after lost watch events waits at least {@value #RESCAN_COST_FACTOR}
+ *     times as long as the last one took, and with a working watcher delivered files are checked for pickup
+ *     at each rescan rather than every second. Probes whose usual answer is "nothing there" use
+ *     {@link #present}, which costs no exception. Request ids spread over hash buckets ({@link #newId}).</li>
  * </ul>
  */
 public final class DirectoryBridge implements AutoCloseable {
@@ -85,6 +91,11 @@ public final class DirectoryBridge implements AutoCloseable {
     private static final int READ_RETRIES = 10;
     private static final long RETRY_MILLIS = 200;
     private static final long TICK_MILLIS = 1000;
+    /** A rescan for lost watch events waits at least this many times the duration of the last rescan. */
+    private static final int RESCAN_COST_FACTOR = 4;
+    private static final long RESCAN_MIN_DELAY_MILLIS = 100;
+    private static final long ID_MULTIPLIER = 0x9E3779B97F4A7C15L;
+    private static final long ID_SEQUENCE_MASK = (1L << 55) - 1;
     private static final String LOCK_FILE = ".tapeq-daemon.lock";
     private static final String KIND_STAGE = "stage";
     private static final String KIND_FLUSH = "flush";
@@ -125,6 +136,7 @@ public final class DirectoryBridge implements AutoCloseable {
     private boolean rescanRequested;
     private long rejected;
     private long refusalsSeen;
+    private long lastRescanMillis;
 
     public DirectoryBridge(BridgeSettings settings, BridgeServices services) throws IOException {
         this.settings = settings;
@@ -273,10 +285,17 @@ public final class DirectoryBridge implements AutoCloseable {
                 && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
     }
 
+    /**
+     * Watch events were lost (the watch service's queue overflowed): a rescan finds what they said. At a million
+     * request files a rescan takes seconds, and a burst of events overflows the queue again and again, so it
+     * waits at least {@value #RESCAN_COST_FACTOR} times the last one's duration: rescans then take at most a
+     * fifth of this thread, and everything lost meanwhile is found by the next one.
+     */
     private void requestRescan() {
         if (!rescanRequested) {
             rescanRequested = true;
-            thread.schedule(safe(this::rescan), 100, TimeUnit.MILLISECONDS);
+            thread.schedule(safe(this::rescan), Math.max(RESCAN_MIN_DELAY_MILLIS,
+                    RESCAN_COST_FACTOR * lastRescanMillis), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -285,6 +304,18 @@ public final class DirectoryBridge implements AutoCloseable {
      * that appeared in out/ start their flush. Cheap at a million files: names only, no stat per known file.
      */
     private void rescan() {
+        long started = System.nanoTime();
+        try {
+            scanDirectories();
+            if (watcher != null) {
+                checkPickups(); // with events, removals from in/ are seen at once; this catches lost ones
+            }
+        } finally {
+            lastRescanMillis = (System.nanoTime() - started) / 1_000_000;
+        }
+    }
+
+    private void scanDirectories() {
         rescanRequested = false;
         int gen = ++generation;
         List<String> fresh = new ArrayList<>();
@@ -519,6 +550,9 @@ public final class DirectoryBridge implements AutoCloseable {
      */
     private boolean answeredBefore(String pnfsid) {
         Path err = dir.errorFile(pnfsid);
+        if (!present(err)) {
+            return false; // the usual case, without the cost of an exception
+        }
         try {
             BasicFileAttributes e = Files.readAttributes(err, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             BasicFileAttributes r = Files.readAttributes(dir.requestFile(pnfsid), BasicFileAttributes.class,
@@ -536,8 +570,15 @@ public final class DirectoryBridge implements AutoCloseable {
         return false;
     }
 
+    /**
+     * A new request id: this directory's index in the low 8 bits (OutcomeRouter and StageBuffers route by them),
+     * above them the sequence number times an odd constant modulo 2^55, a bijection, so ids stay unique and
+     * positive. Plain sequence numbers shifted left by 8 fall into one in 256 of a HashMap's buckets: at a
+     * million requests every bucket in use held 16 ids, as trees, in inScheduler and the stage buffer's maps.
+     */
     private long newId() {
-        return (nextSequence++ << 8) | settings.index();
+        long scrambled = (nextSequence++ * ID_MULTIPLIER) & ID_SEQUENCE_MASK;
+        return scrambled << 8 | settings.index();
     }
 
     private void admit(String pnfsid, Request r, String version) {
@@ -563,6 +604,9 @@ public final class DirectoryBridge implements AutoCloseable {
         Request r = t.request;
         Path in = dir.inFile(t.pnfsid);
         try {
+            if (!present(in)) {
+                throw new NoSuchFileException(in.toString()); // the usual case: skip the attribute read
+            }
             BasicFileAttributes a = Files.readAttributes(in, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (a.isRegularFile() && a.size() == r.fileSize()) {
                 t.state = Tracked.State.DELIVERED; // delivered before a restart; the pool will take it
@@ -947,7 +991,9 @@ public final class DirectoryBridge implements AutoCloseable {
             refusalsSeen = refusals;
             scheduler.spaceFreed();
         }
-        checkPickups();
+        if (watcher == null) {
+            checkPickups(); // one stat per delivered file: only when no removal events say it
+        }
     }
 
     private void checkPickups() {
@@ -965,7 +1011,7 @@ public final class DirectoryBridge implements AutoCloseable {
     /** A delivered file the pool took frees its space; one left behind by a cancelled request is an orphan. */
     private void checkPickup(Tracked t) {
         Path in = dir.inFile(t.pnfsid);
-        if (!Files.exists(in, LinkOption.NOFOLLOW_LINKS)) {
+        if (!present(in)) {
             finishDelivered(t);
             return;
         }
@@ -1028,6 +1074,16 @@ public final class DirectoryBridge implements AutoCloseable {
             f.completeExceptionally(new IllegalStateException(settings.name() + " is stopped"));
         }
         return f;
+    }
+
+    /**
+     * Whether a file is at {@code p}, following a symbolic link (a dangling one counts as nothing, as it does for
+     * the provider reading it). For probes whose usual answer is no: unlike {@code Files.exists(p,
+     * NOFOLLOW_LINKS)}, which builds and catches a NoSuchFileException, this costs one stat and no exception.
+     * At a million requests those exceptions took a third of this thread at restart.
+     */
+    private static boolean present(Path p) {
+        return Files.exists(p);
     }
 
     private void run(Runnable task) {
