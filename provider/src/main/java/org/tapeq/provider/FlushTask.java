@@ -120,6 +120,16 @@ final class FlushTask extends Task {
         if (exists(rt.directory.errorFile(name()))) {
             return; // the daemon wrote an error file just now: the next step reports it
         }
+        if (!exists(rt.directory.requestFile(name()))) {
+            // Only this provider removes a flush's request file, and only after the flush ended. A link gone
+            // together with it means the directory was removed or replaced (rm -r, a shared filesystem that
+            // is no longer mounted), not that the daemon archived the file: never report that as on tape.
+            endWithdrawn(Ending.failed(ReturnCodes.FAILED, "flush of " + name() + ": both "
+                    + rt.directory.outLink(name()) + " and " + rt.directory.requestFile(name())
+                    + " are gone; the request directory was removed or replaced, so the file is not known"
+                    + " to be on tape"));
+            return;
+        }
         if (claim()) {
             deleteQuietly(rt.directory.requestFile(name()));
             settle(Ending.completed(Set.of(rt.flushUri(name()))));

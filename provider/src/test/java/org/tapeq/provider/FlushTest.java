@@ -189,4 +189,28 @@ class FlushTest {
             assertFalse(Files.exists(fx.dir.requestFile(id)));
         }
     }
+
+    /**
+     * The request directory removed under a flush in flight (rm -r, a shared filesystem unmounted): the link is
+     * gone, but so is the request file only this provider removes. That is no archive by the daemon, and must
+     * never be reported to dCache as a file on tape. Seen in an integration test whose temporary directory was
+     * deleted by another process: three flushes completed without reaching tape.
+     */
+    @Test
+    void flush_requestAndLinkRemovedTogether_isNotReportedAsOnTape() throws Exception {
+        try (Fixture fx = Fixture.start(tmp)) {
+            EmulatedFlushRequest flush = fx.newFlush(Fixture.randomBytes(10), "/a/b");
+            String id = fx.flushAndAwaitLink(flush);
+
+            Files.delete(fx.dir.requestFile(id)); // rm -r reached request/ first, as in the incident
+            Files.delete(fx.dir.outLink(id));
+            Outcome outcome = Fixture.outcome(flush);
+            assertTrue(outcome.isFailed(), "not on tape: " + outcome);
+            assertEquals(ReturnCodes.FAILED, outcome.returnCode(), "dCache retries the flush later");
+            assertTrue(outcome.message().contains("removed or replaced"), outcome.message());
+            assertFalse(fx.daemon.tape.containsKey(id));
+            assertTrue(Files.exists(fx.pool.replicaPath(flush.pnfsId())), "the replica is untouched");
+            assertEquals(List.of(), fx.pool.violations());
+        }
+    }
 }
