@@ -45,9 +45,7 @@ public final class ProviderScaleBenchmark {
 
     private static void run(Path base, int n) throws Exception {
         Path endit = Files.createDirectories(base.resolve("endit"));
-        for (String sub : RequestDirectory.SUBDIRECTORIES) {
-            Files.createDirectories(endit.resolve(sub));
-        }
+        RequestDirectory.create(endit);
         RequestDirectory dir = RequestDirectory.at(endit);
         PoolEmulator pool = PoolEmulator.builder().hsm("osm", "bench").dataDirectory(
                 Files.createDirectories(base.resolve("pool"))).trackInFlight(false).build();

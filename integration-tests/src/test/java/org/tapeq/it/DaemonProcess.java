@@ -105,9 +105,14 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException, IOException {
+    public void close() throws IOException {
         if (isAlive()) {
-            kill();
+            try {
+                kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while killing the daemon", e);
+            }
         }
     }
 }

@@ -42,9 +42,7 @@ final class Site {
     Site(Path root) throws IOException {
         this.root = root;
         this.endit = root.resolve("endit");
-        for (String sub : RequestDirectory.SUBDIRECTORIES) {
-            Files.createDirectories(endit.resolve(sub));
-        }
+        RequestDirectory.create(endit);
         this.dir = RequestDirectory.at(endit);
         this.pool = Files.createDirectories(root.resolve("pool"));
         this.state = root.resolve("state");

@@ -54,6 +54,19 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * Makes a complete file durable under its final name: forces {@code temporary}'s data to disk, renames it
+     * atomically to {@code target} (replacing it) and forces the directory, so after a crash {@code target}
+     * is either absent or whole.
+     */
+    public static void commit(Path temporary, Path target) throws IOException {
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
+        forceDirectory(target.getParent());
+    }
+
     /** A fresh temporary name next to {@code target}: {@code .<name>.<random>.tmp}. */
     public static Path temporarySibling(Path target) {
         String random = Long.toHexString(ThreadLocalRandom.current().nextLong());

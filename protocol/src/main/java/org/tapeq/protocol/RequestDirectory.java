@@ -1,5 +1,6 @@
 package org.tapeq.protocol;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -40,6 +41,14 @@ public final class RequestDirectory {
 
     public static RequestDirectory at(Path base) {
         return new RequestDirectory(base.toAbsolutePath().normalize());
+    }
+
+    /** Creates the base directory and its four subdirectories where missing (tests, demos, benchmarks). */
+    public static RequestDirectory create(Path base) throws IOException {
+        for (String name : SUBDIRECTORIES) {
+            Files.createDirectories(base.resolve(name));
+        }
+        return at(base);
     }
 
     /**

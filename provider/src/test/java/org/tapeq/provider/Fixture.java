@@ -39,9 +39,7 @@ final class Fixture implements AutoCloseable {
 
     private Fixture(Path root, Map<String, String> options, PoolEmulator.Builder poolBuilder) throws IOException {
         base = Files.createDirectories(root.resolve("endit"));
-        for (String sub : RequestDirectory.SUBDIRECTORIES) {
-            Files.createDirectories(base.resolve(sub));
-        }
+        RequestDirectory.create(base);
         dir = RequestDirectory.at(base);
         Path data = Files.createDirectories(root.resolve("pool-data"));
         pool = poolBuilder.hsm(HSM_TYPE, HSM_NAME).dataDirectory(data).build();

@@ -23,9 +23,7 @@ class ProviderConfigTest {
 
     @BeforeEach
     void layout() throws Exception {
-        for (String sub : RequestDirectory.SUBDIRECTORIES) {
-            Files.createDirectories(base.resolve(sub));
-        }
+        RequestDirectory.create(base);
     }
 
     private Map<String, String> options(String... keyValues) {
@@ -131,9 +129,7 @@ class ProviderConfigTest {
         try (Fixture fx = Fixture.start(base.resolve("pool"))) {
             fx.pool.setActivationMode(org.tapeq.poolemulator.PoolEmulator.ActivationMode.HOLD);
             fx.pool.stage(java.util.List.of(fx.newStage(new byte[1], "/a/b")));
-            for (String sub : RequestDirectory.SUBDIRECTORIES) {
-                Files.createDirectories(other.resolve(sub));
-            }
+            RequestDirectory.create(other);
             Map<String, String> moved = fx.options(Map.of("directory", other.toString()));
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> fx.storage.configure(moved));
             assertTrue(e.getMessage().startsWith("directory: cannot change"), e.getMessage());

@@ -2,34 +2,33 @@ package org.tapeq.daemon;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.daemon.bridge.BridgeServices;
 import org.tapeq.daemon.bridge.BridgeSettings;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.bridge.DirectoryBridge;
+import org.tapeq.daemon.bridge.ExclusiveLock;
 import org.tapeq.daemon.bridge.OutcomeRouter;
 import org.tapeq.daemon.bridge.StageBuffers;
 import org.tapeq.daemon.config.DaemonConfig;
@@ -54,7 +53,8 @@ import org.tapeq.scheduler.time.RealTimeEventLoop;
  *
  * <p>Threads, all named: {@code tapeq-scheduler} (the event loop), {@code tapeq-io-N} (tape data copies and
  * flush pre-checks, bounded), {@code tapeq-intake-N} (reading request files), one {@code tapeq-<dir>-bridge}
- * and {@code tapeq-<dir>-watch} per directory, {@code tapeq-http}, {@code tapeq-control}.
+ * and {@code tapeq-<dir>-watch} per directory, {@code tapeq-http}, {@code tapeq-control-accept}, {@code
+ * tapeq-control-1..4}, {@code tapeq-control-watchdog}, {@code tapeq-loop-probe}.
  */
 public final class Daemon implements AutoCloseable {
 
@@ -81,7 +81,7 @@ public final class Daemon implements AutoCloseable {
     private Scheduler scheduler;
     private HttpEndpoint http;
     private volatile boolean closed;
-    private volatile Snapshot<java.util.Optional<SchedulerStatus>> schedulerSnapshot;
+    private volatile Snapshot<Optional<SchedulerStatus>> schedulerSnapshot;
     private volatile Snapshot<List<BridgeStatus>> bridgeSnapshot;
     private static final long SNAPSHOT_NANOS = 1_000_000_000L;
 
@@ -106,14 +106,14 @@ public final class Daemon implements AutoCloseable {
         config.warnings().forEach(w -> LOG.warn("Configuration: {}", w));
         Path state = config.state();
         Files.createDirectories(state);
-        lockState(state);
+        closeables.add(ExclusiveLock.take(state.resolve(STATE_LOCK), "state directory " + state));
 
         catalog = config.catalog().open();
         closeables.add(catalog);
         LibraryConfig lib = config.library();
         SimulatedConfig sim = lib.simulated();
-        loop = new RealTimeEventLoop("tapeq-scheduler", sim == null ? 1.0 : sim.speed());
-        ThreadPoolExecutor io = boundedPool("tapeq-io", Math.max(2, driveCount() + 1), 10_000);
+        loop = new RealTimeEventLoop("tapeq-scheduler", sim.speed());
+        ThreadPoolExecutor io = boundedPool("tapeq-io", Math.max(2, sim.drives() + 1), 10_000);
         closeables.add(io::shutdownNow);
         library = openLibrary(lib, io);
         closeables.add(loop); // closed before the library and the I/O pool it hands work to
@@ -166,12 +166,7 @@ public final class Daemon implements AutoCloseable {
                 bridges.size() == 1 ? "y" : "ies", (System.nanoTime() - t0) / 1_000_000);
     }
 
-    private int driveCount() {
-        SimulatedConfig sim = config.library().simulated();
-        return sim == null ? 4 : sim.drives();
-    }
-
-    private TapeLibrary openLibrary(LibraryConfig lib, java.util.concurrent.Executor io) throws IOException {
+    private TapeLibrary openLibrary(LibraryConfig lib, Executor io) throws IOException {
         if (lib.backend() != LibraryConfig.Backend.SIMULATED) {
             throw new IOException("library.backend: " + lib.backend().name().toLowerCase() + " is not available in "
                     + "this version; use simulated");
@@ -185,35 +180,13 @@ public final class Daemon implements AutoCloseable {
         return built;
     }
 
-    private void lockState(Path state) throws IOException {
-        FileChannel ch = FileChannel.open(state.resolve(STATE_LOCK), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        FileLock lock = ch.tryLock();
-        if (lock == null) {
-            ch.close();
-            throw new IOException("another tapeq daemon uses " + state + " (" + STATE_LOCK + " is locked)");
-        }
-        closeables.add(ch);
-    }
-
     private static ThreadPoolExecutor boundedPool(String name, int threads, int queue) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory f = r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-        ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(queue), f, new ThreadPoolExecutor.CallerRunsPolicy());
-        return p;
+        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue),
+                Threads.numbered(name), new ThreadPoolExecutor.CallerRunsPolicy());
     }
 
     private void startLoopProbe() {
-        ScheduledExecutorService probe = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tapeq-loop-probe");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService probe = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-loop-probe"));
         closeables.add(probe::shutdownNow);
         probe.scheduleWithFixedDelay(() -> {
             long t0 = System.nanoTime();
@@ -245,7 +218,7 @@ public final class Daemon implements AutoCloseable {
                 .help("Drives by state")
                 .labelNames("state")
                 .callback(cb -> cachedSchedulerStatus().ifPresent(s -> {
-                    Map<String, Long> byState = new java.util.TreeMap<>();
+                    Map<String, Long> byState = new TreeMap<>();
                     s.drives().forEach(d -> byState.merge(d.state(), 1L, Long::sum));
                     byState.forEach((k, v) -> cb.call(v, k));
                 }))
@@ -267,9 +240,9 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** One snapshot serves every gauge of a scrape: a scrape asks the loop once, not once per metric. */
-    private java.util.Optional<SchedulerStatus> cachedSchedulerStatus() {
+    private Optional<SchedulerStatus> cachedSchedulerStatus() {
         long now = System.nanoTime();
-        Snapshot<java.util.Optional<SchedulerStatus>> c = schedulerSnapshot;
+        Snapshot<Optional<SchedulerStatus>> c = schedulerSnapshot;
         if (c == null || now - c.nanos() > SNAPSHOT_NANOS) {
             c = new Snapshot<>(now, schedulerStatus());
             schedulerSnapshot = c;
@@ -290,16 +263,16 @@ public final class Daemon implements AutoCloseable {
     private record Snapshot<T>(long nanos, T value) {
     }
 
-    java.util.Optional<SchedulerStatus> schedulerStatus() {
+    Optional<SchedulerStatus> schedulerStatus() {
         try {
-            return java.util.Optional.of(scheduler.status(DaemonStatus.MAX_QUEUES)
+            return Optional.of(scheduler.status(DaemonStatus.MAX_QUEUES)
                     .get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (ExecutionException | TimeoutException e) {
             LOG.warn("Scheduler status unavailable: {}", e.toString());
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -338,10 +311,6 @@ public final class Daemon implements AutoCloseable {
 
     public TapeLibrary library() {
         return library;
-    }
-
-    public DaemonMetrics metrics() {
-        return metrics;
     }
 
     /** The HTTP endpoint's address, or null if it is off. */

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.engine.Scheduler;
@@ -20,7 +21,7 @@ final class DaemonControl implements ControlServer.Handler {
     private static final long TAPE_TASK_TIMEOUT_MINUTES = 120;
     private static final long QUICK_TIMEOUT_SECONDS = 30;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = ControlProtocol.JSON;
 
     private final Daemon daemon;
 
@@ -33,7 +34,7 @@ final class DaemonControl implements ControlServer.Handler {
         Scheduler s = daemon.scheduler();
         switch (command) {
             case "status":
-                return JSON.readTree(DaemonStatus.toJson(daemon.status()));
+                return JSON.valueToTree(daemon.status());
             case "drive-down":
                 arity(command, args, 2, "<drive> <reason>");
                 return done(s.driveDown(args.get(0), args.get(1)));

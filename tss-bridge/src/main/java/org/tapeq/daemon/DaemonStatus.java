@@ -37,8 +37,4 @@ public record DaemonStatus(String version, long startedMillis, long nowMillis, M
             throw new IllegalStateException("status cannot be written as JSON", e);
         }
     }
-
-    public static DaemonStatus fromJson(byte[] json) throws java.io.IOException {
-        return JSON.readValue(json, DaemonStatus.class);
-    }
 }

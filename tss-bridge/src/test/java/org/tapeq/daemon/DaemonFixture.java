@@ -44,9 +44,7 @@ final class DaemonFixture implements AutoCloseable {
     DaemonFixture(Path root, String extraYaml) throws IOException {
         this.root = root;
         this.endit = root.resolve("endit");
-        for (String sub : RequestDirectory.SUBDIRECTORIES) {
-            Files.createDirectories(endit.resolve(sub));
-        }
+        RequestDirectory.create(endit);
         this.dir = RequestDirectory.at(endit);
         this.pool = Files.createDirectories(root.resolve("pool"));
         this.extraYaml = extraYaml;
@@ -135,6 +133,29 @@ final class DaemonFixture implements AutoCloseable {
         writeRequest(pnfsid, Request.flush(content.length, System.currentTimeMillis() / 1000, "atlas:raw",
                 "/pnfs/test/atlas/ds1/" + pnfsid, "adler32", adler32(content), x));
         Files.createLink(dir.outLink(pnfsid), replica);
+    }
+
+    /** A file flushed through tapeq's provider path and the answer collected: it is on tape, off the pool. */
+    String onTape(byte[] content) throws Exception {
+        String pnfsid = newPnfsId();
+        flush(pnfsid, content, true);
+        ErrorReport e = awaitFlush(pnfsid);
+        if (e != null) {
+            fail("flush of " + pnfsid + " failed: " + e);
+        }
+        collect(pnfsid);
+        return pnfsid;
+    }
+
+    /** Takes both drives out of service, so requests stay queued. */
+    void drivesDown() throws Exception {
+        daemon.scheduler().driveDown("drive0", "test").get();
+        daemon.scheduler().driveDown("drive1", "test").get();
+    }
+
+    void drivesUp() throws Exception {
+        daemon.scheduler().driveUp("drive0").get();
+        daemon.scheduler().driveUp("drive1").get();
     }
 
     void stage(String pnfsid, long size, String adler32, boolean extension) throws IOException {

@@ -82,11 +82,8 @@ class DaemonRegressionTest {
     /** An error file older than the request answered an earlier request; it must not answer this one. */
     @Test
     void staleErrorFile_isRemoved_andTheRequestServed() throws Exception {
-        String id = DaemonFixture.newPnfsId();
         byte[] data = DaemonFixture.randomBytes(100);
-        f.flush(id, data, true);
-        assertNull(f.awaitFlush(id));
-        f.collect(id);
+        String id = f.onTape(data);
         Files.writeString(f.dir.errorFile(id), "31\nleft over from an earlier request");
         Files.setLastModifiedTime(f.dir.errorFile(id), FileTime.fromMillis(System.currentTimeMillis() - 60_000));
         f.stage(id, data.length, null, true);
@@ -110,11 +107,8 @@ class DaemonRegressionTest {
     /** A delivered file whose request is replaced by a different one gives its buffer space back. */
     @Test
     void replacedDeliveredStage_releasesItsBufferSpace() throws Exception {
-        String id = DaemonFixture.newPnfsId();
         byte[] data = DaemonFixture.randomBytes(5000);
-        f.flush(id, data, true);
-        assertNull(f.awaitFlush(id));
-        f.collect(id);
+        String id = f.onTape(data);
         f.stage(id, data.length, null, true);
         assertNull(f.awaitStage(id));
         assertEquals(5000, f.daemon.status().directories().get(0).bufferReserved());

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -47,17 +49,11 @@ class StageBufferTest {
             List<String> taken = new ArrayList<>();
             long deadline = System.nanoTime() + DaemonFixture.WAIT.toNanos();
             while (taken.size() < files && System.nanoTime() < deadline) {
-                long inUse = 0;
-                for (String id : data.keySet()) {
-                    Path in = f.dir.inFile(id);
-                    if (!taken.contains(id) && DaemonFixture.exists(in)) {
-                        inUse += Files.size(in);
-                    }
-                }
-                most.accumulateAndGet(inUse, Math::max);
+                most.accumulateAndGet(inUse(f, data.keySet(), taken), Math::max);
                 for (String id : data.keySet()) {
                     if (!taken.contains(id) && DaemonFixture.exists(f.dir.inFile(id))) {
                         Thread.sleep(100); // a slow pool
+                        most.accumulateAndGet(inUse(f, data.keySet(), taken), Math::max); // the fullest moment
                         assertArrayEquals(data.get(id), Files.readAllBytes(f.dir.inFile(id)));
                         f.collect(id);
                         taken.add(id);
@@ -71,5 +67,21 @@ class StageBufferTest {
             assertTrue(most.get() >= size, "staged files were seen in in/: " + most.get());
             assertTrue(f.daemon.status().directories().get(0).bufferRefusals() > 0, "reads had to wait");
         }
+    }
+
+    /** Bytes of staged files in in/ that the pool has not taken yet. */
+    private static long inUse(DaemonFixture f, Set<String> ids, List<String> taken) throws Exception {
+        long bytes = 0;
+        for (String id : ids) {
+            Path in = f.dir.inFile(id);
+            if (!taken.contains(id) && DaemonFixture.exists(in)) {
+                try {
+                    bytes += Files.size(in);
+                } catch (NoSuchFileException e) {
+                    // taken meanwhile
+                }
+            }
+        }
+        return bytes;
     }
 }

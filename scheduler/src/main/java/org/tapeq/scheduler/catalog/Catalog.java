@@ -1,7 +1,9 @@
 package org.tapeq.scheduler.catalog;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -19,8 +21,8 @@ public interface Catalog extends AutoCloseable {
     Optional<FileRecord> file(String pnfsid);
 
     /** The live locations of many files at once (a restart looks up a million); files not found are absent. */
-    default java.util.Map<String, FileRecord> files(java.util.Collection<String> pnfsids) {
-        java.util.Map<String, FileRecord> found = new java.util.HashMap<>();
+    default Map<String, FileRecord> files(Collection<String> pnfsids) {
+        Map<String, FileRecord> found = new HashMap<>();
         for (String p : pnfsids) {
             file(p).ifPresent(f -> found.put(p, f));
         }

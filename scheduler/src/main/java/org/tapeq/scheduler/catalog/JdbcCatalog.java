@@ -121,7 +121,7 @@ public final class JdbcCatalog implements Catalog {
     static final int PAGE_SIZE = 2_000;
     /** Lengths IN lists are padded to; the last one is also the batch size for pnfsid lists. */
     private static final int[] IN_LENGTHS = {1, 16, 128, 512};
-    private static final int MAX_IN = IN_LENGTHS[IN_LENGTHS.length - 1];
+    static final int MAX_IN = IN_LENGTHS[IN_LENGTHS.length - 1];
 
     /** The two databases tapeq runs on; only locking and connection set-up differ. */
     enum Dialect {
@@ -270,32 +270,11 @@ public final class JdbcCatalog implements Catalog {
         });
     }
 
-    /** Rows per {@code IN (...)} query of {@link #files(Collection)}; below SQLite's parameter limit. */
-    static final int LOOKUP_CHUNK = 500;
-
     @Override
     public Map<String, FileRecord> files(Collection<String> pnfsids) {
         Objects.requireNonNull(pnfsids, "pnfsids");
         List<String> all = new ArrayList<>(pnfsids);
-        Map<String, FileRecord> found = new HashMap<>(all.size() * 2);
-        for (int from = 0; from < all.size(); from += LOOKUP_CHUNK) {
-            List<String> chunk = all.subList(from, Math.min(all.size(), from + LOOKUP_CHUNK));
-            read("files", chunk.size() + " pnfsids", () -> {
-                StringBuilder sql = new StringBuilder("SELECT " + FILE_COLUMNS + " FROM files WHERE pnfsid IN (");
-                for (int i = 0; i < chunk.size(); i++) {
-                    sql.append(i == 0 ? "?" : ",?");
-                }
-                PreparedStatement ps = statement(sql.append(')').toString());
-                for (int i = 0; i < chunk.size(); i++) {
-                    ps.setString(i + 1, chunk.get(i));
-                }
-                for (FileRecord f : fileRecords(ps)) {
-                    found.put(f.pnfsid(), f);
-                }
-                return null;
-            });
-        }
-        return found;
+        return read("files", all.size() + " pnfsids", () -> liveFiles(all, ""));
     }
 
     @Override
@@ -730,11 +709,15 @@ public final class JdbcCatalog implements Catalog {
 
     /** The live rows of these pnfsids (in chunks of at most {@link #MAX_IN}), locked for update on PostgreSQL. */
     private Map<String, FileRecord> liveFiles(List<String> pnfsids) throws SQLException {
+        return liveFiles(pnfsids, dialect.forUpdate);
+    }
+
+    private Map<String, FileRecord> liveFiles(List<String> pnfsids, String suffix) throws SQLException {
         Map<String, FileRecord> result = new HashMap<>();
         for (int from = 0; from < pnfsids.size(); from += MAX_IN) {
             List<String> chunk = pnfsids.subList(from, Math.min(pnfsids.size(), from + MAX_IN));
             PreparedStatement ps = inStatement("SELECT " + FILE_COLUMNS + " FROM files WHERE pnfsid IN ",
-                    dialect.forUpdate, chunk.size());
+                    suffix, chunk.size());
             bindIn(ps, 1, chunk);
             for (FileRecord f : fileRecords(ps)) {
                 result.put(f.pnfsid(), f);

@@ -1,5 +1,8 @@
 package org.tapeq.scheduler.engine;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -98,14 +101,14 @@ public final class Scheduler {
      * Queues many stages, looking their files up in the catalog together (a restart may queue a million; one
      * query per file would take minutes). The tickets are in the order of the requests.
      */
-    public java.util.List<Ticket> stage(java.util.List<StageRequest> requests) {
+    public List<Ticket> stage(List<StageRequest> requests) {
         long now = loop.now();
-        java.util.List<String> ids = new java.util.ArrayList<>(requests.size());
+        List<String> ids = new ArrayList<>(requests.size());
         for (StageRequest r : requests) {
             ids.add(Objects.requireNonNull(r, "request").pnfsid());
         }
-        java.util.Map<String, FileRecord> found;
-        java.util.List<Ticket> tickets = new java.util.ArrayList<>(requests.size());
+        Map<String, FileRecord> found;
+        List<Ticket> tickets = new ArrayList<>(requests.size());
         try {
             found = catalog.files(ids);
         } catch (CatalogException e) {
@@ -262,7 +265,7 @@ public final class Scheduler {
 
     /** What a rebuild of one cartridge found. */
     public record RebuildReport(String barcode, String family, int tapeFiles, int files, long bytes,
-                                java.util.List<String> skipped) {
+                                List<String> skipped) {
     }
 
     /** The engine, for tests in this package that inspect it on the loop. */

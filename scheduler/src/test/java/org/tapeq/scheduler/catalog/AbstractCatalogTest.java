@@ -135,7 +135,7 @@ abstract class AbstractCatalogTest {
     @Test
     void files_manyAtOnce_findsLiveOnesAcrossChunks_andLeavesOutUnknownAndDeleted() {
         catalog.putCartridge(cartridge("A00001", FAMILY));
-        List<FileRecord> members = commit("A00001", 1, 1, JdbcCatalog.LOOKUP_CHUNK + 20, 10, "ds1", 100);
+        List<FileRecord> members = commit("A00001", 1, 1, JdbcCatalog.MAX_IN + 20, 10, "ds1", 100);
         catalog.delete(List.of(pnfsid(5)), 200);
         List<String> asked = new java.util.ArrayList<>(ids(members));
         asked.add(pnfsid(99_999));

@@ -12,7 +12,8 @@ import java.util.Map;
  * @param oldestMillis   wall-clock time the oldest waiting request was first seen, or 0
  * @param bufferReserved bytes reserved in in/ (being read or delivered and not yet taken by the pool)
  * @param bufferCapacity the configured stage buffer
- * @param bufferRefusals how often a read had to wait for buffer space
+ * @param bufferRefusals reads refused for lack of buffer space (a waiting drive asks again each second; each
+ *                       refusal counts)
  * @param rejected       request files refused at intake since start
  * @param parkedCount    flushes that failed without an error channel
  * @param parked         the oldest of them, with their reasons

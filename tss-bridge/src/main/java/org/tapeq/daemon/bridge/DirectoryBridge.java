@@ -1,15 +1,11 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,14 +18,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.tapeq.daemon.Threads;
+import org.tapeq.daemon.config.DirectoryConfig;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.ErrorReport;
@@ -75,7 +75,7 @@ import org.tapeq.scheduler.time.EventLoop;
  *     rewritten after its answer is a new request. Rewrites are noticed by events, and by rescans through the
  *     file's identity (inode and time) for answered requests only, so a rescan stats no queued request.</li>
  * <li><b>Cost at a million files</b> (measured by {@code ./tapeq bench-daemon}, docs/benchmarks.md). Stages
- *     admitted together are handed to the scheduler together (one catalog query per 500). Sweeps over every
+ *     admitted together are handed to the scheduler together (one catalog query per 512). Sweeps over every
  *     file are rationed: a full rescan after lost watch events waits at least {@value #RESCAN_COST_FACTOR}
  *     times as long as the last one took, and with a working watcher delivered files are checked for pickup
  *     at each rescan rather than every second. Probes whose usual answer is "nothing there" use
@@ -125,10 +125,11 @@ public final class DirectoryBridge implements AutoCloseable {
     /** Stages admitted by the task running now, handed to the scheduler together at its end. */
     private final List<Tracked> stagesToSubmit = new ArrayList<>();
     private final List<StageRequest> stageRequests = new ArrayList<>();
+    /** Request files created since the last {@link #readEventNames}. */
+    private final List<String> eventNames = new ArrayList<>();
 
     private RequestWatcher watcher;
-    private FileChannel lockChannel;
-    private FileLock lock;
+    private ExclusiveLock lock;
     private long nextSequence = 1;
     private int generation;
     private int batchesOut;
@@ -154,11 +155,8 @@ public final class DirectoryBridge implements AutoCloseable {
         this.intake = services.intake();
         this.wallClock = services.wallClock();
         this.buffer = new StageBuffer(settings.name(), dir.inDir(), settings.stageBuffer(), settings.reserveBytes());
-        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread th = new Thread(r, "tapeq-" + settings.name() + "-bridge");
-            th.setDaemon(true);
-            return th;
-        });
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1,
+                Threads.named("tapeq-" + settings.name() + "-bridge"));
         t.setRemoveOnCancelPolicy(true);
         this.thread = t;
     }
@@ -180,13 +178,7 @@ public final class DirectoryBridge implements AutoCloseable {
      * future completes when every request found at start has been handed to the scheduler or answered.
      */
     public CompletableFuture<Void> start() throws IOException {
-        lockChannel = FileChannel.open(dir.base().resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        lock = lockChannel.tryLock();
-        if (lock == null) {
-            lockChannel.close();
-            throw new IOException(dir.base() + " is served by another tapeq daemon (" + LOCK_FILE + " is locked)");
-        }
+        lock = ExclusiveLock.take(dir.base().resolve(LOCK_FILE), "request directory " + dir.base());
         removePartials();
         if (settings.watch()) {
             try {
@@ -214,28 +206,34 @@ public final class DirectoryBridge implements AutoCloseable {
         return ready;
     }
 
-    /** Our temporary stage files in in/: whatever a crash left there is incomplete. */
+    /**
+     * What a crash left half-written: every temporary file in in/ (only this daemon writes there: stage targets
+     * and checksum files) and this daemon's error-file temporaries in request/ ({@code .<pnfsid>.err.<random>.tmp};
+     * the provider's own temporaries there are left alone).
+     */
     private void removePartials() throws IOException {
+        removeTemporaries(dir.inDir(), name -> true);
+        String errorPart = RequestDirectory.ERROR_SUFFIX + ".";
+        removeTemporaries(dir.requestDir(), name -> name.contains(errorPart));
+    }
+
+    private void removeTemporaries(Path directory, Predicate<String> ours) throws IOException {
         int removed = 0;
-        try (DirectoryStream<Path> in = Files.newDirectoryStream(dir.inDir())) {
-            for (Path p : in) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(directory)) {
+            for (Path p : ds) {
                 String n = p.getFileName().toString();
-                if (AtomicFiles.isTemporaryName(n) && isOurTemporary(n)) {
+                if (AtomicFiles.isTemporaryName(n) && ours.test(n)) {
                     Files.deleteIfExists(p);
                     removed++;
                 }
             }
         }
         if (removed > 0) {
-            LOG.info("{}: removed {} partial stage file(s) left in {}", settings.name(), removed, dir.inDir());
+            LOG.info("{}: removed {} partial file(s) left in {}", settings.name(), removed, directory);
         }
     }
 
-    /** {@code .<pnfsid>.<id>.tapeq.tmp}: stage targets are named so a restart can tell them from others. */
-    private static boolean isOurTemporary(String name) {
-        return name.endsWith(TEMPORARY_MARK + AtomicFiles.TEMPORARY_SUFFIX);
-    }
-
+    /** Marks stage targets ({@code .<pnfsid>.<id>.tapeq.tmp}) for whoever lists in/. */
     private static final String TEMPORARY_MARK = ".tapeq";
 
     private Path temporaryFor(String pnfsid, long id) {
@@ -249,7 +247,10 @@ public final class DirectoryBridge implements AutoCloseable {
         switch (sub) {
             case RequestDirectory.REQUEST:
                 if (created) {
-                    read(List.of(pnfsid));
+                    if (eventNames.isEmpty()) {
+                        run(this::readEventNames); // after the events queued meanwhile: they are read together
+                    }
+                    eventNames.add(pnfsid);
                 } else {
                     requestGone(pnfsid);
                 }
@@ -263,12 +264,10 @@ public final class DirectoryBridge implements AutoCloseable {
             case RequestDirectory.TRASH:
                 remove(pnfsid);
                 break;
-            case RequestDirectory.IN:
-                if (!created) {
-                    Tracked d = requests.get(pnfsid);
-                    if (d != null && d.state == Tracked.State.DELIVERED) {
-                        checkPickup(d);
-                    }
+            case RequestDirectory.IN: // only removals are watched there
+                Tracked d = requests.get(pnfsid);
+                if (d != null && d.state == Tracked.State.DELIVERED) {
+                    checkPickup(d);
                 }
                 break;
             default:
@@ -283,6 +282,13 @@ public final class DirectoryBridge implements AutoCloseable {
     private static boolean linkExpected(Tracked t) {
         return t.request != null && !t.isStage()
                 && (t.state == Tracked.State.WAITING_LINK || t.state == Tracked.State.ACKNOWLEDGED);
+    }
+
+    /** Request files named by watch events, read in one batch (their stages then share catalog queries). */
+    private void readEventNames() {
+        List<String> names = new ArrayList<>(eventNames);
+        eventNames.clear();
+        read(names);
     }
 
     /**
@@ -352,7 +358,7 @@ public final class DirectoryBridge implements AutoCloseable {
                 // requests are not checked: a rescan must not stat a million files.
                 again.add(t.pnfsid);
             } else if (t.state == Tracked.State.WAITING_LINK
-                    || linkExpected(t) && Files.exists(dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+                    || linkExpected(t) && present(dir.outLink(t.pnfsid))) {
                 startFlush(t);
             }
         }
@@ -432,7 +438,7 @@ public final class DirectoryBridge implements AutoCloseable {
         if (p.gone() || attempts == null) {
             return; // gone, or its file was removed while it was being read
         }
-        if (p.request() == null) {
+        if (p.retry()) {
             // Empty, truncated or unreadable: perhaps still being written (the ENDIT provider writes in
             // place) or a transient NFS error. Read it again a few times before refusing it.
             int times = attempts + 1;
@@ -440,19 +446,7 @@ public final class DirectoryBridge implements AutoCloseable {
                 reading.put(pnfsid, times);
                 thread.schedule(safe(() -> {
                     if (reading.containsKey(pnfsid)) {
-                        batchesOut++;
-                        intake.execute(() -> {
-                            Parsed again = Parsed.read(pnfsid, dir.requestFile(pnfsid), settings.maxRequestBytes());
-                            run(() -> {
-                                batchesOut--;
-                                if (reading.containsKey(pnfsid)) {
-                                    reading.put(pnfsid, times);
-                                    acceptSafely(again);
-                                    submitStages();
-                                }
-                                completeReadyIfDone();
-                            });
-                        });
+                        submitBatch(List.of(pnfsid)); // the attempt count stays in reading
                     }
                 }), RETRY_MILLIS, TimeUnit.MILLISECONDS);
                 return;
@@ -539,8 +533,8 @@ public final class DirectoryBridge implements AutoCloseable {
     private void track(Tracked t) {
         t.listedIn = generation;
         Tracked old = requests.put(t.pnfsid, t);
-        if (old != null && old.state == Tracked.State.DELIVERED && buffer.release(old.id)) {
-            scheduler.spaceFreed();
+        if (old != null && old.state == Tracked.State.DELIVERED) {
+            freeSpace(old.id);
         }
     }
 
@@ -654,6 +648,9 @@ public final class DirectoryBridge implements AutoCloseable {
         Path link = dir.outLink(t.pnfsid);
         BasicFileAttributes a;
         try {
+            if (!present(link) && !Files.isSymbolicLink(link)) {
+                throw new NoSuchFileException(link.toString()); // the provider links after the request file
+            }
             a = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             // The provider writes the request before the link; or the flush was acknowledged before a restart
@@ -717,15 +714,7 @@ public final class DirectoryBridge implements AutoCloseable {
     }
 
     private String groupOf(Request r) {
-        if (settings.group() != null) {
-            return settings.group();
-        }
-        String sc = r.storageClass();
-        if (sc == null || sc.isEmpty()) {
-            return "default";
-        }
-        int colon = sc.indexOf(':');
-        return colon > 0 ? sc.substring(0, colon) : sc;
+        return DirectoryConfig.groupOf(settings.group(), r.storageClass());
     }
 
     /** dCache's deadline (epoch ms) on the scheduler's clock, which may run faster than the wall clock. */
@@ -744,7 +733,7 @@ public final class DirectoryBridge implements AutoCloseable {
         long id = newId();
         trash.put(name, id);
         metrics.received(settings.name(), KIND_REMOVE);
-        scheduler.remove(new RemoveRequest(id, name, settings.group() != null ? settings.group() : "default"));
+        scheduler.remove(new RemoveRequest(id, name, DirectoryConfig.groupOf(settings.group(), null)));
     }
 
     /** The request file is gone: the pool cancelled, collected its answer, or rewrote it as another request. */
@@ -802,9 +791,7 @@ public final class DirectoryBridge implements AutoCloseable {
             return;
         }
         deleteQuietly(t.temporary);
-        if (buffer.release(t.id)) {
-            scheduler.spaceFreed();
-        }
+        freeSpace(t.id);
         if (t.state == Tracked.State.QUEUED) {
             answerWithError(t, ReturnCodes.FAILED, "internal error answering " + t.pnfsid + ": " + e);
         }
@@ -839,8 +826,7 @@ public final class DirectoryBridge implements AutoCloseable {
             current = false;
         }
         deleteQuietly(t.temporary);
-        buffer.release(t.id);
-        scheduler.spaceFreed();
+        freeSpace(t.id);
         if (!current) {
             metrics.completed(settings.name(), KIND_STAGE, "cancelled", seconds(t), 0);
             return;
@@ -858,8 +844,7 @@ public final class DirectoryBridge implements AutoCloseable {
         String wanted = checksumOf(t.request);
         if (Checksums.contradicts(wanted, s.checksum())) {
             deleteQuietly(t.temporary);
-            buffer.release(t.id);
-            scheduler.spaceFreed();
+            freeSpace(t.id);
             answerWithError(t, ReturnCodes.DATA_MISMATCH, t.pnfsid + ": read " + s.checksum() + " from tape but "
                     + "dCache expects " + wanted + "; not delivered");
             return;
@@ -873,18 +858,11 @@ public final class DirectoryBridge implements AutoCloseable {
             }
             // On disk before the name says "complete": after a power cut a restart adopts any in/ file of the
             // right size as delivered.
-            try (FileChannel data = FileChannel.open(t.temporary, StandardOpenOption.WRITE)) {
-                data.force(true);
-            }
-            Files.move(t.temporary, in, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            try (FileChannel inDir = FileChannel.open(dir.inDir(), StandardOpenOption.READ)) {
-                inDir.force(true);
-            }
+            AtomicFiles.commit(t.temporary, in);
         } catch (IOException e) {
             deleteQuietly(t.temporary);
             deleteQuietly(dir.checksumFile(t.pnfsid));
-            buffer.release(t.id);
-            scheduler.spaceFreed();
+            freeSpace(t.id);
             answerWithError(t, ReturnCodes.FAILED, "cannot deliver " + t.pnfsid + " into " + in + ": "
                     + e.getMessage());
             return;
@@ -984,6 +962,13 @@ public final class DirectoryBridge implements AutoCloseable {
      * files release their space, and drives that were refused space ask again (the pool's disk may have room
      * now even though nothing was released).
      */
+    /** Gives a request's buffer space back and lets waiting drives try again. */
+    private void freeSpace(long id) {
+        if (buffer.release(id)) {
+            scheduler.spaceFreed();
+        }
+    }
+
     private void tick() {
         buffer.measure();
         long refusals = buffer.refusals();
@@ -1026,9 +1011,7 @@ public final class DirectoryBridge implements AutoCloseable {
 
     private void finishDelivered(Tracked t) {
         requests.remove(t.pnfsid, t);
-        if (buffer.release(t.id)) {
-            scheduler.spaceFreed();
-        }
+        freeSpace(t.id);
         t.state = Tracked.State.ACKNOWLEDGED;
         if (t.requestGoneMillis == 0 && Files.exists(dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
             // Both providers remove the request before they take the file; someone else removed it.
@@ -1070,7 +1053,7 @@ public final class DirectoryBridge implements AutoCloseable {
         };
         try {
             thread.execute(snapshot);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             f.completeExceptionally(new IllegalStateException(settings.name() + " is stopped"));
         }
         return f;
@@ -1089,7 +1072,7 @@ public final class DirectoryBridge implements AutoCloseable {
     private void run(Runnable task) {
         try {
             thread.execute(safe(task));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             LOG.debug("{}: stopping; a task was dropped (its request stays in the directory)", settings.name());
         }
     }
@@ -1131,10 +1114,7 @@ public final class DirectoryBridge implements AutoCloseable {
         }
         try {
             if (lock != null) {
-                lock.release();
-            }
-            if (lockChannel != null) {
-                lockChannel.close();
+                lock.close();
             }
         } catch (IOException e) {
             LOG.debug("releasing the lock: {}", e.toString());

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
+import org.tapeq.protocol.ProtocolException;
 import org.tapeq.protocol.ProtocolFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
@@ -17,29 +18,41 @@ import org.tapeq.protocol.RequestCodec;
  * @param pnfsid  the file's name
  * @param request the parsed request, or null
  * @param error   why it is refused (names the file), or null
- * @param empty   the file was empty: perhaps still being written, read again shortly
+ * @param retry   not readable as a request yet: empty, truncated or malformed (perhaps still being written
+ *                in place), or a transient I/O error; read again shortly before it is refused
  * @param gone    the file disappeared before it could be read
  * @param version the file's identity when read (inode and modification time), to notice a rewrite; may be null
  */
-record Parsed(String pnfsid, Request request, String error, boolean empty, boolean gone, String version) {
+record Parsed(String pnfsid, Request request, String error, boolean retry, boolean gone, String version) {
 
     /** Reads and parses {@code file}; never throws. */
     static Parsed read(String pnfsid, Path file, int maxBytes) {
         String version = null;
+        byte[] content;
         try {
             version = version(file);
-            byte[] content = ProtocolFiles.readSmallFile(file, maxBytes);
+            content = ProtocolFiles.readSmallFile(file, maxBytes);
+        } catch (NoSuchFileException e) {
+            return new Parsed(pnfsid, null, null, false, true, null);
+        } catch (ProtocolException e) {
+            // A symbolic link, not a regular file, too large: that does not change by waiting.
+            return new Parsed(pnfsid, null, e.getMessage(), false, false, version);
+        } catch (IOException | RuntimeException e) {
+            return new Parsed(pnfsid, null, named(file, e), true, false, version);
+        }
+        try {
             if (content.length == 0) {
                 return new Parsed(pnfsid, null, file + " is empty", true, false, version);
             }
             return new Parsed(pnfsid, RequestCodec.parse(file.toString(), content), null, false, false, version);
-        } catch (NoSuchFileException e) {
-            return new Parsed(pnfsid, null, null, false, true, null);
         } catch (IOException | RuntimeException e) {
-            String message = e.getMessage() != null ? e.getMessage() : e.toString();
-            return new Parsed(pnfsid, null, message.contains(file.getFileName().toString()) ? message
-                    : file + ": " + message, false, false, version);
+            return new Parsed(pnfsid, null, named(file, e), true, false, version);
         }
+    }
+
+    private static String named(Path file, Exception e) {
+        String message = e.getMessage() != null ? e.getMessage() : e.toString();
+        return message.contains(file.getFileName().toString()) ? message : file + ": " + message;
     }
 
     /**

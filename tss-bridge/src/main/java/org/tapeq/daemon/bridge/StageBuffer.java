@@ -5,7 +5,9 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +32,7 @@ final class StageBuffer {
     private final long reserveBytes;
     private final FileStore store;
     private final Map<Long, Long> reserved = new HashMap<>();
-    private final java.util.Set<Long> onDisk = new java.util.HashSet<>();
+    private final Set<Long> onDisk = new HashSet<>();
     private long total;
     /** Reserved bytes not yet written to in/ (the filesystem's free space does not show them yet). */
     private long unwritten;

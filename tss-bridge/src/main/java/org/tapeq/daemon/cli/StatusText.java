@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.tapeq.daemon.config.Units;
 
 /** Prints the daemon's status (as JSON from the control socket) for a human at a terminal. */
 final class StatusText {
@@ -18,8 +19,8 @@ final class StatusText {
         JsonNode rates = st.path("rates");
         if (rates.size() > 0) {
             out.printf("rates (last minute): staged %.1f files/s %s/s read, flushed %.1f files/s %s/s written%n",
-                    rates.path("files_staged").asDouble(), bytes(rates.path("bytes_read").asDouble()),
-                    rates.path("files_flushed").asDouble(), bytes(rates.path("bytes_written").asDouble()));
+                    rates.path("files_staged").asDouble(), Units.roughSize(rates.path("bytes_read").asDouble()),
+                    rates.path("files_flushed").asDouble(), Units.roughSize(rates.path("bytes_written").asDouble()));
         }
         for (JsonNode d : st.path("directories")) {
             out.printf("%ndirectory %s (%s)%n", d.path("name").asText(), d.path("path").asText());
@@ -28,8 +29,8 @@ final class StatusText {
             if (oldest > 0) {
                 out.printf("  oldest waiting request: %s ago (%s)%n", duration(now - oldest), Instant.ofEpochMilli(oldest));
             }
-            out.printf("  stage buffer: %s of %s reserved, %d waits%n", bytes(d.path("bufferReserved").asDouble()),
-                    bytes(d.path("bufferCapacity").asDouble()), d.path("bufferRefusals").asLong());
+            out.printf("  stage buffer: %s of %s reserved, %d reads refused (each retry counts)%n", Units.roughSize(d.path("bufferReserved").asDouble()),
+                    Units.roughSize(d.path("bufferCapacity").asDouble()), d.path("bufferRefusals").asLong());
             if (d.path("rejected").asLong() > 0) {
                 out.printf("  refused request files: %d%n", d.path("rejected").asLong());
             }
@@ -59,7 +60,7 @@ final class StatusText {
         out.printf("  %-18s %-8s %10s %12s %-10s %s%n", "queue", "group", "files", "bytes", "state", "reason");
         for (JsonNode q : s.path("queues")) {
             out.printf("  %-18s %-8s %10d %12s %-10s %s%n", q.path("name").asText(), q.path("group").asText(),
-                    q.path("files").asLong(), bytes(q.path("bytes").asDouble()), q.path("state").asText(),
+                    q.path("files").asLong(), Units.roughSize(q.path("bytes").asDouble()), q.path("state").asText(),
                     q.path("reason").isNull() ? "" : q.path("reason").asText());
         }
         out.printf("%ncartridges by state: %s%n", s.path("cartridgesByState"));
@@ -78,21 +79,12 @@ final class StatusText {
             long used = c.path("usedBytes").asLong();
             out.printf("%-10s %-6s %-10s %-10s %6d %10s %10s %8d %s%n", c.path("barcode").asText(),
                     c.path("mediaType").asText(), c.path("family").isNull() ? "-" : c.path("family").asText(),
-                    c.path("state").asText(), c.path("tapeFiles").asInt(), bytes(used), bytes(Math.max(0, cap - used)),
+                    c.path("state").asText(), c.path("tapeFiles").asInt(), Units.roughSize(used), Units.roughSize(Math.max(0, cap - used)),
                     c.path("mountCount").asLong(), (c.path("disabled").asBoolean() ? "disabled " : "")
                             + (c.path("reason").isNull() ? "" : c.path("reason").asText()));
         }
     }
 
-    static String bytes(double b) {
-        String[] units = {"B", "kB", "MB", "GB", "TB", "PB"};
-        int u = 0;
-        while (b >= 1000 && u < units.length - 1) {
-            b /= 1000;
-            u++;
-        }
-        return u == 0 ? String.format("%.0f %s", b, units[u]) : String.format("%.1f %s", b, units[u]);
-    }
 
     static String duration(long millis) {
         long s = Math.max(0, millis) / 1000;

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,10 +23,10 @@ import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.daemon.demo.DemoCommand;
 import org.tapeq.scheduler.catalog.EnditHints;
 import org.tapeq.scheduler.catalog.JdbcCatalog;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** The {@code tapeq} command line. */
 @Command(name = "tapeq", mixinStandardHelpOptions = true, versionProvider = TapeqCommand.Version.class,
@@ -97,7 +98,7 @@ public final class TapeqCommand implements Runnable {
 
     @Command(name = "daemon", mixinStandardHelpOptions = true,
             description = "Serve the configured request directories (runs until SIGTERM).")
-    static final class DaemonCmd implements java.util.concurrent.Callable<Integer> {
+    static final class DaemonCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ConfigOption options = new ConfigOption();
 
@@ -117,7 +118,7 @@ public final class TapeqCommand implements Runnable {
 
     @Command(name = "status", mixinStandardHelpOptions = true,
             description = "Queues per cartridge, drives, cartridges, oldest request, rates.")
-    static final class StatusCmd implements java.util.concurrent.Callable<Integer> {
+    static final class StatusCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ControlOptions options = new ControlOptions();
 
@@ -138,7 +139,7 @@ public final class TapeqCommand implements Runnable {
     }
 
     @Command(name = "drive", mixinStandardHelpOptions = true, description = "Take a drive out of or into service.")
-    static final class DriveCmd implements java.util.concurrent.Callable<Integer> {
+    static final class DriveCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ControlOptions options = new ControlOptions();
 
@@ -171,7 +172,7 @@ public final class TapeqCommand implements Runnable {
 
     @Command(name = "cartridge", mixinStandardHelpOptions = true,
             description = "list | disable BARCODE | enable BARCODE | label BARCODE FAMILY [--force]")
-    static final class CartridgeCmd implements java.util.concurrent.Callable<Integer> {
+    static final class CartridgeCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ControlOptions options = new ControlOptions();
 
@@ -223,7 +224,7 @@ public final class TapeqCommand implements Runnable {
 
     @Command(name = "catalog", mixinStandardHelpOptions = true,
             description = "import-hints FILE | export [-o FILE] | rebuild BARCODE...")
-    static final class CatalogCmd implements java.util.concurrent.Callable<Integer> {
+    static final class CatalogCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ControlOptions options = new ControlOptions();
 

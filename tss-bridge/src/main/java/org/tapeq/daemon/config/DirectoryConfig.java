@@ -50,11 +50,25 @@ public record DirectoryConfig(Path path, String name, String group, long stageBu
 
     /** The fair-share group of a request with this storage class: the configured one, else the text before ':'. */
     public String groupOf(String storageClass) {
-        if (group != null) {
-            return group;
+        return groupOf(group, storageClass);
+    }
+
+    /** Requests with neither a configured group nor a storage class. */
+    public static final String DEFAULT_GROUP = "default";
+
+    /**
+     * The fair-share group of a request: the directory's configured group, else its storage class up to the
+     * first ':' ({@code atlas:raw} is {@code atlas}), else {@link #DEFAULT_GROUP}.
+     */
+    public static String groupOf(String configured, String storageClass) {
+        if (configured != null) {
+            return configured;
+        }
+        if (storageClass == null || storageClass.isEmpty()) {
+            return DEFAULT_GROUP;
         }
         int colon = storageClass.indexOf(':');
-        return colon < 0 ? storageClass : storageClass.substring(0, colon);
+        return colon <= 0 ? storageClass : storageClass.substring(0, colon);
     }
 
     /** The entries of {@code directories:}, checked to be distinct, not nested and uniquely named. */

@@ -103,4 +103,16 @@ public final class Units {
     private static String quote(String text) {
         return '"' + text + '"';
     }
+
+    /** A size for people to read, SI units with one decimal ({@code 352.1 MB}); not for configuration. */
+    public static String roughSize(double bytes) {
+        String[] units = {"B", "kB", "MB", "GB", "TB", "PB"};
+        int u = 0;
+        while (bytes >= 1000 && u < units.length - 1) {
+            bytes /= 1000;
+            u++;
+        }
+        return u == 0 ? String.format(Locale.ROOT, "%.0f %s", bytes, units[u])
+                : String.format(Locale.ROOT, "%.1f %s", bytes, units[u]);
+    }
 }

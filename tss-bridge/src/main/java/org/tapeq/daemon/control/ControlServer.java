@@ -9,8 +9,14 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.daemon.Threads;
 
 /**
  * The administrative channel: a Unix-domain socket in the state directory, readable and writable only by the
@@ -36,30 +43,21 @@ public final class ControlServer implements AutoCloseable {
 
     /** Executes one command; throws IllegalArgumentException for a bad command or argument. */
     public interface Handler {
-        JsonNode handle(String command, java.util.List<String> args) throws Exception;
+        JsonNode handle(String command, List<String> args) throws Exception;
     }
 
     private final Path socket;
     private final ServerSocketChannel server;
     private final Thread acceptor;
     private final ExecutorService worker;
-    private final java.util.concurrent.ScheduledExecutorService watchdog;
+    private final ScheduledExecutorService watchdog;
 
     private ControlServer(Path socket, ServerSocketChannel server, Handler handler) {
         this.socket = socket;
         this.server = server;
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
         this.worker = new ThreadPoolExecutor(WORKERS, WORKERS, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(16),
-                r -> {
-                    Thread t = new Thread(r, "tapeq-control-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.AbortPolicy());
-        this.watchdog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tapeq-control-watchdog");
-            t.setDaemon(true);
-            return t;
-        });
+                Threads.numbered("tapeq-control"), new ThreadPoolExecutor.AbortPolicy());
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-control-watchdog"));
         this.acceptor = new Thread(() -> acceptLoop(handler), "tapeq-control-accept");
         this.acceptor.setDaemon(true);
     }
@@ -92,7 +90,7 @@ public final class ControlServer implements AutoCloseable {
             }
             try {
                 worker.execute(() -> serve(ch, handler));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 reply(ch, ControlProtocol.error("the daemon is busy with other commands; try again"));
             }
         }
@@ -100,7 +98,7 @@ public final class ControlServer implements AutoCloseable {
 
     private void serve(SocketChannel ch, Handler handler) {
         ObjectNode answer;
-        java.util.concurrent.ScheduledFuture<?> deadline = watchdog.schedule(() -> {
+        ScheduledFuture<?> deadline = watchdog.schedule(() -> {
             try {
                 ch.close(); // a client that sends nothing must not hold a worker
             } catch (IOException e) {
@@ -115,7 +113,7 @@ public final class ControlServer implements AutoCloseable {
                 deadline.cancel(false);
             }
             String command = request.path("command").asText("");
-            java.util.List<String> args = new java.util.ArrayList<>();
+            List<String> args = new ArrayList<>();
             request.path("args").forEach(a -> args.add(a.asText()));
             LOG.info("Control: {} {}", command, args);
             answer = ControlProtocol.ok(handler.handle(command, args));

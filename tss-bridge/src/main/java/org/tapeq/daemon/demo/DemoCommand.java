@@ -7,11 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.ServiceLoader;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -23,6 +24,7 @@ import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.daemon.config.Units;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
@@ -124,9 +126,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private DemoResult run(Path root, long started) throws Exception {
         Path endit = root.resolve("endit");
-        for (String sub : RequestDirectory.SUBDIRECTORIES) {
-            Files.createDirectories(endit.resolve(sub));
-        }
+        RequestDirectory.create(endit);
         Path poolData = Files.createDirectories(root.resolve("pool"));
         Path config = root.resolve("tapeq.yaml");
         Files.writeString(config, DemoConfig.yaml(root, endit, drives, cartridges, speed, seed));
@@ -167,7 +167,7 @@ public final class DemoCommand implements Callable<Integer> {
                     List.of(new Checksum(ChecksumType.ADLER32, f.adler32()))));
         }
         DemoResult r = new DemoResult(files, generated.totalBytes());
-        progress.printf("generated %d files, %s%n", files, DemoResult.bytes(generated.totalBytes()));
+        progress.printf("generated %d files, %s%n", files, Units.roughSize(generated.totalBytes()));
 
         long flushStart = System.nanoTime();
         pool.flush(flushes);
@@ -219,7 +219,8 @@ public final class DemoCommand implements Callable<Integer> {
 
         SimStats stats = ((SimulatedLibrary) daemon.library()).stats();
         r.mounts = stats.mounts();
-        r.mountsPerCartridge = new LinkedHashMap<>(new java.util.TreeMap<>(stats.mountsPerCartridge()));
+        r.cartridgesWritten = (int) daemon.catalog().cartridges().stream().filter(c -> c.tapeFiles() > 0).count();
+        r.mountsPerCartridge = new TreeMap<>(stats.mountsPerCartridge());
         stats.drives().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
             SimStats.DriveStats d = e.getValue();
             r.drives.put(e.getKey(), new DemoResult.Drive(d.bytesRead() + d.bytesWritten(), d.busyMillis()));
@@ -278,7 +279,7 @@ public final class DemoCommand implements Callable<Integer> {
             return;
         }
         try (var walk = Files.walk(root)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {
                     Files.deleteIfExists(p);
                 } catch (IOException e) {

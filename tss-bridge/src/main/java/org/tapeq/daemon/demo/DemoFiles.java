@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -110,7 +111,7 @@ final class DemoFiles {
             while (true) {
                 int n = expected.readNBytes(a, 0, CHUNK);
                 int m = actual.readNBytes(b, 0, CHUNK);
-                if (n != m || !java.util.Arrays.equals(a, 0, n, b, 0, m)) {
+                if (n != m || !Arrays.equals(a, 0, n, b, 0, m)) {
                     return false;
                 }
                 if (n == 0) {

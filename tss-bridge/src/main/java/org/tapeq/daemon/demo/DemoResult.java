@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.tapeq.daemon.config.Units;
+
 /** What the demo measured, printed for a human and as one JSON object. */
 final class DemoResult {
 
@@ -22,6 +24,8 @@ final class DemoResult {
     int lost;
     int checksumErrors;
     long mounts;
+    /** Cartridges holding data of the demo (the catalog's, not those merely labelled). */
+    int cartridgesWritten;
     double flushSeconds;
     double stageSeconds;
     double speed;
@@ -38,15 +42,15 @@ final class DemoResult {
     void print(PrintStream out, long wallMillis, Path kept) {
         out.println();
         out.println("tapeq demo summary");
-        out.printf("  files      %d (%s), flushed %d, staged %d, verified %d%n", files, bytes(bytes), flushed,
+        out.printf("  files      %d (%s), flushed %d, staged %d, verified %d%n", files, Units.roughSize(bytes), flushed,
                 staged, verified);
         out.printf("  lost       %d%n", lost);
         out.printf("  checksum errors %d%n", checksumErrors);
-        out.printf("  cartridges %d written, %d mounts in all%n", mountsPerCartridge.size(), mounts);
+        out.printf("  cartridges %d written, %d mounts in all (labelling included)%n", cartridgesWritten, mounts);
         mountsPerCartridge.forEach((c, n) -> out.printf("    %s: %d mount(s)%n", c, n));
         out.printf("  drives (MB/s over the flush and stage wall time; the library runs x%s):%n", speed);
         drives.forEach((d, s) -> out.printf("    %s: %s moved, %.1f MB/s, busy %.0f s of tape time%n", d,
-                bytes(s.bytes()), mbPerSecond(s), s.busyMillis() / 1e3));
+                Units.roughSize(s.bytes()), mbPerSecond(s), s.busyMillis() / 1e3));
         out.printf("  wall time  %.1f s (flush %.1f s, stage %.1f s)%n", wallMillis / 1e3, flushSeconds, stageSeconds);
         for (String f : failures.subList(0, Math.min(20, failures.size()))) {
             out.println("  FAILED " + f);
@@ -69,7 +73,7 @@ final class DemoResult {
         m.put("lost", lost);
         m.put("checksum_errors", checksumErrors);
         m.put("mounts", mounts);
-        m.put("cartridges", mountsPerCartridge.size());
+        m.put("cartridges", cartridgesWritten);
         m.put("mounts_per_cartridge", mountsPerCartridge);
         Map<String, Object> d = new LinkedHashMap<>();
         drives.forEach((k, v) -> d.put(k, Map.of("bytes", v.bytes(), "mb_per_s", Math.round(mbPerSecond(v) * 10) / 10.0,
@@ -88,13 +92,4 @@ final class DemoResult {
         return seconds == 0 ? 0 : d.bytes() / 1e6 / seconds;
     }
 
-    static String bytes(double b) {
-        String[] units = {"B", "kB", "MB", "GB", "TB"};
-        int u = 0;
-        while (b >= 1000 && u < units.length - 1) {
-            b /= 1000;
-            u++;
-        }
-        return String.format("%.1f %s", b, units[u]);
-    }
 }

@@ -13,6 +13,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.daemon.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 
 /**
@@ -40,11 +41,7 @@ public final class HttpEndpoint implements AutoCloseable {
             throw new IOException("http.bind: cannot listen on " + bind + ": " + e.getMessage(), e);
         }
         ExecutorService executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(64),
-                r -> {
-                    Thread t = new Thread(r, "tapeq-http");
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.DiscardPolicy());
+                Threads.named("tapeq-http"), new ThreadPoolExecutor.DiscardPolicy());
         server.setExecutor(executor);
         server.createContext("/", exchange -> {
             try (exchange) {

@@ -27,19 +27,22 @@ public final class DaemonMetrics {
 
     private final Counter completed = Counter.builder()
             .name("tapeq_requests_completed_total")
-            .help("Requests answered: staged, flushed, removed, failed (error file or parked) or cancelled")
+            .help("Requests ended: staged, flushed, removed, failed (error file), parked (failed flush of the ENDIT "
+                    + "provider) or cancelled")
             .labelNames("directory", "kind", "outcome")
             .register(registry);
 
     private final Counter rejected = Counter.builder()
             .name("tapeq_requests_rejected_total")
-            .help("Request files refused at intake (malformed, oversized, symbolic link, size mismatch)")
+            .help("Request files refused at intake (malformed, oversized, symbolic link, not a regular file, bad "
+                    + "checksum syntax)")
             .labelNames("directory")
             .register(registry);
 
     private final Counter bytes = Counter.builder()
             .name("tapeq_bytes_total")
-            .help("Bytes delivered into in/ (stage) or acknowledged on tape (flush)")
+            .help("Bytes delivered into in/ (stage) or acknowledged as written by this daemon (flush); tape "
+                    + "bytes are tapeq_scheduler_events_total{event=\"bytes_read|bytes_written\"}")
             .labelNames("directory", "kind")
             .register(registry);
 

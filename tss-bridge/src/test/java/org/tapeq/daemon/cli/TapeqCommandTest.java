@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.protocol.RequestDirectory;
 import picocli.CommandLine;
 
 /** The command line against a running daemon: status, drives, cartridges, catalog export and import. */
@@ -25,17 +26,15 @@ class TapeqCommandTest {
 
     @Test
     void adminCommands_talkToTheRunningDaemon() throws Exception {
-        Path endit = tmp.resolve("endit");
-        for (String sub : new String[] {"in", "out", "request", "trash"}) {
-            Files.createDirectories(endit.resolve(sub));
-        }
+        Path endit = RequestDirectory.create(tmp.resolve("endit")).base();
         Path config = tmp.resolve("tapeq.yaml");
         Files.writeString(config, String.join("\n",
                 "directories:", "  - path: " + endit,
                 "state: " + tmp.resolve("state"),
                 "library:", "  simulated:", "    speed: 1000", "    drives: 2", "    cartridges: 3",
                 "http:", "  bind: off", ""));
-        try (Daemon daemon = Daemon.start(DaemonConfig.load(config))) {
+        Daemon daemon = Daemon.start(DaemonConfig.load(config));
+        try {
             String c = config.toString();
             Run label = run("cartridge", "label", "TQ0000L9", "atlas", "-c", c);
             assertEquals(0, label.code, label.err);
@@ -69,6 +68,8 @@ class TapeqCommandTest {
             String exported = Files.readString(export);
             assertTrue(exported.contains("00001111222233334444555566667777AAAA") && exported.contains("V00001"),
                     exported);
+        } finally {
+            daemon.close();
         }
         Run down = run("status", "-c", config.toString());
         assertEquals(1, down.code);
