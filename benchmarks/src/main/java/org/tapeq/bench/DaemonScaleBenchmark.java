@@ -89,6 +89,7 @@ public final class DaemonScaleBenchmark {
         double speed = 10_000;
         Path root = Path.of("/tmp");
         boolean keep = false;
+        boolean completion = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--requests": n = Integer.parseInt(args[++i]); break;
@@ -98,13 +99,14 @@ public final class DaemonScaleBenchmark {
                 case "--file-size": size = Long.parseLong(args[++i]); break;
                 case "--speed": speed = Double.parseDouble(args[++i]); break;
                 case "--keep": keep = true; break;
+                case "--no-completion": completion = false; break;
                 default: throw new IllegalArgumentException("unknown argument " + args[i] + "; known: --requests N "
-                        + "--dir DIR --drives D --cartridges C --file-size BYTES --speed S --keep");
+                        + "--dir DIR --drives D --cartridges C --file-size BYTES --speed S --keep --no-completion");
             }
         }
         Path base = Files.createTempDirectory(Files.createDirectories(root), "tapeq-bench-daemon-");
         try {
-            new DaemonScaleBenchmark(n, drives, cartridges, size, speed, base).run();
+            new DaemonScaleBenchmark(n, drives, cartridges, size, speed, base).run(completion);
         } finally {
             if (keep) {
                 System.out.println("kept " + base);
@@ -114,7 +116,8 @@ public final class DaemonScaleBenchmark {
         }
     }
 
-    private void run() throws Exception {
+    /** Runs the phases; without {@code completion} it stops after the restart (a million completions take long). */
+    private void run(boolean completion) throws Exception {
         heap.start();
         System.out.printf(Locale.ROOT, "tapeq daemon scale benchmark: %,d stage requests of %,d bytes, %d cartridges,"
                         + " %d drives, tape time x%.0f%n  directory %s (%s), max heap %,d MB, %d cpus%n", n, size,
@@ -162,7 +165,9 @@ public final class DaemonScaleBenchmark {
 
         // Restart.
         daemon.close();
-        heap.afterGc();
+        daemon = null; // a restart after kill -9 starts with an empty heap, not the old daemon's million requests
+        long closedHeap = heap.afterGc();
+        System.out.printf(Locale.ROOT, "heap: %,d MB after the daemon was closed and a full GC%n", closedHeap >> 20);
         heap.reset();
         gc0 = gcMillis();
         cpu = new CpuShare();
@@ -180,6 +185,12 @@ public final class DaemonScaleBenchmark {
         System.out.println("  cpu during restart: " + restartCpu);
         if (!driveIds.equals(downDrives(daemon))) {
             throw new IllegalStateException("the drives did not stay down over the restart: " + downDrives(daemon));
+        }
+
+        if (!completion) {
+            daemon.close();
+            System.out.println("completion: not run (--no-completion)");
+            return;
         }
 
         // Completion.

@@ -28,8 +28,15 @@ public final class ProtocolFiles {
      * {@link ProtocolException} if it is a link, not a regular file, or larger than {@code maxSize}.
      */
     public static byte[] readSmallFile(Path file, int maxSize) throws IOException {
-        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
-                LinkOption.NOFOLLOW_LINKS);
+        return readSmallFile(file, maxSize, Files.readAttributes(file, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS));
+    }
+
+    /**
+     * As {@link #readSmallFile(Path, int)}, with {@code attributes} just read from {@code file} without following
+     * links (for callers that need them too: one stat instead of two).
+     */
+    public static byte[] readSmallFile(Path file, int maxSize, BasicFileAttributes attributes) throws IOException {
         if (attributes.isSymbolicLink()) {
             throw new ProtocolException(file, "is a symbolic link, refused", null);
         }

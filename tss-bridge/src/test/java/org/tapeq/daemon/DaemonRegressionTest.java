@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -90,6 +91,50 @@ class DaemonRegressionTest {
         DaemonFixture.await("staged", () -> DaemonFixture.exists(f.dir.inFile(id)));
         assertArrayEquals(data, Files.readAllBytes(f.dir.inFile(id)));
         assertNull(f.error(id));
+    }
+
+    /**
+     * At start the bridge decides from one listing of in/ and request/ which requests have an answer already,
+     * instead of probing each: every case must come out as the probes would decide it.
+     */
+    @Test
+    void filesFoundAtStart_areJudgedAsTheProbesWould() throws Exception {
+        byte[] data = DaemonFixture.randomBytes(3000);
+        String answered = f.onTape(data);
+        String staleError = f.onTape(data);
+        String delivered = f.onTape(data);
+        String partial = f.onTape(data);
+        f.stop();
+        long now = System.currentTimeMillis();
+        for (String id : new String[] {answered, staleError, delivered, partial}) {
+            f.stage(id, data.length, null, true);
+            Files.setLastModifiedTime(f.dir.requestFile(id), FileTime.fromMillis(now - 30_000));
+        }
+        Files.writeString(f.dir.errorFile(answered), "32\nanswered before the restart");
+        Files.writeString(f.dir.errorFile(staleError), "31\nleft over from an earlier request");
+        Files.setLastModifiedTime(f.dir.errorFile(staleError), FileTime.fromMillis(now - 60_000));
+        byte[] alreadyThere = DaemonFixture.randomBytes(data.length); // not the tape's bytes: must be kept
+        Files.write(f.dir.inFile(delivered), alreadyThere);
+        Files.write(f.dir.inFile(partial), new byte[10]);
+
+        f.start();
+        DaemonFixture.await("restaged", () -> DaemonFixture.exists(f.dir.inFile(staleError))
+                && sizeOf(f.dir.inFile(partial)) == data.length);
+
+        assertEquals(32, f.error(answered).returnCode(), "the error file answers its request");
+        assertNull(f.error(staleError), "an error file older than the request is removed");
+        assertArrayEquals(data, Files.readAllBytes(f.dir.inFile(staleError)));
+        assertArrayEquals(alreadyThere, Files.readAllBytes(f.dir.inFile(delivered)), "adopted, not staged again");
+        assertArrayEquals(data, Files.readAllBytes(f.dir.inFile(partial)), "wrong size: staged again");
+        assertEquals(2L, f.daemon.scheduler().status(0).get().counters().get("stages_submitted"));
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     /** A checksum that is not one could not be compared after the read; it is refused at once. */

@@ -30,8 +30,10 @@ record Parsed(String pnfsid, Request request, String error, boolean retry, boole
         String version = null;
         byte[] content;
         try {
-            version = version(file);
-            content = ProtocolFiles.readSmallFile(file, maxBytes);
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            version = version(attributes);
+            content = ProtocolFiles.readSmallFile(file, maxBytes, attributes);
         } catch (NoSuchFileException e) {
             return new Parsed(pnfsid, null, null, false, true, null);
         } catch (ProtocolException e) {
@@ -61,10 +63,13 @@ record Parsed(String pnfsid, Request request, String error, boolean retry, boole
      */
     static String version(Path file) throws IOException {
         try {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            return a.fileKey() + "@" + a.lastModifiedTime().toMillis();
+            return version(Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
         } catch (NoSuchFileException e) {
             return null;
         }
+    }
+
+    private static String version(BasicFileAttributes a) {
+        return a.fileKey() + "@" + a.lastModifiedTime().toMillis();
     }
 }
