@@ -23,6 +23,7 @@ public final class DaemonMetrics {
             .name("tapeq_requests_received_total")
             .help("Requests read from the request directories (a rewritten request file counts once)")
             .labelNames("directory", "kind")
+            .withoutExemplars() // no tracing here: exemplars would only cost a sampler per observation
             .register(registry);
 
     private final Counter completed = Counter.builder()
@@ -30,6 +31,7 @@ public final class DaemonMetrics {
             .help("Requests ended: staged, flushed, removed, failed (error file), parked (failed flush of the ENDIT "
                     + "provider) or cancelled")
             .labelNames("directory", "kind", "outcome")
+            .withoutExemplars()
             .register(registry);
 
     private final Counter rejected = Counter.builder()
@@ -37,6 +39,7 @@ public final class DaemonMetrics {
             .help("Request files refused at intake (malformed, oversized, symbolic link, not a regular file, bad "
                     + "checksum syntax)")
             .labelNames("directory")
+            .withoutExemplars()
             .register(registry);
 
     private final Counter bytes = Counter.builder()
@@ -44,6 +47,7 @@ public final class DaemonMetrics {
             .help("Bytes delivered into in/ (stage) or acknowledged as written by this daemon (flush); tape "
                     + "bytes are tapeq_scheduler_events_total{event=\"bytes_read|bytes_written\"}")
             .labelNames("directory", "kind")
+            .withoutExemplars()
             .register(registry);
 
     private final Histogram latency = Histogram.builder()
@@ -53,6 +57,7 @@ public final class DaemonMetrics {
             .labelNames("kind", "outcome")
             .classicOnly()
             .classicExponentialUpperBounds(1, 2, 22) // 1 s .. about 24 days
+            .withoutExemplars()
             .register(registry);
 
     private final Histogram loopLatency = Histogram.builder()
@@ -61,6 +66,7 @@ public final class DaemonMetrics {
             .unit(Unit.SECONDS)
             .classicOnly()
             .classicExponentialUpperBounds(0.0001, 4, 10) // 0.1 ms .. 26 s
+            .withoutExemplars()
             .register(registry);
 
     public PrometheusRegistry registry() {
