@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import javax.imageio.ImageIO;
+
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -54,6 +56,9 @@ public final class LineChart {
 
     public Path writePng(Path png, int width, int height) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        // ImageIO's default file cache registers a JVM shutdown hook on first use, which fails while the JVM shuts
+        // down: the load-test harness writes its partial report then (Ctrl-C). The memory cache needs no hook.
+        ImageIO.setUseCache(false);
         XYChart chart = new XYChartBuilder().width(width).height(height)
                 .title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
