@@ -217,8 +217,14 @@ public final class ReportWriter {
             write[p] = (b.bytesFlushed() - a.bytesFlushed()) / seconds / 1e6;
             read[p] = (b.bytesStaged() - a.bytesStaged()) / seconds / 1e6;
         }
-        new LineChart("Throughput", axis, "MB/s").add(new Series("written (flush)", rt, write))
-                .add(new Series("read (stage)", rt, read)).writePng(dir.resolve(THROUGHPUT_PNG), WIDTH, HEIGHT);
+        LineChart throughput = new LineChart("Throughput", axis, "MB/s");
+        if (run.log().issued(Kind.FLUSH) > 0) {
+            throughput.add(new Series("written (flush)", rt, write));
+        }
+        if (run.log().issued(Kind.STAGE) > 0) {
+            throughput.add(new Series("read (stage)", rt, read));
+        }
+        throughput.writePng(dir.resolve(THROUGHPUT_PNG), WIDTH, HEIGHT);
         new LineChart("Queue depth", axis, "requests").stepped()
                 .add(known("held by the daemon", samples, Sample::queued, run.speed() / unit))
                 .add(new Series("outstanding at the pool", t, outstanding))

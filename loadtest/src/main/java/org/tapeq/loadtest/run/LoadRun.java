@@ -24,6 +24,7 @@ import diskCacheV111.util.PnfsId;
 import org.dcache.pool.nearline.spi.NearlineStorage;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
+import org.tapeq.daemon.Threads;
 import org.tapeq.daemon.demo.ProviderPlugin;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
@@ -39,8 +40,8 @@ import org.tapeq.poolemulator.PoolEmulator;
 
 /**
  * One load test: the real provider plugin, driven by the dCache pool emulator, against a {@link Target}'s
- * request directory, issuing a {@link Plan} and recording every request and a {@link Sample} of the chain about
- * every second.
+ * request directory, issuing a {@link Plan} and recording every request and a {@link Sample} of the chain every
+ * 10 s of library time (between 0.1 and 1 s of wall time).
  *
  * <p>Design notes.
  * <ol>
@@ -63,7 +64,10 @@ public final class LoadRun {
     static final int BATCH = 1000;
     private static final String HSM_TYPE = "osm";
     private static final String HSM_NAME = "loadtest";
-    private static final long SAMPLE_MILLIS = 1000;
+    /** Samples are 10 s of library time apart, but at least 100 ms and at most 1 s of wall time. */
+    private static final long SAMPLE_LIBRARY_MILLIS = 10_000;
+    private static final long SAMPLE_MIN_MILLIS = 100;
+    private static final long SAMPLE_MAX_MILLIS = 1000;
     private static final long IDLE_SLEEP_MILLIS = 2;
     private static final int MAX_PROBLEMS = 20;
 
@@ -74,6 +78,7 @@ public final class LoadRun {
     private final Progress progress;
     private final double speed;
     private final RequestLog log;
+    private final long sampleMillis;
     private final Map<UUID, Integer> inFlight = new ConcurrentHashMap<>();
     private final AtomicIntegerArray outstanding;
     private final AtomicIntegerArray inWindow;
@@ -97,6 +102,8 @@ public final class LoadRun {
         this.progress = new Progress(progressOut, terminal);
         this.speed = target.speed();
         this.log = new RequestLog(plan.measuredCount());
+        this.sampleMillis = Math.max(SAMPLE_MIN_MILLIS, Math.min(SAMPLE_MAX_MILLIS,
+                (long) (SAMPLE_LIBRARY_MILLIS / speed)));
         this.outstanding = new AtomicIntegerArray(scenario.experiments().size());
         this.inWindow = new AtomicIntegerArray(scenario.experiments().size());
     }
@@ -117,16 +124,8 @@ public final class LoadRun {
         NearlineStorage provider = ProviderPlugin.load(HSM_TYPE, HSM_NAME, target.requestDirectory());
         // The consumer deletes files when done and the sampler samples; work is scheduled by time, so the queue is
         // the scheduled-executor's own (it holds at most one deletion per request in flight).
-        background = new ScheduledThreadPoolExecutor(2, r -> {
-            Thread t = new Thread(r, "loadtest-background");
-            t.setDaemon(true);
-            return t;
-        });
-        prober = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "loadtest-probe");
-            t.setDaemon(true);
-            return t;
-        });
+        background = new ScheduledThreadPoolExecutor(2, Threads.numbered("loadtest-background"));
+        prober = Executors.newSingleThreadScheduledExecutor(Threads.named("loadtest-probe"));
         prober.execute(this::probe);
         try (PoolEmulator p = PoolEmulator.builder().hsm(HSM_TYPE, HSM_NAME).dataDirectory(poolDir)
                 .trackInFlight(false).build()) {
@@ -195,7 +194,7 @@ public final class LoadRun {
             Target.Probe p = lastProbe;
             progress.show("prepare", ended, files.size(), new Sample(0, 0, 0, flushes.size() - ended, p.queued(),
                     p.mounts()), speed);
-            Thread.sleep(SAMPLE_MILLIS);
+            Thread.sleep(SAMPLE_MAX_MILLIS);
         }
         progress.end();
         Set<String> failed = new HashSet<>();
@@ -371,11 +370,11 @@ public final class LoadRun {
         }
     }
 
-    /** Samples every second from the run's own counters and the last probe of the daemon. */
+    /** Samples from the run's own counters and the last probe of the daemon. */
     private void sample() {
         sampleNow();
         if (!background.isShutdown()) {
-            background.schedule(this::sample, SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
+            background.schedule(this::sample, sampleMillis, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -389,15 +388,15 @@ public final class LoadRun {
     }
 
     /**
-     * Asks the daemon for its queue depth and mounts, then again after a second, or after twenty times as long as
-     * the answer took (a directory of a million request files is not listed every second).
+     * Asks the daemon for its queue depth and mounts, then again after a sample interval, or after twenty times as
+     * long as the answer took (a directory of a million request files is not listed every second).
      */
     private void probe() {
         long t = System.nanoTime();
         probeOnce();
         long took = (System.nanoTime() - t) / 1_000_000;
         if (!prober.isShutdown()) {
-            prober.schedule(this::probe, Math.max(SAMPLE_MILLIS, 20 * took), TimeUnit.MILLISECONDS);
+            prober.schedule(this::probe, Math.max(sampleMillis, 20 * took), TimeUnit.MILLISECONDS);
         }
     }
 
