@@ -31,6 +31,7 @@ public final class LineChart {
     private final String yLabel;
     private final List<Series> series = new ArrayList<>();
     private boolean stepped;
+    private String yPattern;
 
     public LineChart(String title, String xLabel, String yLabel) {
         this.title = Objects.requireNonNull(title, "title");
@@ -49,6 +50,12 @@ public final class LineChart {
         return this;
     }
 
+    /** Labels the y axis with this DecimalFormat pattern (e.g. {@code "0"}) instead of XChart's own. */
+    public LineChart yPattern(String pattern) {
+        yPattern = Objects.requireNonNull(pattern, "pattern");
+        return this;
+    }
+
     /** Writes the chart to {@code png} (parent folders are created); an empty series is drawn as a point at 0. */
     public Path writePng(Path png) throws IOException {
         return writePng(png, DEFAULT_WIDTH, DEFAULT_HEIGHT);
@@ -64,6 +71,9 @@ public final class LineChart {
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendVisible(series.size() > 1);
+        if (yPattern != null) {
+            chart.getStyler().setYAxisDecimalPattern(yPattern);
+        }
         chart.getStyler().setDefaultSeriesRenderStyle(
                 stepped ? XYSeries.XYSeriesRenderStyle.Step : XYSeries.XYSeriesRenderStyle.Line);
         if (series.isEmpty()) {

@@ -101,25 +101,38 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
         Plan plan = Plan.of(scenario);
         progress.printf("tapeq loadtest %s: %,d measured requests (%,d input files written first), seed %d%n",
                 scenario.name(), plan.measuredCount(), plan.prepare().size(), scenario.seed());
-        try (Target target = openTarget(scenario, plan, workDir)) {
-            progress.println("target: " + target.describe());
-            Path pool = poolDir != null ? poolDir : requestDir != null
-                    ? requestDir.resolveSibling(requestDir.getFileName() + ".loadtest-pool")
-                    : workDir.resolve("pool");
-            LoadRun run = new LoadRun(scenario, plan, target, pool, progress, System.console() != null);
-            RunRecord record = runWithStopHook(run, report, JVM_HOOKS);
-            Summary s = Summary.of(record);
-            Verdict v = Verdict.of(record, s);
-            System.out.printf("%s%s: %s; report %s%n", scenario.name(), record.partial() ? " (partial)" : "",
-                    v.passed() ? "PASSED" : "FAILED", report.resolve(ReportWriter.MARKDOWN));
-            return v.passed() ? 0 : 1;
-        } finally {
+        Target target;
+        try {
+            target = openTarget(scenario, plan, workDir);
+        } catch (Exception e) {
             if (temporary && !keep) {
                 deleteTree(workDir);
-            } else if (workDir != null) {
-                progress.println("work directory kept: " + workDir);
             }
+            throw e;
         }
+        progress.println("target: " + target.describe());
+        Path pool = poolDir != null ? poolDir : requestDir != null
+                ? requestDir.resolveSibling(requestDir.getFileName() + ".loadtest-pool")
+                : workDir.resolve("pool");
+        LoadRun run = new LoadRun(scenario, plan, target, pool, progress, System.console() != null);
+        RunRecord record = withStopHook(run, JVM_HOOKS, () -> {
+            try (target) {
+                RunRecord r = run.run();
+                ReportWriter.write(r, report);
+                return r;
+            } finally {
+                if (temporary && !keep) {
+                    deleteTree(workDir);
+                } else if (workDir != null) {
+                    progress.println("work directory kept: " + workDir);
+                }
+            }
+        });
+        Summary s = Summary.of(record);
+        Verdict v = Verdict.of(record, s);
+        System.out.printf("%s%s: %s; report %s%n", scenario.name(), record.partial() ? " (partial)" : "",
+                v.passed() ? "PASSED" : "FAILED", report.resolve(ReportWriter.MARKDOWN));
+        return v.passed() ? 0 : 1;
     }
 
     private Target openTarget(Scenario scenario, Plan plan, Path workDir) throws Exception {
@@ -150,30 +163,28 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook is running and has seen the report written
+                // the JVM is shutting down: the hook is running and has seen the body finish
             }
         }
     };
 
     /**
-     * Runs with a stop hook installed: Ctrl-C (or SIGTERM) stops the run through {@link #stopHook}, and the JVM
-     * waits for the partial report.
+     * Runs {@code body} (the run, its report, closing the daemon) with a stop hook installed: Ctrl-C (or SIGTERM)
+     * stops the run through {@link #stopHook}, and the JVM waits until {@code body} has finished.
      */
-    static RunRecord runWithStopHook(LoadRun run, Path report, Hooks hooks) throws IOException, InterruptedException {
-        CountDownLatch reported = new CountDownLatch(1);
-        Thread hook = new Thread(stopHook(run, reported), "loadtest-stop");
+    static <T> T withStopHook(LoadRun run, Hooks hooks, Callable<T> body) throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        Thread hook = new Thread(stopHook(run, done), "loadtest-stop");
         hooks.add(hook);
         try {
-            RunRecord record = run.run();
-            ReportWriter.write(record, report);
-            return record;
+            return body.call();
         } finally {
-            reported.countDown();
+            done.countDown();
             hooks.remove(hook);
         }
     }
 
-    /** What Ctrl-C does: stop issuing, then wait (bounded) until the partial report is written. */
+    /** What Ctrl-C does: stop issuing, then wait (bounded) until the partial report is written and all is closed. */
     static Runnable stopHook(LoadRun run, CountDownLatch reported) {
         return () -> {
             run.stop("interrupted (Ctrl-C or SIGTERM)");

@@ -233,13 +233,18 @@ public final class ReportWriter {
                 .add(known("mounts", samples, Sample::mounts, run.speed() / unit))
                 .writePng(dir.resolve(MOUNTS_PNG), WIDTH, HEIGHT);
         LineChart latency = new LineChart("Latency CDF (submission to answer)", "library time (min)",
-                "fraction of completed requests");
+                "% of completed requests").yPattern("0");
         s.latencyQuantiles().forEach((k, q) -> {
             double[] minutes = new double[q.length];
             for (int i = 0; i < q.length; i++) {
                 minutes[i] = q[i] / 60_000;
             }
-            latency.add(Series.cdf(k.name().toLowerCase(Locale.ROOT), minutes));
+            Series cdf = Series.cdf(k.name().toLowerCase(Locale.ROOT), minutes);
+            double[] percent = cdf.y().clone();
+            for (int i = 0; i < percent.length; i++) {
+                percent[i] *= 100;
+            }
+            latency.add(new Series(cdf.name(), cdf.x(), percent));
         });
         latency.writePng(dir.resolve(LATENCY_PNG), WIDTH, HEIGHT);
     }

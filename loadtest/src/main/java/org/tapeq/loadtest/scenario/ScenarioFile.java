@@ -78,6 +78,7 @@ public final class ScenarioFile {
     /** ATLAS-like sizes: median 2 GB, from 10 kB to 10 GB (docs/loadtest.md). */
     static final SizeMix DEFAULT_SIZES = new SizeMix(2_000_000_000L, 1.0, 10_000, 10_000_000_000L);
     static final long DEFAULT_WINDOW = 600_000;
+    static final int MAX_EXPERIMENTS = 100;
     private static final Pattern NAME_SYNTAX = Pattern.compile("[a-z][a-z0-9-]{0,15}");
 
     private ScenarioFile() {
@@ -117,6 +118,9 @@ public final class ScenarioFile {
         List<ConfigNode> nodes = root.list(EXPERIMENTS);
         if (nodes.isEmpty()) {
             throw root.error(EXPERIMENTS, "required: at least one experiment");
+        }
+        if (nodes.size() > MAX_EXPERIMENTS) {
+            throw root.error(EXPERIMENTS, nodes.size() + " experiments; at most " + MAX_EXPERIMENTS);
         }
         List<Experiment> experiments = new ArrayList<>();
         Set<String> names = new HashSet<>();
