@@ -25,6 +25,7 @@ import org.tapeq.loadtest.run.Plan;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.StartedDaemon;
 import org.tapeq.loadtest.run.Target;
+import org.tapeq.loadtest.scenario.Activity;
 import org.tapeq.loadtest.scenario.Scenario;
 import org.tapeq.loadtest.scenario.ScenarioFile;
 import picocli.CommandLine.Command;
@@ -61,8 +62,8 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
     double speed;
 
     @Option(names = "--pool-dir", paramLabel = "DIR", description = "the emulated pool's data directory; must be on "
-            + "the request directory's filesystem (default: pool/ in the work directory, or DIR.loadtest-pool next "
-            + "to --request-dir)")
+            + "the request directory's filesystem (default: pool/ in the work directory of the scenario's library, "
+            + "else <request directory>.loadtest-pool next to the request directory)")
     Path poolDir;
 
     @Option(names = {"-o", "--out"}, paramLabel = "DIR",
@@ -95,7 +96,7 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
         }
         Path report = out != null ? out : Path.of("loadtest-" + scenario.name() + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        boolean temporary = work == null && requestDir == null;
+        boolean temporary = work == null && requestDir == null && daemonConfig == null;
         Path workDir = work != null ? Files.createDirectories(work)
                 : temporary ? Files.createTempDirectory("tapeq-loadtest-") : null;
         Plan plan = Plan.of(scenario);
@@ -111,8 +112,8 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
             throw e;
         }
         progress.println("target: " + target.describe());
-        Path pool = poolDir != null ? poolDir : requestDir != null
-                ? requestDir.resolveSibling(requestDir.getFileName() + ".loadtest-pool")
+        Path pool = poolDir != null ? poolDir : requestDir != null || daemonConfig != null
+                ? target.requestDirectory().resolveSibling(target.requestDirectory().getFileName() + ".loadtest-pool")
                 : workDir.resolve("pool");
         LoadRun run = new LoadRun(scenario, plan, target, pool, progress, System.console() != null);
         RunRecord record = withStopHook(run, JVM_HOOKS, () -> {
@@ -136,6 +137,11 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
     }
 
     private Target openTarget(Scenario scenario, Plan plan, Path workDir) throws Exception {
+        if (scenario.has(Activity.BURST) && (requestDir != null || daemonConfig != null)) {
+            throw new IllegalArgumentException(scenario.source() + ": a burst runs only against the daemon the "
+                    + "harness starts with its own size-only library (its files are put on tape before the start); "
+                    + "use an adt with maxOutstanding 0 against this target");
+        }
         if (requestDir != null) {
             return new ExistingDaemon(requestDir, speed);
         }

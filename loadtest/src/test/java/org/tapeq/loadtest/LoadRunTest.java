@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.loadtest.report.ReportWriter;
 import org.tapeq.loadtest.report.Summary;
 import org.tapeq.loadtest.report.Verdict;
+import org.tapeq.loadtest.run.ExistingDaemon;
 import org.tapeq.loadtest.run.LoadRun;
 import org.tapeq.loadtest.run.Plan;
 import org.tapeq.loadtest.run.RequestLog.End;
@@ -82,6 +83,34 @@ class LoadRunTest {
         // while 60 would be if the window were ignored (everything is requested at the start)
         long most = r.samples().stream().mapToLong(x -> x.outstanding()).max().orElse(0);
         assertTrue(most <= 40 + 4, "window respected: at most " + most + " outstanding");
+    }
+
+    /** A daemon known only by its request directory: inputs flushed through the chain first, mounts unknown. */
+    @Test
+    void run_existingDaemon_writesTheInputsThroughTheChain(@TempDir Path dir) throws Exception {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: adt",
+                "library: {drives: 1, cartridges: 2, speed: 1000, data: bytes}",
+                "experiments:",
+                "  - {name: atlas, datasets: 2, filesPerDataset: 5, size: {median: 100kB, sigma: 0.5, min: 1kB,"
+                        + " max: 1MB}}",
+                "timeout: 24h",
+                ""), "existing.yaml");
+        Plan plan = Plan.of(s);
+        try (StartedDaemon daemon = StartedDaemon.simulated(s, plan, dir.resolve("work"))) {
+            assertFalse(daemon.inputsOnTape(), "with real bytes the inputs are not written before the start");
+            ExistingDaemon existing = new ExistingDaemon(daemon.requestDirectory(), 1000);
+            LoadRun run = new LoadRun(s, plan, existing, dir.resolve("work/pool"), new PrintStream(progress), false);
+            RunRecord r = LoadtestCommand.withStopHook(run, new NoHooks(), () -> report(run, dir));
+            Summary sum = Summary.of(r);
+            assertEquals(10, r.prepared());
+            assertEquals(0, r.prepareFailed());
+            assertTrue(r.prepareMillis() > 0);
+            assertEquals(10, sum.outcomes().get(Kind.STAGE).get(End.COMPLETED), sum + " " + r.problems());
+            assertEquals(-1, sum.mounts(), "mounts are not known for a daemon known only by its directory");
+            assertTrue(r.samples().stream().allMatch(x -> x.queued() >= 0), "request files counted");
+            assertTrue(Verdict.of(r, sum).passed(), r.problems().toString());
+        }
     }
 
     /** The Ctrl-C path: the hook stops the run, the report is written partial, the hook returns after it. */
