@@ -3,7 +3,7 @@ package org.tapeq.loadtest.run;
 import java.io.PrintStream;
 import java.util.Locale;
 
-import org.tapeq.daemon.demo.ProviderPlugin;
+import org.tapeq.daemon.demo.ProgressBar;
 import org.tapeq.loadtest.report.Format;
 
 /**
@@ -30,7 +30,7 @@ final class Progress {
         double stageRate = seconds > 0 ? (s.bytesStaged() - previous.bytesStaged()) / seconds : 0;
         previous = s;
         String line = String.format(Locale.ROOT, "%-8s %s %,d/%,d  write %s  read %s  queued %s  outstanding %,d"
-                        + "  mounts %s  %s", phase, ProviderPlugin.bar(done, total), done, total, Format.rate(flushRate),
+                        + "  mounts %s  %s", phase, ProgressBar.of(done, total), done, total, Format.rate(flushRate),
                 Format.rate(stageRate), known(s.queued()), s.outstanding(), known(s.mounts()),
                 Format.duration(s.wallMillis() * speed));
         long now = System.nanoTime();

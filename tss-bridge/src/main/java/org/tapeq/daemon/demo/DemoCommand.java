@@ -240,13 +240,13 @@ public final class DemoCommand implements Callable<Integer> {
             }
             long n = done.getAsLong();
             if (n != last) {
-                progress.printf("\r%-5s %s %d/%d", what, ProviderPlugin.bar(n, requests.size()), n, requests.size());
+                progress.printf("\r%-5s %s %d/%d", what, ProgressBar.of(n, requests.size()), n, requests.size());
                 last = n;
             }
             Thread.sleep(250);
         }
-        progress.printf("\r%-5s %s %d/%d%n", what, ProviderPlugin.bar(requests.size(), requests.size()), requests.size(),
-                requests.size());
+        progress.printf("\r%-5s %s %d/%d%n", what, ProgressBar.of(requests.size(), requests.size()),
+                requests.size(), requests.size());
     }
 
     private static String trim(double d) {

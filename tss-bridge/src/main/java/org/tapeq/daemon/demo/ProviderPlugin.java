@@ -26,11 +26,4 @@ public final class ProviderPlugin {
         }
         throw new IOException("the tapeq provider plugin is not on the class path");
     }
-
-    /** A text progress bar of 30 characters: {@code [#####.....]}. */
-    public static String bar(long n, long total) {
-        int width = 30;
-        int full = (int) (Math.min(n, total) * width / Math.max(1, total));
-        return "[" + "#".repeat(full) + ".".repeat(width - full) + "]";
-    }
 }
