@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.loadtest.run.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import javax.imageio.ImageIO;
+
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -29,6 +31,7 @@ public final class LineChart {
     private final String yLabel;
     private final List<Series> series = new ArrayList<>();
     private boolean stepped;
+    private String yPattern;
 
     public LineChart(String title, String xLabel, String yLabel) {
         this.title = Objects.requireNonNull(title, "title");
@@ -47,6 +50,12 @@ public final class LineChart {
         return this;
     }
 
+    /** Labels the y axis with this DecimalFormat pattern (e.g. {@code "0"}) instead of XChart's own. */
+    public LineChart yPattern(String pattern) {
+        yPattern = Objects.requireNonNull(pattern, "pattern");
+        return this;
+    }
+
     /** Writes the chart to {@code png} (parent folders are created); an empty series is drawn as a point at 0. */
     public Path writePng(Path png) throws IOException {
         return writePng(png, DEFAULT_WIDTH, DEFAULT_HEIGHT);
@@ -54,11 +63,17 @@ public final class LineChart {
 
     public Path writePng(Path png, int width, int height) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        // ImageIO's default file cache registers a JVM shutdown hook on first use, which fails while the JVM shuts
+        // down: the load-test harness writes its partial report then (Ctrl-C). The memory cache needs no hook.
+        ImageIO.setUseCache(false);
         XYChart chart = new XYChartBuilder().width(width).height(height)
                 .title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendVisible(series.size() > 1);
+        if (yPattern != null) {
+            chart.getStyler().setYAxisDecimalPattern(yPattern);
+        }
         chart.getStyler().setDefaultSeriesRenderStyle(
                 stepped ? XYSeries.XYSeriesRenderStyle.Step : XYSeries.XYSeriesRenderStyle.Line);
         if (series.isEmpty()) {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -47,6 +48,9 @@ public final class TapeqCommand implements Runnable {
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new TapeqCommand());
+        for (TapeqExtension extension : ServiceLoader.load(TapeqExtension.class)) {
+            cl.addSubcommand(extension);
+        }
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println(cmd.getColorScheme().errorText("tapeq " + cmd.getCommandName() + ": "
                     + (e.getMessage() != null ? e.getMessage() : e.toString())));

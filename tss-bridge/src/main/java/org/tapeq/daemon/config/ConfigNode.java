@@ -25,7 +25,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
  * and warning names the file and the key. The typed getters take the key and a default; a key holding null
  * ({@code key:} with no value) is the same as a key left out.
  */
-final class ConfigNode {
+public final class ConfigNode {
 
     private static final ObjectMapper YAML = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -46,7 +46,7 @@ final class ConfigNode {
      * The root map of a YAML document; syntax errors, duplicate keys, an empty file and a second document are
      * errors.
      */
-    static ConfigNode parse(String yaml, String source) {
+    public static ConfigNode parse(String yaml, String source) {
         JsonNode tree;
         try {
             tree = YAML.readTree(yaml);
@@ -65,22 +65,22 @@ final class ConfigNode {
     }
 
     /** An error at this node. */
-    ConfigException error(String message) {
+    public ConfigException error(String message) {
         return new ConfigException(source + ": " + (path.isEmpty() ? "" : path + ": ") + message);
     }
 
     /** An error at {@code key} of this map. */
-    ConfigException error(String key, String message) {
+    public ConfigException error(String key, String message) {
         return new ConfigException(source + ": " + keyPath(key) + ": " + message);
     }
 
     /** A warning about {@code key} of this map, in the same form as an error. */
-    String warning(String key, String message) {
+    public String warning(String key, String message) {
         return source + ": " + keyPath(key) + ": " + message;
     }
 
     /** Refuses any key not in {@code known}, suggesting the closest known key. */
-    void allow(Collection<String> known) {
+    public void allow(Collection<String> known) {
         for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
             if (!known.contains(key)) {
@@ -91,18 +91,18 @@ final class ConfigNode {
         }
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         return value(key) != null;
     }
 
     /** Whether {@code key} holds false; YAML reads unquoted {@code off} and {@code no} as false. */
-    boolean isFalse(String key) {
+    public boolean isFalse(String key) {
         JsonNode v = value(key);
         return v != null && v.isBoolean() && !v.booleanValue();
     }
 
     /** The map at {@code key}; an empty map if left out. */
-    ConfigNode map(String key) {
+    public ConfigNode map(String key) {
         JsonNode v = value(key);
         if (v != null && !v.isObject()) {
             throw error(key, "must be a map (indented key: value lines), not a " + type(v));
@@ -111,7 +111,7 @@ final class ConfigNode {
     }
 
     /** The maps listed at {@code key}; empty if left out. */
-    List<ConfigNode> list(String key) {
+    public List<ConfigNode> list(String key) {
         JsonNode v = value(key);
         if (v != null && !v.isArray()) {
             throw error(key, "must be a list (lines starting with -), not a " + type(v));
@@ -128,7 +128,7 @@ final class ConfigNode {
     }
 
     /** The string at {@code key}, or {@code defaultValue} (may be null) if left out; never blank. */
-    String string(String key, String defaultValue) {
+    public String string(String key, String defaultValue) {
         JsonNode v = value(key);
         if (v == null) {
             return defaultValue;
@@ -142,7 +142,7 @@ final class ConfigNode {
         return v.textValue();
     }
 
-    String requiredString(String key) {
+    public String requiredString(String key) {
         String s = string(key, null);
         if (s == null) {
             throw error(key, "required");
@@ -151,7 +151,7 @@ final class ConfigNode {
     }
 
     /** An absolute path, normalised. */
-    Path path(String key, Path defaultValue) {
+    public Path path(String key, Path defaultValue) {
         String s = string(key, null);
         if (s == null) {
             return defaultValue;
@@ -168,12 +168,12 @@ final class ConfigNode {
     }
 
     /** Bytes, see {@link Units#parseSize}. */
-    long size(String key, long defaultValue) {
+    public long size(String key, long defaultValue) {
         return scalar(key, defaultValue, Units::parseSize);
     }
 
     /** Milliseconds, see {@link Units#parseDuration}. */
-    long duration(String key, long defaultValue) {
+    public long duration(String key, long defaultValue) {
         return scalar(key, defaultValue, Units::parseDuration);
     }
 
@@ -181,7 +181,7 @@ final class ConfigNode {
      * A string or number, converted by {@code parser} (which reports bad syntax with an
      * {@link IllegalArgumentException} whose message the error carries).
      */
-    <T> T scalar(String key, T defaultValue, Function<String, T> parser) {
+    public <T> T scalar(String key, T defaultValue, Function<String, T> parser) {
         JsonNode v = value(key);
         if (v == null) {
             return defaultValue;
@@ -197,7 +197,7 @@ final class ConfigNode {
     }
 
     /** A whole number between {@code min} and {@code max}. */
-    long integer(String key, long defaultValue, long min, long max) {
+    public long integer(String key, long defaultValue, long min, long max) {
         JsonNode v = value(key);
         if (v == null) {
             return defaultValue;
@@ -212,7 +212,7 @@ final class ConfigNode {
     }
 
     /** A finite number above {@code exclusiveMin}. */
-    double number(String key, double defaultValue, double exclusiveMin) {
+    public double number(String key, double defaultValue, double exclusiveMin) {
         JsonNode v = value(key);
         if (v == null) {
             return defaultValue;
@@ -226,7 +226,7 @@ final class ConfigNode {
         return v.doubleValue();
     }
 
-    boolean bool(String key, boolean defaultValue) {
+    public boolean bool(String key, boolean defaultValue) {
         JsonNode v = value(key);
         if (v == null) {
             return defaultValue;
@@ -238,7 +238,7 @@ final class ConfigNode {
     }
 
     /** One of the constants of {@code defaultValue}'s enum, written in lower case with '-' for '_'. */
-    <E extends Enum<E>> E choice(String key, E defaultValue) {
+    public <E extends Enum<E>> E choice(String key, E defaultValue) {
         String s = string(key, null);
         if (s == null) {
             return defaultValue;
@@ -254,7 +254,7 @@ final class ConfigNode {
     }
 
     /** How an enum constant is written in the file. */
-    static String yamlName(Enum<?> e) {
+    public static String yamlName(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 

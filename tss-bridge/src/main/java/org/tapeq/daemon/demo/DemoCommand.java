@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +18,6 @@ import java.util.function.LongSupplier;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.dcache.pool.nearline.spi.NearlineStorage;
-import org.dcache.pool.nearline.spi.NearlineStorageProvider;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
 import org.tapeq.daemon.Daemon;
@@ -37,7 +35,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code tapeq demo}: the whole chain on one machine. A dCache pool emulator drives the real provider plugin
- * (found through {@link ServiceLoader}, as dCache finds it) against a request directory served by the real
+ * (found through the SPI's service registry, as dCache finds it) against a request directory served by the real
  * daemon, configured through a YAML file like a site's, with a simulated library holding real bytes in scaled
  * time. It flushes generated files of several datasets and sizes, drops the disk copies, stages everything back
  * in random order and checks every byte against the generator.
@@ -141,7 +139,7 @@ public final class DemoCommand implements Callable<Integer> {
                 daemon.scheduler().labelCartridge(barcodes.get(i), family, false).get(5, TimeUnit.MINUTES);
             }
             progress.printf("labelled %s%n", barcodes);
-            NearlineStorage provider = loadProvider(endit);
+            NearlineStorage provider = ProviderPlugin.load(HSM_TYPE, HSM_NAME, endit);
             try (PoolEmulator pool = PoolEmulator.builder().hsm(HSM_TYPE, HSM_NAME).dataDirectory(poolData)
                     .stageTimeoutMillis(TimeUnit.SECONDS.toMillis(timeoutSeconds))
                     .flushTimeoutMillis(TimeUnit.SECONDS.toMillis(timeoutSeconds)).build()) {
@@ -242,32 +240,13 @@ public final class DemoCommand implements Callable<Integer> {
             }
             long n = done.getAsLong();
             if (n != last) {
-                progress.printf("\r%-5s %s %d/%d", what, bar(n, requests.size()), n, requests.size());
+                progress.printf("\r%-5s %s %d/%d", what, ProgressBar.of(n, requests.size()), n, requests.size());
                 last = n;
             }
             Thread.sleep(250);
         }
-        progress.printf("\r%-5s %s %d/%d%n", what, bar(requests.size(), requests.size()), requests.size(),
-                requests.size());
-    }
-
-    private static String bar(long n, long total) {
-        int width = 30;
-        int full = (int) (n * width / Math.max(1, total));
-        return "[" + "#".repeat(full) + ".".repeat(width - full) + "]";
-    }
-
-    /** The provider plugin as dCache loads it: through the SPI's service registry. */
-    private static NearlineStorage loadProvider(Path endit) throws IOException {
-        for (NearlineStorageProvider p : ServiceLoader.load(NearlineStorageProvider.class)) {
-            if ("tapeq".equals(p.getName())) {
-                NearlineStorage storage = p.createNearlineStorage(HSM_TYPE, HSM_NAME);
-                storage.configure(Map.of("directory", endit.toString()));
-                storage.start();
-                return storage;
-            }
-        }
-        throw new IOException("the tapeq provider plugin is not on the class path");
+        progress.printf("\r%-5s %s %d/%d%n", what, ProgressBar.of(requests.size(), requests.size()),
+                requests.size(), requests.size());
     }
 
     private static String trim(double d) {

@@ -1,0 +1,30 @@
+package org.tapeq.loadtest.run;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.tapeq.loadtest.scenario.Scenario;
+
+/**
+ * Everything a run recorded, for the report.
+ *
+ * @param started        when the measured phase began
+ * @param wallNanos      how long the measured phase lasted (wall time)
+ * @param speed          library time per wall time
+ * @param partial        the run was stopped (Ctrl-C) before every request ended; {@code stopReason} says why
+ * @param prepared       files written before the measured phase (inputs of A-DT and carousel)
+ * @param prepareFailed  of those, flushes that failed (they are left out of the recall)
+ * @param prepareMillis  how long writing them took, wall time
+ * @param problems       first failure and loss reasons, and SPI violations the pool emulator saw
+ */
+public record RunRecord(Scenario scenario, String target, Instant started, long wallNanos, double speed,
+                        boolean partial, String stopReason, RequestLog log, List<Sample> samples,
+                        Map<String, Long> mountsPerCartridge, int prepared, int prepareFailed, long prepareMillis,
+                        List<String> problems, int spiViolations) {
+
+    /** Library milliseconds of a wall-clock duration in nanoseconds. */
+    public double libraryMillis(long wallNanos) {
+        return wallNanos / 1e6 * speed;
+    }
+}

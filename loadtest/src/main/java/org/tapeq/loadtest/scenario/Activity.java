@@ -1,0 +1,13 @@
+package org.tapeq.loadtest.scenario;
+
+/** What one experiment of a scenario does; a scenario's type is one of these or {@code mixed}. */
+public enum Activity {
+    /** Data taking: write at a target rate for a duration. */
+    DT,
+    /** After data taking: write datasets first (not measured), then recall them in bulk. */
+    ADT,
+    /** Sliding window: at most X % of the inputs requested or on disk at once, each consumed, then dropped. */
+    CAROUSEL,
+    /** N stage requests at once of files already on tape. */
+    BURST
+}

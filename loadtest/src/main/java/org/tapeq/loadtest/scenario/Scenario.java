@@ -1,0 +1,26 @@
+package org.tapeq.loadtest.scenario;
+
+import java.util.List;
+
+/**
+ * A load test as read from its YAML file ({@link ScenarioFile}). Every rate and duration in it is in
+ * <em>library time</em>: with a simulated library running {@code speed} times faster than real drives, the harness
+ * issues a DT of 1 GB/s for 1 h as {@code speed} GB/s of wall time for 1/{@code speed} h, and reports back in
+ * library time, so one scenario describes the same exercise on a real or a scaled library.
+ *
+ * @param source        the file it was read from (for messages)
+ * @param type          dt, adt, carousel, burst or mixed (several activities at once)
+ * @param seed          seed of sizes, order and names: a scenario with the same seed issues the same requests
+ * @param timeoutMillis the run ends (lost: whatever is still outstanding) after this much library time
+ */
+public record Scenario(String source, String name, String type, long seed, LibrarySettings library,
+                       List<Experiment> experiments, Targets targets, long timeoutMillis) {
+
+    public Scenario {
+        experiments = List.copyOf(experiments);
+    }
+
+    public boolean has(Activity activity) {
+        return experiments.stream().anyMatch(e -> e.activity() == activity);
+    }
+}

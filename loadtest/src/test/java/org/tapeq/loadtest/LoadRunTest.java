@@ -1,0 +1,176 @@
+package org.tapeq.loadtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.loadtest.report.ReportWriter;
+import org.tapeq.loadtest.report.Summary;
+import org.tapeq.loadtest.report.Verdict;
+import org.tapeq.loadtest.run.ExistingDaemon;
+import org.tapeq.loadtest.run.LoadRun;
+import org.tapeq.loadtest.run.Plan;
+import org.tapeq.loadtest.run.RequestLog.End;
+import org.tapeq.loadtest.run.RequestLog.Kind;
+import org.tapeq.loadtest.run.RunRecord;
+import org.tapeq.loadtest.run.StartedDaemon;
+import org.tapeq.loadtest.scenario.Scenario;
+import org.tapeq.loadtest.scenario.ScenarioFile;
+
+/** Whole runs: provider, pool emulator and a real daemon with a small simulated library at scaled time. */
+class LoadRunTest {
+
+    private final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+    private RunRecord run(Scenario s, Path dir) throws Exception {
+        Plan plan = Plan.of(s);
+        try (StartedDaemon daemon = StartedDaemon.simulated(s, plan, dir.resolve("work"))) {
+            LoadRun run = new LoadRun(s, plan, daemon, dir.resolve("work/pool"), new PrintStream(progress), false);
+            return LoadtestCommand.withStopHook(run, new NoHooks(), () -> report(run, dir));
+        }
+    }
+
+    @Test
+    void run_smallDataTaking_flushesEverything_nothingLost(@TempDir Path dir) throws Exception {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: dt",
+                "library: {drives: 2, cartridges: 4, speed: 1000}",
+                "experiments:",
+                "  - {name: atlas, rate: 50kB/s, duration: 10m, datasets: 2,"
+                        + " size: {median: 100kB, sigma: 0.5, min: 10kB, max: 1MB}}",
+                "timeout: 24h",
+                ""), "small-dt.yaml");
+        RunRecord r = run(s, dir);
+        Summary sum = Summary.of(r);
+        int planned = Plan.of(s).measuredCount();
+        assertTrue(planned > 100, "planned " + planned);
+        assertEquals(planned, sum.outcomes().get(Kind.FLUSH).get(End.COMPLETED), sum.toString());
+        assertEquals(0, sum.count(End.LOST) + sum.count(End.FAILED));
+        assertFalse(r.partial());
+        assertTrue(sum.mounts() > 0, "the daemon mounted cartridges: " + sum.mounts());
+        assertFalse(r.mountsPerCartridge().isEmpty());
+        assertTrue(Verdict.of(r, sum).passed(), r.problems().toString());
+        assertTrue(Files.readString(dir.resolve("report").resolve(ReportWriter.MARKDOWN)).contains("**PASSED**"));
+    }
+
+    @Test
+    void run_smallRecall_stagesEveryInput_checksumsAgree(@TempDir Path dir) throws Exception {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: mixed",
+                "library: {drives: 2, cartridges: 4, speed: 1000}",
+                "experiments:",
+                "  - {name: atlas, activity: adt, datasets: 2, filesPerDataset: 20, order: mixed,"
+                        + " size: {median: 1MB, sigma: 0.5, min: 10kB, max: 10MB}}",
+                "  - {name: cms, activity: carousel, datasets: 2, filesPerDataset: 10, window: 20%, processTime: 1m,"
+                        + " size: {median: 1MB, sigma: 0, min: 1MB, max: 1MB}}",
+                "timeout: 24h",
+                ""), "small-recall.yaml");
+        RunRecord r = run(s, dir);
+        Summary sum = Summary.of(r);
+        assertEquals(60, sum.outcomes().get(Kind.STAGE).get(End.COMPLETED), sum + " " + r.problems());
+        assertEquals(0, r.spiViolations());
+        assertTrue(Verdict.of(r, sum).passed(), r.problems().toString());
+        // at most the A-DT's 40 and the carousel's window (20 % of 20 inputs: 4) outstanding at the pool at once,
+        // while 60 would be if the window were ignored (everything is requested at the start)
+        long most = r.samples().stream().mapToLong(x -> x.outstanding()).max().orElse(0);
+        assertTrue(most <= 40 + 4, "window respected: at most " + most + " outstanding");
+    }
+
+    /** A daemon known only by its request directory: inputs flushed through the chain first, mounts unknown. */
+    @Test
+    void run_existingDaemon_writesTheInputsThroughTheChain(@TempDir Path dir) throws Exception {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: adt",
+                "library: {drives: 1, cartridges: 2, speed: 1000, data: bytes}",
+                "experiments:",
+                "  - {name: atlas, datasets: 2, filesPerDataset: 5, size: {median: 100kB, sigma: 0.5, min: 1kB,"
+                        + " max: 1MB}}",
+                "timeout: 24h",
+                ""), "existing.yaml");
+        Plan plan = Plan.of(s);
+        try (StartedDaemon daemon = StartedDaemon.simulated(s, plan, dir.resolve("work"))) {
+            assertFalse(daemon.inputsOnTape(), "with real bytes the inputs are not written before the start");
+            ExistingDaemon existing = new ExistingDaemon(daemon.requestDirectory(), 1000);
+            LoadRun run = new LoadRun(s, plan, existing, dir.resolve("work/pool"), new PrintStream(progress), false);
+            RunRecord r = LoadtestCommand.withStopHook(run, new NoHooks(), () -> report(run, dir));
+            Summary sum = Summary.of(r);
+            assertEquals(10, r.prepared());
+            assertEquals(0, r.prepareFailed());
+            assertTrue(r.prepareMillis() > 0);
+            assertEquals(10, sum.outcomes().get(Kind.STAGE).get(End.COMPLETED), sum + " " + r.problems());
+            assertEquals(-1, sum.mounts(), "mounts are not known for a daemon known only by its directory");
+            assertTrue(r.samples().stream().allMatch(x -> x.queued() >= 0), "request files counted");
+            assertTrue(Verdict.of(r, sum).passed(), r.problems().toString());
+        }
+    }
+
+    /** The Ctrl-C path: the hook stops the run, the report is written partial, the hook returns after it. */
+    @Test
+    void stopHook_midRun_writesAPartialReport(@TempDir Path dir) throws Exception {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: adt",
+                "library: {drives: 1, cartridges: 2, speed: 1}", // real time: a mount alone takes longer than this test
+                "experiments:",
+                "  - {name: atlas, datasets: 1, filesPerDataset: 50, size: {median: 1MB, sigma: 0}}",
+                ""), "stop.yaml");
+        Plan plan = Plan.of(s);
+        AtomicReference<Thread> hook = new AtomicReference<>();
+        try (StartedDaemon daemon = StartedDaemon.simulated(s, plan, dir.resolve("work"))) {
+            LoadRun run = new LoadRun(s, plan, daemon, dir.resolve("work/pool"), new PrintStream(progress), false);
+            Thread signal = new Thread(() -> {
+                while (run.issued() < 50) {
+                    Thread.onSpinWait();
+                }
+                hook.get().start(); // what the JVM does on SIGINT
+            });
+            signal.start();
+            RunRecord r = LoadtestCommand.withStopHook(run, new LoadtestCommand.Hooks() {
+                @Override
+                public void add(Thread h) {
+                    hook.set(h);
+                }
+
+                @Override
+                public void remove(Thread h) {
+                    // nothing installed
+                }
+            }, () -> report(run, dir));
+            assertTrue(r.partial());
+            assertEquals("interrupted (Ctrl-C or SIGTERM)", r.stopReason());
+            Summary sum = Summary.of(r);
+            assertEquals(50, sum.requests());
+            assertTrue(sum.count(End.OUTSTANDING) > 0, sum.toString());
+            assertEquals(0, sum.count(End.LOST));
+            String md = Files.readString(dir.resolve("report").resolve(ReportWriter.MARKDOWN));
+            assertTrue(md.startsWith("# tapeq loadtest: adt (PARTIAL)"), md);
+            assertNotNull(hook.get());
+            hook.get().join(10_000);
+            assertFalse(hook.get().isAlive(), "the hook returned once the report was written");
+        }
+    }
+
+    private static RunRecord report(LoadRun run, Path dir) throws Exception {
+        RunRecord r = run.run();
+        ReportWriter.write(r, dir.resolve("report"));
+        return r;
+    }
+
+    private static final class NoHooks implements LoadtestCommand.Hooks {
+        @Override
+        public void add(Thread hook) {
+        }
+
+        @Override
+        public void remove(Thread hook) {
+        }
+    }
+}

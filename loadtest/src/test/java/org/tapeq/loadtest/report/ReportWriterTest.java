@@ -1,0 +1,55 @@
+package org.tapeq.loadtest.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import javax.imageio.ImageIO;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.loadtest.run.RequestLog.End;
+import org.tapeq.loadtest.run.RunRecord;
+
+class ReportWriterTest {
+
+    @Test
+    void write_passedRun_markdownJsonAndFourPlots(@TempDir Path dir) throws IOException {
+        RunRecord r = VerdictTest.run(VerdictTest.scenario("{sustainedRate: 900MB/s, window: 60s}"), End.COMPLETED, 10,
+                false, VerdictTest.steady(120, 1_000_000_000L));
+        Path md = ReportWriter.write(r, dir);
+        String text = Files.readString(md);
+        assertTrue(text.startsWith("# tapeq loadtest: dt\n\n**PASSED**"), text);
+        assertTrue(text.contains("| flush | 100 | 0 | 0 | 0 | 100.0 GB | 10.0 s | 10.0 s | 10.0 s |"), text);
+        assertTrue(text.contains("Mounts per cartridge: TQ0000L9 2."), text);
+        for (String png : new String[] {ReportWriter.THROUGHPUT_PNG, ReportWriter.QUEUE_PNG, ReportWriter.MOUNTS_PNG,
+                ReportWriter.LATENCY_PNG}) {
+            assertTrue(text.contains("](" + png + ")"), png);
+            assertEquals(800, ImageIO.read(dir.resolve(png).toFile()).getWidth(), png);
+        }
+        JsonNode json = new ObjectMapper().readTree(dir.resolve(ReportWriter.JSON).toFile());
+        assertTrue(json.get("passed").asBoolean());
+        assertEquals(0, json.get("lost").asLong());
+        assertEquals(100, json.at("/outcomes/flush/completed").asLong());
+        assertEquals(1_000_000_000L, json.get("sustained_rate_bytes_per_s").asLong());
+        assertEquals(10.0, json.at("/latency/flush/p99_s").asDouble());
+        assertEquals(2, json.at("/mounts_per_cartridge/TQ0000L9").asLong());
+        assertEquals(2, json.get("mounts").asLong());
+    }
+
+    @Test
+    void write_partialRun_saysSo(@TempDir Path dir) throws IOException {
+        RunRecord r = VerdictTest.run(VerdictTest.scenario("{}"), End.OUTSTANDING, 0, true, VerdictTest.steady(5, 1));
+        String text = Files.readString(ReportWriter.write(r, dir));
+        assertTrue(text.startsWith("# tapeq loadtest: dt (PARTIAL)\n\n**FAILED**"), text);
+        assertTrue(text.contains("| complete | every request ended | stopped: stopped by test | **FAIL** |"), text);
+        JsonNode json = new ObjectMapper().readTree(dir.resolve(ReportWriter.JSON).toFile());
+        assertTrue(json.get("partial").asBoolean());
+        assertEquals(1, json.at("/outcomes/flush/outstanding").asLong());
+    }
+}
