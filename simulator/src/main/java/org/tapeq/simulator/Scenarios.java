@@ -29,12 +29,14 @@ public final class Scenarios {
     static final int DRIVES = 10;
     static final int ROBOT_ARMS = 2;
     private static final long HOUR = 3_600_000L;
+    /** A burst reaches the scheduler at 1 000 requests per second (in order, so arrival order means something). */
+    private static final long BURST_PER_MILLI = 1;
 
     private static final Map<String, Scenario> REGISTRY = new LinkedHashMap<>();
 
     static {
         register("bulk-recall", "A-DT: 100 000 ATLAS files from 200 cartridges, written co-located by dataset,"
-                + " requested in one burst in random order", (seed, scale) -> bulkRecall("bulk-recall", seed, scale, true));
+                + " requested in one burst in random order, 1 000 per second", (seed, scale) -> bulkRecall("bulk-recall", seed, scale, true));
         register("bulk-recall-scattered", "the same burst, the files written scattered among other data",
                 (seed, scale) -> bulkRecall("bulk-recall-scattered", seed, scale, false));
         register("carousel", "50 000 co-located files staged through a window of 10 % of the inputs, each"
@@ -110,8 +112,9 @@ public final class Scenarios {
                 : d.scattered(files, barcodes, family, MEDIA.capacityBytes());
         d.shuffle(files);
         Trace trace = new Trace();
+        long at = 0;
         for (StageRequest s : RequestSource.stages(files, 0)) {
-            trace.add(0, s);
+            trace.add(at++ / BURST_PER_MILLI, s);
         }
         return new Workload(name, seed, DRIVES, ROBOT_ARMS, MEDIA, tapes, trace, b -> b);
     }
