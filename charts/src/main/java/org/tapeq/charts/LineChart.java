@@ -29,6 +29,8 @@ public final class LineChart {
     private final String yLabel;
     private final List<Series> series = new ArrayList<>();
     private boolean stepped;
+    private boolean legendOutside;
+    private double xMax = Double.NaN;
 
     public LineChart(String title, String xLabel, String yLabel) {
         this.title = Objects.requireNonNull(title, "title");
@@ -47,6 +49,18 @@ public final class LineChart {
         return this;
     }
 
+    /** Puts the legend to the right of the plot, so it never hides data. */
+    public LineChart legendOutside() {
+        legendOutside = true;
+        return this;
+    }
+
+    /** Cuts the x axis at {@code max}; lines running further leave the plot at its right edge. */
+    public LineChart xMax(double max) {
+        xMax = max;
+        return this;
+    }
+
     /** Writes the chart to {@code png} (parent folders are created); an empty series is drawn as a point at 0. */
     public Path writePng(Path png) throws IOException {
         return writePng(png, DEFAULT_WIDTH, DEFAULT_HEIGHT);
@@ -56,7 +70,12 @@ public final class LineChart {
         System.setProperty("java.awt.headless", "true");
         XYChart chart = new XYChartBuilder().width(width).height(height)
                 .title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(
+                legendOutside ? Styler.LegendPosition.OutsideE : Styler.LegendPosition.InsideNW);
+        chart.getStyler().setXAxisDecimalPattern("#,##0.##");
+        if (!Double.isNaN(xMax)) {
+            chart.getStyler().setXAxisMax(xMax);
+        }
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendVisible(series.size() > 1);
         chart.getStyler().setDefaultSeriesRenderStyle(

@@ -16,14 +16,16 @@ import org.tapeq.charts.Series;
  *                           without writes: how close writing streams, whatever the arrival rate
  * @param idleShare          share of drive time within the makespan with no operation running
  * @param failed             requests that did not end as staged or flushed
+ * @param setupS             real time to preload the library and the catalog (not part of the run)
  * @param wallS              real time the run took (scheduler and library, without building the workload)
+ * @param cpuS               CPU time of the thread that ran the loop (the run's cost, whatever else the machine does)
  * @param queueDepth         outstanding requests over time (hours)
  * @param throughput         MB/s of completed requests over time (hours)
  */
 public record PolicyResult(String name, long seed, double makespanS, double boundS, long mounts,
                            int cartridgesMounted, double mountsPerCartridge, double locateS, double locateShare,
                            double mbPerDrive, double driveEfficiency, double writeEfficiency, double latencyP50S, double latencyP99S,
-                           double idleShare, long completed, long failed, double wallS, Series queueDepth,
+                           double idleShare, long completed, long failed, double setupS, double wallS, double cpuS, Series queueDepth,
                            Series throughput) {
 
     public double ratio() {
@@ -33,5 +35,10 @@ public record PolicyResult(String name, long seed, double makespanS, double boun
     /** Virtual seconds per real second. */
     public double speedup() {
         return makespanS / Math.max(wallS, 1e-9);
+    }
+
+    /** Virtual seconds per CPU second of the loop thread. */
+    public double cpuSpeedup() {
+        return makespanS / Math.max(cpuS, 1e-9);
     }
 }

@@ -45,6 +45,9 @@ public final class ScenarioReport {
             new Column("idle %", "%.1f", r -> 100 * r.idleShare(), "drives_idle", PolicyResult::idleShare),
             new Column("failed", "%.0f", r -> r.failed(), "failed", r -> r.failed()));
 
+    /** The plots' time axis ends at this many times the bound (or the longest makespan, if shorter). */
+    static final double PLOT_BOUNDS = 3;
+
     private final String scenario;
     private final String description;
     private final List<Double> bounds = new ArrayList<>();
@@ -124,7 +127,7 @@ public final class ScenarioReport {
         for (Column c : COLUMNS) {
             out.append(',').append(c.csv());
         }
-        return out.append(",mounts,cartridges_mounted,completed,wall_s,speedup").toString();
+        return out.append(",mounts,cartridges_mounted,completed,preload_s,wall_s,speedup,cpu_s,cpu_speedup").toString();
     }
 
     /** One CSV line per policy and seed (no header). */
@@ -139,8 +142,10 @@ public final class ScenarioReport {
                     out.append(',').append(num(c.raw().applyAsDouble(r)));
                 }
                 out.append(',').append(r.mounts()).append(',').append(r.cartridgesMounted()).append(',')
-                        .append(r.completed()).append(',').append(num(r.wallS())).append(',')
-                        .append(num(r.speedup()));
+                        .append(r.completed()).append(',').append(num(r.setupS())).append(',')
+                        .append(num(r.wallS())).append(',')
+                        .append(num(r.speedup())).append(',').append(num(r.cpuS())).append(',')
+                        .append(num(r.cpuSpeedup()));
                 rows.add(out.toString());
             }
         }
@@ -151,7 +156,7 @@ public final class ScenarioReport {
         return String.format(Locale.ROOT, "%.6g", v);
     }
 
-    /** The one-line JSON summary: means over seeds, plus the seeds and min/max makespan. */
+    /** The one-line JSON summary: the CSV columns as means over seeds, plus the seeds and min/max makespan. */
     public String json() {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
@@ -164,21 +169,14 @@ public final class ScenarioReport {
             List<PolicyResult> rs = e.getValue();
             ObjectNode p = policies.addObject();
             p.put("name", e.getKey());
-            p.put("makespan_s", mean(rs, PolicyResult::makespanS));
+            for (Column c : COLUMNS) {
+                p.put(c.csv(), mean(rs, c.raw()));
+            }
             p.put("makespan_s_min", min(rs, PolicyResult::makespanS));
             p.put("makespan_s_max", max(rs, PolicyResult::makespanS));
-            p.put("ratio_to_bound", mean(rs, PolicyResult::ratio));
-            p.put("mounts_per_cartridge", mean(rs, PolicyResult::mountsPerCartridge));
-            p.put("locate_s", mean(rs, PolicyResult::locateS));
-            p.put("locate_share", mean(rs, PolicyResult::locateShare));
-            p.put("drive_efficiency", mean(rs, PolicyResult::driveEfficiency));
-            p.put("write_efficiency", mean(rs, PolicyResult::writeEfficiency));
-            p.put("mb_per_s_per_drive", mean(rs, PolicyResult::mbPerDrive));
-            p.put("latency_p50_s", mean(rs, PolicyResult::latencyP50S));
-            p.put("latency_p99_s", mean(rs, PolicyResult::latencyP99S));
-            p.put("drives_idle", mean(rs, PolicyResult::idleShare));
-            p.put("failed", mean(rs, r -> r.failed()));
             p.put("wall_s", mean(rs, PolicyResult::wallS));
+            p.put("preload_s", mean(rs, PolicyResult::setupS));
+            p.put("cpu_s", mean(rs, PolicyResult::cpuS));
         }
         try {
             return mapper.writeValueAsString(root);
@@ -187,10 +185,20 @@ public final class ScenarioReport {
         }
     }
 
-    /** Writes {@code <scenario>-queue.png} and {@code <scenario>-throughput.png} (first seed) into {@code dir}. */
+    /**
+     * Writes {@code <scenario>-queue.png} and {@code <scenario>-throughput.png} (first seed) into {@code dir}. The
+     * time axis ends at {@link #PLOT_BOUNDS} times the bound, so a policy far slower than the others (fifo) does
+     * not squeeze them into its first tenth: its lines leave the plot at the right.
+     */
     public List<Path> plots(Path dir) throws IOException {
-        LineChart queue = new LineChart(scenario + ": requests outstanding", "hours", "requests").stepped();
-        LineChart rate = new LineChart(scenario + ": throughput", "hours", "MB/s");
+        double longest = 0;
+        for (List<PolicyResult> rs : byPolicy.values()) {
+            longest = Math.max(longest, rs.get(0).makespanS());
+        }
+        double xMax = Math.min(longest, PLOT_BOUNDS * bounds.get(0)) / 3600;
+        LineChart queue = new LineChart(scenario + ": requests outstanding", "hours", "requests").stepped()
+                .legendOutside().xMax(xMax);
+        LineChart rate = new LineChart(scenario + ": throughput", "hours", "MB/s").legendOutside().xMax(xMax);
         for (List<PolicyResult> rs : byPolicy.values()) {
             PolicyResult first = rs.get(0);
             queue.add(first.queueDepth());

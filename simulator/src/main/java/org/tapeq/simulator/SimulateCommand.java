@@ -81,7 +81,8 @@ public final class SimulateCommand implements Callable<Integer> {
                     PolicyResult r = SimulationRun.run(w, SimPolicies.get(p)).result();
                     report.add(r);
                     spec.commandLine().getErr().printf(Locale.ROOT, "%s seed %d %s: %.2f h virtual in %.1f s"
-                            + " (%.0fx real time)%n", name, s, p, r.makespanS() / 3600, r.wallS(), r.speedup());
+                            + " (%.0fx real time), %.1f s CPU (%.0fx); preload %.1f s%n", name, s, p,
+                            r.makespanS() / 3600, r.wallS(), r.speedup(), r.cpuS(), r.cpuSpeedup(), r.setupS());
                 }
             }
             out.print(report.table());

@@ -2,6 +2,8 @@ package org.tapeq.simulator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +35,8 @@ final class SimulationRun {
 
     /** Virtual start of every run (any fixed instant: results do not depend on it). */
     static final long START_MILLIS = 1_700_000_000_000L;
+    /** The run's loop is the calling thread, so its CPU time is the simulation's cost even on a busy machine. */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private SimulationRun() {
     }
@@ -51,10 +55,13 @@ final class SimulationRun {
         SchedulerConfig config = policy.configure(w.config().apply(SchedulerConfig.builder().checkLabels(false)))
                 .build();
         try (SimulatedLibrary library = lb.build(); JdbcCatalog catalog = JdbcCatalog.open("jdbc:sqlite::memory:")) {
+            long setupStart = System.nanoTime();
             Map<String, TapeLoader.Location> locations = TapeLoader.load(w.tapes(), w.media(), library, catalog,
                     loop.now(), config.fullMarginBytes());
             PhysicalBound bound = PhysicalBound.of(w.source().demand(), w.source().minimumSpanMillis(), locations, library, w.media(), w.drives());
             long wallStart = System.nanoTime();
+            long cpuStart = THREADS.getCurrentThreadCpuTime();
+            double setupS = (wallStart - setupStart) / 1e9;
             RunRecorder recorder = new RunRecorder(w.source().requestCount(), loop::now);
             Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
                     .policy(policy.create(config)).listener(recorder).build();
@@ -90,18 +97,19 @@ final class SimulationRun {
             w.source().start(submit);
             loop.runUntilIdle();
             double wallS = (System.nanoTime() - wallStart) / 1e9;
+            double cpuS = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9;
             if (recorder.unfinished() > 0) {
                 throw new IllegalStateException(policy.name() + " on " + w.scenario() + ": " + recorder.unfinished()
                         + " requests never ended");
             }
-            return new Outcome(measure(w, policy.name(), recorder, library.stats(), bound, wallS), bound);
+            return new Outcome(measure(w, policy.name(), recorder, library.stats(), bound, setupS, wallS, cpuS), bound);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     private static PolicyResult measure(Workload w, String name, RunRecorder r, SimStats stats, PhysicalBound bound,
-                                        double wallS) {
+                                        double setupS, double wallS, double cpuS) {
         double makespanS = r.lastEndMillis() / 1000d;
         long busy = 0;
         long writing = 0;
@@ -119,7 +127,7 @@ final class SimulationRun {
                 busy == 0 ? 0 : stats.locateMillis() / (double) busy, mbPerDrive,
                 mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, r.latencyQuantileS(0.5), r.latencyQuantileS(0.99),
                 driveSeconds <= 0 ? 0 : Math.max(0, 1 - busy / 1000d / driveSeconds), r.completed(), r.failed(),
-                wallS, r.queueDepth(name), r.throughput(name));
+                setupS, wallS, cpuS, r.queueDepth(name), r.throughput(name));
     }
 
     private static void await(VirtualEventLoop loop, CompletableFuture<?> f) {

@@ -19,7 +19,8 @@ import org.tapeq.simulator.workload.TapeImage;
 /**
  * Puts the workload's starting tape contents into a size-only simulated library and the catalog, as if tapeq had
  * written them: tape file 0 is a one-block label, each aggregate is one tape file with a one-block manifest
- * followed by its members back to back, and filler tape files are other data the catalog does not list.
+ * followed by its members back to back, and filler tape files are other data the catalog does not list. Each
+ * cartridge's aggregates are committed in one catalog transaction.
  */
 final class TapeLoader {
 
@@ -41,6 +42,7 @@ final class TapeLoader {
                     CartridgeState.APPENDABLE, media.capacityBytes(), bs, 0, 1, 0, 0, false, null));
             long used = bs;
             int tapeFiles = 1;
+            List<Catalog.Written> written = new ArrayList<>();
             for (TapeImage.TapeFile file : tape.files()) {
                 if (file.members().isEmpty()) {
                     library.preload(tape.barcode(), file.fillerBytes());
@@ -52,24 +54,25 @@ final class TapeLoader {
                 for (FileSpec f : file.members()) {
                     length += f.size();
                 }
-                WrittenFile written = library.preload(tape.barcode(), length);
+                WrittenFile tapeFile = library.preload(tape.barcode(), length);
                 List<FileRecord> members = new ArrayList<>(file.members().size());
                 long offset = bs;
                 for (FileSpec f : file.members()) {
-                    long block = written.startBlock() + offset / bs;
-                    long end = written.startBlock() + (offset + f.size() + bs - 1) / bs;
-                    members.add(new FileRecord(f.pnfsid(), tape.barcode(), written.fileNumber(), block, offset,
+                    long block = tapeFile.startBlock() + offset / bs;
+                    long end = tapeFile.startBlock() + (offset + f.size() + bs - 1) / bs;
+                    members.add(new FileRecord(f.pnfsid(), tape.barcode(), tapeFile.fileNumber(), block, offset,
                             f.size(), null, f.storageClass(), f.path(), f.dataset(), -1));
                     locations.put(f.pnfsid(), new Location(tape.barcode(), block, end, f.size()));
                     offset += f.size();
                 }
                 FileSpec first = file.members().get(0);
-                catalog.commitAggregate(new AggregateRecord(tape.barcode(), written.fileNumber(),
-                        written.startBlock(), written.blockCount(), bs, length, members.size(), tape.family(),
-                        first.dataset(), now), members);
+                written.add(new Catalog.Written(new AggregateRecord(tape.barcode(), tapeFile.fileNumber(),
+                        tapeFile.startBlock(), tapeFile.blockCount(), bs, length, members.size(), tape.family(),
+                        first.dataset(), now), members));
                 used += length;
                 tapeFiles++;
             }
+            catalog.commitAggregates(written);
             boolean full = tape.isFull() || media.capacityBytes() - used < fullMargin;
             catalog.putCartridge(new CartridgeRecord(tape.barcode(), media.name(), tape.family(),
                     full ? CartridgeState.FULL : CartridgeState.APPENDABLE, media.capacityBytes(), used, 0, tapeFiles,

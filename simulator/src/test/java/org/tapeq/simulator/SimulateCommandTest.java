@@ -62,19 +62,19 @@ class SimulateCommandTest {
 
     @Test
     void sameSeedSameResult() {
-        Workload1 a = Workload1.of(run("trickle", "--scale", "0.02", "--policies", "tapeq,endit", "--seed", "4",
+        Figures a = Figures.of(run("trickle", "--scale", "0.02", "--policies", "tapeq,endit", "--seed", "4",
                 "--json"));
-        Workload1 b = Workload1.of(run("trickle", "--scale", "0.02", "--policies", "tapeq,endit", "--seed", "4",
+        Figures b = Figures.of(run("trickle", "--scale", "0.02", "--policies", "tapeq,endit", "--seed", "4",
                 "--json"));
         assertEquals(a.figures(), b.figures());
     }
 
     /** The figures of a run's JSON line without the wall-clock times. */
-    private record Workload1(String figures) {
-        static Workload1 of(Run r) {
+    private record Figures(String figures) {
+        static Figures of(Run r) {
             assertEquals(0, r.code(), r.err());
             String[] lines = r.out().strip().split("\\R");
-            return new Workload1(lines[lines.length - 1].replaceAll("\"wall_s\":[0-9.Ee-]+", ""));
+            return new Figures(lines[lines.length - 1].replaceAll("\"(wall|preload|cpu)_s\":[0-9.Ee-]+", ""));
         }
     }
 
