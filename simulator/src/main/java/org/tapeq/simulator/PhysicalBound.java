@@ -40,8 +40,9 @@ import org.tapeq.simulator.workload.Trace;
 record PhysicalBound(double boundMillis, double drivesMillis, double longestMillis, double robotMillis,
                      double arrivalMillis, int mounts) {
 
-    static PhysicalBound of(List<Trace.Arrival> demand, long minimumSpanMillis, Map<String, TapeLoader.Location> locations,
-                            SimulatedLibrary library, MediaType media, int drives) {
+    static PhysicalBound of(List<Trace.Arrival> demand, long minimumSpanMillis,
+                            Map<String, TapeLoader.Location> locations, SimulatedLibrary library, MediaType media,
+                            int drives) {
         double rate = media.rateBytesPerSecond() / 1000d;
         long exchange = library.exchangeMillis();
         Map<String, List<TapeLoader.Location>> byCartridge = new HashMap<>();

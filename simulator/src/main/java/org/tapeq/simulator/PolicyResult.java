@@ -24,9 +24,9 @@ import org.tapeq.charts.Series;
  */
 public record PolicyResult(String name, long seed, double makespanS, double boundS, long mounts,
                            int cartridgesMounted, double mountsPerCartridge, double locateS, double locateShare,
-                           double mbPerDrive, double driveEfficiency, double writeEfficiency, double latencyP50S, double latencyP99S,
-                           double idleShare, long completed, long failed, double setupS, double wallS, double cpuS, Series queueDepth,
-                           Series throughput) {
+                           double mbPerDrive, double driveEfficiency, double writeEfficiency, double latencyP50S,
+                           double latencyP99S, double idleShare, long completed, long failed, double setupS, double wallS,
+                           double cpuS, Series queueDepth, Series throughput) {
 
     public double ratio() {
         return makespanS / boundS;

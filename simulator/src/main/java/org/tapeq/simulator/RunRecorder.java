@@ -165,7 +165,7 @@ final class RunRecorder implements RequestListener {
         double[] sum = new double[PLOT_POINTS + 1];
         for (int i = 0; i < ended.length; i++) {
             if (ended[i] >= 0 && bytes[i] > 0) {
-                sum[Math.min(PLOT_POINTS - 1, bucket(ended[i], step))] += bytes[i];
+                sum[(int) Math.min(PLOT_POINTS - 1, ended[i] / step)] += bytes[i];
             }
         }
         double[] x = new double[PLOT_POINTS];

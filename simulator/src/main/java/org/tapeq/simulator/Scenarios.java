@@ -36,7 +36,8 @@ public final class Scenarios {
 
     static {
         register("bulk-recall", "A-DT: 100 000 ATLAS files from 200 cartridges, written co-located by dataset,"
-                + " requested in one burst in random order, 1 000 per second", (seed, scale) -> bulkRecall("bulk-recall", seed, scale, true));
+                + " requested in one burst in random order, 1 000 per second",
+                (seed, scale) -> bulkRecall("bulk-recall", seed, scale, true));
         register("bulk-recall-scattered", "the same burst, the files written scattered among other data",
                 (seed, scale) -> bulkRecall("bulk-recall-scattered", seed, scale, false));
         register("carousel", "50 000 co-located files staged through a window of 10 % of the inputs, each"

@@ -78,7 +78,7 @@ public final class SimulateCommand implements Callable<Integer> {
             for (long s = seed; s < seed + seeds; s++) {
                 Workload w = scenario.build(s, scale);
                 for (String p : policyNames) {
-                    PolicyResult r = SimulationRun.run(w, SimPolicies.get(p)).result();
+                    PolicyResult r = SimulationRun.run(w, SimPolicies.get(p));
                     report.add(r);
                     spec.commandLine().getErr().printf(Locale.ROOT, "%s seed %d %s: %.2f h virtual in %.1f s"
                             + " (%.0fx real time), %.1f s CPU (%.0fx); preload %.1f s%n", name, s, p,

@@ -41,11 +41,8 @@ final class SimulationRun {
     private SimulationRun() {
     }
 
-    /** What a run produced: the policy's figures and the workload's bound. */
-    record Outcome(PolicyResult result, PhysicalBound bound) {
-    }
-
-    static Outcome run(Workload w, SimPolicies.SimPolicy policy) {
+    /** The policy's figures on the workload, with the workload's bound. */
+    static PolicyResult run(Workload w, SimPolicies.SimPolicy policy) {
         VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
         SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
                 .seed(w.seed());
@@ -102,7 +99,7 @@ final class SimulationRun {
                 throw new IllegalStateException(policy.name() + " on " + w.scenario() + ": " + recorder.unfinished()
                         + " requests never ended");
             }
-            return new Outcome(measure(w, policy.name(), recorder, library.stats(), bound, setupS, wallS, cpuS), bound);
+            return measure(w, policy.name(), recorder, library.stats(), bound, setupS, wallS, cpuS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -77,6 +77,16 @@ class TapeqCommandTest {
     }
 
     @Test
+    void simulate_isASubcommand_listingScenariosAndPolicies() {
+        Run list = run("simulate", "--list");
+        assertEquals(0, list.code, list.err);
+        assertTrue(list.out.contains("bulk-recall") && list.out.contains("tapeq-file-sequence"), list.out);
+        Run bad = run("simulate", "nope");
+        assertEquals(2, bad.code);
+        assertTrue(bad.err.contains("bulk-recall"), bad.err);
+    }
+
+    @Test
     void configErrors_nameTheKey_andExit78() throws Exception {
         Path config = Files.writeString(tmp.resolve("bad.yaml"), "directories:\n  - path: /x\nscheduler:\n  quietTme: 5s\n");
         Run r = run("daemon", "-c", config.toString());
