@@ -32,6 +32,8 @@ public final class LineChart {
     private final List<Series> series = new ArrayList<>();
     private boolean stepped;
     private String yPattern;
+    private boolean legendOutside;
+    private double xMax = Double.NaN;
 
     public LineChart(String title, String xLabel, String yLabel) {
         this.title = Objects.requireNonNull(title, "title");
@@ -56,6 +58,18 @@ public final class LineChart {
         return this;
     }
 
+    /** Puts the legend to the right of the plot, so it never hides data. */
+    public LineChart legendOutside() {
+        legendOutside = true;
+        return this;
+    }
+
+    /** Cuts the x axis at {@code max}; lines running further leave the plot at its right edge. */
+    public LineChart xMax(double max) {
+        xMax = max;
+        return this;
+    }
+
     /** Writes the chart to {@code png} (parent folders are created); an empty series is drawn as a point at 0. */
     public Path writePng(Path png) throws IOException {
         return writePng(png, DEFAULT_WIDTH, DEFAULT_HEIGHT);
@@ -68,7 +82,12 @@ public final class LineChart {
         ImageIO.setUseCache(false);
         XYChart chart = new XYChartBuilder().width(width).height(height)
                 .title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(
+                legendOutside ? Styler.LegendPosition.OutsideE : Styler.LegendPosition.InsideNW);
+        chart.getStyler().setXAxisDecimalPattern("#,##0.##");
+        if (!Double.isNaN(xMax)) {
+            chart.getStyler().setXAxisMax(xMax);
+        }
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendVisible(series.size() > 1);
         if (yPattern != null) {

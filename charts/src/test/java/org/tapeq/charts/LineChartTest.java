@@ -2,10 +2,13 @@ package org.tapeq.charts;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.awt.image.BufferedImage;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import javax.imageio.ImageIO;
 
@@ -47,5 +50,16 @@ class LineChartTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new Series("bad", new double[2], new double[3]));
         assertEquals("series 'bad': 2 x values but 3 y values", e.getMessage());
+    }
+
+    @Test
+    void anXAxisCutAndAnOutsideLegendChangeTheDrawing(@TempDir Path dir) throws Exception {
+        Series a = new Series("a", new double[] {0, 1, 10}, new double[] {0, 5, 5});
+        Series b = new Series("b", new double[] {0, 1}, new double[] {1, 2});
+        Path plain = new LineChart("t", "x", "y").add(a).add(b).writePng(dir.resolve("plain.png"), 400, 300);
+        Path cut = new LineChart("t", "x", "y").add(a).add(b).legendOutside().xMax(2)
+                .writePng(dir.resolve("cut.png"), 400, 300);
+        assertEquals(400, ImageIO.read(cut.toFile()).getWidth());
+        assertFalse(Arrays.equals(Files.readAllBytes(plain), Files.readAllBytes(cut)));
     }
 }

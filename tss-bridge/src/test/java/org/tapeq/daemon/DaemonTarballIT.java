@@ -103,13 +103,13 @@ class DaemonTarballIT {
                 .map(p -> p.substring("lib/".length()))
                 .collect(Collectors.toList());
         for (String module : List.of("tapeq-daemon", "tapeq-scheduler", "tapeq-protocol", "tapeq-provider",
-                "tapeq-pool-emulator")) {
+                "tapeq-pool-emulator", "tapeq-simulator", "tapeq-charts")) {
             assertTrue(jars.contains(module + "-" + VERSION + ".jar"), module + " missing: " + jars);
         }
         // commons-compress comes only through tapeq-scheduler (the on-tape format): it must stay a runtime jar.
         for (String library : List.of("picocli", "logback-classic", "logback-core", "slf4j-api", "sqlite-jdbc",
                 "postgresql", "commons-compress", "jackson-databind", "jackson-dataformat-yaml",
-                "prometheus-metrics-core", "prometheus-metrics-exposition-textformats")) {
+                "prometheus-metrics-core", "prometheus-metrics-exposition-textformats", "xchart")) {
             assertTrue(jars.stream().anyMatch(j -> j.matches(library + "-[0-9].*\\.jar")),
                     library + " missing: " + jars);
         }

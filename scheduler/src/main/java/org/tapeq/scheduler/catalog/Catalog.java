@@ -36,6 +36,21 @@ public interface Catalog extends AutoCloseable {
      */
     void commitAggregate(AggregateRecord aggregate, List<FileRecord> members);
 
+    /** An aggregate and its members, for {@link #commitAggregates}. */
+    record Written(AggregateRecord aggregate, List<FileRecord> members) {
+    }
+
+    /**
+     * Commits many aggregates as {@link #commitAggregate} would, in order; an implementation may do it in one
+     * transaction (all or none), which is what loading many tapes at once (a simulation's starting contents)
+     * needs. The default commits them one by one.
+     */
+    default void commitAggregates(List<Written> aggregates) {
+        for (Written w : aggregates) {
+            commitAggregate(w.aggregate(), w.members());
+        }
+    }
+
     /**
      * Logically deletes files; each deleted file's size becomes reclaimable on its cartridge.
      *

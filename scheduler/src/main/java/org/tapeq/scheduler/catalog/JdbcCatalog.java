@@ -375,44 +375,73 @@ public final class JdbcCatalog implements Catalog {
         Objects.requireNonNull(aggregate, "aggregate");
         Objects.requireNonNull(members, "members");
         checkAggregate(aggregate, members);
-        String subject = "cartridge " + aggregate.cartridge() + " tape file " + aggregate.tapeFile() + " ("
-                + members.size() + " members, first pnfsid " + members.get(0).pnfsid() + ")";
+        String subject = subject(aggregate, members);
         transaction("commitAggregate", subject, () -> {
-            PreparedStatement check = statement("SELECT barcode FROM cartridges WHERE barcode = ?" + dialect.forUpdate);
-            check.setString(1, aggregate.cartridge());
-            try (ResultSet rs = check.executeQuery()) {
-                if (!rs.next()) {
-                    throw new CatalogException("commitAggregate " + subject + ": cartridge " + aggregate.cartridge()
-                            + " is not in the catalog");
-                }
-            }
-            insertAggregate(aggregate);
-
-            List<String> ids = members.stream().map(FileRecord::pnfsid).toList();
-            Map<String, FileRecord> previous = liveFiles(ids);
-            Map<String, Long> reclaim = new HashMap<>();
-            for (FileRecord old : previous.values()) {
-                if (!old.isHint()) {
-                    reclaim.merge(old.cartridge(), old.size(), Long::sum);
-                }
-            }
-            archive(previous.values(), REASON_SUPERSEDED, aggregate.writtenAt());
-            addReclaimable(reclaim);
-
-            PreparedStatement upsert = batch(UPSERT_FILE);
-            for (FileRecord member : members) {
-                bindFile(upsert, 1, member);
-                upsert.addBatch();
-            }
-            upsert.executeBatch();
-
-            PreparedStatement usage = statement("UPDATE cartridges SET used_bytes = used_bytes + ?,"
-                    + " tape_files = tape_files + 1 WHERE barcode = ?");
-            usage.setLong(1, aggregate.bytes());
-            usage.setString(2, aggregate.cartridge());
-            usage.executeUpdate();
+            writeAggregate(aggregate, members, subject);
             return null;
         });
+    }
+
+    /** All the aggregates in one transaction: all are recorded, or none (the error names the one that failed). */
+    @Override
+    public void commitAggregates(List<Written> aggregates) {
+        Objects.requireNonNull(aggregates, "aggregates");
+        if (aggregates.isEmpty()) {
+            return;
+        }
+        for (Written w : aggregates) {
+            checkAggregate(Objects.requireNonNull(w.aggregate(), "aggregate"), Objects.requireNonNull(w.members(),
+                    "members"));
+        }
+        transaction("commitAggregates", aggregates.size() + " aggregates", () -> {
+            for (Written w : aggregates) {
+                writeAggregate(w.aggregate(), w.members(), subject(w.aggregate(), w.members()));
+            }
+            return null;
+        });
+    }
+
+    private static String subject(AggregateRecord aggregate, List<FileRecord> members) {
+        return "cartridge " + aggregate.cartridge() + " tape file " + aggregate.tapeFile() + " ("
+                + members.size() + " members, first pnfsid " + members.get(0).pnfsid() + ")";
+    }
+
+    /** The rows of one aggregate, inside the caller's transaction. */
+    private void writeAggregate(AggregateRecord aggregate, List<FileRecord> members, String subject)
+            throws SQLException {
+        PreparedStatement check = statement("SELECT barcode FROM cartridges WHERE barcode = ?" + dialect.forUpdate);
+        check.setString(1, aggregate.cartridge());
+        try (ResultSet rs = check.executeQuery()) {
+            if (!rs.next()) {
+                throw new CatalogException("commitAggregate " + subject + ": cartridge " + aggregate.cartridge()
+                        + " is not in the catalog");
+            }
+        }
+        insertAggregate(aggregate);
+
+        List<String> ids = members.stream().map(FileRecord::pnfsid).toList();
+        Map<String, FileRecord> previous = liveFiles(ids);
+        Map<String, Long> reclaim = new HashMap<>();
+        for (FileRecord old : previous.values()) {
+            if (!old.isHint()) {
+                reclaim.merge(old.cartridge(), old.size(), Long::sum);
+            }
+        }
+        archive(previous.values(), REASON_SUPERSEDED, aggregate.writtenAt());
+        addReclaimable(reclaim);
+
+        PreparedStatement upsert = batch(UPSERT_FILE);
+        for (FileRecord member : members) {
+            bindFile(upsert, 1, member);
+            upsert.addBatch();
+        }
+        upsert.executeBatch();
+
+        PreparedStatement usage = statement("UPDATE cartridges SET used_bytes = used_bytes + ?,"
+                + " tape_files = tape_files + 1 WHERE barcode = ?");
+        usage.setLong(1, aggregate.bytes());
+        usage.setString(2, aggregate.cartridge());
+        usage.executeUpdate();
     }
 
     private static void checkAggregate(AggregateRecord aggregate, List<FileRecord> members) {

@@ -164,6 +164,31 @@ abstract class AbstractCatalogTest {
     }
 
     @Test
+    void commitAggregates_many_recordsAllInOneGo_andAFailureLeavesNone() throws SQLException {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        List<FileRecord> first = members("A00001", 1, 1, 3, 1000, "ds1");
+        List<FileRecord> second = members("A00001", 2, 10, 2, 5000, "ds2");
+        List<FileRecord> elsewhere = members("NOPE01", 1, 20, 2, 1000, "ds3");
+        AggregateRecord a1 = aggregate("A00001", 1, first, FAMILY, "ds1", 100);
+        AggregateRecord a2 = aggregate("A00001", 2, second, FAMILY, "ds2", 100);
+        CatalogException e = assertThrows(CatalogException.class, () -> catalog.commitAggregates(List.of(
+                new Catalog.Written(a1, first), new Catalog.Written(a2, second),
+                new Catalog.Written(aggregate("NOPE01", 1, elsewhere, FAMILY, "ds3", 100), elsewhere))));
+        assertTrue(e.getMessage().contains("NOPE01"), e.getMessage());
+        assertEquals(0, rows("aggregates"));
+        assertEquals(0, rows("files"));
+        assertEquals(0, cartridgeOf("A00001").usedBytes());
+
+        catalog.commitAggregates(List.of(new Catalog.Written(a1, first), new Catalog.Written(a2, second)));
+        assertEquals(List.of(a1, a2), catalog.aggregates("A00001"));
+        List<FileRecord> all = new ArrayList<>(first);
+        all.addAll(second);
+        assertEquals(all, catalog.files("A00001"));
+        assertEquals(a1.bytes() + a2.bytes(), cartridgeOf("A00001").usedBytes());
+        assertEquals(2, cartridgeOf("A00001").tapeFiles());
+    }
+
+    @Test
     void commitAggregate_missingCartridge_failsNamingItAndLeavesNoRows() throws SQLException {
         List<FileRecord> members = members("NOPE01", 1, 1, 3, 1000, "ds1");
         CatalogException e = assertThrows(CatalogException.class, () ->

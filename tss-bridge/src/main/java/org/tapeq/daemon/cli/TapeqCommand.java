@@ -24,6 +24,7 @@ import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.daemon.demo.DemoCommand;
 import org.tapeq.scheduler.catalog.EnditHints;
 import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.simulator.SimulateCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,7 +34,8 @@ import picocli.CommandLine;
 @Command(name = "tapeq", mixinStandardHelpOptions = true, versionProvider = TapeqCommand.Version.class,
         description = "The tape layer between dCache pools and tape libraries.",
         subcommands = {TapeqCommand.DaemonCmd.class, TapeqCommand.StatusCmd.class, TapeqCommand.DriveCmd.class,
-                TapeqCommand.CartridgeCmd.class, TapeqCommand.CatalogCmd.class, DemoCommand.class})
+                TapeqCommand.CartridgeCmd.class, TapeqCommand.CatalogCmd.class, DemoCommand.class,
+                SimulateCommand.class})
 public final class TapeqCommand implements Runnable {
 
     /** Where the daemon's configuration is looked for unless {@code --config} or TAPEQ_CONFIG says otherwise. */

@@ -87,6 +87,11 @@ final class LibraryStore {
         return new LibraryStore(dir, mode == DataMode.BYTES);
     }
 
+    /** Whether anything is recorded in a directory (else everything lives in memory). */
+    boolean keepsDirectory() {
+        return dir != null;
+    }
+
     boolean keepsBytes() {
         return keepBytes;
     }

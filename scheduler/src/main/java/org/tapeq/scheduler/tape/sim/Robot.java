@@ -14,6 +14,10 @@ final class Robot {
         this.exchangeMillis = exchangeMillis;
     }
 
+    int arms() {
+        return freeAt.length;
+    }
+
     long exchangeMillis() {
         return exchangeMillis;
     }

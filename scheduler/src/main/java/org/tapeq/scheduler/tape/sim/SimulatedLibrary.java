@@ -151,6 +151,64 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         return List.copyOf(cartridges.keySet());
     }
 
+    /**
+     * Records a tape file of {@code bytes} at end of data of a cartridge in its slot, at once: no loop time, no
+     * statistics. For simulations that start with written tapes (size-only, in memory, before the loop runs);
+     * tape file 0 is whatever was preloaded first, conventionally a label.
+     *
+     * @throws IllegalStateException    if the library keeps bytes or a directory, or the cartridge is in a drive
+     * @throws IllegalArgumentException if the cartridge is unknown or the file does not fit
+     */
+    public WrittenFile preload(String barcode, long bytes) {
+        if (dataMode != DataMode.SIZE_ONLY || store.keepsDirectory()) {
+            throw new IllegalStateException("preload needs a size-only library kept in memory");
+        }
+        SimCartridge cartridge = knownCartridge(barcode);
+        if (cartridge.drive != null || cartridge.moving) {
+            throw new IllegalStateException("preload of " + barcode + ": the cartridge is not in its slot");
+        }
+        if (bytes < 0 || bytes > cartridge.capacity - cartridge.files.eodOffset()) {
+            throw new IllegalArgumentException("preload of " + bytes + " bytes to " + barcode + ": only "
+                    + (cartridge.capacity - cartridge.files.eodOffset()) + " bytes free");
+        }
+        cartridge.dataFiles.add(null);
+        return cartridge.files.append(bytes);
+    }
+
+    /**
+     * Milliseconds this library's physics needs to locate from the load point to {@code block} of a cartridge
+     * (the first positioning after a mount). Does not move anything.
+     */
+    public long locateFromLoadPointMillis(String barcode, long block) {
+        SimCartridge c = knownCartridge(barcode);
+        return c.physics.locateMillis(c.headAt(0), c.headAt(c.files.offsetOf(block)),
+                c.media.rateBytesPerSecond());
+    }
+
+    /** Milliseconds this library's physics needs to rewind a cartridge from {@code block} to the load point. */
+    public long rewindMillisFrom(String barcode, long block) {
+        SimCartridge c = knownCartridge(barcode);
+        return c.physics.rewindMillis(c.headAt(c.files.offsetOf(block)));
+    }
+
+    /** Duration of one robot move. */
+    public long exchangeMillis() {
+        return robot.exchangeMillis();
+    }
+
+    /** Number of robot arms. */
+    public int robotArms() {
+        return robot.arms();
+    }
+
+    private SimCartridge knownCartridge(String barcode) {
+        SimCartridge c = cartridges.get(barcode);
+        if (c == null) {
+            throw new IllegalArgumentException("no cartridge " + barcode + " in the simulated library");
+        }
+        return c;
+    }
+
     /** Rejects further operations; recorded data stay in the directory for the next library opened on it. */
     @Override
     public void close() {

@@ -1,0 +1,137 @@
+package org.tapeq.simulator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.SchedulerConfig;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
+import org.tapeq.scheduler.tape.sim.SimStats;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.time.VirtualEventLoop;
+import org.tapeq.simulator.workload.RequestSource;
+import org.tapeq.simulator.workload.TapeImage;
+import org.tapeq.simulator.workload.Workload;
+
+/*
+ * Design notes: one policy on one workload. Everything is built fresh per run (virtual clock, size-only library
+ * in memory, SQLite catalog in memory), the cartridges are preloaded, and the real Scheduler runs with the
+ * policy's instance until the loop has nothing left to do. The catalog is the product's JdbcCatalog: the
+ * preload commits one transaction per aggregate and the burst is looked up in batches (Scheduler.stage(List)),
+ * which keeps catalog cost a small part of a 100 000-file run (docs/benchmarks.md gives the figure), so no
+ * simulation-only catalog is needed. Labels are not read at mounts (size-only: nothing to read).
+ */
+
+/** Runs one policy on one workload in virtual time and measures it. */
+final class SimulationRun {
+
+    /** Virtual start of every run (any fixed instant: results do not depend on it). */
+    static final long START_MILLIS = 1_700_000_000_000L;
+    /** The run's loop is the calling thread, so its CPU time is the simulation's cost even on a busy machine. */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private SimulationRun() {
+    }
+
+    /** The policy's figures on the workload, with the workload's bound. */
+    static PolicyResult run(Workload w, SimPolicies.SimPolicy policy) {
+        VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
+        SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
+                .seed(w.seed());
+        for (TapeImage t : w.tapes()) {
+            lb.cartridge(t.barcode(), w.media());
+        }
+        SchedulerConfig config = policy.configure(w.config().apply(SchedulerConfig.builder().checkLabels(false)))
+                .build();
+        try (SimulatedLibrary library = lb.build(); JdbcCatalog catalog = JdbcCatalog.open("jdbc:sqlite::memory:")) {
+            long setupStart = System.nanoTime();
+            Map<String, TapeLoader.Location> locations = TapeLoader.load(w.tapes(), w.media(), library, catalog,
+                    loop.now(), config.fullMarginBytes());
+            PhysicalBound bound = PhysicalBound.of(w.source().demand(), w.source().minimumSpanMillis(), locations, library, w.media(), w.drives());
+            long wallStart = System.nanoTime();
+            long cpuStart = THREADS.getCurrentThreadCpuTime();
+            double setupS = (wallStart - setupStart) / 1e9;
+            RunRecorder recorder = new RunRecorder(w.source().requestCount(), loop::now);
+            Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
+                    .policy(policy.create(config)).listener(recorder).build();
+            await(loop, scheduler.start());
+            long t0 = loop.now();
+            recorder.begin();
+            RequestSource.Submit submit = new RequestSource.Submit() {
+                @Override
+                public long now() {
+                    return loop.now() - t0;
+                }
+
+                @Override
+                public void at(long millis, Runnable action) {
+                    loop.schedule(Math.max(0, millis - now()), action);
+                }
+
+                @Override
+                public void stage(List<StageRequest> requests) {
+                    for (StageRequest r : requests) {
+                        recorder.submitted(r);
+                    }
+                    scheduler.stage(requests);
+                }
+
+                @Override
+                public void flush(FlushRequest request) {
+                    recorder.submitted(request);
+                    scheduler.flush(request);
+                }
+            };
+            recorder.then((request, outcome) -> w.source().completed(request, outcome, submit));
+            w.source().start(submit);
+            loop.runUntilIdle();
+            double wallS = (System.nanoTime() - wallStart) / 1e9;
+            double cpuS = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9;
+            if (recorder.unfinished() > 0) {
+                throw new IllegalStateException(policy.name() + " on " + w.scenario() + ": " + recorder.unfinished()
+                        + " requests never ended");
+            }
+            return measure(w, policy.name(), recorder, library.stats(), bound, setupS, wallS, cpuS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static PolicyResult measure(Workload w, String name, RunRecorder r, SimStats stats, PhysicalBound bound,
+                                        double setupS, double wallS, double cpuS) {
+        double makespanS = r.lastEndMillis() / 1000d;
+        long busy = 0;
+        long writing = 0;
+        for (SimStats.DriveStats d : stats.drives().values()) {
+            busy += d.busyMillis();
+            writing += d.writeMillis();
+        }
+        double writeEfficiency = writing == 0 ? 0
+                : stats.bytesWritten() / (w.media().rateBytesPerSecond() * (writing / 1000d));
+        double driveSeconds = makespanS * w.drives();
+        int cartridges = stats.mountsPerCartridge().size();
+        double mbPerDrive = driveSeconds <= 0 ? 0 : r.usefulBytes() / 1e6 / driveSeconds;
+        return new PolicyResult(name, w.seed(), makespanS, bound.boundMillis() / 1000d, stats.mounts(), cartridges,
+                cartridges == 0 ? 0 : stats.mounts() / (double) cartridges, stats.locateMillis() / 1000d,
+                busy == 0 ? 0 : stats.locateMillis() / (double) busy, mbPerDrive,
+                mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, r.latencyQuantileS(0.5), r.latencyQuantileS(0.99),
+                driveSeconds <= 0 ? 0 : Math.max(0, 1 - busy / 1000d / driveSeconds), r.completed(), r.failed(),
+                setupS, wallS, cpuS, r.queueDepth(name), r.throughput(name));
+    }
+
+    private static void await(VirtualEventLoop loop, CompletableFuture<?> f) {
+        loop.runUntilIdle();
+        if (!f.isDone()) {
+            throw new IllegalStateException("the scheduler did not start");
+        }
+        f.join();
+    }
+}

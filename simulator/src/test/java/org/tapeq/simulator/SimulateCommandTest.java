@@ -1,0 +1,95 @@
+package org.tapeq.simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class SimulateCommandTest {
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new SimulateCommand());
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void tableCsvJsonAndPlots(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("out.csv");
+        Run r = run("bulk-recall", "--scale", "0.01", "--seeds", "2", "--policies", "fifo,tapeq", "--csv",
+                csv.toString(), "--plots", dir.resolve("img").toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("physical bound") && r.out().contains("min-max"), r.out());
+        String[] lines = r.out().strip().split("\\R");
+        JsonNode json = new ObjectMapper().readTree(lines[lines.length - 1]);
+        assertEquals("bulk-recall", json.get("scenario").asText());
+        assertTrue(json.get("bound_s").asDouble() > 0);
+        assertEquals(2, json.get("policies").size());
+        for (JsonNode p : json.get("policies")) {
+            for (String key : List.of("name", "makespan_s", "mounts_per_cartridge", "locate_s", "drive_efficiency")) {
+                assertTrue(p.has(key), key + " in " + p);
+            }
+            assertTrue(p.get("makespan_s").asDouble() >= json.get("bound_s").asDouble() * 0.999,
+                    "no policy beats the physical bound: " + p);
+        }
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(1 + 2 * 2, rows.size(), "header + 2 policies x 2 seeds");
+        int columns = rows.get(0).split(",").length;
+        assertTrue(rows.get(0).startsWith("scenario,policy,seed,bound_s,makespan_s"));
+        rows.forEach(row -> assertEquals(columns, row.split(",").length, row));
+        for (String name : List.of("bulk-recall-queue.png", "bulk-recall-throughput.png")) {
+            byte[] png = Files.readAllBytes(dir.resolve("img").resolve(name));
+            assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', name);
+        }
+    }
+
+    @Test
+    void sameSeedSameResult() {
+        Figures a = Figures.of(run("trickle", "--scale", "0.02", "--policies", "tapeq,endit", "--seed", "4",
+                "--json"));
+        Figures b = Figures.of(run("trickle", "--scale", "0.02", "--policies", "tapeq,endit", "--seed", "4",
+                "--json"));
+        assertEquals(a.figures(), b.figures());
+    }
+
+    /** The figures of a run's JSON line without the wall-clock times. */
+    private record Figures(String figures) {
+        static Figures of(Run r) {
+            assertEquals(0, r.code(), r.err());
+            String[] lines = r.out().strip().split("\\R");
+            return new Figures(lines[lines.length - 1].replaceAll("\"(wall|preload|cpu)_s\":[0-9.Ee-]+", ""));
+        }
+    }
+
+    @Test
+    void badArgumentsAreUsageErrors() {
+        Run unknown = run("bulk-recal");
+        assertEquals(2, unknown.code());
+        assertTrue(unknown.err().contains("bulk-recall"), unknown.err());
+        Run policy = run("trickle", "--policies", "lifo");
+        assertEquals(2, policy.code());
+        assertTrue(policy.err().contains("known: "), policy.err());
+        assertEquals(2, run("trickle", "--seeds", "0").code());
+        assertEquals(2, run("trickle", "--scale", "-1").code());
+        Run list = run("--list");
+        assertEquals(0, list.code());
+        assertTrue(list.out().contains("carousel") && list.out().contains("tapeq-file-sequence"), list.out());
+    }
+}
