@@ -143,8 +143,6 @@ public final class DirectoryBridge implements AutoCloseable {
     private long nextSequence = 1;
     private int generation;
     private int batchesOut;
-    /** Stage batches whose catalog lookup runs on the intake pool; their tickets come back to this thread. */
-    private int lookupsOut;
     private boolean initialScanDone;
     private boolean rescanRequested;
     private long rejected;
@@ -436,7 +434,7 @@ public final class DirectoryBridge implements AutoCloseable {
     }
 
     private void completeReadyIfDone() {
-        if (initialScanDone && batchesOut == 0 && lookupsOut == 0 && !ready.isDone()) {
+        if (initialScanDone && batchesOut == 0 && !ready.isDone()) {
             startInNames = null;
             startErrorNames = null;
             ready.complete(null);
@@ -650,9 +648,7 @@ public final class DirectoryBridge implements AutoCloseable {
 
     /**
      * Hands the stages admitted by the current task to the scheduler in one call: their catalog lookups are one
-     * query per few hundred files, not one each (a restart may admit a million). The call runs on the intake pool,
-     * so this thread goes on admitting while the catalog is read; the tickets come back here. A request cancelled
-     * before its ticket arrived is cancelled when it does.
+     * query per few hundred files, not one each (a restart may admit a million).
      */
     private void submitStages() {
         if (stagesToSubmit.isEmpty()) {
@@ -662,43 +658,10 @@ public final class DirectoryBridge implements AutoCloseable {
         List<StageRequest> requests = new ArrayList<>(stageRequests);
         stagesToSubmit.clear();
         stageRequests.clear();
-        lookupsOut++;
-        try {
-            intake.execute(() -> {
-                try {
-                    List<Ticket> tickets = scheduler.stage(requests);
-                    run(() -> ticketsArrived(tracked, tickets, null));
-                } catch (RuntimeException e) {
-                    run(() -> ticketsArrived(tracked, null, e));
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            lookupsOut--; // stopping: the requests stay in the directory for the next start
+        List<Ticket> tickets = scheduler.stage(requests);
+        for (int i = 0; i < tickets.size(); i++) {
+            tracked.get(i).ticket = tickets.get(i);
         }
-    }
-
-    private void ticketsArrived(List<Tracked> tracked, List<Ticket> tickets, RuntimeException failure) {
-        lookupsOut--;
-        for (int i = 0; i < tracked.size(); i++) {
-            Tracked t = tracked.get(i);
-            if (failure != null) {
-                inScheduler.remove(t.id, t);
-                if (t.state == Tracked.State.QUEUED) {
-                    answerWithError(t, ReturnCodes.FAILED, "cannot queue the stage of " + t.pnfsid + ": " + failure);
-                } else {
-                    requests.remove(t.pnfsid, t);
-                }
-                continue;
-            }
-            t.ticket = tickets.get(i);
-            if (t.state == Tracked.State.CANCELLING) {
-                scheduler.cancel(t.ticket); // its request file went while the catalog was read
-            }
-        }
-        if (failure != null) {
-            LOG.error("{}: queueing {} stage(s) failed", settings.name(), tracked.size(), failure);
-        }
-        completeReadyIfDone();
     }
 
     private void startFlush(Tracked t) {
@@ -805,9 +768,7 @@ public final class DirectoryBridge implements AutoCloseable {
             case QUEUED:
                 requests.remove(pnfsid);
                 t.state = Tracked.State.CANCELLING;
-                if (t.ticket != null) {
-                    scheduler.cancel(t.ticket); // else when its ticket arrives (submitStages)
-                }
+                scheduler.cancel(t.ticket);
                 LOG.info("{}: {} cancelled (its request file was removed)", settings.name(), pnfsid);
                 break;
             case DELIVERED:
