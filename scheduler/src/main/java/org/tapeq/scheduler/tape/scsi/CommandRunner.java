@@ -165,6 +165,7 @@ final class CommandRunner implements AutoCloseable {
         } else {
             argv.add(line);
         }
+        long t0 = System.nanoTime();
         Process process;
         try {
             process = new ProcessBuilder(argv).start();
@@ -208,7 +209,8 @@ final class CommandRunner implements AutoCloseable {
         int exit = process.exitValue();
         Result r = new Result(line, exit, out, err, deadline.expired, ioError);
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{} -> {}{}", line, exit, err.isBlank() ? "" : ": " + err.strip());
+            LOG.debug("{} -> {} in {} ms{}", line, exit, (System.nanoTime() - t0) / 1_000_000,
+                    err.isBlank() ? "" : ": " + err.strip());
         }
         return r;
     }

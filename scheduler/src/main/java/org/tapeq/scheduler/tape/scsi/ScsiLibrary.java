@@ -72,6 +72,8 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         volatile String barcode;
         /** End-of-data block of the loaded cartridge, or -1 if not known yet. */
         volatile long eod = -1;
+        /** Tape files on the loaded cartridge (the file number at end of data), or -1 if not known yet. */
+        volatile int files = -1;
         /** The loaded cartridge's label was checked (or written) since it was loaded. */
         volatile boolean labelVerified;
         /** The drive was put into variable-block mode since the library started or it was loaded. */
@@ -340,10 +342,14 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         }
         CommandRunner.Result r = mt(d, List.of("seek", block), List.of("tell"));
         if (!r.ok()) {
-            if (atEndOfData(d)) {
-                throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data of " + d.barcode);
+            TapeFault fault = FaultMap.fault(FaultMap.Op.POSITION, what, r);
+            d.eod = -1;
+            long eod = endOfData(d, what);
+            if (block > eod) {
+                throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data (block " + eod + ") of "
+                        + d.barcode);
             }
-            throw FaultMap.fault(FaultMap.Op.POSITION, what, r);
+            throw fault;
         }
         long at = parseTell(r, what);
         if (at != block) {
@@ -374,15 +380,17 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     }
 
     /**
-     * End of data of the loaded cartridge: remembered, or found with {@code mt eod} once per mount. Only
-     * {@link #locateFile} needs it (spacing to the filemark in front of end of data succeeds); a
-     * {@link #locate} beyond it fails at the drive.
+     * End of data of the loaded cartridge: remembered, or found once per mount by spacing from the beginning
+     * of tape to end of data ({@code mt rewind; mt eod}), which also counts the tape files (after a
+     * {@code mt seek} the st driver no longer knows the file number). Only {@link #locateFile} and
+     * {@link #append} need it; a {@link #locate} beyond it fails at the drive.
      */
     private long endOfData(DriveState d, String what) throws TapeFault {
-        if (d.eod < 0) {
-            CommandRunner.Result r = mt(d, List.of("eod"), List.of("tell"));
+        if (d.eod < 0 || d.files < 0) {
+            CommandRunner.Result r = mt(d, List.of("rewind"), List.of("eod"), List.of("tell"), List.of("status"));
             check(r, FaultMap.Op.POSITION, what + " (finding end of data)");
             d.eod = parseTell(r, what);
+            d.files = fileNumber(r, what);
         }
         return d.eod;
     }
@@ -492,11 +500,17 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             throw new TapeFault(FaultKind.SOURCE, what + ": negative length");
         }
         verifyLabel(d, what);
-        CommandRunner.Result r = mt(d, List.of("eod"), List.of("tell"), List.of("status"));
+        long eod = endOfData(d, what);
+        CommandRunner.Result r = mt(d, List.of("eod"), List.of("tell"));
         check(r, FaultMap.Op.POSITION, what + " (positioning to end of data)");
         long start = parseTell(r, what);
-        d.eod = start;
-        return writeFile(d, fileNumber(r, what), start, source, what);
+        if (start != eod) {
+            LOG.warn("{}: end of data is at block {}, not at block {} as last seen; counting the tape files again",
+                    what, start, eod);
+            d.eod = -1;
+            start = endOfData(d, what);
+        }
+        return writeFile(d, d.files, start, source, what);
     }
 
     private WrittenFile doWriteLabel(DriveState d, TapeFileSource label) throws TapeFault {
@@ -505,6 +519,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
         d.labelVerified = false;
         d.eod = -1;
+        d.files = -1;
         WrittenFile written = writeFile(d, 0, 0, label, what);
         d.labelVerified = true;
         return written;
@@ -538,6 +553,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             long records = m.find() ? Long.parseLong(m.group(1)) + Long.parseLong(m.group(2)) : -1;
             if (end == start + blocks + 1 && (records < 0 || records == blocks)) {
                 d.eod = end;
+                d.files = fileNumber + 1;
                 return new WrittenFile(fileNumber, start, blocks, length);
             }
             fault = new TapeFault(FaultKind.MEDIA, what + ": expected " + blocks + " blocks and a filemark from block "
@@ -565,16 +581,19 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             }
             CommandRunner.Result weof = seek.ok() ? mt(d, "weof", 1) : seek;
             if (weof.ok()) {
-                d.eod = start == 0 ? 1 : start;
+                d.eod = start == 0 ? 1 : start; // after a failed label: an empty tape file 0
+                d.files = start == 0 ? 1 : d.files;
                 LOG.info("{}: cut off the partial tape file at block {}", what, start);
             } else {
                 d.eod = -1;
+                d.files = -1;
                 LOG.error("{}: could not cut off the partial tape file at block {}: {}: {}", what, start,
                         weof.line(), weof.diagnostic());
             }
             return;
         }
         d.eod = -1;
+        d.files = -1;
         LOG.error("{}: could not cut off the partial tape file at block {}: the device stayed busy", what, start);
     }
 
@@ -600,7 +619,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private static int fileNumber(CommandRunner.Result r, String what) throws TapeFault {
         try {
             DriveStatus s = DriveStatus.parse(r.stdout());
-            if (s.fileNumber() < 0 || s.blockNumber() != 0) {
+            if (s.fileNumber() < 0) {
                 throw new TapeFault(FaultKind.DRIVE, what + ": the drive lost count of tape files at end of data ("
                         + r.stdout().strip() + ")");
             }
@@ -649,6 +668,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private void forget(DriveState d) {
         d.barcode = null;
         d.eod = -1;
+        d.files = -1;
         d.labelVerified = false;
         d.prepared = false;
     }
