@@ -64,6 +64,8 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final CommandRunner runner;
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
     private final ReentrantLock robot = new ReentrantLock(true);
+    /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
+    private volatile boolean drivesReconciled;
 
     /** What the library knows about one drive; touched only by the operation running on it. */
     private static final class DriveState {
@@ -177,8 +179,21 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     // ------------------------------------------------------------------ inventory
 
+    /**
+     * The changer's view, and at the first call (the scheduler's start) the drives': which cartridge each holds
+     * (adopted: used as if this library had loaded it) and whether it answers {@code mt status}. Later calls
+     * (on-demand inventories while drives work) read only the changer, under the robot lock, and report the
+     * drives online: from then on the scheduler's own fault counting decides about drives.
+     */
     private Inventory readInventory() throws TapeFault {
-        ChangerStatus status = changerStatus("inventory");
+        ChangerStatus status;
+        robot.lock();
+        try {
+            status = changerStatus("inventory");
+        } finally {
+            robot.unlock();
+        }
+        boolean reconcile = !drivesReconciled;
         List<Inventory.Drive> driveList = new ArrayList<>();
         List<Inventory.Cartridge> cartridges = new ArrayList<>();
         for (DriveState d : drives.values()) {
@@ -190,20 +205,24 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 continue;
             }
             String loaded = e.full() ? e.barcode() : null;
-            if (e.full() && loaded == null) {
-                LOG.warn("Drive {} holds a cartridge without a readable barcode; it is ignored", d.config.name());
-            }
-            if (!Objects.equals(loaded, d.barcode)) {
-                forget(d);
-                d.barcode = loaded;
-            }
-            CommandRunner.Result r = mt(d, "status");
-            boolean online = r.ok();
-            if (!online) {
-                LOG.warn("Drive {} ({}) does not answer: {}", d.config.name(), d.device(), r.diagnostic());
+            boolean online = true;
+            if (reconcile) {
+                if (e.full() && loaded == null) {
+                    LOG.warn("Drive {} holds a cartridge without a readable barcode; it is ignored", d.config.name());
+                }
+                if (!Objects.equals(loaded, d.barcode)) {
+                    forget(d);
+                    d.barcode = loaded;
+                }
+                CommandRunner.Result r = mt(d, "status");
+                online = r.ok();
+                if (!online) {
+                    LOG.warn("Drive {} ({}) does not answer: {}", d.config.name(), d.device(), r.diagnostic());
+                }
             }
             driveList.add(new Inventory.Drive(d.config.name(), loaded, online));
         }
+        drivesReconciled = true;
         for (ChangerStatus.Element e : status.drives()) {
             if (e.full() && e.barcode() != null) {
                 String name = drives.values().stream().filter(d -> d.config.changerIndex() == e.number())
