@@ -186,7 +186,7 @@ final class CommandRunner implements AutoCloseable {
                 }
             } catch (IOException e) {
                 ioError = e;
-                process.destroy();
+                kill(process, false);
             }
             try (InputStream stdout = process.getInputStream()) {
                 if (drainer != null) {
@@ -199,7 +199,7 @@ final class CommandRunner implements AutoCloseable {
                 if (ioError == null && !deadline.expired) {
                     ioError = e;
                 }
-                process.destroy();
+                kill(process, false);
             }
             waitFor(process);
             err = text(stderr);
@@ -223,11 +223,25 @@ final class CommandRunner implements AutoCloseable {
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
-                process.destroyForcibly();
+                kill(process, true);
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Signals the command and its children through their process handles: unlike {@link Process#destroy()},
+     * this leaves the pipes open, so what the command wrote to standard error before it died is still read.
+     */
+    private static void kill(Process process, boolean forcibly) {
+        process.descendants().forEach(forcibly ? ProcessHandle::destroyForcibly : ProcessHandle::destroy);
+        ProcessHandle self = process.toHandle();
+        if (forcibly) {
+            self.destroyForcibly();
+        } else {
+            self.destroy();
         }
     }
 
@@ -271,8 +285,7 @@ final class CommandRunner implements AutoCloseable {
         void check() {
             if (!expired && process.isAlive() && System.nanoTime() - deadlineNanos > 0) {
                 expired = true;
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
+                kill(process, true);
             }
         }
     }
