@@ -55,7 +55,8 @@ import org.tapeq.scheduler.time.RealTimeEventLoop;
  * <p>Threads, all named: {@code tapeq-scheduler} (the event loop), {@code tapeq-io-N} (tape data copies and
  * flush pre-checks, bounded), {@code tapeq-intake-N} (reading request files), one {@code tapeq-<dir>-bridge}
  * and {@code tapeq-<dir>-watch} per directory, {@code tapeq-http}, {@code tapeq-control-accept}, {@code
- * tapeq-control-1..4}, {@code tapeq-control-watchdog}, {@code tapeq-loop-probe}.
+ * tapeq-control-1..4}, {@code tapeq-control-watchdog}, {@code tapeq-loop-probe}; with the SCSI backend
+ * {@code tapeq-scsi-N} (commands), {@code tapeq-scsi-stderr-N} and {@code tapeq-scsi-watchdog}.
  */
 public final class Daemon implements AutoCloseable {
 

@@ -24,7 +24,8 @@ import org.tapeq.scheduler.tape.Completion;
  * the manifest at the head of each tape file gives the members and their offsets. Only the first blocks of
  * each tape file are read. A tape file without a readable manifest, or shorter than its manifest says (a write
  * cut short by a crash: fewer bytes than the manifest's length within the bytes read, or the next tape file
- * starting before the manifest's last block), is skipped and reported. A file found in several tape files keeps the last one (the latest write).
+ * starting before the manifest's last block), is skipped and reported. A file found in several tape files
+ * keeps the last one (the latest write).
  */
 final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
 

@@ -32,7 +32,8 @@ record ChangerStatus(List<Element> drives, List<Element> slots) {
             "\\s*Data Transfer Element\\s+(\\d+):(Empty|Full)\\s*(?:\\((?:Storage Element (\\d+)|Unknown Storage"
                     + " Element) Loaded\\))?\\s*(?::\\s*VolumeTag\\s*=\\s*(\\S*))?.*");
     private static final Pattern SLOT = Pattern.compile(
-            "\\s*Storage Element\\s+(\\d+)(\\s+IMPORT/EXPORT)?\\s*:\\s*(Empty|Full)\\s*(?::\\s*VolumeTag\\s*=\\s*(\\S*))?.*");
+            "\\s*Storage Element\\s+(\\d+)(\\s+IMPORT/EXPORT)?\\s*:\\s*(Empty|Full)\\s*"
+                    + "(?::\\s*VolumeTag\\s*=\\s*(\\S*))?.*");
 
     ChangerStatus {
         drives = List.copyOf(drives);

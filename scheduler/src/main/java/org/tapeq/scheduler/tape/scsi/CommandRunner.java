@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -17,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
@@ -34,7 +36,9 @@ import org.tapeq.scheduler.time.EventLoop;
  *
  * <p>Design notes. Jobs run on a bounded pool of named threads ({@code tapeq-scsi-N}), never on the event
  * loop; a job is a sequence of blocking commands and its result or fault is handed to the loop with
- * {@code loop.execute}. A watchdog thread kills a command whose deadline passed: a fixed deadline for
+ * {@code loop.execute}. The pipes of each command (standard input, output, error) are served on a second
+ * bounded pool ({@code tapeq-scsi-io-N}), so that the job can give up on them: behind an ssh ControlMaster the
+ * pipes stay open while a killed command's remote side hangs (a drive that went away). A watchdog thread kills a command whose deadline passed: a fixed deadline for
  * commands, and for a data transfer a deadline that every chunk of progress pushes forward (a stall
  * limit), so a 10 GB tape file is not cut off by a timeout sized for a rewind. A killed command reports
  * {@link Result#timedOut()}; the caller maps it to a fault.
@@ -45,6 +49,8 @@ final class CommandRunner implements AutoCloseable {
     private static final int COPY_BUFFER = 64 * 1024;
     private static final int MAX_CAPTURE = 4 << 20;
     private static final long WATCHDOG_PERIOD_MILLIS = 200;
+    /** How long the pipes of a killed command may stay open before their I/O is abandoned. */
+    private static final long ABANDON_GRACE_MILLIS = 2_000;
 
     /** A blocking job on a runner thread; throws the fault the operation reports. */
     @FunctionalInterface
@@ -92,7 +98,7 @@ final class CommandRunner implements AutoCloseable {
     private final List<String> prefix;
     private final ThreadPoolExecutor pool;
     private final ScheduledExecutorService watchdog;
-    private final ThreadPoolExecutor stderrPool;
+    private final ThreadPoolExecutor ioPool;
 
     /**
      * @param prefix  argv put before the command line (e.g. {@code ssh tapehost}); empty to run locally
@@ -106,9 +112,10 @@ final class CommandRunner implements AutoCloseable {
                 r -> daemon(new Thread(r, "tapeq-scsi-" + n.incrementAndGet())));
         this.pool.allowCoreThreadTimeOut(true);
         AtomicInteger e = new AtomicInteger();
-        this.stderrPool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256),
-                r -> daemon(new Thread(r, "tapeq-scsi-stderr-" + e.incrementAndGet())));
-        this.stderrPool.allowCoreThreadTimeOut(true);
+        // three pipes per command; room for as many again abandoned behind a stuck remote command
+        this.ioPool = new ThreadPoolExecutor(6 * threads, 6 * threads, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(256), r -> daemon(new Thread(r, "tapeq-scsi-io-" + e.incrementAndGet())));
+        this.ioPool.allowCoreThreadTimeOut(true);
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemon(new Thread(r, "tapeq-scsi-watchdog")));
     }
 
@@ -176,33 +183,50 @@ final class CommandRunner implements AutoCloseable {
         ScheduledFuture<?> check = watchdog.scheduleWithFixedDelay(deadline::check, WATCHDOG_PERIOD_MILLIS,
                 WATCHDOG_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         IOException ioError = null;
-        String out = "";
+        String out;
         String err;
         try {
-            Future<String> stderr = collect(process.getErrorStream());
-            try (OutputStream in = process.getOutputStream()) {
-                if (feeder != null) {
-                    feeder.feed(stall ? new Progress.Out(in, deadline) : in);
+            Future<String> stderr = io(() -> {
+                try (InputStream e = process.getErrorStream()) {
+                    return capture(e);
                 }
-            } catch (IOException e) {
-                ioError = e;
-                kill(process, false);
-            }
-            try (InputStream stdout = process.getInputStream()) {
-                if (drainer != null) {
-                    drainer.drain(stall ? new Progress.In(stdout, deadline) : stdout);
-                    stdout.transferTo(OutputStream.nullOutputStream());
-                } else {
-                    out = capture(stdout);
+            });
+            Future<Void> stdin = io(() -> {
+                try (OutputStream in = process.getOutputStream()) {
+                    if (feeder != null) {
+                        feeder.feed(stall ? new Progress.Out(in, deadline) : in);
+                    }
+                } catch (IOException e) {
+                    kill(process, false);
+                    throw e;
                 }
-            } catch (IOException e) {
-                if (ioError == null && !deadline.expired) {
-                    ioError = e;
+                return null;
+            });
+            Future<String> stdout = io(() -> {
+                try (InputStream o = process.getInputStream()) {
+                    if (drainer == null) {
+                        return capture(o);
+                    }
+                    drainer.drain(stall ? new Progress.In(o, deadline) : o);
+                    o.transferTo(OutputStream.nullOutputStream());
+                    return "";
+                } catch (IOException e) {
+                    kill(process, false);
+                    throw e;
                 }
-                kill(process, false);
-            }
+            });
             waitFor(process);
-            err = text(stderr);
+            // Normally the pipes end with the process. Behind a prefix that multiplexes (ssh ControlMaster) the
+            // pipes belong to the master until the remote command ends, which after a kill may be never: then
+            // the I/O is abandoned after a grace period (its late bytes go nowhere: the callers' streams refuse).
+            long grace = deadline.expired ? ABANDON_GRACE_MILLIS : Long.MAX_VALUE;
+            ioError = failure(stdin, grace);
+            IOException readError = failure(stdout, grace);
+            if (ioError == null && !deadline.expired) {
+                ioError = readError;
+            }
+            out = readError == null ? text(stdout, grace) : "";
+            err = text(stderr, grace);
         } finally {
             check.cancel(false);
         }
@@ -213,6 +237,36 @@ final class CommandRunner implements AutoCloseable {
                     err.isBlank() ? "" : ": " + err.strip());
         }
         return r;
+    }
+
+    /** Runs pipe I/O on the I/O pool; a full pool fails the task rather than blocking the command. */
+    private <T> Future<T> io(Callable<T> task) {
+        try {
+            return ioPool.submit(task);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new IOException("the SCSI I/O pool is full", e));
+        }
+    }
+
+    /** The I/O error a pipe task ended with, or null; waits at most {@code graceMillis}, then abandons it. */
+    private static IOException failure(Future<?> task, long graceMillis) {
+        try {
+            if (graceMillis == Long.MAX_VALUE) {
+                task.get();
+            } else {
+                task.get(graceMillis, TimeUnit.MILLISECONDS);
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            task.cancel(true);
+            return new IOException("interrupted");
+        } catch (TimeoutException e) {
+            task.cancel(true);
+            return new IOException("abandoned: the command's pipe stayed open after it was killed");
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
     }
 
     private static void waitFor(Process process) {
@@ -261,7 +315,7 @@ final class CommandRunner implements AutoCloseable {
     @Override
     public void close() {
         pool.shutdownNow();
-        stderrPool.shutdownNow();
+        ioPool.shutdownNow();
         watchdog.shutdownNow();
     }
 
@@ -290,27 +344,21 @@ final class CommandRunner implements AutoCloseable {
         }
     }
 
-    /** Reads standard error on its own thread, so a chatty command cannot block on a full pipe. */
-    private Future<String> collect(InputStream err) {
-        try {
-            return stderrPool.submit(() -> {
-                try (err) {
-                    return capture(err);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            return CompletableFuture.completedFuture("(standard error not read: " + e.getMessage() + ")");
-        }
+    private static String text(Future<String> output) {
+        return text(output, Long.MAX_VALUE);
     }
 
-    private static String text(Future<String> stderr) {
+    private static String text(Future<String> output, long graceMillis) {
         try {
-            return stderr.get();
+            return graceMillis == Long.MAX_VALUE ? output.get() : output.get(graceMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "(interrupted)";
+        } catch (TimeoutException e) {
+            output.cancel(true);
+            return "";
         } catch (ExecutionException e) {
-            return "(standard error unreadable: " + e.getCause() + ")";
+            return "(output unreadable: " + e.getCause() + ")";
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.tapeq.scheduler.tape.scsi;
 
 import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -282,6 +283,17 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     private Void doUnmount(DriveState d) throws TapeFault {
         String what = "unmount " + (d.barcode == null ? "" : d.barcode + " ") + "from " + d.config.name();
+        if (d.barcode == null) { // not loaded by this library: ask the changer before unloading an empty drive
+            robot.lock();
+            try {
+                ChangerStatus.Element drive = changerStatus(what).drive(d.config.changerIndex()).orElse(null);
+                if (drive == null || !drive.full()) {
+                    throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
+                }
+            } finally {
+                robot.unlock();
+            }
+        }
         CommandRunner.Result offline = mt(d, "offline");
         if (!offline.ok()) {
             // The robot may still be able to take it (a drive that lost its connection); if not, mtx says so.
@@ -447,9 +459,10 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         long blocks = (skip + length + bs - 1) / bs;
         long[] delivered = new long[1];
         SinkFailure[] sinkFailure = new SinkFailure[1];
+        Gate gate = new Gate();
         CommandRunner.Result r = runner.drain(Shell.line("dd", "if=" + d.device(), "bs=" + bs, "count=" + blocks),
                 settings.dataStallMillis(), in -> {
-                    try (OutputStream out = sink.open()) {
+                    try (OutputStream out = gate.open(sink)) {
                         delivered[0] = copy(in, skip, length, out);
                     } catch (SinkFailure e) {
                         sinkFailure[0] = e;
@@ -462,7 +475,8 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                         throw sinkFailure[0];
                     }
                 });
-        if (sinkFailure[0] != null) {
+        gate.shut(); // a transfer abandoned after a kill delivers nothing more
+        if (sinkFailure[0] != null && !r.timedOut()) {
             throw new TapeFault(FaultKind.TARGET, what + " of " + d.barcode + ": the sink failed: "
                     + sinkFailure[0].getCause(), sinkFailure[0].getCause());
         }
@@ -726,6 +740,38 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private static final class PipeFailure extends IOException {
         PipeFailure(IOException cause) {
             super(cause.getMessage(), cause);
+        }
+    }
+
+    /** Passes bytes to a read's sink until shut; then refuses them, so an abandoned transfer writes nothing. */
+    private static final class Gate {
+        private volatile boolean shut;
+
+        OutputStream open(ByteSink sink) throws IOException {
+            OutputStream out = sink.open();
+            return new FilterOutputStream(out) {
+                @Override
+                public void write(int b) throws IOException {
+                    check();
+                    out.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    check();
+                    out.write(b, off, len);
+                }
+            };
+        }
+
+        private void check() throws IOException {
+            if (shut) {
+                throw new IOException("the transfer was abandoned");
+            }
+        }
+
+        void shut() {
+            shut = true;
         }
     }
 

@@ -61,6 +61,17 @@ class CommandRunnerTest {
     }
 
     @Test
+    void run_killedWhileSomethingElseHoldsItsPipes_returnsAfterTheGrace() {
+        // A detached process keeps the command's output pipes open after the kill, as an ssh ControlMaster
+        // does while the remote side of a killed command hangs.
+        long t0 = System.nanoTime();
+        CommandRunner.Result r = local.run("(setsid sleep 20 &); echo started; sleep 30", 300);
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(r.timedOut());
+        assertTrue(millis < 10_000, "returned after " + millis + " ms");
+    }
+
+    @Test
     void drain_streamThatKeepsMoving_outlivesTheStallLimit() {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         long t0 = System.nanoTime();
