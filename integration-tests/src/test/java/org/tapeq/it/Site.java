@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.tapeq.daemon.Daemon;
@@ -38,6 +40,9 @@ final class Site {
     private boolean inotify = true;
     private int cartridges = 6;
     private String extraYaml = "";
+    private String libraryYaml;
+    private final Map<String, String> scheduler = new LinkedHashMap<>(Map.of("aggregateWait", "20s",
+            "quietTime", "10s", "dwell", "10s", "retryBackoff", "10s"));
 
     Site(Path root) throws IOException {
         this.root = root;
@@ -79,6 +84,18 @@ final class Site {
         return this;
     }
 
+    /** The {@code library:} section's lines instead of the simulated library (e.g. the SCSI backend). */
+    Site library(String yaml) {
+        this.libraryYaml = yaml;
+        return this;
+    }
+
+    /** Sets a key of the {@code scheduler:} section (the defaults here suit the fast simulated library). */
+    Site scheduler(String key, String value) {
+        scheduler.put(key, value);
+        return this;
+    }
+
     String catalogUrl() {
         return "jdbc:sqlite:" + state.resolve("catalog.db");
     }
@@ -89,6 +106,15 @@ final class Site {
 
     /** The configuration: one directory, a fast simulated library, short waits, no HTTP endpoint. */
     String yaml() {
+        StringBuilder schedulerLines = new StringBuilder();
+        scheduler.forEach((k, v) -> schedulerLines.append("\n  ").append(k).append(": ").append(v));
+        String library = libraryYaml != null ? libraryYaml : String.join("\n",
+                "library:",
+                "  simulated:",
+                "    data: bytes",
+                "    speed: " + speed,
+                "    drives: " + drives,
+                "    cartridges: " + cartridges);
         return String.join("\n",
                 "directories:",
                 "  - path: " + endit,
@@ -98,22 +124,13 @@ final class Site {
                 "state: " + state,
                 "catalog:",
                 "  url: " + catalogUrl(),
-                "library:",
-                "  simulated:",
-                "    data: bytes",
-                "    speed: " + speed,
-                "    drives: " + drives,
-                "    cartridges: " + cartridges,
+                library,
                 "families:",
                 "  - storageClass: \"atlas:.*\"",
                 "    family: atlas",
                 "  - storageClass: \"cms:.*\"",
                 "    family: cms",
-                "scheduler:",
-                "  aggregateWait: 20s",
-                "  quietTime: 10s",
-                "  dwell: 10s",
-                "  retryBackoff: 10s",
+                "scheduler:" + schedulerLines,
                 "intake:",
                 "  rescanInterval: 1s",
                 "  inotify: " + inotify,

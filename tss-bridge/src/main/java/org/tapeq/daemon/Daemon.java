@@ -42,6 +42,7 @@ import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.scsi.ScsiLibrary;
 import org.tapeq.scheduler.tape.sim.DataMode;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
@@ -54,7 +55,8 @@ import org.tapeq.scheduler.time.RealTimeEventLoop;
  * <p>Threads, all named: {@code tapeq-scheduler} (the event loop), {@code tapeq-io-N} (tape data copies and
  * flush pre-checks, bounded), {@code tapeq-intake-N} (reading request files), one {@code tapeq-<dir>-bridge}
  * and {@code tapeq-<dir>-watch} per directory, {@code tapeq-http}, {@code tapeq-control-accept}, {@code
- * tapeq-control-1..4}, {@code tapeq-control-watchdog}, {@code tapeq-loop-probe}.
+ * tapeq-control-1..4}, {@code tapeq-control-watchdog}, {@code tapeq-loop-probe}; with the SCSI backend
+ * {@code tapeq-scsi-N} (commands), {@code tapeq-scsi-stderr-N} and {@code tapeq-scsi-watchdog}.
  */
 public final class Daemon implements AutoCloseable {
 
@@ -111,9 +113,10 @@ public final class Daemon implements AutoCloseable {
         catalog = config.catalog().open();
         closeables.add(catalog);
         LibraryConfig lib = config.library();
-        SimulatedConfig sim = lib.simulated();
-        loop = new RealTimeEventLoop("tapeq-scheduler", sim.speed());
-        ThreadPoolExecutor io = boundedPool("tapeq-io", Math.max(2, sim.drives() + 1), 10_000);
+        boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
+        loop = new RealTimeEventLoop("tapeq-scheduler", scsi ? 1 : lib.simulated().speed());
+        int drives = scsi ? lib.scsi().drives().size() : lib.simulated().drives();
+        ThreadPoolExecutor io = boundedPool("tapeq-io", Math.max(2, drives + 1), 10_000);
         closeables.add(io::shutdownNow);
         library = openLibrary(lib, io);
         closeables.add(loop); // closed before the library and the I/O pool it hands work to
@@ -167,9 +170,10 @@ public final class Daemon implements AutoCloseable {
     }
 
     private TapeLibrary openLibrary(LibraryConfig lib, Executor io) throws IOException {
-        if (lib.backend() != LibraryConfig.Backend.SIMULATED) {
-            throw new IOException("library.backend: " + lib.backend().name().toLowerCase() + " is not available in "
-                    + "this version; use simulated");
+        if (lib.backend() == LibraryConfig.Backend.SCSI) {
+            ScsiLibrary scsi = new ScsiLibrary(loop, lib.scsi().settings(lib.blockSizeBytes()));
+            closeables.add(scsi);
+            return scsi;
         }
         SimulatedConfig sim = lib.simulated();
         SimLibraryBuilder b = SimulatedLibrary.builder(loop).blockSize(lib.blockSizeBytes()).drives(sim.drives())

@@ -41,6 +41,8 @@ final class DaemonControl implements ControlServer.Handler {
             case "drive-up":
                 arity(command, args, 1, "<drive>");
                 return done(s.driveUp(args.get(0)));
+            case "inventory":
+                return JSON.valueToTree(await(s.syncInventory(), TAPE_TASK_TIMEOUT_MINUTES, TimeUnit.MINUTES));
             case "cartridge-list":
                 return JSON.valueToTree(daemon.catalog().cartridges());
             case "cartridge-disable":

@@ -101,15 +101,7 @@ final class Engine {
         for (CartridgeRecord c : catalog.cartridges()) {
             cartridges.put(c.barcode(), c);
         }
-        for (Inventory.Cartridge c : inventory.cartridges()) {
-            if (!cartridges.containsKey(c.barcode())) {
-                MediaType media = mediaOf(c);
-                CartridgeRecord rec = new CartridgeRecord(c.barcode(), media.name(), null, CartridgeState.UNKNOWN,
-                        media.capacityBytes(), 0, 0, 0, 0, 0, false, "label not read yet");
-                catalog.putCartridge(rec);
-                cartridges.put(c.barcode(), rec);
-            }
-        }
+        addNewCartridges(inventory);
         for (Inventory.Drive d : inventory.drives()) {
             DriveRecord rec = known.get(d.id());
             DriveRunner runner = new DriveRunner(this, d.id());
@@ -127,6 +119,22 @@ final class Engine {
         LOG.info("Scheduler started: {} drives, {} cartridges, policy {}", drives.size(), cartridges.size(),
                 config.policy());
         requestDispatch();
+    }
+
+    /** Enters cartridges the catalog does not know as {@code UNKNOWN} (label not read yet); returns their barcodes. */
+    List<String> addNewCartridges(Inventory inventory) {
+        List<String> added = new ArrayList<>();
+        for (Inventory.Cartridge c : inventory.cartridges()) {
+            if (!cartridges.containsKey(c.barcode())) {
+                MediaType media = mediaOf(c);
+                CartridgeRecord rec = new CartridgeRecord(c.barcode(), media.name(), null, CartridgeState.UNKNOWN,
+                        media.capacityBytes(), 0, 0, 0, 0, 0, false, "label not read yet");
+                catalog.putCartridge(rec);
+                cartridges.put(c.barcode(), rec);
+                added.add(c.barcode());
+            }
+        }
+        return added;
     }
 
     private static MediaType mediaOf(Inventory.Cartridge c) {

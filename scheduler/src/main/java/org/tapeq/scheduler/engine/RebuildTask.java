@@ -22,8 +22,10 @@ import org.tapeq.scheduler.tape.Completion;
 /**
  * Rebuilds the catalog entries of one cartridge from the cartridge alone: its label gives the family, and
  * the manifest at the head of each tape file gives the members and their offsets. Only the first blocks of
- * each tape file are read. A tape file without a readable manifest (a write cut short by a crash) is
- * skipped and reported. A file found in several tape files keeps the last one (the latest write).
+ * each tape file are read. A tape file without a readable manifest, or shorter than its manifest says (a write
+ * cut short by a crash: fewer bytes than the manifest's length within the bytes read, or the next tape file
+ * starting before the manifest's last block), is skipped and reported. A file found in several tape files
+ * keeps the last one (the latest write).
  */
 final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
 
@@ -34,6 +36,7 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
     private final List<String> skipped = new ArrayList<>();
     private String family;
     private long used;
+    private Pending previous;
 
     RebuildTask(Engine engine, String barcode) {
         super(engine, barcode);
@@ -58,19 +61,24 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
         engine.library.locateFile(drive.id, fileNumber, new Completion<>() {
             @Override
             public void succeeded(Long startBlock) {
+                previousEndsAt(startBlock);
                 ByteArrayOutputStream buf = new ByteArrayOutputStream();
                 engine.library.read(drive.id, 0, DriveRunner.MANIFEST_BYTES, () -> buf, step(drive, n -> {
                     try {
                         Manifest m = ManifestReader.read(new ByteArrayInputStream(buf.toByteArray()),
                                 DriveRunner.MANIFEST_BYTES);
                         int bs = m.blockSize();
-                        aggregates.add(m.toAggregateRecord(barcode, fileNumber, startBlock, bs, m.createdMillis()));
-                        files.addAll(m.toFileRecords(barcode, fileNumber, startBlock, bs));
-                        used += m.length();
+                        if (n < Math.min(m.length(), DriveRunner.MANIFEST_BYTES)) {
+                            throw new IOException("cut short: " + n + " bytes on tape, the manifest says " + m.length()
+                                    + " (a write interrupted by a crash)");
+                        }
+                        previous = new Pending(fileNumber, m.toAggregateRecord(barcode, fileNumber, startBlock, bs,
+                                m.createdMillis()), m.toFileRecords(barcode, fileNumber, startBlock, bs), m.length(),
+                                startBlock + m.blockCount(bs) + 1);
                     } catch (IOException | RuntimeException e) {
                         skipped.add("tape file " + fileNumber + ": " + e.getMessage());
-                        LOG.warn("Rebuild of {}: tape file {} has no readable manifest: {}", barcode, fileNumber,
-                                e.getMessage());
+                        LOG.warn("Rebuild of {}: tape file {} has no readable manifest or is incomplete: {}", barcode,
+                                fileNumber, e.getMessage());
                     }
                     next(drive, fileNumber + 1);
                 }));
@@ -79,12 +87,40 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
             @Override
             public void failed(TapeFault fault) {
                 if (fault.kind() == FaultKind.NOT_FOUND) {
+                    // the last tape file: checked only by its length as far as the manifest read reached
+                    previousEndsAt(-1);
                     finish(drive, fileNumber - 1);
                 } else {
                     fail(drive, fault);
                 }
             }
         });
+    }
+
+    /**
+     * Keeps the previous tape file's entries if the next tape file starts where the previous manifest says it
+     * ends ({@code -1}: no next file to compare with); a tape file that ends early was cut short.
+     */
+    private void previousEndsAt(long nextStartBlock) {
+        Pending p = previous;
+        previous = null;
+        if (p == null) {
+            return;
+        }
+        if (nextStartBlock >= 0 && nextStartBlock != p.endBlock) {
+            skipped.add("tape file " + p.fileNumber + ": cut short: the next tape file starts at block "
+                    + nextStartBlock + ", the manifest says it ends at block " + p.endBlock);
+            LOG.warn("Rebuild of {}: {}", barcode, skipped.get(skipped.size() - 1));
+            return;
+        }
+        aggregates.add(p.aggregate);
+        files.addAll(p.files);
+        used += p.length;
+    }
+
+    /** A tape file read but not yet kept: kept once the next one is found where it should start. */
+    private record Pending(int fileNumber, AggregateRecord aggregate, List<FileRecord> files, long length,
+                           long endBlock) {
     }
 
     private void finish(DriveRunner drive, int tapeFiles) {

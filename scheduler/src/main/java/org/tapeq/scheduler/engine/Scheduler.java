@@ -1,10 +1,13 @@
 package org.tapeq.scheduler.engine;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -229,6 +232,47 @@ public final class Scheduler {
             engine.requestDispatch();
             f.complete(null);
         });
+    }
+
+    /**
+     * Reads the library's inventory again (on demand, e.g. after cartridges were added): cartridges the catalog
+     * does not know enter it as unknown until their label is read at their first mount.
+     */
+    public CompletableFuture<InventoryReport> syncInventory() {
+        CompletableFuture<InventoryReport> f = new CompletableFuture<>();
+        loop.execute(() -> engine.library.inventory(new Completion<>() {
+            @Override
+            public void succeeded(Inventory inventory) {
+                try {
+                    List<String> added = engine.addNewCartridges(inventory);
+                    Set<String> present = new HashSet<>();
+                    inventory.cartridges().forEach(c -> present.add(c.barcode()));
+                    List<String> absent = new ArrayList<>(engine.cartridges.keySet());
+                    absent.removeAll(present);
+                    Collections.sort(absent);
+                    engine.requestDispatch();
+                    f.complete(new InventoryReport(inventory.cartridges().size(), added, absent));
+                } catch (RuntimeException e) {
+                    f.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                f.completeExceptionally(fault);
+            }
+        }));
+        return f;
+    }
+
+    /**
+     * What an inventory found.
+     *
+     * @param cartridges cartridges in the library
+     * @param added      barcodes new to the catalog
+     * @param absent     barcodes in the catalog but not in the library (taken out, or in an unconfigured drive)
+     */
+    public record InventoryReport(int cartridges, List<String> added, List<String> absent) {
     }
 
     /** Writes a tapeq label for {@code family}; refuses a cartridge with data unless {@code force}. */

@@ -2,7 +2,7 @@ package org.tapeq.scheduler.tape;
 
 /**
  * A tape library as the scheduler drives it: a robot, drives and cartridges. Implemented by the simulated
- * library; shaped so a SCSI backend ({@code mtx}/{@code mt}/{@code dd}, issue 5) can implement it too.
+ * library and by the SCSI backend ({@code tape.scsi.ScsiLibrary}: {@code mtx}, {@code mt}, {@code dd}).
  *
  * <p>Every operation is asynchronous and calls its completion exactly once, on the scheduler's event loop.
  * A drive runs one operation at a time; the scheduler never issues a second one before the first completed.

@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,6 +141,16 @@ class SchedulerFaultTest {
             long onSecond = list.stream()
                     .filter(r -> f.catalog.file(r.pnfsid()).orElseThrow().cartridge().equals("A00002L9")).count();
             assertTrue(onSecond > 0 && onSecond < 20, "writing continued on the next cartridge: " + onSecond);
+
+            // The short tape file the full cartridge kept is not imported by a rebuild: its manifest lists
+            // members that are not all there, and those files live on the second cartridge.
+            Map<String, FileRecord> before = new HashMap<>();
+            list.forEach(r -> before.put(r.pnfsid(), f.catalog.file(r.pnfsid()).orElseThrow()));
+            Scheduler.RebuildReport report = f.await(f.scheduler.rebuildCartridge("A00001L9"));
+            assertEquals(1, report.skipped().size(), report.toString());
+            assertTrue(report.skipped().get(0).contains("cut short"), report.skipped().toString());
+            list.forEach(r -> assertEquals(before.get(r.pnfsid()), f.catalog.file(r.pnfsid()).orElseThrow()));
+
             List<StageRequest> stages = stageAll(f, 20);
             for (StageRequest s : stages) {
                 assertInstanceOf(Outcome.Staged.class, f.outcome(s), s.pnfsid());

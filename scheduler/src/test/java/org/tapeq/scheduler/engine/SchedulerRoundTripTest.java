@@ -241,4 +241,17 @@ class SchedulerRoundTripTest {
             }
         }
     }
+
+    @Test
+    void syncInventory_countsTheLibrary_namesCartridgesGoneFromIt() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY,
+                "A00001L9", "A00002L9")) {
+            assertEquals(new Scheduler.InventoryReport(2, List.of(), List.of()), f.await(f.scheduler.syncInventory()));
+        }
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY,
+                "A00001L9")) {
+            assertEquals(new Scheduler.InventoryReport(1, List.of(), List.of("A00002L9")),
+                    f.await(f.scheduler.syncInventory()));
+        }
+    }
 }

@@ -177,12 +177,12 @@ public final class TapeqCommand implements Runnable {
     }
 
     @Command(name = "cartridge", mixinStandardHelpOptions = true,
-            description = "list | disable BARCODE | enable BARCODE | label BARCODE FAMILY [--force]")
+            description = "list | inventory | disable BARCODE | enable BARCODE | label BARCODE FAMILY [--force]")
     static final class CartridgeCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ControlOptions options = new ControlOptions();
 
-        @Parameters(index = "0", paramLabel = "list|disable|enable|label")
+        @Parameters(index = "0", paramLabel = "list|inventory|disable|enable|label")
         String action;
 
         @Parameters(index = "1..*", paramLabel = "ARGS")
@@ -200,6 +200,12 @@ public final class TapeqCommand implements Runnable {
                 case "list":
                     StatusText.printCartridges(options.call("cartridge-list", List.of()),
                             new PrintWriter(System.out, true));
+                    return 0;
+                case "inventory":
+                    JsonNode inventory = options.call("inventory", List.of());
+                    System.out.println("library: " + inventory.path("cartridges").asLong() + " cartridges; new to the"
+                            + " catalog: " + inventory.path("added") + "; in the catalog but not in the library: "
+                            + inventory.path("absent"));
                     return 0;
                 case "disable":
                     options.call("cartridge-disable", List.of(one(), reason));

@@ -11,13 +11,13 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
  * @param backend        which library implementation the daemon drives
  * @param blockSizeBytes fixed tape block size: a multiple of 512 from 4 KiB to 8 MiB
  * @param simulated      settings of the simulated library (defaults filled in whatever the backend)
+ * @param scsi           settings of the SCSI backend (required keys checked only when it is the backend)
  */
-public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig simulated) {
+public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig simulated, ScsiConfig scsi) {
 
     static final String BACKEND = "backend";
     static final String BLOCK_SIZE = "blockSize";
     static final String SIMULATED = "simulated";
-    /** Settings of the SCSI backend; accepted as a map, not yet read. */
     static final String SCSI = "scsi";
     static final List<String> KEYS = List.of(BACKEND, BLOCK_SIZE, SIMULATED, SCSI);
 
@@ -30,7 +30,7 @@ public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig
     public enum Backend {
         /** The simulated library of the scheduler module: real bytes in local files, tape timing modelled. */
         SIMULATED,
-        /** A real library through mtx, mt and dd (not yet available). */
+        /** A real library through mtx, mt and dd (docs/scsi-backend.md). */
         SCSI
     }
 
@@ -43,8 +43,8 @@ public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig
                     + Units.formatSize(MIN_BLOCK_SIZE) + " to " + Units.formatSize(MAX_BLOCK_SIZE) + ", not "
                     + blockSize);
         }
-        library.map(SCSI);
-        return new LibraryConfig(backend, (int) blockSize, SimulatedConfig.parse(library.map(SIMULATED), state));
+        ScsiConfig scsi = ScsiConfig.parse(library.map(SCSI), backend == Backend.SCSI);
+        return new LibraryConfig(backend, (int) blockSize, SimulatedConfig.parse(library.map(SIMULATED), state), scsi);
     }
 
     void describe(YamlText out) {
@@ -52,5 +52,6 @@ public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig
                 .put(1, BACKEND, ConfigNode.yamlName(backend))
                 .put(1, BLOCK_SIZE, Units.formatSize(blockSizeBytes));
         simulated.describe(out.put(1, SIMULATED, null));
+        scsi.describe(out);
     }
 }

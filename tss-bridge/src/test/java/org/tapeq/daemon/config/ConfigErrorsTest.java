@@ -81,6 +81,25 @@ class ConfigErrorsTest {
                         "library.backend: \"tape\" is not one of simulated, scsi"),
                 Arguments.of(DIRECTORY + "library:\n  simulated:\n    data: none\n",
                         "library.simulated.data: \"none\" is not one of bytes, size-only"),
+                // the SCSI backend
+                Arguments.of(DIRECTORY + "library:\n  backend: scsi\n",
+                        "library.scsi.changer: required"),
+                Arguments.of(DIRECTORY + "library:\n  backend: scsi\n  scsi:\n    changer: /dev/sg3\n",
+                        "library.scsi.drives: required"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    changer: /dev/sg3\n    drives:\n"
+                                + "      - name: a\n        device: /dev/nst0\n      - name: b\n        device: /dev/nst0\n",
+                        "library.scsi.drives[1].device: /dev/nst0 is used by another drive"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    drives:\n      - name: a\n        device: /dev/nst0\n"
+                                + "      - name: b\n        device: /dev/nst1\n        changerIndex: 0\n",
+                        "library.scsi.drives[1].changerIndex: 0 is used by another drive"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    drives:\n      - name: 'drive 1'\n        device: /dev/nst0\n",
+                        "library.scsi.drives[0].name: \"drive 1\" must be 1-64 letters"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    drives:\n      - device: /dev/nst0\n",
+                        "library.scsi.drives[0].name: required"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    tapeTimeout: 0\n",
+                        "library.scsi.tapeTimeout: must be longer than 0"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    prefix: ssh tapehost\n",
+                        "library.scsi.prefix: unknown key (did you mean commandPrefix?); known here: changer, drives"),
                 // regular expressions, with the list index
                 Arguments.of(DIRECTORY + "families:\n  - storageClass: 'cms:.*'\n    family: cms\n"
                                 + "  - storageClass: 'atlas:('\n    family: atlas\n",

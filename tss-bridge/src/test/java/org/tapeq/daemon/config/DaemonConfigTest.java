@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tapeq.daemon.config.DirectoryConfig.Reserve;
 import org.tapeq.daemon.config.LibraryConfig.Backend;
+import org.tapeq.scheduler.tape.scsi.ScsiSettings;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.engine.SchedulerConfig.GroupShare;
 import org.tapeq.scheduler.model.MediaType;
@@ -49,6 +50,16 @@ class DaemonConfigTest {
                 seed: -7
               scsi:
                 changer: /dev/sg3
+                drives:
+                  - name: lto-a
+                    device: /dev/nst1
+                  - name: lto-b
+                    device: /dev/nst0
+                    changerIndex: 3
+                commandPrefix: ssh -o BatchMode=yes tapehost
+                robotTimeout: 5m
+                tapeTimeout: 20m
+                dataStall: 2m
             families:
               - storageClass: "atlas:.*"
                 family: atlas
@@ -105,7 +116,8 @@ class DaemonConfigTest {
         assertEquals(Path.of("/var/lib/tapeq"), c.state());
         assertEquals(new CatalogConfig("jdbc:sqlite:/var/lib/tapeq/catalog.db", null, null), c.catalog());
         assertEquals(new LibraryConfig(Backend.SIMULATED, 256 << 10, new SimulatedConfig(
-                Path.of("/var/lib/tapeq/simlib"), DataMode.BYTES, 1.0, 4, MediaType.LTO9, 20, "TQ", 1)), c.library());
+                Path.of("/var/lib/tapeq/simlib"), DataMode.BYTES, 1.0, 4, MediaType.LTO9, 20, "TQ", 1),
+                new ScsiConfig(null, List.of(), List.of(), 600_000, 1_800_000, 600_000)), c.library());
         assertEquals(new IntakeConfig(60_000, true, 64 << 10), c.intake());
         assertEquals(new InetSocketAddress("127.0.0.1", 9270), c.httpBind().orElseThrow());
         assertEquals(SchedulerConfig.defaults().toString(), c.schedulerConfig().toString());
@@ -137,7 +149,11 @@ class DaemonConfigTest {
                 Path.of("/etc/tapeq/catalog.password")), c.catalog());
         assertFalse(c.catalog().isSqlite());
         assertEquals(new LibraryConfig(Backend.SCSI, 1 << 20, new SimulatedConfig(Path.of("/srv/sim"),
-                DataMode.SIZE_ONLY, 100, 2, MediaType.LTO8, 99, "ABCD", -7)), c.library());
+                DataMode.SIZE_ONLY, 100, 2, MediaType.LTO8, 99, "ABCD", -7),
+                new ScsiConfig("/dev/sg3", List.of(new ScsiSettings.Drive("lto-a", "/dev/nst1", 0),
+                        new ScsiSettings.Drive("lto-b", "/dev/nst0", 3)), List.of("ssh", "-o", "BatchMode=yes",
+                        "tapehost"), 300_000, 1_200_000, 120_000)), c.library());
+        assertEquals(1 << 20, c.library().scsi().settings(c.library().blockSizeBytes()).blockSize());
         assertEquals(new IntakeConfig(600_000, false, 1 << 20), c.intake());
         assertEquals(9999, c.httpBind().orElseThrow().getPort());
         assertTrue(c.httpBind().orElseThrow().getAddress().isAnyLocalAddress());

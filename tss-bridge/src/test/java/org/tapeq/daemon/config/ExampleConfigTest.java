@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 /** docs/tapeq.example.yaml, the file admins copy, stays valid, complete and true about the defaults. */
@@ -42,6 +43,8 @@ class ExampleConfigTest {
         example.directories().forEach(d -> directories.append("  - path: ").append(d.path()).append('\n'));
         JsonNode defaults = YAML.readTree(DaemonConfig.parse(directories.toString(), "defaults").describe());
         JsonNode shown = YAML.readTree(example.describe());
+        // the SCSI backend's devices have no defaults: the example shows an example
+        ((ObjectNode) shown.at("/library/scsi")).remove(List.of("changer", "drives"));
         for (String section : new String[] {"state", "catalog", "library", "scheduler", "intake", "http"}) {
             assertEquals(defaults.get(section), shown.get(section), section);
         }

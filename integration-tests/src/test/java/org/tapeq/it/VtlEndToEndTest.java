@@ -1,0 +1,320 @@
+package org.tapeq.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.tapeq.daemon.Daemon;
+import org.tapeq.poolemulator.EmulatedFlushRequest;
+import org.tapeq.poolemulator.EmulatedStageRequest;
+import org.tapeq.poolemulator.Outcome;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.SchedulerStatus;
+
+/**
+ * The whole chain on a real kernel tape stack: pool emulator -> tapeq provider -> daemon -> SCSI backend ->
+ * {@code mtx}/{@code mt}/{@code dd} through the virtual library's {@code vtl-ssh} -> st/ch drivers in the lab's
+ * guest -> the emulated library (../shared/vtl/README.md). Runs when {@code TAPEQ_VTL_LAB} names a running lab
+ * (.ci/run starts one and sets it); {@code TAPEQ_VTL_TAPE_MB} is the lab's cartridge capacity.
+ *
+ * <p>One campaign in steps that build on each other: flush a few hundred files of mixed sizes in several
+ * datasets and stage them back in random order; wipe the catalog, rebuild it from the cartridges and stage
+ * again; fill a cartridge so writing goes on on the next; take a drive offline in the lab's emulator in the
+ * middle of a stage campaign; report the mounts per cartridge. Cartridges VTL001-003 are labelled for atlas,
+ * VTL004-005 for cms (with force: the lab's cartridges keep earlier runs' data); VTL008 is left to the
+ * scheduler module's library test.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class VtlEndToEndTest {
+
+    private static final long WAIT_SECONDS = 900;
+    private static final List<String> ATLAS = List.of("VTL001L5", "VTL002L5", "VTL003L5");
+    private static final List<String> CMS = List.of("VTL004L5", "VTL005L5");
+    /** Drive 0 of the daemon is the lab's LUN 1. */
+    private static final String OFFLINE_LUN = "1";
+
+    private static Path lab;
+    private static Path root;
+    private static Site site;
+    private static Daemon daemon;
+    private static Pool pool;
+    private static final Random RANDOM = new Random(20261121);
+    private static final List<TestFile> FILES = new ArrayList<>();
+    private static final Map<String, FileRecord> WRITTEN = new LinkedHashMap<>();
+    private static final Map<String, Long> STEP_MILLIS = new LinkedHashMap<>();
+    private static boolean mountsReported;
+    private static final Set<String> ADOPTED = new HashSet<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        String labDir = System.getenv("TAPEQ_VTL_LAB");
+        Assumptions.assumeTrue(labDir != null && !labDir.isBlank(),
+                "no virtual library configured (TAPEQ_VTL_LAB is not set; .ci/run sets it)");
+        lab = Path.of(labDir);
+        assertTrue(Files.isExecutable(lab.resolve("vtl-ssh")), lab + "/vtl-ssh missing: is the lab up?");
+        root = Files.createTempDirectory("tapeq-it-vtl-");
+        site = new Site(root).library(String.join("\n",
+                        "library:",
+                        "  backend: scsi",
+                        "  blockSize: 256KiB",
+                        "  scsi:",
+                        "    changer: /dev/vtl/changer",
+                        "    drives:",
+                        "      - name: drive0",
+                        "        device: /dev/vtl/lun1-nst",
+                        "      - name: drive1",
+                        "        device: /dev/vtl/lun2-nst",
+                        "    commandPrefix: " + lab.resolve("vtl-ssh"),
+                        "    robotTimeout: 2m",
+                        "    tapeTimeout: 30s", // the lab answers in well under a second; an offline drive hangs minutes
+                        "    dataStall: 2m"))
+                .scheduler("aggregateWait", "2s").scheduler("aggregateBytes", "4MB").scheduler("quietTime", "1s")
+                .scheduler("dwell", "2s").scheduler("retryBackoff", "2s").scheduler("remountGuard", "0")
+                .scheduler("maxAttempts", "8");
+        long t0 = System.nanoTime();
+        daemon = site.startDaemon();
+        for (String barcode : ATLAS) {
+            daemon.scheduler().labelCartridge(barcode, "atlas", true).get(5, TimeUnit.MINUTES);
+        }
+        for (String barcode : CMS) {
+            daemon.scheduler().labelCartridge(barcode, "cms", true).get(5, TimeUnit.MINUTES);
+        }
+        pool = Pool.start(site);
+        STEP_MILLIS.put("start and label 5 cartridges", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (lab == null) {
+            return;
+        }
+        tgtadm("online=1");
+        List<String> violations = pool == null ? List.of() : pool.emulator.violations();
+        if (pool != null) {
+            pool.close();
+        }
+        if (daemon != null) {
+            daemon.close();
+        }
+        System.out.println("VTL end-to-end step durations (ms): " + STEP_MILLIS);
+        assertEquals(List.of(), violations, "SPI violations seen by the pool");
+        if (mountsReported) {
+            try (var paths = Files.walk(root)) { // every step passed: nothing to look at
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void flushThenStageInRandomOrder_byteIdentical() throws Exception {
+        long t0 = System.nanoTime();
+        FILES.addAll(TestFile.generate(RANDOM, 290, 6, 500, 64_000));
+        FILES.addAll(TestFile.generate(RANDOM, 10, 6, 256_000, 1_000_000));
+        List<EmulatedFlushRequest> flushes = pool.flush(FILES);
+        Pool.awaitAll(flushes, WAIT_SECONDS);
+        for (int i = 0; i < FILES.size(); i++) {
+            TestFile f = FILES.get(i);
+            Outcome o = flushes.get(i).outcome();
+            assertTrue(o.isCompleted(), f + ": " + o);
+            FileRecord r = daemon.catalog().file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " not in catalog"));
+            String family = f.storageClass().substring(0, f.storageClass().indexOf(':'));
+            assertTrue((family.equals("atlas") ? ATLAS : CMS).contains(r.cartridge()), f + " on " + r.cartridge());
+            WRITTEN.put(f.pnfsid(), r);
+        }
+        STEP_MILLIS.put("flush 300 files", (System.nanoTime() - t0) / 1_000_000);
+        t0 = System.nanoTime();
+        stageAllAndCompare();
+        STEP_MILLIS.put("stage 300 files", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Test
+    @Order(2)
+    void wipeCatalog_rebuildFromCartridges_stageAgain() throws Exception {
+        long t0 = System.nanoTime();
+        daemon.close(); // cartridges stay in the drives: the next daemon finds them there
+        try (var s = Files.list(site.state)) {
+            for (Path p : s.filter(p -> p.getFileName().toString().startsWith("catalog.db")).toList()) {
+                Files.delete(p);
+            }
+        }
+        daemon = site.startDaemon();
+        daemon.scheduler().status(0).get().drives().forEach(d -> {
+            if (d.cartridge() != null) {
+                ADOPTED.add(d.cartridge()); // found in a drive at start: used without a mount
+            }
+        });
+        // Every labelled cartridge, also those with no data yet: the new catalog learns their family from the label.
+        int files = 0;
+        for (String barcode : concat(ATLAS, CMS)) {
+            Scheduler.RebuildReport report = daemon.scheduler().rebuildCartridge(barcode).get(10, TimeUnit.MINUTES);
+            assertEquals(List.of(), report.skipped(), barcode + ": " + report);
+            files += report.files();
+        }
+        assertEquals(FILES.size(), files, "files found on the cartridges");
+        for (TestFile f : FILES) {
+            FileRecord before = WRITTEN.get(f.pnfsid());
+            FileRecord after = daemon.catalog().file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " lost"));
+            assertEquals(before.cartridge(), after.cartridge(), f.toString());
+            assertEquals(before.block(), after.block(), f.toString());
+            assertEquals(before.offset(), after.offset(), f.toString());
+            assertEquals(before.checksum(), after.checksum(), f.toString());
+        }
+        STEP_MILLIS.put("restart, wipe and rebuild the catalog", (System.nanoTime() - t0) / 1_000_000);
+        t0 = System.nanoTime();
+        stageAllAndCompare();
+        STEP_MILLIS.put("stage 300 files after the rebuild", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Test
+    @Order(3)
+    void fillACartridge_writingGoesOnOnTheNext() throws Exception {
+        long t0 = System.nanoTime();
+        long capacity = Long.parseLong(System.getenv().getOrDefault("TAPEQ_VTL_TAPE_MB", "16")) << 20;
+        int n = (int) (capacity * 5 / 4 / 1_000_000) + 1;
+        List<TestFile> fill = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            fill.add(TestFile.of(RANDOM, 99, 1_000_000)); // dataset 99: storage class atlas:raw
+        }
+        List<EmulatedFlushRequest> flushes = pool.flush(fill);
+        Pool.awaitAll(flushes, WAIT_SECONDS);
+        Map<String, Integer> perCartridge = new TreeMap<>();
+        for (int i = 0; i < fill.size(); i++) {
+            Outcome o = flushes.get(i).outcome();
+            assertTrue(o.isCompleted(), fill.get(i) + ": " + o);
+            FileRecord r = daemon.catalog().file(fill.get(i).pnfsid()).orElseThrow();
+            perCartridge.merge(r.cartridge(), 1, Integer::sum);
+            WRITTEN.put(fill.get(i).pnfsid(), r);
+        }
+        List<String> full = new ArrayList<>();
+        for (String barcode : ATLAS) {
+            CartridgeRecord c = daemon.catalog().cartridge(barcode).orElseThrow();
+            if (c.state() == CartridgeState.FULL) {
+                full.add(barcode);
+            }
+        }
+        System.out.println("Fill: " + n + " files of 1 MB on " + perCartridge + "; full: " + full);
+        assertTrue(perCartridge.size() >= 2, "the files went to more than one cartridge: " + perCartridge);
+        assertTrue(!full.isEmpty(), "a cartridge was closed as full");
+        assertTrue(daemon.scheduler().status(0).get().counters().getOrDefault("faults_tape_full", 0L) >= 1);
+        FILES.addAll(fill);
+        STEP_MILLIS.put("fill a cartridge (" + n + " MB)", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Test
+    @Order(4)
+    void driveTakenOfflineMidCampaign_noRequestLost() throws Exception {
+        long t0 = System.nanoTime();
+        for (TestFile f : FILES) {
+            pool.dropReplica(f);
+        }
+        List<TestFile> order = new ArrayList<>(FILES);
+        Collections.shuffle(order, RANDOM);
+        long doneBefore = counter("stages_done");
+        List<EmulatedStageRequest> stages = pool.stage(order);
+        // Take drive0 away while it works: mid-read if possible, else once a fifth of the stages are done.
+        Poll.until("drive0 reads, or a fifth of the stages are done", Duration.ofSeconds(WAIT_SECONDS), () -> {
+            SchedulerStatus s = daemon.scheduler().status(0).get();
+            boolean reading = s.drives().stream().anyMatch(d -> d.id().equals("drive0")
+                    && d.activity() != null && d.activity().startsWith("reading"));
+            return reading || s.counters().get("stages_done") - doneBefore >= order.size() / 5;
+        });
+        tgtadm("online=0");
+        long faultsBefore = counter("faults_drive");
+        Poll.until("drive0's failure is noticed", Duration.ofSeconds(WAIT_SECONDS),
+                () -> counter("faults_drive") > faultsBefore
+                        || counter("stages_done") - doneBefore == order.size());
+        Pool.awaitAll(stages, WAIT_SECONDS);
+        compare(order, stages);
+        long driveFaults = counter("faults_drive") - faultsBefore;
+        System.out.println("Drive offline: " + driveFaults + " drive faults; drive0 "
+                + daemon.scheduler().status(0).get().drives().get(0));
+        tgtadm("online=1");
+        daemon.scheduler().driveUp("drive0").get();
+        STEP_MILLIS.put("stage " + order.size() + " files with drive0 taken offline", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Test
+    @Order(5)
+    void mountsPerCartridge_reported() throws Exception {
+        SchedulerStatus s = daemon.scheduler().status(0).get();
+        Map<String, Long> mounts = new TreeMap<>();
+        for (String barcode : concat(ATLAS, CMS)) {
+            daemon.catalog().cartridge(barcode).ifPresent(c -> mounts.put(barcode, c.mountCount()));
+        }
+        System.out.println("Mounts per cartridge (this daemon's catalog, since the rebuild): " + mounts
+                + "; found in drives at the restart: " + ADOPTED + "; this run: " + s.mountsPerCartridge());
+        for (String barcode : new HashSet<>(WRITTEN.values().stream().map(FileRecord::cartridge).toList())) {
+            assertTrue(mounts.getOrDefault(barcode, 0L) >= 1 || ADOPTED.contains(barcode), barcode + " was read"
+                    + " since the restart, so mounted or found in a drive at the restart (" + ADOPTED + "): " + mounts);
+        }
+        mountsReported = true;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static void stageAllAndCompare() throws Exception {
+        for (TestFile f : FILES) {
+            pool.dropReplica(f);
+        }
+        List<TestFile> order = new ArrayList<>(FILES);
+        Collections.shuffle(order, RANDOM);
+        List<EmulatedStageRequest> stages = pool.stage(order);
+        Pool.awaitAll(stages, WAIT_SECONDS);
+        compare(order, stages);
+    }
+
+    private static void compare(List<TestFile> order, List<EmulatedStageRequest> stages) throws IOException {
+        for (int i = 0; i < order.size(); i++) {
+            TestFile f = order.get(i);
+            Outcome o = stages.get(i).outcome();
+            assertTrue(o.isCompleted(), f + ": " + o);
+            assertArrayEquals(f.content(), Files.readAllBytes(pool.emulator.replicaPath(f.pnfsId())), f.toString());
+        }
+    }
+
+    private static long counter(String name) throws Exception {
+        return daemon.scheduler().status(0).get().counters().getOrDefault(name, 0L);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Sets a parameter of drive 0's logical unit in the lab's emulator (online=0 takes the drive away). */
+    private static void tgtadm(String params) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(lab.resolve("vtl-tgtadm").toString(), "--mode", "logicalunit", "--op", "update",
+                "--tid", "1", "--lun", OFFLINE_LUN, "--params", params).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException("vtl-tgtadm " + params + " failed: " + out);
+        }
+    }
+}

@@ -1,0 +1,364 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * Runs shell command lines ({@code mtx}, {@code mt}, {@code dd}) on the tape host: locally through
+ * {@code sh -c}, or through a command prefix such as {@code ssh tapehost}, which receives the line as its last
+ * argument and runs it in the remote shell. Data of a tape file streams through the same channel (the
+ * command's standard input or output).
+ *
+ * <p>Design notes. Jobs run on a bounded pool of named threads ({@code tapeq-scsi-N}), never on the event
+ * loop; a job is a sequence of blocking commands and its result or fault is handed to the loop with
+ * {@code loop.execute}. The pipes of each command (standard input, output, error) are served on a second
+ * bounded pool ({@code tapeq-scsi-io-N}), so that the job can give up on them: behind an ssh ControlMaster the
+ * pipes stay open while a killed command's remote side hangs (a drive that went away). A watchdog thread kills a command whose deadline passed: a fixed deadline for
+ * commands, and for a data transfer a deadline that every chunk of progress pushes forward (a stall
+ * limit), so a 10 GB tape file is not cut off by a timeout sized for a rewind. A killed command reports
+ * {@link Result#timedOut()}; the caller maps it to a fault.
+ */
+final class CommandRunner implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CommandRunner.class);
+    private static final int COPY_BUFFER = 64 * 1024;
+    private static final int MAX_CAPTURE = 4 << 20;
+    private static final long WATCHDOG_PERIOD_MILLIS = 200;
+    /** How long the pipes of a killed command may stay open before their I/O is abandoned. */
+    private static final long ABANDON_GRACE_MILLIS = 2_000;
+
+    /** A blocking job on a runner thread; throws the fault the operation reports. */
+    @FunctionalInterface
+    interface Job<T> {
+        T run() throws TapeFault;
+    }
+
+    /** Writes a command's standard input. */
+    @FunctionalInterface
+    interface Feeder {
+        void feed(OutputStream stdin) throws IOException;
+    }
+
+    /** Reads a command's standard output. */
+    @FunctionalInterface
+    interface Drainer {
+        void drain(InputStream stdout) throws IOException;
+    }
+
+    /**
+     * How a command ended.
+     *
+     * @param exitCode process exit code (-1 if killed)
+     * @param stdout   captured standard output (empty for data reads)
+     * @param stderr   captured standard error
+     * @param timedOut the watchdog killed it
+     * @param ioError  the feeder or drainer failed (e.g. the source file went away), or null
+     */
+    record Result(String line, int exitCode, String stdout, String stderr, boolean timedOut, IOException ioError) {
+        boolean ok() {
+            return exitCode == 0 && !timedOut && ioError == null;
+        }
+
+        /** Standard error, or the exit code if it is empty, for messages. */
+        String diagnostic() {
+            String err = stderr.strip();
+            if (timedOut) {
+                return "timed out" + (err.isEmpty() ? "" : " (" + err + ")");
+            }
+            return err.isEmpty() ? "exit code " + exitCode : err + " (exit code " + exitCode + ")";
+        }
+    }
+
+    private final EventLoop loop;
+    private final List<String> prefix;
+    private final ThreadPoolExecutor pool;
+    private final ScheduledExecutorService watchdog;
+    private final ThreadPoolExecutor ioPool;
+
+    /**
+     * @param prefix  argv put before the command line (e.g. {@code ssh tapehost}); empty to run locally
+     * @param threads jobs that may run at once (one per drive plus the robot and inventory)
+     */
+    CommandRunner(EventLoop loop, List<String> prefix, int threads) {
+        this.loop = loop;
+        this.prefix = List.copyOf(prefix);
+        AtomicInteger n = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256),
+                r -> daemon(new Thread(r, "tapeq-scsi-" + n.incrementAndGet())));
+        this.pool.allowCoreThreadTimeOut(true);
+        AtomicInteger e = new AtomicInteger();
+        // three pipes per command; room for as many again abandoned behind a stuck remote command
+        this.ioPool = new ThreadPoolExecutor(6 * threads, 6 * threads, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(256), r -> daemon(new Thread(r, "tapeq-scsi-io-" + e.incrementAndGet())));
+        this.ioPool.allowCoreThreadTimeOut(true);
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemon(new Thread(r, "tapeq-scsi-watchdog")));
+    }
+
+    private static Thread daemon(Thread t) {
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Runs the job on a runner thread and completes on the loop. */
+    <T> void submit(String what, Job<T> job, Completion<T> done) {
+        try {
+            pool.execute(() -> {
+                T value;
+                try {
+                    value = job.run();
+                } catch (TapeFault fault) {
+                    loop.execute(() -> done.failed(fault));
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.error("SCSI library: {} failed internally: {}", what, e.toString(), e);
+                    loop.execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, what + ": internal error: " + e, e)));
+                    return;
+                }
+                loop.execute(() -> done.succeeded(value));
+            });
+        } catch (RejectedExecutionException e) {
+            loop.execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, what + ": the SCSI command pool is "
+                    + (pool.isShutdown() ? "closed" : "full"), e)));
+        }
+    }
+
+    /** Runs a command line to its end, capturing its output; kills it after {@code timeoutMillis}. */
+    Result run(String line, long timeoutMillis) {
+        return execute(line, timeoutMillis, false, null, null);
+    }
+
+    /**
+     * Runs a command line that reads data from its standard input; the deadline moves {@code stallMillis}
+     * ahead with every chunk written.
+     */
+    Result feed(String line, long stallMillis, Feeder feeder) {
+        return execute(line, stallMillis, true, feeder, null);
+    }
+
+    /** Runs a command line whose standard output is data; the deadline moves ahead with every chunk read. */
+    Result drain(String line, long stallMillis, Drainer drainer) {
+        return execute(line, stallMillis, true, null, drainer);
+    }
+
+    private Result execute(String line, long timeoutMillis, boolean stall, Feeder feeder, Drainer drainer) {
+        List<String> argv = new ArrayList<>(prefix);
+        if (prefix.isEmpty()) {
+            argv.addAll(List.of("sh", "-c", line));
+        } else {
+            argv.add(line);
+        }
+        long t0 = System.nanoTime();
+        Process process;
+        try {
+            process = new ProcessBuilder(argv).start();
+        } catch (IOException e) {
+            return new Result(line, -1, "", "cannot start " + argv.get(0) + ": " + e.getMessage(), false, null);
+        }
+        Deadline deadline = new Deadline(process, timeoutMillis);
+        ScheduledFuture<?> check = watchdog.scheduleWithFixedDelay(deadline::check, WATCHDOG_PERIOD_MILLIS,
+                WATCHDOG_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        IOException ioError = null;
+        String out;
+        String err;
+        try {
+            Future<String> stderr = io(() -> {
+                try (InputStream e = process.getErrorStream()) {
+                    return capture(e);
+                }
+            });
+            Future<Void> stdin = io(() -> {
+                try (OutputStream in = process.getOutputStream()) {
+                    if (feeder != null) {
+                        feeder.feed(stall ? new Progress.Out(in, deadline) : in);
+                    }
+                } catch (IOException e) {
+                    kill(process, false);
+                    throw e;
+                }
+                return null;
+            });
+            Future<String> stdout = io(() -> {
+                try (InputStream o = process.getInputStream()) {
+                    if (drainer == null) {
+                        return capture(o);
+                    }
+                    drainer.drain(stall ? new Progress.In(o, deadline) : o);
+                    o.transferTo(OutputStream.nullOutputStream());
+                    return "";
+                } catch (IOException e) {
+                    kill(process, false);
+                    throw e;
+                }
+            });
+            waitFor(process);
+            // Normally the pipes end with the process. Behind a prefix that multiplexes (ssh ControlMaster) the
+            // pipes belong to the master until the remote command ends, which after a kill may be never: then
+            // the I/O is abandoned after a grace period (its late bytes go nowhere: the callers' streams refuse).
+            long grace = deadline.expired ? ABANDON_GRACE_MILLIS : Long.MAX_VALUE;
+            ioError = failure(stdin, grace);
+            IOException readError = failure(stdout, grace);
+            if (ioError == null && !deadline.expired) {
+                ioError = readError;
+            }
+            out = readError == null ? text(stdout, grace) : "";
+            err = text(stderr, grace);
+        } finally {
+            check.cancel(false);
+        }
+        int exit = process.exitValue();
+        Result r = new Result(line, exit, out, err, deadline.expired, ioError);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} -> {} in {} ms{}", line, exit, (System.nanoTime() - t0) / 1_000_000,
+                    err.isBlank() ? "" : ": " + err.strip());
+        }
+        return r;
+    }
+
+    /** Runs pipe I/O on the I/O pool; a full pool fails the task rather than blocking the command. */
+    private <T> Future<T> io(Callable<T> task) {
+        try {
+            return ioPool.submit(task);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new IOException("the SCSI I/O pool is full", e));
+        }
+    }
+
+    /** The I/O error a pipe task ended with, or null; waits at most {@code graceMillis}, then abandons it. */
+    private static IOException failure(Future<?> task, long graceMillis) {
+        try {
+            if (graceMillis == Long.MAX_VALUE) {
+                task.get();
+            } else {
+                task.get(graceMillis, TimeUnit.MILLISECONDS);
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            task.cancel(true);
+            return new IOException("interrupted");
+        } catch (TimeoutException e) {
+            task.cancel(true);
+            return new IOException("abandoned: the command's pipe stayed open after it was killed");
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    private static void waitFor(Process process) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                process.waitFor();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+                kill(process, true);
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Signals the command and its children through their process handles: unlike {@link Process#destroy()},
+     * this leaves the pipes open, so what the command wrote to standard error before it died is still read.
+     */
+    private static void kill(Process process, boolean forcibly) {
+        process.descendants().forEach(forcibly ? ProcessHandle::destroyForcibly : ProcessHandle::destroy);
+        ProcessHandle self = process.toHandle();
+        if (forcibly) {
+            self.destroyForcibly();
+        } else {
+            self.destroy();
+        }
+    }
+
+    private static String capture(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        byte[] b = new byte[COPY_BUFFER];
+        int n;
+        while ((n = in.read(b)) >= 0) {
+            if (buf.size() < MAX_CAPTURE) {
+                buf.write(b, 0, Math.min(n, MAX_CAPTURE - buf.size()));
+            }
+        }
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Stops accepting jobs and kills running commands. */
+    @Override
+    public void close() {
+        pool.shutdownNow();
+        ioPool.shutdownNow();
+        watchdog.shutdownNow();
+    }
+
+    /** A command's deadline, checked by the watchdog; progress moves it. */
+    static final class Deadline {
+        private final Process process;
+        private final long limitNanos;
+        private volatile long deadlineNanos;
+        volatile boolean expired;
+
+        Deadline(Process process, long limitMillis) {
+            this.process = process;
+            this.limitNanos = TimeUnit.MILLISECONDS.toNanos(limitMillis);
+            this.deadlineNanos = System.nanoTime() + limitNanos;
+        }
+
+        void progressed() {
+            deadlineNanos = System.nanoTime() + limitNanos;
+        }
+
+        void check() {
+            if (!expired && process.isAlive() && System.nanoTime() - deadlineNanos > 0) {
+                expired = true;
+                kill(process, true);
+            }
+        }
+    }
+
+    private static String text(Future<String> output) {
+        return text(output, Long.MAX_VALUE);
+    }
+
+    private static String text(Future<String> output, long graceMillis) {
+        try {
+            return graceMillis == Long.MAX_VALUE ? output.get() : output.get(graceMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        } catch (TimeoutException e) {
+            output.cancel(true);
+            return "";
+        } catch (ExecutionException e) {
+            return "(output unreadable: " + e.getCause() + ")";
+        }
+    }
+}

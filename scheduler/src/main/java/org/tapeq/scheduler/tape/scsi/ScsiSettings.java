@@ -1,0 +1,57 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How to reach a library through {@code mtx}, {@code mt} and {@code dd} (the daemon reads these from
+ * {@code library.scsi:} in its configuration).
+ *
+ * @param changer           the changer's device for {@code mtx -f} (an sg or sch device) on the tape host
+ * @param drives            the drives, in any order
+ * @param blockSize         bytes per tape block written (fixed; the last block of a tape file may be short)
+ * @param commandPrefix     argv run before each command line (e.g. {@code ssh tapehost}); empty = local
+ * @param robotTimeoutMillis limit of one {@code mtx} command (load, unload, status)
+ * @param tapeTimeoutMillis  limit of one positioning command ({@code mt} rewind, seek, eod, offline ...)
+ * @param dataStallMillis    a data transfer is abandoned when no byte moved for this long
+ */
+public record ScsiSettings(String changer, List<Drive> drives, int blockSize, List<String> commandPrefix,
+                           long robotTimeoutMillis, long tapeTimeoutMillis, long dataStallMillis) {
+
+    public static final int DEFAULT_BLOCK_SIZE = 256 * 1024;
+    public static final long DEFAULT_ROBOT_TIMEOUT_MILLIS = 10 * 60_000L;
+    public static final long DEFAULT_TAPE_TIMEOUT_MILLIS = 30 * 60_000L;
+    public static final long DEFAULT_DATA_STALL_MILLIS = 10 * 60_000L;
+
+    /**
+     * One drive.
+     *
+     * @param name         the drive's name in tapeq (catalog, status, logs)
+     * @param device       its non-rewinding device, e.g. {@code /dev/nst0}
+     * @param changerIndex its data transfer element number in {@code mtx} (0, 1, ...)
+     */
+    public record Drive(String name, String device, int changerIndex) {
+        public Drive {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(device, "device");
+            if (changerIndex < 0) {
+                throw new IllegalArgumentException("negative changer index " + changerIndex + " of drive " + name);
+            }
+        }
+    }
+
+    public ScsiSettings {
+        Objects.requireNonNull(changer, "changer");
+        drives = List.copyOf(drives);
+        commandPrefix = List.copyOf(commandPrefix);
+        if (drives.isEmpty()) {
+            throw new IllegalArgumentException("no drives");
+        }
+        if (blockSize <= 0 || blockSize % 512 != 0) {
+            throw new IllegalArgumentException("block size " + blockSize + " is not a positive multiple of 512");
+        }
+        if (robotTimeoutMillis <= 0 || tapeTimeoutMillis <= 0 || dataStallMillis <= 0) {
+            throw new IllegalArgumentException("timeouts must be positive");
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+class CommandRunnerTest {
+
+    private final RealTimeEventLoop loop = new RealTimeEventLoop("test-loop", 1);
+    private final CommandRunner local = new CommandRunner(loop, List.of(), 2);
+    private final CommandRunner prefixed = new CommandRunner(loop, List.of("sh", "-c"), 2);
+
+    @AfterEach
+    void close() {
+        local.close();
+        prefixed.close();
+        loop.close();
+    }
+
+    @Test
+    void run_failingCommand_capturesOutputErrorAndExitCode() {
+        CommandRunner.Result r = local.run("echo out; echo err >&2; exit 3", 10_000);
+        assertEquals(3, r.exitCode());
+        assertEquals("out\n", r.stdout());
+        assertEquals("err\n", r.stderr());
+        assertFalse(r.ok());
+        assertEquals("err (exit code 3)", r.diagnostic());
+    }
+
+    @Test
+    void run_throughPrefix_getsTheQuotedLineAsOneArgument() {
+        CommandRunner.Result r = prefixed.run(Shell.line("printf", "%s|", "a b", "it's"), 10_000);
+        assertTrue(r.ok(), r.diagnostic());
+        assertEquals("a b|it's|", r.stdout());
+    }
+
+    @Test
+    void run_pastItsTimeout_isKilledAndSaysSo() {
+        long t0 = System.nanoTime();
+        CommandRunner.Result r = local.run("sleep 30", 300);
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(r.timedOut());
+        assertFalse(r.ok());
+        assertTrue(millis < 10_000, "killed after " + millis + " ms");
+        assertEquals(FaultKind.DRIVE, FaultMap.kind(FaultMap.Op.POSITION, r));
+        assertEquals(FaultKind.ROBOT, FaultMap.kind(FaultMap.Op.ROBOT, r));
+    }
+
+    @Test
+    void run_killedWhileSomethingElseHoldsItsPipes_returnsAfterTheGrace() {
+        // A detached process keeps the command's output pipes open after the kill, as an ssh ControlMaster
+        // does while the remote side of a killed command hangs.
+        long t0 = System.nanoTime();
+        CommandRunner.Result r = local.run("(setsid sleep 20 &); echo started; sleep 30", 300);
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(r.timedOut());
+        assertTrue(millis < 10_000, "returned after " + millis + " ms");
+    }
+
+    @Test
+    void drain_streamThatKeepsMoving_outlivesTheStallLimit() {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        long t0 = System.nanoTime();
+        CommandRunner.Result r = local.drain("for i in 1 2 3 4 5 6; do head -c 1000 /dev/zero; sleep 0.25; done",
+                700, in -> in.transferTo(got));
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(r.ok(), r.diagnostic());
+        assertEquals(6000, got.size());
+        assertTrue(millis > 700, "the stream should have taken longer than the stall limit, took " + millis);
+    }
+
+    @Test
+    void drain_streamThatStalls_isKilled() {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        CommandRunner.Result r = local.drain("head -c 10 /dev/zero; sleep 30", 400, in -> in.transferTo(got));
+        assertTrue(r.timedOut());
+        assertEquals(10, got.size());
+    }
+
+    @Test
+    void feed_throughPrefix_streamsStdinToTheCommand() {
+        byte[] data = new byte[3 << 20];
+        CommandRunner.Result r = prefixed.feed("wc -c", 10_000, in -> in.write(data));
+        assertTrue(r.ok(), r.diagnostic());
+        assertEquals(String.valueOf(data.length), r.stdout().strip());
+        assertNull(r.ioError());
+    }
+
+    @Test
+    void feed_commandThatExitsEarly_reportsItsErrorNotAHang() {
+        CommandRunner.Result r = local.feed("echo 'No space left on device' >&2; exit 1", 10_000, in -> {
+            byte[] chunk = new byte[1 << 16];
+            for (int i = 0; i < 1000; i++) {
+                in.write(chunk);
+            }
+        });
+        assertFalse(r.ok());
+        assertEquals(FaultKind.TAPE_FULL, FaultMap.kind(FaultMap.Op.WRITE, r));
+    }
+
+    @Test
+    void feed_failingFeeder_reportsTheFeedersError() {
+        CommandRunner.Result r = local.feed("cat > /dev/null", 10_000, in -> {
+            in.write(new byte[10]);
+            throw new IOException("source vanished");
+        });
+        assertEquals("source vanished", r.ioError().getMessage());
+    }
+
+    @Test
+    void submit_completesOnTheLoopThread() throws Exception {
+        CompletableFuture<Boolean> onLoop = new CompletableFuture<>();
+        CompletableFuture<TapeFault> fault = new CompletableFuture<>();
+        local.submit("test", () -> local.run("true", 1000).ok(), completion(onLoop, null));
+        local.submit("test", () -> {
+            throw new TapeFault(FaultKind.MEDIA, "bad spot");
+        }, completion(null, fault));
+        assertTrue(onLoop.get(10, TimeUnit.SECONDS));
+        assertEquals(FaultKind.MEDIA, fault.get(10, TimeUnit.SECONDS).kind());
+    }
+
+    private <T> Completion<T> completion(CompletableFuture<Boolean> okOnLoop, CompletableFuture<TapeFault> failed) {
+        return new Completion<>() {
+            @Override
+            public void succeeded(T value) {
+                okOnLoop.complete(loop.inLoop() && Boolean.TRUE.equals(value));
+            }
+
+            @Override
+            public void failed(TapeFault f) {
+                if (loop.inLoop()) {
+                    failed.complete(f);
+                } else {
+                    failed.completeExceptionally(new AssertionError("not on the loop"));
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,108 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+/** The mtx and mt parsers on output captured from the lab library (mtx 1.3.12, mt-st 1.4) and from mtx's sources. */
+class ParsersTest {
+
+    /** {@code mtx status} of the lab's STK L700 emulation with drive 0 loaded from slot 1. */
+    private static final String MTX_LAB = """
+              Storage Changer /dev/vtl/changer:2 Drives, 12 Slots ( 2 Import/Export )
+            Data Transfer Element 0:Full (Storage Element 1 Loaded):VolumeTag = VTL001L5                       \s
+            Data Transfer Element 1:Empty
+                  Storage Element 1:Empty:VolumeTag=                               \s
+                  Storage Element 2:Full :VolumeTag=VTL002L5                       \s
+                  Storage Element 3:Full\s
+                  Storage Element 11 IMPORT/EXPORT:Full :VolumeTag=IMP001L9        \s
+                  Storage Element 12 IMPORT/EXPORT:Empty:VolumeTag=                \s
+            """;
+
+    @Test
+    void changerStatus_labOutput_drivesSlotsBarcodesAndSource() {
+        ChangerStatus s = ChangerStatus.parse(MTX_LAB);
+        assertEquals(List.of(new ChangerStatus.Element(0, true, "VTL001L5", 1, false),
+                new ChangerStatus.Element(1, false, null, 0, false)), s.drives());
+        assertEquals(List.of(new ChangerStatus.Element(1, false, null, 0, false),
+                new ChangerStatus.Element(2, true, "VTL002L5", 0, false),
+                new ChangerStatus.Element(3, true, null, 0, false),
+                new ChangerStatus.Element(11, true, "IMP001L9", 0, true),
+                new ChangerStatus.Element(12, false, null, 0, true)), s.slots());
+        assertEquals(2, s.slotOf("VTL002L5").orElseThrow().number());
+        assertEquals(11, s.slotOf("IMP001L9").orElseThrow().number());
+        assertEquals(Optional.empty(), s.slotOf("VTL001L5"), "in a drive, not in a slot");
+        assertEquals(0, s.driveOf("VTL001L5").orElseThrow().number());
+        assertEquals(Optional.of(1), s.returnSlot(s.drives().get(0)), "back where it came from");
+    }
+
+    @Test
+    void changerStatus_sourceSlotTakenOrUnknown_firstEmptyStorageSlot() {
+        ChangerStatus s = ChangerStatus.parse("""
+                  Storage Changer /dev/sg3:1 Drive, 3 Slots ( 1 Import/Export )
+                Data Transfer Element 0:Full (Unknown Storage Element Loaded):VolumeTag = A00001L9
+                      Storage Element 1:Full :VolumeTag=A00002L9
+                      Storage Element 2:Empty
+                      Storage Element 3 IMPORT/EXPORT:Empty
+                """);
+        assertEquals(new ChangerStatus.Element(0, true, "A00001L9", 0, false), s.drives().get(0));
+        assertEquals(Optional.of(2), s.returnSlot(s.drives().get(0)), "never the import/export slot");
+    }
+
+    @Test
+    void changerStatus_notMtxOutput_namesTheLine() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ChangerStatus.parse("  Storage Changer /dev/sg3:1 Drive, 1 Slot ( 0 Import/Export )\nmtx: oops\n"));
+        assertTrue(e.getMessage().contains("\"mtx: oops\""), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ChangerStatus.parse(""));
+    }
+
+    @Test
+    void driveStatus_labOutputs() {
+        DriveStatus empty = DriveStatus.parse("""
+                SCSI 2 tape drive:
+                File number=-1, block number=-1, partition=0.
+                Tape block size 0 bytes. Density code 0x0 (default).
+                Soft error count since last status=0
+                General status bits on (50000):
+                 DR_OPEN IM_REP_EN
+                """);
+        assertTrue(empty.noTape());
+        assertFalse(empty.online());
+        assertEquals(-1, empty.fileNumber());
+
+        DriveStatus eod = DriveStatus.parse("""
+                SCSI 2 tape drive:
+                File number=2, block number=-1, partition=0.
+                Tape block size 0 bytes. Density code 0x0 (default).
+                Soft error count since last status=0
+                General status bits on (9010000):
+                 EOD ONLINE IM_REP_EN
+                """);
+        assertEquals(new DriveStatus(2, -1, 0, Set.of("EOD", "ONLINE", "IM_REP_EN")), eod);
+        assertTrue(eod.atEndOfData());
+        assertTrue(eod.online());
+        assertFalse(eod.writeProtected());
+    }
+
+    @Test
+    void tell_parsesTheBlock_refusesOtherText() {
+        assertEquals(1234, DriveStatus.parseTell("At block 1234.\n"));
+        assertThrows(IllegalArgumentException.class, () -> DriveStatus.parseTell("/dev/nst0: Input/output error"));
+        assertThrows(IllegalArgumentException.class, () -> DriveStatus.parse("mt: unknown command"));
+    }
+
+    @Test
+    void shell_quotesOnlyWhatNeedsIt() {
+        assertEquals("mt -f /dev/nst0 seek 12", Shell.line("mt", "-f", "/dev/nst0", "seek", 12));
+        assertEquals("dd 'of=/dev/my tape' 'it'\\''s'", Shell.line("dd", "of=/dev/my tape", "it's"));
+        assertEquals("'$(reboot)'", Shell.quote("$(reboot)"));
+    }
+}
