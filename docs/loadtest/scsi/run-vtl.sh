@@ -17,10 +17,13 @@ mkdir -p "$BASE"/endit/{in,out,request,trash} "$BASE"/state
 
 ./tapeq daemon -c "$CONFIG" > "$BASE/label-daemon.log" 2>&1 &
 daemon=$!
+trap 'kill $daemon 2>/dev/null || true' EXIT
 for _ in $(seq 120); do [ -S "$BASE/state/control.sock" ] && break; sleep 1; done
-for n in 1 2 3; do ./tapeq cartridge label -c "$CONFIG" "VTL00${n}L5" atlas; done
-for n in 4 5 6; do ./tapeq cartridge label -c "$CONFIG" "VTL00${n}L5" cms; done
+# --force: the lab's fresh cartridges read back as zeros in tape file 0, which tapeq does not take for blank
+for n in 1 2 3; do ./tapeq cartridge label -c "$CONFIG" "VTL00${n}L5" atlas --force; done
+for n in 4 5 6; do ./tapeq cartridge label -c "$CONFIG" "VTL00${n}L5" cms --force; done
 kill "$daemon"; wait "$daemon" || true
+trap - EXIT
 
 for s in dt adt; do
   start=$(date +%s)
