@@ -54,7 +54,7 @@ public final class StartedDaemon implements Target {
         this.requestDirectory = requestDirectory;
         this.speed = speed;
         this.description = description;
-        this.mountsAtStart = simulatedMounts();
+        this.mountsAtStart = mountCounts();
     }
 
     /** Starts the daemon of a site's configuration file; the first request directory is driven. */
@@ -162,10 +162,10 @@ public final class StartedDaemon implements Target {
         }
     }
 
-    /** Mounts per cartridge during the run (the simulated library counts them; other backends: empty). */
+    /** Mounts per cartridge during the run (the simulated library's count; other backends: the scheduler's). */
     @Override
     public Map<String, Long> mountsPerCartridge() {
-        Map<String, Long> now = simulatedMounts();
+        Map<String, Long> now = mountCounts();
         Map<String, Long> out = new TreeMap<>();
         now.forEach((barcode, n) -> {
             long during = n - mountsAtStart.getOrDefault(barcode, 0L);
@@ -176,12 +176,26 @@ public final class StartedDaemon implements Target {
         return out;
     }
 
-    private Map<String, Long> simulatedMounts() {
+    /**
+     * Mounts per cartridge so far: the simulated library's own count (it includes the mounts of inputs written
+     * before the start), else the scheduler's since this daemon started (a SCSI library counts none itself).
+     */
+    private Map<String, Long> mountCounts() {
         if (daemon.library() instanceof SimulatedLibrary sim) {
             SimStats stats = sim.stats();
             return new TreeMap<>(stats.mountsPerCartridge());
         }
-        return Map.of();
+        try {
+            Map<String, Long> counts = new TreeMap<>();
+            daemon.scheduler().status(0).get(Daemon.STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                    .mountsPerCartridge().forEach((barcode, n) -> counts.put(barcode, (long) n));
+            return counts;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        } catch (ExecutionException | TimeoutException e) {
+            return Map.of();
+        }
     }
 
     @Override
