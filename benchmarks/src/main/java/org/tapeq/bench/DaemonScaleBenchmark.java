@@ -37,8 +37,8 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
  *     directory, the size-only library on the same directory, the drives taken down before any request is
  *     written (as {@code tapeq drive down} does; the catalog keeps it over a restart), so every request stays
  *     queued through intake and restart.</li>
- * <li><b>Intake.</b> This thread writes N stage request files as the ENDIT provider does (RequestCodec, written
- *     atomically, no extension). Time to intake: first file written until the scheduler counts N stages
+ * <li><b>Intake.</b> This thread writes N stage request files as tapeq's provider does (RequestCodec, written
+ *     atomically), without extensions as the ENDIT provider's. Time to intake: first file written until the scheduler counts N stages
  *     submitted (status counter {@code stages_submitted}, polled every 50 ms).</li>
  * <li><b>Restart.</b> The daemon is closed with N requests queued (close leaves the request directory as it is
  *     and writes no catalog record, so the next start finds what a kill -9 would leave) and a new one started
@@ -78,8 +78,7 @@ public final class DaemonScaleBenchmark {
         this.base = base;
         this.state = Files.createDirectories(base.resolve("state"));
         Path endit = base.resolve("endit");
-        RequestDirectory.create(endit);
-        this.dir = RequestDirectory.at(endit);
+        this.dir = RequestDirectory.create(endit);
     }
 
     public static void main(String[] args) throws Exception {

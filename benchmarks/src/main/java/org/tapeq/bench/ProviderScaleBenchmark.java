@@ -45,8 +45,7 @@ public final class ProviderScaleBenchmark {
 
     private static void run(Path base, int n) throws Exception {
         Path endit = Files.createDirectories(base.resolve("endit"));
-        RequestDirectory.create(endit);
-        RequestDirectory dir = RequestDirectory.at(endit);
+        RequestDirectory dir = RequestDirectory.create(endit);
         PoolEmulator pool = PoolEmulator.builder().hsm("osm", "bench").dataDirectory(
                 Files.createDirectories(base.resolve("pool"))).trackInFlight(false).build();
         TapeqNearlineStorage storage = new TapeqNearlineStorage("osm", "bench");

@@ -70,14 +70,7 @@ class EndToEndTest {
 
     @AfterEach
     void stop() {
-        List<String> violations = pool == null ? List.of() : pool.emulator.violations();
-        if (pool != null) {
-            pool.close();
-        }
-        if (daemon != null) {
-            daemon.close();
-        }
-        assertEquals(List.of(), violations, "SPI violations seen by the pool");
+        Pool.closeAndCheck(pool, daemon);
     }
 
     @Test

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
@@ -21,13 +22,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
@@ -46,42 +42,11 @@ import org.tapeq.scheduler.catalog.FileRecord;
  * that names the file and the reason, ignores names that are not pnfsids, never follows a path it was given, and
  * keeps serving: every test ends with a normal flush and stage through the real provider.
  */
-class HostileInputTest {
+class HostileInputTest extends SiteTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path tmp;
-
-    Site site;
-    Daemon daemon;
-    Pool pool;
     final Random random = new Random(1234);
-
-    /** Whether the daemon watches with inotify; {@link HostileInputRescanOnlyTest} runs every case without. */
-    boolean inotify() {
-        return true;
-    }
-
-    @BeforeEach
-    void start() throws Exception {
-        site = new Site(tmp.resolve("site")).inotify(inotify());
-        daemon = site.startDaemon();
-        Site.label(daemon);
-        pool = Pool.start(site);
-    }
-
-    @AfterEach
-    void stop() {
-        List<String> violations = pool == null ? List.of() : pool.emulator.violations();
-        if (pool != null) {
-            pool.close();
-        }
-        if (daemon != null) {
-            daemon.close();
-        }
-        assertEquals(List.of(), violations, "SPI violations seen by the pool");
-    }
 
     @Test
     void unreadableRequestFiles_areAnsweredWithErrorFilesNamingFileAndReason() throws Exception {
@@ -343,7 +308,7 @@ class HostileInputTest {
     private static boolean mkfifo(Path p) {
         try {
             Process mk = new ProcessBuilder("mkfifo", p.toString()).redirectErrorStream(true).start();
-            return mk.waitFor() == 0 && Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            return mk.waitFor() == 0 && Files.exists(p, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -361,8 +326,8 @@ class HostileInputTest {
                     continue;
                 }
                 String entry = root.relativize(p).toString();
-                if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    entry += " " + Files.size(p) + " " + Files.getLastModifiedTime(p, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    entry += " " + Files.size(p) + " " + Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS);
                 }
                 out.add(entry);
             }

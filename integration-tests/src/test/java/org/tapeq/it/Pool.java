@@ -1,5 +1,7 @@
 package org.tapeq.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -14,6 +16,7 @@ import org.dcache.pool.nearline.spi.NearlineStorage;
 import org.dcache.pool.nearline.spi.NearlineStorageProvider;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
+import org.tapeq.daemon.Daemon;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRemoveRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
@@ -27,6 +30,18 @@ import org.tapeq.poolemulator.PoolEmulator;
  * and every violation of the SPI contract.
  */
 final class Pool implements AutoCloseable {
+
+    /** Closes {@code pool} and {@code daemon} (either may be null), then asserts the pool saw no SPI violation. */
+    static void closeAndCheck(Pool pool, Daemon daemon) {
+        List<String> violations = pool == null ? List.of() : pool.emulator.violations();
+        if (pool != null) {
+            pool.close();
+        }
+        if (daemon != null) {
+            daemon.close();
+        }
+        assertEquals(List.of(), violations, "SPI violations seen by the pool");
+    }
 
     /** Provider options for tests: quick polling of growing files and a 1 s rescan. */
     static final Map<String, String> FAST = Map.of("period", "50", "rescan", "1");

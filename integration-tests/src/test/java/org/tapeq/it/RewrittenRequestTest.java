@@ -11,12 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.daemon.Daemon;
 import org.tapeq.poolemulator.Outcome;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;
@@ -30,37 +25,11 @@ import org.tapeq.protocol.ReturnCodes;
  * {@link RewrittenRequestRescanOnlyTest} runs the same cases with rescans only, as on a shared filesystem where the
  * pool writes from another host and a removal and re-creation can fall between two rescans.
  */
-class RewrittenRequestTest {
+class RewrittenRequestTest extends SiteTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path tmp;
-
-    Site site;
-    Daemon daemon;
-    Pool pool;
     final Random random = new Random(99);
-
-    boolean inotify() {
-        return true;
-    }
-
-    @BeforeEach
-    void start() throws Exception {
-        site = new Site(tmp).inotify(inotify());
-        daemon = site.startDaemon();
-        Site.label(daemon);
-        pool = Pool.start(site);
-    }
-
-    @AfterEach
-    void stop() {
-        List<String> violations = pool.emulator.violations();
-        pool.close();
-        daemon.close();
-        assertEquals(List.of(), violations, "SPI violations seen by the pool");
-    }
 
     @Test
     void stageRightAfterTheFlushOfTheSameFile_isServed() throws Exception {

@@ -47,8 +47,7 @@ final class Site {
     Site(Path root) throws IOException {
         this.root = root;
         this.endit = root.resolve("endit");
-        RequestDirectory.create(endit);
-        this.dir = RequestDirectory.at(endit);
+        this.dir = RequestDirectory.create(endit);
         this.pool = Files.createDirectories(root.resolve("pool"));
         this.state = root.resolve("state");
     }

@@ -65,14 +65,6 @@ public final class ScenarioReport {
         }
     }
 
-    public String scenario() {
-        return scenario;
-    }
-
-    public Map<String, List<PolicyResult>> results() {
-        return byPolicy;
-    }
-
     public double meanBoundS() {
         return bounds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }

@@ -56,7 +56,7 @@ import org.tapeq.scheduler.time.RealTimeEventLoop;
  * flush pre-checks, bounded), {@code tapeq-intake-N} (reading request files), one {@code tapeq-<dir>-bridge}
  * and {@code tapeq-<dir>-watch} per directory, {@code tapeq-http}, {@code tapeq-control-accept}, {@code
  * tapeq-control-1..4}, {@code tapeq-control-watchdog}, {@code tapeq-loop-probe}; with the SCSI backend
- * {@code tapeq-scsi-N} (commands), {@code tapeq-scsi-stderr-N} and {@code tapeq-scsi-watchdog}.
+ * {@code tapeq-scsi-N} (commands), {@code tapeq-scsi-io-N} (their pipes) and {@code tapeq-scsi-watchdog}.
  */
 public final class Daemon implements AutoCloseable {
 

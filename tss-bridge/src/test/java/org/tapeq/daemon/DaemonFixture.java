@@ -44,8 +44,7 @@ final class DaemonFixture implements AutoCloseable {
     DaemonFixture(Path root, String extraYaml) throws IOException {
         this.root = root;
         this.endit = root.resolve("endit");
-        RequestDirectory.create(endit);
-        this.dir = RequestDirectory.at(endit);
+        this.dir = RequestDirectory.create(endit);
         this.pool = Files.createDirectories(root.resolve("pool"));
         this.extraYaml = extraYaml;
     }

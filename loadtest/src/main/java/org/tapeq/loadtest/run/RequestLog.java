@@ -78,10 +78,6 @@ public final class RequestLog {
         }
     }
 
-    public int size() {
-        return count;
-    }
-
     public Kind kind(int i) {
         return Kind.values()[kind[i]];
     }
@@ -96,14 +92,6 @@ public final class RequestLog {
 
     public long submittedNanos(int i) {
         return submitted[i];
-    }
-
-    public synchronized long endedNanos(int i) {
-        return ended[i];
-    }
-
-    public synchronized End end(int i) {
-        return End.values()[end[i]];
     }
 
     public long issued(Kind k) {

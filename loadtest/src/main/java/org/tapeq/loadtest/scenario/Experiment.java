@@ -8,7 +8,7 @@ package org.tapeq.loadtest.scenario;
  * @param rate            DT: bytes per second to write
  * @param durationMillis  DT: how long to write
  * @param datasets        DT: datasets written one after the other; ADT, carousel: datasets written first
- * @param filesPerDataset ADT, carousel: files per dataset (DT: files until the next dataset starts)
+ * @param filesPerDataset ADT, carousel: files per dataset
  * @param sizes           sizes of the files written
  * @param order           ADT, carousel: recall whole datasets one after the other, or files of all datasets mixed
  * @param maxOutstanding  ADT: at most this many stage requests outstanding at once (0: all at once)

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
+import org.tapeq.scheduler.engine.SchedulerConfig;
+
 /**
  * Seeded generators of ATLAS-like data (../shared/reference/workloads.md) and of their layout on tape.
  * Dataset kinds, equally likely: AOD (60-130 files of 5.2 GB +-40 %), DAOD (52-128 files of 0.9-2.4 GB), RAW
@@ -17,8 +19,6 @@ public final class Datasets {
     public static final long MB = 1_000_000L;
     /** Tape capacity filled by data nobody requests plus the requested data. */
     public static final double FILL = 0.9;
-    /** Aggregate size of the scheduler's default configuration. */
-    public static final long AGGREGATE_BYTES = 10 * GB;
 
     private final SplittableRandom random;
     private final String group;
@@ -101,7 +101,7 @@ public final class Datasets {
             long[] filler = pieces(Math.max(0, (long) (capacity * FILL) - bytes[i]), mine.size() + 1);
             TapeImage t = new TapeImage(barcodes.get(i), family).filler(filler[0]);
             for (int k = 0; k < mine.size(); k++) {
-                t.dataset(mine.get(k), AGGREGATE_BYTES).filler(filler[k + 1]);
+                t.dataset(mine.get(k), SchedulerConfig.DEFAULT_AGGREGATE_BYTES).filler(filler[k + 1]);
             }
             tapes.add(t.full());
         }

@@ -11,13 +11,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -129,14 +127,6 @@ public final class DirectoryBridge implements AutoCloseable {
     private final List<StageRequest> stageRequests = new ArrayList<>();
     /** Request files created since the last {@link #readEventNames}. */
     private final List<String> eventNames = new ArrayList<>();
-    /**
-     * Until every request found at start is admitted: the names in in/ and of error files in request/ that the
-     * first scan listed, plus every one this daemon has written since. Only this daemon writes either file, so a
-     * pnfsid not in them has neither and needs no probe: two stats fewer per request at a restart with a million
-     * queued. Null afterwards, when admissions are few and probe.
-     */
-    private Set<String> startInNames;
-    private Set<String> startErrorNames;
 
     private RequestWatcher watcher;
     private ExclusiveLock lock;
@@ -335,15 +325,10 @@ public final class DirectoryBridge implements AutoCloseable {
         rescanRequested = false;
         int gen = ++generation;
         List<String> fresh = new ArrayList<>();
-        Set<String> errors = initialScanDone ? null : new HashSet<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir.requestDir())) {
             for (Path p : ds) {
                 String n = p.getFileName().toString();
                 if (!PnfsIds.isPnfsId(n)) {
-                    String answered = errors == null ? null : RequestDirectory.pnfsIdOfErrorFile(n);
-                    if (answered != null) {
-                        errors.add(answered);
-                    }
                     continue;
                 }
                 Tracked t = requests.get(n);
@@ -379,10 +364,6 @@ public final class DirectoryBridge implements AutoCloseable {
         }
         for (Tracked t : gone) {
             requestGone(t.pnfsid);
-        }
-        if (errors != null && startInNames == null) {
-            startInNames = listNames(dir.inDir());
-            startErrorNames = startInNames == null ? null : errors;
         }
         fresh.addAll(again);
         read(fresh);
@@ -435,8 +416,6 @@ public final class DirectoryBridge implements AutoCloseable {
 
     private void completeReadyIfDone() {
         if (initialScanDone && batchesOut == 0 && !ready.isDone()) {
-            startInNames = null;
-            startErrorNames = null;
             ready.complete(null);
             LOG.info("{}: serving {} ({} request(s) found at start)", settings.name(), dir.base(), requests.size());
         }
@@ -565,7 +544,7 @@ public final class DirectoryBridge implements AutoCloseable {
      */
     private boolean answeredBefore(String pnfsid) {
         Path err = dir.errorFile(pnfsid);
-        if (!mayExist(startErrorNames, pnfsid) || !present(err)) {
+        if (!present(err)) {
             return false; // the usual case, without the cost of an exception
         }
         try {
@@ -619,7 +598,7 @@ public final class DirectoryBridge implements AutoCloseable {
         Request r = t.request;
         Path in = dir.inFile(t.pnfsid);
         try {
-            if (!mayExist(startInNames, t.pnfsid) || !present(in)) {
+            if (!present(in)) {
                 throw new NoSuchFileException(in.toString()); // the usual case: skip the attribute read
             }
             BasicFileAttributes a = Files.readAttributes(in, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -879,7 +858,6 @@ public final class DirectoryBridge implements AutoCloseable {
             }
             // On disk before the name says "complete": after a power cut a restart adopts any in/ file of the
             // right size as delivered.
-            written(startInNames, t.pnfsid);
             AtomicFiles.commit(t.temporary, in);
         } catch (IOException e) {
             deleteQuietly(t.temporary);
@@ -956,7 +934,6 @@ public final class DirectoryBridge implements AutoCloseable {
             return;
         }
         try {
-            written(startErrorNames, t.pnfsid);
             AtomicFiles.write(dir.errorFile(t.pnfsid), new ErrorReport(rc, message).toBytes());
             LOG.warn("{}: answered {} with rc {}: {}", settings.name(), t.pnfsid, rc, message);
         } catch (IOException e) {
@@ -980,11 +957,6 @@ public final class DirectoryBridge implements AutoCloseable {
 
     // ------------------------------------------------------------------ delivered files
 
-    /**
-     * Once a second: free space is measured (the scheduler's loop must not wait for a filesystem), taken
-     * files release their space, and drives that were refused space ask again (the pool's disk may have room
-     * now even though nothing was released).
-     */
     /** Gives a request's buffer space back and lets waiting drives try again. */
     private void freeSpace(long id) {
         if (buffer.release(id)) {
@@ -992,6 +964,11 @@ public final class DirectoryBridge implements AutoCloseable {
         }
     }
 
+    /**
+     * Once a second: free space is measured (the scheduler's loop must not wait for a filesystem), drives that
+     * were refused space ask again (the pool's disk may have room now even though nothing was released), and
+     * without a watcher taken files release their space (with one, removal events and rescans say it).
+     */
     private void tick() {
         buffer.measure();
         long refusals = buffer.refusals();
@@ -1090,31 +1067,6 @@ public final class DirectoryBridge implements AutoCloseable {
      */
     private static boolean present(Path p) {
         return Files.exists(p);
-    }
-
-    /** False only when {@code listed} (see {@link #startInNames}) proves there is no such file. */
-    private static boolean mayExist(Set<String> listed, String pnfsid) {
-        return listed == null || listed.contains(pnfsid);
-    }
-
-    private static void written(Set<String> listed, String pnfsid) {
-        if (listed != null) {
-            listed.add(pnfsid);
-        }
-    }
-
-    /** The names in {@code d}, or null if it cannot be listed (then every admission probes). */
-    private Set<String> listNames(Path d) {
-        Set<String> names = new HashSet<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(d)) {
-            for (Path p : ds) {
-                names.add(p.getFileName().toString());
-            }
-            return names;
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("{}: cannot list {} ({}); probing each request instead", settings.name(), d, e.toString());
-            return null;
-        }
     }
 
     private void run(Runnable task) {

@@ -344,10 +344,6 @@ final class CommandRunner implements AutoCloseable {
         }
     }
 
-    private static String text(Future<String> output) {
-        return text(output, Long.MAX_VALUE);
-    }
-
     private static String text(Future<String> output, long graceMillis) {
         try {
             return graceMillis == Long.MAX_VALUE ? output.get() : output.get(graceMillis, TimeUnit.MILLISECONDS);

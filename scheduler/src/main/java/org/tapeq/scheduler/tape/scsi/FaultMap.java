@@ -30,7 +30,10 @@ final class FaultMap {
     private record Rule(String text, Op only, FaultKind kind) {
     }
 
-    /** Lower-case fragments of the tools' messages; {@code only} null = any operation. */
+    /**
+     * Lower-case fragments of the tools' messages; {@code only} null = any operation; {@code kind} null = the
+     * device the command addressed: {@code ROBOT} for the changer ({@code mtx}), {@code DRIVE} otherwise.
+     */
     private static final List<Rule> RULES = List.of(
             // the command prefix could not reach the tape host
             new Rule("connection refused", null, null),
@@ -43,16 +46,16 @@ final class FaultMap {
             new Rule("no space left on device", null, FaultKind.TAPE_FULL),
             new Rule("read-only file system", Op.WRITE, FaultKind.MEDIA),
             new Rule("write-protected", Op.WRITE, FaultKind.MEDIA),
-            new Rule("no medium found", null, FaultKind.DRIVE),
-            new Rule("no such device", null, FaultKind.DRIVE),
-            new Rule("no such file or directory", null, FaultKind.DRIVE),
-            new Rule("device or resource busy", null, FaultKind.DRIVE),
-            new Rule("permission denied", null, FaultKind.DRIVE),
+            new Rule("no medium found", null, null),
+            new Rule("no such device", null, null),
+            new Rule("no such file or directory", null, null),
+            new Rule("device or resource busy", null, null),
+            new Rule("permission denied", null, null),
             new Rule("cannot allocate memory", Op.READ, FaultKind.MEDIA),
             // sense keys (mtx and sg tools print them)
             new Rule("medium error", null, FaultKind.MEDIA),
-            new Rule("hardware error", null, FaultKind.DRIVE),
-            new Rule("not ready", null, FaultKind.DRIVE),
+            new Rule("hardware error", null, null),
+            new Rule("not ready", null, null),
             new Rule("illegal request", Op.ROBOT, FaultKind.ROBOT),
             new Rule("source element empty", Op.ROBOT, FaultKind.ROBOT),
             new Rule("destination element full", Op.ROBOT, FaultKind.ROBOT),

@@ -18,7 +18,6 @@ import java.util.Objects;
 public record ScsiSettings(String changer, List<Drive> drives, int blockSize, List<String> commandPrefix,
                            long robotTimeoutMillis, long tapeTimeoutMillis, long dataStallMillis) {
 
-    public static final int DEFAULT_BLOCK_SIZE = 256 * 1024;
     public static final long DEFAULT_ROBOT_TIMEOUT_MILLIS = 10 * 60_000L;
     public static final long DEFAULT_TAPE_TIMEOUT_MILLIS = 30 * 60_000L;
     public static final long DEFAULT_DATA_STALL_MILLIS = 10 * 60_000L;

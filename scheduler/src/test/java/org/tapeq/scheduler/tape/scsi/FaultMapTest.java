@@ -30,7 +30,9 @@ class FaultMapTest {
                 Arguments.of(Op.READ, "dd: error reading '/dev/nst0': Cannot allocate memory", FaultKind.MEDIA),
                 Arguments.of(Op.ROBOT, "mtx: Request Sense: Sense Key=Illegal Request\nMOVE MEDIUM from Element "
                         + "Address 1000 to 500 Failed", FaultKind.ROBOT),
-                Arguments.of(Op.ROBOT, "mtx: Request Sense: Sense Key=Hardware Error", FaultKind.DRIVE),
+                Arguments.of(Op.ROBOT, "mtx: Request Sense: Sense Key=Hardware Error", FaultKind.ROBOT),
+                Arguments.of(Op.ROBOT, "mtx: cannot open SCSI device '/dev/sg9' - No such file or directory",
+                        FaultKind.ROBOT),
                 Arguments.of(Op.READ, "ssh: connect to host tapehost port 22: Connection refused", FaultKind.DRIVE),
                 Arguments.of(Op.ROBOT, "ssh: connect to host tapehost port 22: Connection timed out", FaultKind.ROBOT),
                 Arguments.of(Op.WRITE, "something nobody has seen", FaultKind.DRIVE),
