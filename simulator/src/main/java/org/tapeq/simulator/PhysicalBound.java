@@ -34,11 +34,12 @@ import org.tapeq.simulator.workload.Trace;
  *   bound   = max(drives, longest, robot, arrival)
  * Left out, so the bound stays a lower bound: locates between requested files, filemarks, queueing for the robot,
  * group caps, a carousel's window (its requests count as arriving at 0).
+ * Alongside, for reads: the locate time of the best order of whole runs per cartridge (BestReadOrder).
  */
 
 /** The physical lower bound of a workload's makespan; see the design notes at the top of this file. */
 record PhysicalBound(double boundMillis, double drivesMillis, double longestMillis, double robotMillis,
-                     double arrivalMillis, int mounts) {
+                     double arrivalMillis, int mounts, double bestLocateMillis) {
 
     static PhysicalBound of(List<Trace.Arrival> demand, long minimumSpanMillis,
                             Map<String, TapeLoader.Location> locations, SimulatedLibrary library, MediaType media,
@@ -97,6 +98,7 @@ record PhysicalBound(double boundMillis, double drivesMillis, double longestMill
         double drivesBound = work / drives;
         double robot = (mounts + forced) * (double) exchange / library.robotArms();
         double bound = Math.max(Math.max(drivesBound, longest), Math.max(robot, arrival));
-        return new PhysicalBound(bound, drivesBound, longest, robot, arrival, byCartridge.size());
+        return new PhysicalBound(bound, drivesBound, longest, robot, arrival, byCartridge.size(),
+                BestReadOrder.locateMillis(byCartridge.values(), library));
     }
 }

@@ -7,6 +7,8 @@ import org.tapeq.charts.Series;
  *
  * @param makespanS          until the last request ended
  * @param boundS             the workload's physical lower bound
+ * @param bestLocateS        the workload's locate time under the best order of whole runs ({@link BestReadOrder}),
+ *                           or NaN where it is not computed
  * @param mountsPerCartridge mounts / distinct cartridges mounted
  * @param locateS            positioning time over all drives (includes positioning to end of data for writes)
  * @param locateShare        locate time / busy time of all drives
@@ -22,7 +24,7 @@ import org.tapeq.charts.Series;
  * @param queueDepth         outstanding requests over time (hours)
  * @param throughput         MB/s of completed requests over time (hours)
  */
-public record PolicyResult(String name, long seed, double makespanS, double boundS, long mounts,
+public record PolicyResult(String name, long seed, double makespanS, double boundS, double bestLocateS, long mounts,
                            int cartridgesMounted, double mountsPerCartridge, double locateS, double locateShare,
                            double mbPerDrive, double driveEfficiency, double writeEfficiency, double latencyP50S,
                            double latencyP99S, double idleShare, long completed, long failed, double setupS, double wallS,

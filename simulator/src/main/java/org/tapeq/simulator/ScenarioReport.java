@@ -51,6 +51,7 @@ public final class ScenarioReport {
     private final String scenario;
     private final String description;
     private final List<Double> bounds = new ArrayList<>();
+    private final List<Double> bestLocates = new ArrayList<>();
     private final Map<String, List<PolicyResult>> byPolicy = new LinkedHashMap<>();
 
     public ScenarioReport(String scenario, String description) {
@@ -62,11 +63,17 @@ public final class ScenarioReport {
         byPolicy.computeIfAbsent(r.name(), k -> new ArrayList<>()).add(r);
         if (byPolicy.get(r.name()).size() > bounds.size()) {
             bounds.add(r.boundS());
+            bestLocates.add(r.bestLocateS());
         }
     }
 
     public double meanBoundS() {
         return bounds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    /** Mean over seeds of the locate time of the best order of whole runs, NaN where it is not computed. */
+    public double meanBestLocateS() {
+        return bestLocates.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
     }
 
     private static double mean(List<PolicyResult> rs, ToDoubleFunction<PolicyResult> f) {
@@ -88,6 +95,10 @@ public final class ScenarioReport {
         out.append(String.format(Locale.ROOT, "scenario %s: %s%n", scenario, description));
         out.append(String.format(Locale.ROOT, "physical bound %.2f h (mean over %d seed%s)%n", meanBoundS() / 3600,
                 seeds, seeds == 1 ? "" : "s"));
+        if (!Double.isNaN(meanBestLocateS())) {
+            out.append(String.format(Locale.ROOT, "best read order %.2f h of locate (whole runs per cartridge, each"
+                    + " entered at its start or a wrap turn; library physics)%n", meanBestLocateS() / 3600));
+        }
         out.append(String.format(Locale.ROOT, "%-20s", "policy"));
         for (Column c : COLUMNS) {
             out.append(String.format(Locale.ROOT, " %12s", c.header()));
@@ -115,7 +126,7 @@ public final class ScenarioReport {
 
     /** The CSV header line. */
     public static String csvHeader() {
-        StringBuilder out = new StringBuilder("scenario,policy,seed,bound_s");
+        StringBuilder out = new StringBuilder("scenario,policy,seed,bound_s,best_locate_s");
         for (Column c : COLUMNS) {
             out.append(',').append(c.csv());
         }
@@ -129,7 +140,8 @@ public final class ScenarioReport {
             for (PolicyResult r : rs) {
                 StringBuilder out = new StringBuilder();
                 out.append(scenario).append(',').append(r.name()).append(',').append(r.seed()).append(',')
-                        .append(num(r.boundS()));
+                        .append(num(r.boundS())).append(',')
+                        .append(Double.isNaN(r.bestLocateS()) ? "" : num(r.bestLocateS()));
                 for (Column c : COLUMNS) {
                     out.append(',').append(num(c.raw().applyAsDouble(r)));
                 }
@@ -154,6 +166,9 @@ public final class ScenarioReport {
         ObjectNode root = mapper.createObjectNode();
         root.put("scenario", scenario);
         root.put("bound_s", meanBoundS());
+        if (!Double.isNaN(meanBestLocateS())) {
+            root.put("best_locate_s", meanBestLocateS());
+        }
         ArrayNode seeds = root.putArray("seeds");
         byPolicy.values().stream().findFirst().ifPresent(rs -> rs.forEach(r -> seeds.add(r.seed())));
         ArrayNode policies = root.putArray("policies");

@@ -119,7 +119,8 @@ final class SimulationRun {
         double driveSeconds = makespanS * w.drives();
         int cartridges = stats.mountsPerCartridge().size();
         double mbPerDrive = driveSeconds <= 0 ? 0 : r.usefulBytes() / 1e6 / driveSeconds;
-        return new PolicyResult(name, w.seed(), makespanS, bound.boundMillis() / 1000d, stats.mounts(), cartridges,
+        return new PolicyResult(name, w.seed(), makespanS, bound.boundMillis() / 1000d,
+                bound.bestLocateMillis() / 1000d, stats.mounts(), cartridges,
                 cartridges == 0 ? 0 : stats.mounts() / (double) cartridges, stats.locateMillis() / 1000d,
                 busy == 0 ? 0 : stats.locateMillis() / (double) busy, mbPerDrive,
                 mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, r.latencyQuantileS(0.5), r.latencyQuantileS(0.99),

@@ -21,10 +21,10 @@ class PhysicalBoundTest {
     private static final MediaType M = MediaType.LTO9;
     private static final long GB = 1_000_000_000L;
 
-    private record Setup(SimulatedLibrary library, Map<String, TapeLoader.Location> locations) {
+    record Setup(SimulatedLibrary library, Map<String, TapeLoader.Location> locations) {
     }
 
-    private static Setup load(int drives, List<TapeImage> tapes) throws Exception {
+    static Setup load(int drives, List<TapeImage> tapes) throws Exception {
         VirtualEventLoop loop = new VirtualEventLoop(0);
         var b = SimulatedLibrary.builder(loop).sizeOnly().drives(drives).seed(3);
         for (TapeImage t : tapes) {

@@ -52,7 +52,7 @@ class SimulateCommandTest {
         List<String> rows = Files.readAllLines(csv);
         assertEquals(1 + 2 * 2, rows.size(), "header + 2 policies x 2 seeds");
         int columns = rows.get(0).split(",").length;
-        assertTrue(rows.get(0).startsWith("scenario,policy,seed,bound_s,makespan_s"));
+        assertTrue(rows.get(0).startsWith("scenario,policy,seed,bound_s,best_locate_s,makespan_s"));
         rows.forEach(row -> assertEquals(columns, row.split(",").length, row));
         for (String name : List.of("bulk-recall-queue.png", "bulk-recall-throughput.png")) {
             byte[] png = Files.readAllBytes(dir.resolve("img").resolve(name));

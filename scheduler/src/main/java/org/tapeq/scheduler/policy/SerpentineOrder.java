@@ -67,6 +67,10 @@ public final class SerpentineOrder implements ReadOrder {
         int[] fileSequence = t.byStartBlock();
         candidates.add(new Tour(fileSequence, t.cost(fileSequence)));
         candidates.add(SweepTours.best(t, RUN_MAX_HOPS));
+        Tour runs = RunTours.best(t, RUN_MAX_HOPS[RUN_MAX_HOPS.length - 1]);
+        if (runs != null) {
+            candidates.add(runs);
+        }
         if (t.n <= GREEDY_LIMIT) {
             int[] all = new int[t.n];
             for (int i = 0; i < t.n; i++) {

@@ -180,9 +180,23 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
      * (the first positioning after a mount). Does not move anything.
      */
     public long locateFromLoadPointMillis(String barcode, long block) {
+        return locateMillis(barcode, 0, block);
+    }
+
+    /**
+     * Milliseconds this library's physics needs to move the head of a cartridge from {@code fromBlock} to
+     * {@code toBlock} (reading through when that is quicker, as a locate does). Does not move anything.
+     */
+    public long locateMillis(String barcode, long fromBlock, long toBlock) {
         SimCartridge c = knownCartridge(barcode);
-        return c.physics.locateMillis(c.headAt(0), c.headAt(c.files.offsetOf(block)),
+        return c.physics.locateMillis(c.headAt(c.files.offsetOf(fromBlock)), c.headAt(c.files.offsetOf(toBlock)),
                 c.media.rateBytesPerSecond());
+    }
+
+    /** The wrap (0 = the first, BOT to EOT) on which a block of a cartridge is recorded. */
+    public int wrapOf(String barcode, long block) {
+        SimCartridge c = knownCartridge(barcode);
+        return c.headAt(c.files.offsetOf(block)).wrap();
     }
 
     /** Milliseconds this library's physics needs to rewind a cartridge from {@code block} to the load point. */

@@ -23,12 +23,14 @@ import org.tapeq.scheduler.model.MediaType;
  * head is at offset 0 (wrap 0, near BOT, moving towards EOT).
  *
  * Locate time from head h to target t, both as (wrap, LPOS):
- *   same wrap, t ahead:    min(read through at streaming rate, SETTLE + |dLPOS| / v_locate)
+ *   same wrap, t ahead:    SETTLE + |dLPOS| / v_locate
  *   same wrap, t behind:   SETTLE + |dLPOS| / v_locate + BACK_HITCH
  *   other wrap:            SETTLE + |dLPOS| / v_locate + HEAD_STEP
  *                          + BAND_CHANGE        if the target is in another band
  *                          + REVERSAL           if the target wrap runs the other way
  *                          + BACK_HITCH         if it runs the same way but the target is behind the head
+ *   and for any t ahead in logical order, at most the time to read through to it at streaming rate (streaming
+ *   crosses wrap turns as a read of a long file does)
  * A back-hitch is stop, run back past the target, stop and run forward again: the two reversals it needs are
  * folded into one constant. The penalty constants are assumptions (plausible LTO mechanics, in the spirit of the
  * published CTA/LTO cost models but not copied from them); only their sum over a random locate is calibrated.
@@ -139,21 +141,24 @@ final class TapePhysics {
             return 0;
         }
         double deltaLpos = to.lpos() - from.lpos();
-        double highSpeed = SETTLE_MILLIS + Math.abs(deltaLpos) * locateMillisPerMetre;
+        double millis = SETTLE_MILLIS + Math.abs(deltaLpos) * locateMillisPerMetre;
         if (from.wrap() == to.wrap()) {
-            if (to.offset() > from.offset()) {
-                return Math.round(Math.min(highSpeed, streamMillisExact(to.offset() - from.offset(), bytesPerSecond)));
+            if (to.offset() < from.offset()) {
+                millis += BACK_HITCH_MILLIS;
             }
-            return Math.round(highSpeed + BACK_HITCH_MILLIS);
+        } else {
+            millis += HEAD_STEP_MILLIS;
+            if (band(from.wrap()) != band(to.wrap())) {
+                millis += BAND_CHANGE_MILLIS;
+            }
+            if (from.direction() != to.direction()) {
+                millis += REVERSAL_MILLIS;
+            } else if (deltaLpos * to.direction() < 0) {
+                millis += BACK_HITCH_MILLIS;
+            }
         }
-        double millis = highSpeed + HEAD_STEP_MILLIS;
-        if (band(from.wrap()) != band(to.wrap())) {
-            millis += BAND_CHANGE_MILLIS;
-        }
-        if (from.direction() != to.direction()) {
-            millis += REVERSAL_MILLIS;
-        } else if (deltaLpos * to.direction() < 0) {
-            millis += BACK_HITCH_MILLIS;
+        if (to.offset() > from.offset()) {
+            millis = Math.min(millis, streamMillisExact(to.offset() - from.offset(), bytesPerSecond));
         }
         return Math.round(millis);
     }

@@ -129,11 +129,11 @@ class SimPhysicsTest {
         Head from = new Head(5_000_000, 8, 500);
         Head justBehind = new Head(4_000_000, 8, 499);
         Head justAhead = new Head(6_000_000, 8, 501);
-        Head behindOnOtherSameWayWrap = new Head(8_000_000, 10, 499);
+        Head behindOnOtherSameWayWrap = new Head(650_000_000_000L, 10, 499);
         long behind = physics.locateMillis(from, justBehind, rate);
         long ahead = physics.locateMillis(from, justAhead, rate);
         long otherWrapBehind = physics.locateMillis(from, behindOnOtherSameWayWrap, rate);
-        long otherWrapAhead = physics.locateMillis(from, new Head(8_000_000, 10, 501), rate);
+        long otherWrapAhead = physics.locateMillis(from, new Head(650_000_000_000L, 10, 501), rate);
         assertTrue(behind >= ahead + TapePhysics.BACK_HITCH_MILLIS, behind + " vs " + ahead);
         assertTrue(otherWrapBehind >= otherWrapAhead + TapePhysics.BACK_HITCH_MILLIS - 1,
                 otherWrapBehind + " vs " + otherWrapAhead);
