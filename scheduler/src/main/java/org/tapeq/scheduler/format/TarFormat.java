@@ -23,6 +23,10 @@ final class TarFormat {
     static final int END_OF_ARCHIVE = 2 * RECORD;
 
     private static final long FILE_MODE = 0100444;
+    /** ustar's name field. */
+    private static final int USTAR_NAME_BYTES = 100;
+    /** The largest number in ustar's 12-byte numeric fields (11 octal digits). */
+    private static final long USTAR_MAX_OCTAL = 077777777777L;
     private static final String OWNER = "tapeq";
 
     private TarFormat() {
@@ -60,10 +64,35 @@ final class TarFormat {
 
     /**
      * Bytes the writer emits for {@code entry}'s header, including any pax extended header in front of it.
-     * Measured by letting a writer configured like {@link #newWriter} emit the header into a counter, rather
-     * than by re-deriving commons-compress's rules; the aggregate writer checks the prediction anyway.
+     * A header that plainly fits ustar's fields (see {@link #fitsUstar}) is one record; any other is measured by
+     * letting a writer configured like {@link #newWriter} emit it into a counter, rather than by re-deriving
+     * commons-compress's rules for pax headers. The aggregate writer checks the prediction anyway.
      */
     static long headerLength(TarArchiveEntry entry) {
+        return fitsUstar(entry) ? RECORD : measuredHeaderLength(entry);
+    }
+
+    /**
+     * Whether a header needs nothing beyond ustar's fields: an ASCII name shorter than its 100 bytes, and a size
+     * and mtime within its 11 octal digits (under 8 GiB; before the year 2242). {@link #newWriter} adds pax
+     * records only beyond these.
+     */
+    static boolean fitsUstar(TarArchiveEntry entry) {
+        String name = entry.getName();
+        if (name.length() >= USTAR_NAME_BYTES) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) > 0x7e || name.charAt(i) < 0x20) {
+                return false;
+            }
+        }
+        long mtime = entry.getLastModifiedTime().toMillis() / 1000;
+        return entry.getSize() >= 0 && entry.getSize() <= USTAR_MAX_OCTAL && mtime >= 0 && mtime <= USTAR_MAX_OCTAL;
+    }
+
+    /** The header length as the writer really emits it. */
+    static long measuredHeaderLength(TarArchiveEntry entry) {
         CountingOutputStream counter = new CountingOutputStream(OutputStream.nullOutputStream());
         try {
             TarArchiveOutputStream probe = newWriter(counter);
