@@ -96,8 +96,9 @@ public final class ScenarioReport {
         out.append(String.format(Locale.ROOT, "physical bound %.2f h (mean over %d seed%s)%n", meanBoundS() / 3600,
                 seeds, seeds == 1 ? "" : "s"));
         if (!Double.isNaN(meanBestLocateS())) {
-            out.append(String.format(Locale.ROOT, "best read order %.2f h of locate (whole runs per cartridge, each"
-                    + " entered at its start or a wrap turn; library physics)%n", meanBestLocateS() / 3600));
+            out.append(String.format(Locale.ROOT, "best read order %.2f h of locate with one mount per cartridge"
+                    + " (whole runs, each entered at its start or a wrap turn; library physics)%n",
+                    meanBestLocateS() / 3600));
         }
         out.append(String.format(Locale.ROOT, "%-20s", "policy"));
         for (Column c : COLUMNS) {
