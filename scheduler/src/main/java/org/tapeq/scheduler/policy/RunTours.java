@@ -57,6 +57,7 @@ final class RunTours {
         }
         int full = (1 << k) - 1;
         double[][] cost = new double[1 << k][k];
+        int[][] previous = new int[1 << k][k];
         for (double[] row : cost) {
             Arrays.fill(row, Double.POSITIVE_INFINITY);
         }
@@ -72,7 +73,10 @@ final class RunTours {
                 for (int next = 0; next < k; next++) {
                     if ((mask & 1 << next) == 0) {
                         int m = mask | 1 << next;
-                        cost[m][next] = Math.min(cost[m][next], c + hop[last][next]);
+                        if (c + hop[last][next] < cost[m][next]) {
+                            cost[m][next] = c + hop[last][next];
+                            previous[m][next] = last;
+                        }
                     }
                 }
             }
@@ -87,19 +91,9 @@ final class RunTours {
         int mask = full;
         for (int pos = k - 1; pos >= 0; pos--) {
             runOrder[pos] = last;
-            if (pos == 0) {
-                break;
-            }
-            int without = mask & ~(1 << last);
-            int previous = -1;
-            for (int p = 0; p < k; p++) {
-                if ((without & 1 << p) != 0 && cost[without][p] + hop[p][last] == cost[mask][last]) {
-                    previous = p;
-                    break;
-                }
-            }
-            mask = without;
-            last = previous;
+            int before = previous[mask][last];
+            mask &= ~(1 << last);
+            last = before;
         }
         int[] order = new int[t.n];
         int at = 0;
