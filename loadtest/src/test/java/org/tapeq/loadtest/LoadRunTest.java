@@ -45,11 +45,7 @@ class LoadRunTest {
         Plan plan = Plan.of(s);
         try (StartedDaemon daemon = StartedDaemon.simulated(s, plan, work)) {
             LoadRun run = new LoadRun(s, plan, daemon, work.resolve("pool"), new PrintStream(progress), false);
-            return LoadtestCommand.withStopHook(run, new NoHooks(), () -> {
-                RunRecord r = run.run();
-                ReportWriter.write(r, report);
-                return r;
-            });
+            return LoadtestCommand.withStopHook(run, new NoHooks(), () -> report(run, report));
         }
     }
 
@@ -192,7 +188,7 @@ class LoadRunTest {
             assertFalse(daemon.inputsOnTape(), "with real bytes the inputs are not written before the start");
             ExistingDaemon existing = new ExistingDaemon(daemon.requestDirectory(), 1000);
             LoadRun run = new LoadRun(s, plan, existing, dir.resolve("work/pool"), new PrintStream(progress), false);
-            RunRecord r = LoadtestCommand.withStopHook(run, new NoHooks(), () -> report(run, dir));
+            RunRecord r = LoadtestCommand.withStopHook(run, new NoHooks(), () -> report(run, dir.resolve("report")));
             Summary sum = Summary.of(r);
             assertEquals(10, r.prepared());
             assertEquals(0, r.prepareFailed());
@@ -235,7 +231,7 @@ class LoadRunTest {
                 public void remove(Thread h) {
                     // nothing installed
                 }
-            }, () -> report(run, dir));
+            }, () -> report(run, dir.resolve("report")));
             assertTrue(r.partial());
             assertEquals("interrupted (Ctrl-C or SIGTERM)", r.stopReason());
             Summary sum = Summary.of(r);
@@ -250,9 +246,9 @@ class LoadRunTest {
         }
     }
 
-    private static RunRecord report(LoadRun run, Path dir) throws Exception {
+    private static RunRecord report(LoadRun run, Path report) throws Exception {
         RunRecord r = run.run();
-        ReportWriter.write(r, dir.resolve("report"));
+        ReportWriter.write(r, report);
         return r;
     }
 
