@@ -194,8 +194,9 @@ public final class ReportWriter {
     /** What the drives held when the measured phase began. */
     private static String drives(Target.Emptied emptied) {
         if (emptied == null) {
-            return "Drives: not visible to the harness for this target; the measured phase may have started with "
-                    + "cartridges in the drives (a recall from them needed no mount).";
+            return "Drives: not emptied (the harness cannot for this target, or the run was stopped first); the "
+                    + "measured phase may have started with cartridges in the drives (a recall from them needed no "
+                    + "mount).";
         }
         if (!emptied.empty()) {
             return "Drives: still holding cartridges after " + Format.duration(emptied.wallMillis()) + " of wall "
@@ -207,7 +208,8 @@ public final class ReportWriter {
         List<String> parts = new ArrayList<>();
         emptied.unloaded().forEach((drive, barcode) -> parts.add(barcode + " from " + drive));
         return "Drives: emptied before the measured phase (" + String.join(", ", parts) + ") in "
-                + Format.duration(emptied.wallMillis()) + " of wall time: every cartridge the phase used was mounted in it.";
+                + Format.duration(emptied.wallMillis()) + " of wall time: every cartridge the phase used was mounted "
+                + "in it.";
     }
 
     private static String workload(Experiment e) {

@@ -65,7 +65,7 @@ class ReportWriterTest {
         assertEquals(1, json.get("files_written").asInt());
 
         String unknown = Files.readString(ReportWriter.write(r, dir.resolve("unknown")));
-        assertTrue(unknown.contains("Drives: not visible to the harness for this target"), unknown);
+        assertTrue(unknown.contains("Drives: not emptied (the harness cannot for this target"), unknown);
     }
 
     @Test

@@ -19,8 +19,8 @@ class FileListTest {
 
     private static final String HEADER = "pnfsid,size,storage_class,path,adler32,experiment,dataset";
     /** A good line: 1000 zero bytes have the Adler-32 03e80001. */
-    private static final String LINE = "000000000B000000000000001,1000,atlas:raw,/pnfs/loadtest/atlas/dt/dataset000/file0000001,"
-            + "03e80001,atlas,0";
+    private static final String LINE = "000000000B000000000000001,1000,atlas:raw,"
+            + "/pnfs/loadtest/atlas/dt/dataset000/file0000001,03e80001,atlas,0";
 
     @TempDir
     Path dir;
@@ -42,7 +42,8 @@ class FileListTest {
     @Test
     void read_columnsInAnotherOrder_andABlankLine_areRead() throws IOException {
         Path file = Files.writeString(dir.resolve("mine.csv"),
-                "dataset,experiment,adler32,path,storage_class,size,pnfsid\n\n3,cms,03E80001,/pnfs/x,cms:raw,1000,00AB\n");
+                "dataset,experiment,adler32,path,storage_class,size,pnfsid\n\n"
+                        + "3,cms,03E80001,/pnfs/x,cms:raw,1000,00AB\n");
         assertEquals(List.of(new FileList.Entry("00AB", 1000, "cms:raw", "/pnfs/x", "03e80001", "cms", 3)),
                 FileList.read(file));
     }
