@@ -5,8 +5,9 @@
 #   ../shared/vtl/vtl-down.sh; rm -f $VTL_LAB/tapes/VTL*; ../shared/vtl/vtl-up.sh
 #   docs/loadtest/scsi/run-vtl.sh
 # Starts from an empty request directory and catalog (paths as in tapeq-vtl.yaml), labels VTL001L5-VTL003L5
-# for atlas and VTL004L5-VTL006L5 for cms through a daemon started from the same file, stops it, then runs
-# both scenarios with --daemon-config (each starts its own daemon on that catalog). Logs in $OUT/*.log.
+# for atlas through a daemon started from the same file, stops it, then runs the dt and, on the same catalog,
+# the adt that recalls what the dt wrote (--inputs: the dt's report, whose files.csv lists them). Each run starts
+# its own daemon from tapeq-vtl.yaml and empties the drives before its measured phase. Logs in $BASE/*.log.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 CONFIG=docs/loadtest/scsi/tapeq-vtl.yaml
@@ -21,13 +22,17 @@ trap 'kill $daemon 2>/dev/null || true' EXIT
 for _ in $(seq 120); do [ -S "$BASE/state/control.sock" ] && break; sleep 1; done
 # --force: the lab's fresh cartridges read back as zeros in tape file 0, which tapeq does not take for blank
 for n in 1 2 3; do ./tapeq cartridge label -c "$CONFIG" "VTL00${n}L5" atlas --force; done
-for n in 4 5 6; do ./tapeq cartridge label -c "$CONFIG" "VTL00${n}L5" cms --force; done
 kill "$daemon"; wait "$daemon" || true
 trap - EXIT
 
-for s in dt adt; do
+# run NAME [OPTION...]: one scenario against a daemon started from $CONFIG, its report in $OUT/scsi-NAME
+run() {
+  local name=$1 start
+  shift
   start=$(date +%s)
-  ./tapeq loadtest "docs/loadtest/scsi/$s-vtl.yaml" --daemon-config "$CONFIG" -o "$OUT/scsi-$s" \
-    > "$BASE/$s.log" 2>&1 || echo "$s: exit status $?"
-  echo "$s: $(( $(date +%s) - start )) s; $(tail -1 "$BASE/$s.log")"
-done
+  ./tapeq loadtest "docs/loadtest/scsi/$name-vtl.yaml" --daemon-config "$CONFIG" -o "$OUT/scsi-$name" "$@" \
+    > "$BASE/$name.log" 2>&1 || echo "$name: exit status $?"
+  echo "$name: $(( $(date +%s) - start )) s; $(tail -1 "$BASE/$name.log")"
+}
+run dt
+run adt --inputs "$OUT/scsi-dt"

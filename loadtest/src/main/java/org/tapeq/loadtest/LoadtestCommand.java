@@ -20,6 +20,7 @@ import org.tapeq.loadtest.report.ReportWriter;
 import org.tapeq.loadtest.report.Summary;
 import org.tapeq.loadtest.report.Verdict;
 import org.tapeq.loadtest.run.ExistingDaemon;
+import org.tapeq.loadtest.run.FileList;
 import org.tapeq.loadtest.run.LoadRun;
 import org.tapeq.loadtest.run.Plan;
 import org.tapeq.loadtest.run.RunRecord;
@@ -57,6 +58,12 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
             description = "drive a daemon that is already running (tapeq or ENDIT) on this request directory")
     Path requestDir;
 
+    @Option(names = "--inputs", paramLabel = "PATH",
+            description = "every adt experiment recalls the files of its name that an earlier dt wrote: PATH is "
+                    + "that run's report folder or its " + FileList.NAME + " (replaces the scenario's inputs:); the "
+                    + "daemon must still hold them (--daemon-config, --request-dir, or the dt's --work DIR)")
+    Path inputs;
+
     @Option(names = "--speed", defaultValue = "1", paramLabel = "S",
             description = "with --request-dir: how much faster than real time its library runs (default 1)")
     double speed;
@@ -84,7 +91,7 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
 
     @Override
     public Integer call() throws Exception {
-        Scenario scenario = ScenarioFile.load(scenarioFile);
+        Scenario scenario = ScenarioFile.load(scenarioFile, inputs == null ? null : inputs.normalize());
         if (daemonConfig != null && requestDir != null) {
             throw new IllegalArgumentException("give --daemon-config or --request-dir, not both");
         }
@@ -96,10 +103,10 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
         }
         Path report = out != null ? out : Path.of("loadtest-" + scenario.name() + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Plan plan = Plan.of(scenario);
         boolean temporary = work == null && requestDir == null && daemonConfig == null;
         Path workDir = work != null ? Files.createDirectories(work)
                 : temporary ? Files.createTempDirectory("tapeq-loadtest-") : null;
-        Plan plan = Plan.of(scenario);
         progress.printf("tapeq loadtest %s: %,d measured requests (%,d input files written first), seed %d%n",
                 scenario.name(), plan.measuredCount(), plan.prepare().size(), scenario.seed());
         Target target;

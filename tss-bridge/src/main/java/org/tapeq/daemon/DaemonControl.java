@@ -41,6 +41,9 @@ final class DaemonControl implements ControlServer.Handler {
             case "drive-up":
                 arity(command, args, 1, "<drive>");
                 return done(s.driveUp(args.get(0)));
+            case "drive-unload-idle":
+                arity(command, args, 0, "no arguments");
+                return JSON.valueToTree(await(s.unloadIdleDrives(), QUICK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             case "inventory":
                 return JSON.valueToTree(await(s.syncInventory(), TAPE_TASK_TIMEOUT_MINUTES, TimeUnit.MINUTES));
             case "cartridge-list":

@@ -15,16 +15,20 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import org.tapeq.charts.LineChart;
 import org.tapeq.charts.Series;
 import org.tapeq.daemon.config.Units;
+import org.tapeq.loadtest.run.FileList;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.Sample;
+import org.tapeq.loadtest.run.Target;
+import org.tapeq.loadtest.scenario.Activity;
 import org.tapeq.loadtest.scenario.Experiment;
 import org.tapeq.loadtest.scenario.Scenario;
 
 /**
  * Writes a run's report into a directory: {@code report.md} (Markdown, the plots linked), {@code summary.json}
- * and four PNG plots (throughput, queue depth and outstanding requests, mounts, latency CDF per request kind).
+ * and four PNG plots (throughput, queue depth and outstanding requests, mounts, latency CDF per request kind); for a
+ * run that writes (a DT), also the list of files it wrote ({@link FileList}), which a later A-DT recalls.
  * Every time and rate is in library time.
  */
 public final class ReportWriter {
@@ -51,6 +55,9 @@ public final class ReportWriter {
         plots(run, s, dir);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve(JSON).toFile(),
                 json(run, s, v));
+        if (run.scenario().has(Activity.DT)) {
+            FileList.write(dir.resolve(FileList.NAME), run.written());
+        }
         Path md = dir.resolve(MARKDOWN);
         Files.writeString(md, markdown(run, s, v));
         return md;
@@ -94,6 +101,11 @@ public final class ReportWriter {
         m.put("mounts_per_cartridge", run.mountsPerCartridge());
         m.put("prepared_files", run.prepared());
         m.put("prepare_failed", run.prepareFailed());
+        m.put("drives_emptied", run.emptied() == null ? null : run.emptied().empty());
+        m.put("unloaded_before_measuring", run.emptied() == null ? null : run.emptied().unloaded());
+        if (run.scenario().has(Activity.DT)) {
+            m.put("files_written", run.written().size());
+        }
         m.put("spi_violations", run.spiViolations());
         List<Map<String, Object>> checks = new ArrayList<>();
         for (Verdict.Check c : v.checks()) {
@@ -132,6 +144,11 @@ public final class ReportWriter {
             b.append(String.format(Locale.ROOT, "%nInputs written first through the chain (not measured): %,d files "
                     + "in %s wall time, %d failed.%n", run.prepared(), Format.duration(run.prepareMillis()),
                     run.prepareFailed()));
+        }
+        b.append('\n').append(drives(run.emptied())).append('\n');
+        if (sc.has(Activity.DT)) {
+            b.append(String.format(Locale.ROOT, "%nFiles written: %,d, listed in `%s` (an adt recalls them with "
+                    + "`inputs:`).%n", run.written().size(), FileList.NAME));
         }
         b.append("\n## Verdict\n\n| check | required | measured | |\n| --- | --- | --- | --- |\n");
         for (Verdict.Check c : v.checks()) {
@@ -174,15 +191,38 @@ public final class ReportWriter {
         return b.toString();
     }
 
+    /** What the drives held when the measured phase began. */
+    private static String drives(Target.Emptied emptied) {
+        if (emptied == null) {
+            return "Drives: not emptied (the harness cannot for this target, or the run was stopped first); the "
+                    + "measured phase may have started with cartridges in the drives (a recall from them needed no "
+                    + "mount).";
+        }
+        if (!emptied.empty()) {
+            return "Drives: still holding cartridges after " + Format.duration(emptied.wallMillis()) + " of wall "
+                    + "time of unloading; the measured phase started with them mounted.";
+        }
+        if (emptied.unloaded().isEmpty()) {
+            return "Drives: all empty when the measured phase began.";
+        }
+        List<String> parts = new ArrayList<>();
+        emptied.unloaded().forEach((drive, barcode) -> parts.add(barcode + " from " + drive));
+        return "Drives: emptied before the measured phase (" + String.join(", ", parts) + ") in "
+                + Format.duration(emptied.wallMillis()) + " of wall time: every cartridge the phase used was mounted "
+                + "in it.";
+    }
+
     private static String workload(Experiment e) {
         String sizes = "sizes median " + Units.roughSize(e.sizes().median()) + " (sigma " + e.sizes().sigma() + ", "
                 + Units.roughSize(e.sizes().min()) + " to " + Units.roughSize(e.sizes().max()) + ")";
         return switch (e.activity()) {
             case DT -> "write " + Format.rate(e.rate()) + " for " + Format.duration(e.durationMillis()) + " into "
                     + e.datasets() + " dataset(s), " + sizes;
-            case ADT -> "recall " + e.datasets() + " x " + e.filesPerDataset() + " files ("
-                    + e.order().name().toLowerCase(Locale.ROOT) + ")" + (e.maxOutstanding() > 0
-                    ? ", at most " + e.maxOutstanding() + " outstanding" : ", all at once") + ", " + sizes;
+            case ADT -> (e.inputs() != null ? "recall the files " + e.name() + " wrote in an earlier run, listed in `"
+                    + FileList.file(e.inputs()) + "`" : "recall " + e.datasets() + " x " + e.filesPerDataset()
+                    + " files") + " (" + e.order().name().toLowerCase(Locale.ROOT) + ")" + (e.maxOutstanding() > 0
+                    ? ", at most " + e.maxOutstanding() + " outstanding" : ", all at once")
+                    + (e.inputs() != null ? "" : ", " + sizes);
             case CAROUSEL -> "carousel over " + e.datasets() + " x " + e.filesPerDataset() + " files, window "
                     + Format.number(e.windowPercent()) + " %, processing " + Format.duration(e.processMillis())
                     + " per file (" + e.order().name().toLowerCase(Locale.ROOT) + "), " + sizes;

@@ -46,9 +46,11 @@ import org.tapeq.poolemulator.PoolEmulator;
  * <p>Design notes.
  * <ol>
  * <li><b>Phases.</b> First the inputs of A-DT and carousel experiments are flushed and their disk copies dropped
- *     (not measured); then the measured phase issues each experiment's requests from one thread: a DT when each
- *     file's time has come, an A-DT all at once or up to {@code maxOutstanding}, a carousel while fewer than its
- *     window are requested or on disk, a burst all at once in batches of {@value #BATCH}.</li>
+ *     (not measured; an A-DT with {@code inputs} recalls what an earlier run wrote and writes nothing), and the
+ *     drives are emptied where the target can ({@link Target#emptyDrives}), so that a recall pays for its mounts;
+ *     then the measured phase issues each experiment's requests from one thread: a DT when each file's time has
+ *     come, an A-DT all at once or up to {@code maxOutstanding}, a carousel while fewer than its window are
+ *     requested or on disk, a burst all at once in batches of {@value #BATCH}.</li>
  * <li><b>Time.</b> The scenario is in library time; the issuing thread divides every time by the target's speed,
  *     the report multiplies back.</li>
  * <li><b>Files.</b> Disk copies are sparse files (zeros) of the planned size, so any size costs no disk and their
@@ -56,7 +58,8 @@ import org.tapeq.poolemulator.PoolEmulator;
  *     completes without its file of the right size on disk is lost. Files are consumed (deleted) when done: at
  *     once, or after the carousel's processing time.</li>
  * <li><b>End.</b> The run ends when every request has ended, at the timeout (what is outstanding is lost), or at
- *     {@link #stop} (Ctrl-C: outstanding requests stay outstanding and the record is partial).</li>
+ *     {@link #stop} (Ctrl-C: outstanding requests stay outstanding and the record is partial). The record lists
+ *     the files whose flush completed ({@link FileList}), for a later A-DT to recall.</li>
  * </ol>
  */
 public final class LoadRun {
@@ -70,6 +73,8 @@ public final class LoadRun {
     private static final long SAMPLE_MAX_MILLIS = 1000;
     private static final long IDLE_SLEEP_MILLIS = 2;
     private static final int MAX_PROBLEMS = 20;
+    /** How long (wall time) the drives may take to give their cartridges back before the measured phase. */
+    static final long EMPTY_DRIVES_MINUTES = 15;
 
     private final Scenario scenario;
     private final Plan plan;
@@ -80,6 +85,8 @@ public final class LoadRun {
     private final RequestLog log;
     private final long sampleMillis;
     private final Map<UUID, Integer> inFlight = new ConcurrentHashMap<>();
+    /** pnfsids of the measured phase's flushes that completed */
+    private final Set<String> flushed = ConcurrentHashMap.newKeySet();
     private final AtomicIntegerArray outstanding;
     private final AtomicIntegerArray inWindow;
     private final List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
@@ -136,6 +143,7 @@ public final class LoadRun {
             List<List<PlannedFile>> measured = new ArrayList<>(plan.measured());
             int prepareFailed = prepare(measured);
             long prepareMillis = target.inputsOnTape() ? 0 : (System.nanoTime() - prepStart) / 1_000_000;
+            Target.Emptied emptied = stopped ? null : emptyDrives();
             probeOnce();
             Instant started = Instant.now();
             t0 = System.nanoTime();
@@ -159,7 +167,7 @@ public final class LoadRun {
             }
             return new RunRecord(scenario, target.describe(), started, wall, speed, stopped, stopReason, log,
                     List.copyOf(samples), target.mountsPerCartridge(), plan.prepare().size(), prepareFailed,
-                    prepareMillis, List.copyOf(problems), pool.violations().size());
+                    prepareMillis, emptied, written(), List.copyOf(problems), pool.violations().size());
         } finally {
             prober.shutdownNow();
             background.shutdownNow();
@@ -210,6 +218,30 @@ public final class LoadRun {
             measured.replaceAll(list -> list.stream().filter(f -> !failed.contains(f.pnfsid())).toList());
         }
         return failed.size();
+    }
+
+    /** Empties the drives before the measured phase, if the target can; a timeout is a problem, not the end. */
+    private Target.Emptied emptyDrives() throws InterruptedException {
+        progress.say("emptying the drives before the measured phase");
+        Target.Emptied emptied = target.emptyDrives(TimeUnit.MINUTES.toNanos(EMPTY_DRIVES_MINUTES));
+        if (emptied != null && !emptied.empty()) {
+            problem("the drives still held cartridges after " + EMPTY_DRIVES_MINUTES + " minutes (wall time) of "
+                    + "unloading; the measured phase started with them mounted");
+        }
+        return emptied;
+    }
+
+    /** The measured phase's files whose flush completed, in the order of the plan. */
+    private List<FileList.Entry> written() {
+        List<FileList.Entry> written = new ArrayList<>();
+        for (List<PlannedFile> files : plan.measured()) {
+            for (PlannedFile f : files) {
+                if (flushed.contains(new PnfsId(f.pnfsid()).toString())) {
+                    written.add(FileList.Entry.of(f, scenario.experiments().get(f.experiment()).name()));
+                }
+            }
+        }
+        return written;
     }
 
     private void issueAll(List<List<PlannedFile>> measured) throws IOException, InterruptedException {
@@ -324,6 +356,7 @@ public final class LoadRun {
             return;
         }
         if (log.kind(i) == Kind.FLUSH) {
+            flushed.add(((EmulatedFileRequest<?>) request).pnfsId().toString());
             log.end(i, End.COMPLETED, now);
             consume(replica, 0, -1);
             return;

@@ -15,11 +15,21 @@ public record PlannedFile(String pnfsid, long size, String storageClass, String 
      * (zeros), so their checksum is known without reading them, and the provider checks staged files against it.
      */
     public long adler32() {
-        return (size % 65521) << 16 | 1;
+        return adler32(size);
     }
 
     /** {@link #adler32()} as dCache writes it: {@code %08x}. */
     public String adler32Hex() {
-        return String.format(Locale.ROOT, "%08x", adler32());
+        return adler32Hex(size);
+    }
+
+    /** The Adler-32 of {@code size} zero bytes. */
+    static long adler32(long size) {
+        return (size % 65521) << 16 | 1;
+    }
+
+    /** {@link #adler32(long)} as dCache writes it. */
+    static String adler32Hex(long size) {
+        return String.format(Locale.ROOT, "%08x", adler32(size));
     }
 }

@@ -16,12 +16,15 @@ import org.tapeq.loadtest.scenario.Scenario;
  * @param prepared       files written before the measured phase (inputs of A-DT and carousel)
  * @param prepareFailed  of those, flushes that failed (they are left out of the recall)
  * @param prepareMillis  how long writing them took, wall time
+ * @param emptied        how the drives were emptied before the measured phase; null if the target cannot
+ * @param written        the measured phase's files whose flush completed, in the order of the plan
  * @param problems       first failure and loss reasons, and SPI violations the pool emulator saw
  */
 public record RunRecord(Scenario scenario, String target, Instant started, long wallNanos, double speed,
                         boolean partial, String stopReason, RequestLog log, List<Sample> samples,
                         Map<String, Long> mountsPerCartridge, int prepared, int prepareFailed, long prepareMillis,
-                        List<String> problems, int spiViolations) {
+                        Target.Emptied emptied, List<FileList.Entry> written, List<String> problems,
+                        int spiViolations) {
 
     /** Library milliseconds of a wall-clock duration in nanoseconds. */
     public double libraryMillis(long wallNanos) {

@@ -8,20 +8,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.tapeq.daemon.Daemon;
+import org.tapeq.daemon.config.ConfigException;
 import org.tapeq.daemon.config.ConfigNode;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.config.LibraryConfig;
+import org.tapeq.daemon.config.SimulatedConfig;
 import org.tapeq.loadtest.report.Format;
 import org.tapeq.loadtest.scenario.Activity;
 import org.tapeq.loadtest.scenario.Experiment;
 import org.tapeq.loadtest.scenario.LibrarySettings;
 import org.tapeq.loadtest.scenario.Scenario;
 import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.tape.sim.DataMode;
 import org.tapeq.scheduler.tape.sim.SimStats;
@@ -37,6 +41,8 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 public final class StartedDaemon implements Target {
 
     private static final long LABEL_TIMEOUT_MINUTES = 5;
+    /** How often {@link #emptyDrives} looks at the drives. */
+    private static final long EMPTY_POLL_MILLIS = 200;
     static final String CATALOG = "catalog.db";
     static final String LIBRARY = "simlib";
 
@@ -69,22 +75,40 @@ public final class StartedDaemon implements Target {
 
     /**
      * Writes a configuration under {@code work} for the scenario's simulated library and starts that daemon. On a
-     * size-only library the cartridges are labelled and the plan's inputs written before the daemon starts.
+     * size-only library the cartridges are labelled and the plan's inputs written before the daemon starts. A work
+     * directory that already holds a catalog (an earlier run's, given again with {@code --work}) is served as it is:
+     * nothing is labelled or written first, and its library must be the scenario's. An adt with inputs needs one.
      */
     public static StartedDaemon simulated(Scenario scenario, Plan plan, Path work) throws Exception {
         Path endit = work.resolve("endit");
-        RequestDirectory.create(endit);
-        Path state = Files.createDirectories(work.resolve("state"));
+        Path state = work.resolve("state");
+        Path config = work.resolve("tapeq.yaml");
         LibrarySettings lib = scenario.library();
         boolean sizeOnly = lib.data() == DataMode.SIZE_ONLY;
+        boolean reused = Files.exists(state.resolve(CATALOG));
+        if (reused) {
+            sameLibrary(scenario, config);
+        } else if (scenario.hasInputs()) {
+            throw new IllegalArgumentException(scenario.source() + ": an adt with inputs recalls files an earlier "
+                    + "dt wrote, so the daemon needs that dt's catalog and cartridges, and the work directory " + work
+                    + " holds no catalog (state/" + CATALOG + "). With the library the harness starts, run the dt "
+                    + "and then this adt with the same --work DIR; or use --daemon-config or --request-dir");
+        }
+        RequestDirectory.create(endit);
+        Files.createDirectories(state);
         if (scenario.has(Activity.BURST)) {
+            if (reused) {
+                throw new IllegalArgumentException(scenario.source() + ": a burst needs a new work directory (its "
+                        + "files are put on the cartridges before the start); " + work + " holds an earlier run's "
+                        + "catalog");
+            }
             if (!sizeOnly) {
                 throw new IllegalArgumentException(scenario.source() + ": library.data: a burst needs size-only");
             }
             Experiment e = scenario.experiments().get(0);
             SizeOnlyTapes.write(state.resolve(CATALOG), state.resolve(LIBRARY), lib.drives(), lib.cartridges(),
                     e.requests(), e.burstFileSize());
-        } else if (sizeOnly) {
+        } else if (sizeOnly && !reused) {
             List<PlannedFile> inputs = plan.prepare();
             Map<String, String> families = new LinkedHashMap<>();
             scenario.experiments().forEach(e -> families.put(e.name() + ":.*", e.name()));
@@ -95,11 +119,10 @@ public final class StartedDaemon implements Target {
                                 scenario.experiments().get(f.experiment()).name(), Checksums.format(f.adler32()));
                     });
         }
-        Path config = work.resolve("tapeq.yaml");
         Files.writeString(config, DaemonYaml.of(scenario, endit, state));
         Daemon daemon = Daemon.start(DaemonConfig.load(config));
         try {
-            if (!sizeOnly) {
+            if (!sizeOnly && !reused) {
                 List<String> labels = labels(scenario.experiments(), lib.cartridges());
                 List<String> barcodes = ((SimulatedLibrary) daemon.library()).barcodes();
                 for (int i = 0; i < barcodes.size(); i++) {
@@ -111,11 +134,28 @@ public final class StartedDaemon implements Target {
             daemon.close();
             throw e;
         }
+        boolean inputsOnTape = sizeOnly && !reused;
         String what = String.format("tapeq daemon started by the harness: simulated library, %d drives, %d %s "
                 + "cartridges, %s data, x%s speed%s (%s)", lib.drives(), lib.cartridges(), lib.media().name(),
-                ConfigNode.yamlName(lib.data()), Format.number(lib.speed()), sizeOnly && !plan.prepare().isEmpty()
+                ConfigNode.yamlName(lib.data()), Format.number(lib.speed()), reused
+                        ? ", on the catalog and cartridges of an earlier run"
+                        : inputsOnTape && !plan.prepare().isEmpty()
                         ? ", inputs written onto the cartridges before the start" : "", config);
-        return new StartedDaemon(daemon, endit, lib.speed(), what, sizeOnly);
+        return new StartedDaemon(daemon, endit, lib.speed(), what, inputsOnTape);
+    }
+
+    /** Refuses a scenario whose library differs from the one the earlier run in the same work directory had. */
+    private static void sameLibrary(Scenario scenario, Path config) {
+        SimulatedConfig was = DaemonConfig.load(config).library().simulated();
+        LibrarySettings lib = scenario.library();
+        if (was.drives() != lib.drives() || was.cartridges() != lib.cartridges() || was.media() != lib.media()
+                || was.data() != lib.data()) {
+            throw new ConfigException(scenario.source() + ": library: " + lib.drives() + " drives, "
+                    + lib.cartridges() + " " + lib.media().name() + " cartridges, " + ConfigNode.yamlName(lib.data())
+                    + " data; the earlier run in this work directory (" + config + ") had " + was.drives()
+                    + " drives, " + was.cartridges() + " " + was.media().name() + " cartridges, "
+                    + ConfigNode.yamlName(was.data()) + " data: give the same library: section");
+        }
     }
 
     /** The family of each cartridge: the experiments' in equal runs, in the order of the scenario. */
@@ -145,20 +185,40 @@ public final class StartedDaemon implements Target {
     /** Queue depth: requests the scheduler holds (submitted and not ended), from its counters, as mounts. */
     @Override
     public Probe probe() {
-        try {
-            Map<String, Long> c = daemon.scheduler().status(0).get(Daemon.STATUS_TIMEOUT_MILLIS,
-                    TimeUnit.MILLISECONDS).counters();
-            long queued = 0;
-            for (String kind : new String[] {"stages", "flushes"}) {
-                queued += c.getOrDefault(kind + "_submitted", 0L) - c.getOrDefault(kind + "_done", 0L)
-                        - c.getOrDefault(kind + "_failed", 0L) - c.getOrDefault(kind + "_cancelled", 0L);
+        SchedulerStatus status = status();
+        if (status == null) {
+            return Probe.UNKNOWN;
+        }
+        Map<String, Long> c = status.counters();
+        long queued = 0;
+        for (String kind : new String[] {"stages", "flushes"}) {
+            queued += c.getOrDefault(kind + "_submitted", 0L) - c.getOrDefault(kind + "_done", 0L)
+                    - c.getOrDefault(kind + "_failed", 0L) - c.getOrDefault(kind + "_cancelled", 0L);
+        }
+        return new Probe(queued, c.getOrDefault("mounts", 0L));
+    }
+
+    /**
+     * Asks the scheduler to unload its idle drives until its status shows no drive in service holding a cartridge
+     * (a drive busy at first is asked again once it is idle).
+     */
+    @Override
+    public Emptied emptyDrives(long timeoutNanos) throws InterruptedException {
+        long start = System.nanoTime();
+        Map<String, String> unloaded = new TreeMap<>();
+        while (true) {
+            SchedulerStatus status = answer(daemon.scheduler().status(0));
+            boolean empty = status != null && status.drives().stream()
+                    .allMatch(d -> d.cartridge() == null || d.state().equals("down"));
+            long took = System.nanoTime() - start;
+            if (empty || took > timeoutNanos) {
+                return new Emptied(unloaded, took / 1_000_000, empty);
             }
-            return new Probe(queued, c.getOrDefault("mounts", 0L));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Probe.UNKNOWN;
-        } catch (ExecutionException | TimeoutException e) {
-            return Probe.UNKNOWN;
+            Map<String, String> unloading = answer(daemon.scheduler().unloadIdleDrives());
+            if (unloading != null) {
+                unloaded.putAll(unloading);
+            }
+            Thread.sleep(EMPTY_POLL_MILLIS);
         }
     }
 
@@ -185,16 +245,30 @@ public final class StartedDaemon implements Target {
             SimStats stats = sim.stats();
             return new TreeMap<>(stats.mountsPerCartridge());
         }
+        SchedulerStatus status = status();
+        Map<String, Long> counts = new TreeMap<>();
+        if (status != null) {
+            status.mountsPerCartridge().forEach((barcode, n) -> counts.put(barcode, (long) n));
+        }
+        return counts;
+    }
+
+    /** The scheduler's status, or null if it did not answer in time (or this thread was interrupted). */
+    private SchedulerStatus status() {
         try {
-            Map<String, Long> counts = new TreeMap<>();
-            daemon.scheduler().status(0).get(Daemon.STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
-                    .mountsPerCartridge().forEach((barcode, n) -> counts.put(barcode, (long) n));
-            return counts;
+            return answer(daemon.scheduler().status(0));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Map.of();
+            return null;
+        }
+    }
+
+    /** The scheduler's answer within the daemon's status timeout, or null if it failed or did not come. */
+    private static <T> T answer(CompletableFuture<T> answer) throws InterruptedException {
+        try {
+            return answer.get(Daemon.STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            return Map.of();
+            return null;
         }
     }
 

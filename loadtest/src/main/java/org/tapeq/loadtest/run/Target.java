@@ -28,6 +28,23 @@ public interface Target extends AutoCloseable {
         public static final Probe UNKNOWN = new Probe(-1, -1);
     }
 
+    /**
+     * Unloads every drive in service that holds a cartridge and waits until none does, at most
+     * {@code timeoutNanos}, so that the measured phase starts with empty drives and pays for its mounts. Null if
+     * this target cannot (a daemon known only by its request directory: the phase may start with cartridges
+     * mounted).
+     */
+    default Emptied emptyDrives(long timeoutNanos) throws InterruptedException {
+        return null;
+    }
+
+    /**
+     * What {@link #emptyDrives} did: the cartridges it unloaded (by drive), how long that took (wall time), and
+     * whether every drive in service was empty at the end (false: the timeout came first).
+     */
+    record Emptied(Map<String, String> unloaded, long wallMillis, boolean empty) {
+    }
+
     /** Mounts per cartridge barcode over the run, if known (empty if not). */
     Map<String, Long> mountsPerCartridge();
 

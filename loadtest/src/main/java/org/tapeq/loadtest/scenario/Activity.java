@@ -4,7 +4,10 @@ package org.tapeq.loadtest.scenario;
 public enum Activity {
     /** Data taking: write at a target rate for a duration. */
     DT,
-    /** After data taking: write datasets first (not measured), then recall them in bulk. */
+    /**
+     * After data taking: recall in bulk datasets written first (not measured), or the files an earlier run wrote
+     * ({@link Experiment#inputs()}).
+     */
     ADT,
     /** Sliding window: at most X % of the inputs requested or on disk at once, each consumed, then dropped. */
     CAROUSEL,

@@ -1,5 +1,7 @@
 package org.tapeq.loadtest.scenario;
 
+import java.nio.file.Path;
+
 /**
  * One experiment of a scenario: its own storage class ({@code <name>:raw}), tape family and fair-share group,
  * doing one {@link Activity}. Rates and times are in library time (see {@link Scenario}).
@@ -16,10 +18,13 @@ package org.tapeq.loadtest.scenario;
  * @param processMillis   carousel: how long a staged file is worked on before it is dropped from disk
  * @param requests        burst: stage requests submitted at once
  * @param burstFileSize   burst: size of each file
+ * @param inputs          ADT: the file list of a previous run ({@code files.csv} or its report folder) whose files
+ *                        of this experiment's name are recalled instead of inputs written first; null: its own
  */
 public record Experiment(String name, double share, Activity activity, double rate, long durationMillis, int datasets,
                          int filesPerDataset, SizeMix sizes, RecallOrder order, int maxOutstanding,
-                         double windowPercent, long processMillis, int requests, long burstFileSize) {
+                         double windowPercent, long processMillis, int requests, long burstFileSize,
+                         Path inputs) {
 
     /** The dCache storage class of the experiment's files; the daemon maps it to the experiment's family. */
     public String storageClass() {

@@ -23,4 +23,9 @@ public record Scenario(String source, String name, String type, long seed, Libra
     public boolean has(Activity activity) {
         return experiments.stream().anyMatch(e -> e.activity() == activity);
     }
+
+    /** Whether an experiment recalls the files an earlier run wrote ({@link Experiment#inputs()}). */
+    public boolean hasInputs() {
+        return experiments.stream().anyMatch(e -> e.inputs() != null);
+    }
 }

@@ -2,6 +2,7 @@ package org.tapeq.loadtest.scenario;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,9 @@ import org.tapeq.scheduler.tape.sim.DataMode;
 
 /**
  * Reads a scenario YAML file (documented in docs/loadtest.md). Every key is a constant here and checked in this one
- * place; an error is a {@link ConfigException} naming the file, the key path and the reason.
+ * place; an error is a {@link ConfigException} naming the file, the key path and the reason. An adt experiment's
+ * {@code inputs} path is relative to the scenario file's folder; {@code tapeq loadtest --inputs} replaces it for
+ * every adt experiment (the same rules apply).
  */
 public final class ScenarioFile {
 
@@ -54,8 +57,9 @@ public final class ScenarioFile {
     static final String PROCESS_TIME = "processTime";
     static final String REQUESTS = "requests";
     static final String FILE_SIZE = "fileSize";
+    static final String INPUTS = "inputs";
     static final List<String> EXPERIMENT_KEYS = List.of(NAME, SHARE, ACTIVITY, RATE, DURATION, DATASETS,
-            FILES_PER_DATASET, SIZE, ORDER, MAX_OUTSTANDING, WINDOW, PROCESS_TIME, REQUESTS, FILE_SIZE);
+            FILES_PER_DATASET, SIZE, ORDER, MAX_OUTSTANDING, WINDOW, PROCESS_TIME, REQUESTS, FILE_SIZE, INPUTS);
 
     static final String MEDIAN = "median";
     static final String SIGMA = "sigma";
@@ -85,6 +89,11 @@ public final class ScenarioFile {
     }
 
     public static Scenario load(Path file) {
+        return load(file, null);
+    }
+
+    /** Reads {@code file}; {@code inputs}, if not null, is every adt experiment's {@code inputs} (the command's). */
+    public static Scenario load(Path file, Path inputs) {
         String text;
         try {
             text = Files.readString(file);
@@ -93,10 +102,14 @@ public final class ScenarioFile {
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot be read: " + e.getMessage(), e);
         }
-        return parse(text, file.toString());
+        return parse(text, file.toString(), inputs);
     }
 
     public static Scenario parse(String yaml, String source) {
+        return parse(yaml, source, null);
+    }
+
+    public static Scenario parse(String yaml, String source, Path inputs) {
         if (yaml.isBlank()) {
             throw new ConfigException(source + ": the file is empty; at least type: and experiments: must be given");
         }
@@ -125,7 +138,7 @@ public final class ScenarioFile {
         List<Experiment> experiments = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ConfigNode n : nodes) {
-            Experiment e = experiment(n, type);
+            Experiment e = experiment(n, type, source, inputs);
             if (!names.add(e.name())) {
                 throw n.error(NAME, "\"" + e.name() + "\" is used by two experiments");
             }
@@ -133,6 +146,10 @@ public final class ScenarioFile {
         }
         if (type.equals(MIXED) && experiments.size() < 2) {
             throw root.error(EXPERIMENTS, "a mixed scenario needs at least two experiments");
+        }
+        if (inputs != null && experiments.stream().noneMatch(e -> e.activity() == Activity.ADT)) {
+            throw new ConfigException(source + ": --inputs " + inputs + " given, but no experiment is an adt (only an "
+                    + "adt recalls what an earlier run wrote)");
         }
         long bursts = experiments.stream().filter(e -> e.activity() == Activity.BURST).count();
         if (bursts > 0 && experiments.size() > 1) {
@@ -154,7 +171,7 @@ public final class ScenarioFile {
         return new LibrarySettings(drives, cartridges, media, speed, data);
     }
 
-    private static Experiment experiment(ConfigNode n, String type) {
+    private static Experiment experiment(ConfigNode n, String type, String source, Path inputsGiven) {
         n.allow(EXPERIMENT_KEYS);
         String name = n.requiredString(NAME);
         if (!NAME_SYNTAX.matcher(name).matches()) {
@@ -184,6 +201,7 @@ public final class ScenarioFile {
         long process = 0;
         int requests = 0;
         long fileSize = 0;
+        Path inputs = null;
         SizeMix sizes = sizes(n);
         List<String> used = new ArrayList<>(List.of(NAME, SHARE, ACTIVITY));
         switch (activity) {
@@ -194,11 +212,19 @@ public final class ScenarioFile {
                 used.addAll(List.of(RATE, DURATION, DATASETS, SIZE));
             }
             case ADT, CAROUSEL -> {
-                datasets = required(n, DATASETS, () -> n.integer(DATASETS, 0, 1, 1_000_000)).intValue();
-                filesPerDataset = required(n, FILES_PER_DATASET,
-                        () -> n.integer(FILES_PER_DATASET, 0, 1, 10_000_000)).intValue();
+                if (activity == Activity.ADT && (inputsGiven != null || n.has(INPUTS))) {
+                    inputs = inputsGiven != null ? inputsGiven : inputs(n, source);
+                    used.add(INPUTS);
+                } else {
+                    String alternative = activity == Activity.ADT ? INPUTS : null;
+                    datasets = required(n, DATASETS, alternative,
+                            () -> n.integer(DATASETS, 0, 1, 1_000_000)).intValue();
+                    filesPerDataset = required(n, FILES_PER_DATASET, alternative,
+                            () -> n.integer(FILES_PER_DATASET, 0, 1, 10_000_000)).intValue();
+                    used.addAll(List.of(DATASETS, FILES_PER_DATASET, SIZE));
+                }
                 order = n.choice(ORDER, RecallOrder.DATASETS);
-                used.addAll(List.of(DATASETS, FILES_PER_DATASET, SIZE, ORDER));
+                used.add(ORDER);
                 if (activity == Activity.ADT) {
                     maxOutstanding = (int) n.integer(MAX_OUTSTANDING, 0, 0, Integer.MAX_VALUE);
                     used.add(MAX_OUTSTANDING);
@@ -220,12 +246,24 @@ public final class ScenarioFile {
         }
         for (String key : EXPERIMENT_KEYS) {
             if (!used.contains(key) && n.has(key)) {
-                throw n.error(key, "does not apply to " + ConfigNode.yamlName(activity) + " (applies: "
-                        + String.join(", ", used) + ")");
+                throw n.error(key, "does not apply to " + ConfigNode.yamlName(activity) + (inputs != null
+                        ? " with inputs (the list gives the files)" : "") + " (applies: " + String.join(", ", used)
+                        + ")");
             }
         }
         return new Experiment(name, share, activity, rate, duration, datasets, filesPerDataset, sizes, order,
-                maxOutstanding, window, process, requests, fileSize);
+                maxOutstanding, window, process, requests, fileSize, inputs);
+    }
+
+    /** The {@code inputs} path, relative to the folder of the scenario file {@code source}. */
+    private static Path inputs(ConfigNode n, String source) {
+        String s = n.string(INPUTS, null);
+        try {
+            Path folder = Path.of(source).getParent();
+            return (folder == null ? Path.of(s) : folder.resolve(s)).normalize();
+        } catch (InvalidPathException e) {
+            throw n.error(INPUTS, "\"" + s + "\" is not a valid path: " + e.getReason());
+        }
     }
 
     private static SizeMix sizes(ConfigNode parent) {
@@ -285,8 +323,14 @@ public final class ScenarioFile {
     }
 
     private static <T extends Number> T required(ConfigNode n, String key, Supplier<T> value) {
+        return required(n, key, null, value);
+    }
+
+    /** {@code key}'s value; if left out, an error naming {@code alternative} (a key that replaces it), if any. */
+    private static <T extends Number> T required(ConfigNode n, String key, String alternative, Supplier<T> value) {
         if (!n.has(key)) {
-            throw n.error(key, "required");
+            throw n.error(key, "required" + (alternative == null ? "" : " (or " + alternative + ": the report "
+                    + "folder of an earlier dt, to recall what it wrote)"));
         }
         return value.get();
     }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import javax.imageio.ImageIO;
 
@@ -14,7 +16,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.loadtest.run.RequestLog.End;
+import org.tapeq.loadtest.run.FileList;
 import org.tapeq.loadtest.run.RunRecord;
+import org.tapeq.loadtest.run.Target;
 
 class ReportWriterTest {
 
@@ -40,6 +44,28 @@ class ReportWriterTest {
         assertEquals(10.0, json.at("/latency/flush/p99_s").asDouble());
         assertEquals(2, json.at("/mounts_per_cartridge/TQ0000L9").asLong());
         assertEquals(2, json.get("mounts").asLong());
+    }
+
+    @Test
+    void write_dataTaking_listsTheFilesWritten_andSaysHowTheDrivesWereEmptied(@TempDir Path dir) throws IOException {
+        RunRecord r = VerdictTest.run(VerdictTest.scenario("{}"), End.COMPLETED, 10, false, VerdictTest.steady(5, 1));
+        List<FileList.Entry> written = List.of(new FileList.Entry("00AB", 1000, "atlas:raw", "/pnfs/a", "03e80001",
+                "atlas", 0));
+        RunRecord emptied = new RunRecord(r.scenario(), r.target(), r.started(), r.wallNanos(), r.speed(), false, null,
+                r.log(), r.samples(), r.mountsPerCartridge(), 0, 0, 0,
+                new Target.Emptied(Map.of("drive0", "TQ0001L9"), 1500, true), written, List.of(), 0);
+        String text = Files.readString(ReportWriter.write(emptied, dir));
+        assertTrue(text.contains("Drives: emptied before the measured phase (TQ0001L9 from drive0) in 1.5 s of wall "
+                + "time"), text);
+        assertTrue(text.contains("Files written: 1, listed in `files.csv`"), text);
+        assertEquals(written, FileList.read(dir));
+        JsonNode json = new ObjectMapper().readTree(dir.resolve(ReportWriter.JSON).toFile());
+        assertTrue(json.get("drives_emptied").asBoolean());
+        assertEquals("TQ0001L9", json.at("/unloaded_before_measuring/drive0").asText());
+        assertEquals(1, json.get("files_written").asInt());
+
+        String unknown = Files.readString(ReportWriter.write(r, dir.resolve("unknown")));
+        assertTrue(unknown.contains("Drives: not emptied (the harness cannot for this target"), unknown);
     }
 
     @Test

@@ -2,14 +2,21 @@ package org.tapeq.loadtest.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.zip.Adler32;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.daemon.config.ConfigException;
 import org.tapeq.loadtest.scenario.Scenario;
 import org.tapeq.loadtest.scenario.ScenarioFile;
 
@@ -61,6 +68,76 @@ class PlanTest {
         byDataset.prepare().forEach(f -> ids.add(f.pnfsid()));
         byDataset.measured().get(0).forEach(f -> ids.add(f.pnfsid()));
         assertEquals(100 + byDataset.measured().get(0).size(), ids.size(), "pnfsids are unique in a run");
+    }
+
+    /** A list as a dt of atlas (datasets 0 and 1) and cms wrote it; the order of atlas's files mixes datasets. */
+    private static Path list(Path dir) throws IOException {
+        List<FileList.Entry> entries = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String experiment = i % 4 == 3 ? "cms" : "atlas";
+            entries.add(FileList.Entry.of(new PlannedFile(String.format("00000000000B%012X", i), 1000 + i,
+                    experiment + ":raw", "/pnfs/loadtest/" + experiment + "/dt/f" + i, 0, i % 3 == 0 ? 1 : 0, 0),
+                    experiment));
+        }
+        FileList.write(dir.resolve(FileList.NAME), entries);
+        return dir;
+    }
+
+    private static Scenario recall(Path inputs, String order, String more) {
+        return ScenarioFile.parse(String.join("\n",
+                "type: mixed",
+                "seed: 5",
+                "experiments:",
+                "  - {name: atlas, activity: adt, order: " + order + "}",
+                "  - {name: lhcb, activity: " + more + "}",
+                ""), "recall.yaml", inputs);
+    }
+
+    @Test
+    void of_recallOfAList_takesTheFilesOfItsName_wholeDatasetsOrShuffled(@TempDir Path dir) throws IOException {
+        Path inputs = list(dir);
+        Plan byDataset = Plan.of(recall(inputs, "datasets", "carousel, datasets: 1, filesPerDataset: 3, window: 50%"));
+        assertEquals(3, byDataset.prepare().size(), "only the carousel writes its inputs first");
+        List<PlannedFile> atlas = byDataset.measured().get(0);
+        assertEquals(15, atlas.size(), "atlas's 15 files, not cms's 5");
+        assertTrue(atlas.stream().allMatch(f -> f.storageClass().equals("atlas:raw") && f.experiment() == 0));
+        List<Integer> datasets = atlas.stream().map(PlannedFile::dataset).toList();
+        assertEquals(datasets.stream().sorted().toList(), datasets, "whole datasets, one after the other");
+        List<PlannedFile> dataset0 = atlas.stream().filter(f -> f.dataset() == 0).toList();
+        assertEquals(dataset0.stream().sorted(Comparator.comparing(PlannedFile::pnfsid)).toList(), dataset0,
+                "in each dataset the order written");
+        assertEquals(1001, atlas.stream().filter(f -> f.pnfsid().endsWith("001")).findFirst().orElseThrow().size());
+
+        Plan mixed = Plan.of(recall(inputs, "mixed", "carousel, datasets: 1, filesPerDataset: 3, window: 50%"));
+        assertNotEquals(atlas, mixed.measured().get(0));
+        assertEquals(new HashSet<>(atlas), new HashSet<>(mixed.measured().get(0)));
+        assertEquals(mixed, Plan.of(recall(inputs, "mixed", "carousel, datasets: 1, filesPerDataset: 3, window: 50%")),
+                "the same seed shuffles the same way");
+    }
+
+    @Test
+    void of_listWithoutTheExperiment_namesTheListAndWhatItHolds(@TempDir Path dir) throws IOException {
+        Path inputs = list(dir);
+        Scenario s = ScenarioFile.parse("type: adt\nexperiments: [{name: alice}]\n", "alice.yaml", inputs);
+        ConfigException e = assertThrows(ConfigException.class, () -> Plan.of(s));
+        assertEquals(inputs.resolve(FileList.NAME) + ": no file of experiment alice (it lists files of atlas, cms); an "
+                + "adt recalls the files of the experiment of its own name", e.getMessage());
+    }
+
+    @Test
+    void of_scenarioWritingAFileItRecalls_isRefused(@TempDir Path dir) throws IOException {
+        // the list's pnfsids are those this scenario's dt (experiment 0, seed 1) writes itself
+        Scenario dt = ScenarioFile.parse("type: dt\nexperiments: [{name: atlas, rate: 1MB/s, duration: 1m}]\n",
+                "dt.yaml");
+        List<FileList.Entry> written = Plan.of(dt).measured().get(0).stream()
+                .map(f -> FileList.Entry.of(f, "cms")).toList();
+        FileList.write(dir.resolve(FileList.NAME), written);
+        Scenario both = ScenarioFile.parse(String.join("\n", "type: mixed", "experiments:",
+                "  - {name: atlas, activity: dt, rate: 1MB/s, duration: 1m}",
+                "  - {name: cms, activity: adt}", ""), "both.yaml", dir);
+        ConfigException e = assertThrows(ConfigException.class, () -> Plan.of(both));
+        assertTrue(e.getMessage().startsWith(dir.resolve(FileList.NAME) + ": pnfsid " + written.get(0).pnfsid()
+                + " is also written by experiment atlas of both.yaml"), e.getMessage());
     }
 
     @Test

@@ -66,12 +66,53 @@ class ScenarioFileTest {
         assertEquals(0, s.targets().maxLost());
     }
 
+    @Test
+    void parse_adtWithInputs_pathRelativeToTheScenarioFolder_noDatasetsNeeded() {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: adt",
+                "experiments:",
+                "  - {name: atlas, inputs: ../runs/dt, order: mixed, maxOutstanding: 10}",
+                ""), "docs/scenarios/adt.yaml");
+        Experiment e = s.experiments().get(0);
+        assertEquals(Path.of("docs/runs/dt"), e.inputs());
+        assertEquals(Experiment.RecallOrder.MIXED, e.order());
+        assertEquals(10, e.maxOutstanding());
+        assertTrue(s.hasInputs());
+        assertEquals(Path.of("dt"), ScenarioFile.parse("type: adt\nexperiments: [{name: a, inputs: dt}]\n",
+                "adt.yaml").experiments().get(0).inputs(), "a scenario named without a folder: the current one");
+    }
+
+    @Test
+    void parse_inputsGivenOnTheCommandLine_replaceTheScenarios_forEveryAdt() {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: mixed",
+                "experiments:",
+                "  - {name: atlas, activity: adt, inputs: elsewhere}",
+                "  - {name: cms, activity: adt}",
+                "  - {name: lhcb, activity: carousel, datasets: 1, filesPerDataset: 2, window: 50%}",
+                ""), "mixed.yaml", Path.of("report/dt"));
+        assertEquals(Path.of("report/dt"), s.experiments().get(0).inputs());
+        assertEquals(Path.of("report/dt"), s.experiments().get(1).inputs());
+        assertEquals(null, s.experiments().get(2).inputs(), "a carousel writes its own inputs");
+        assertFalse(ScenarioFile.parse(DT, "dt.yaml").hasInputs());
+        ConfigException e = assertThrows(ConfigException.class, () -> ScenarioFile.parse(DT, "dt.yaml",
+                Path.of("report/dt")));
+        assertEquals("dt.yaml: --inputs report/dt given, but no experiment is an adt (only an adt recalls what an "
+                + "earlier run wrote)", e.getMessage());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "type: dt ; experiments: [{name: a, rate: 1GB/s}]|experiments[0].duration: required",
         "type: dt ; experiments: [{name: a, rate: 1GB/s, duration: 1h, windw: 3}]|experiments[0].windw: unknown key",
         "type: dt ; experiments: [{name: a, rate: 1GB/s, duration: 1h, window: 3}]|experiments[0].window: does not apply to dt",
         "type: adt ; experiments: [{name: a, datasets: 2}]|experiments[0].filesPerDataset: required",
+        "type: adt ; experiments: [{name: a}]|experiments[0].datasets: required (or inputs: the report folder of an earlier dt",
+        "type: adt ; experiments: [{name: a, inputs: r, datasets: 2}]|experiments[0].datasets: does not apply to adt with inputs (the list gives the files",
+        "type: adt ; experiments: [{name: a, inputs: r, size: {median: 1MB}}]|experiments[0].size: does not apply to adt with inputs",
+        "type: adt ; experiments: [{name: a, inputs: \"\"}]|experiments[0].inputs: must not be empty",
+        "type: dt ; experiments: [{name: a, rate: 1GB/s, duration: 1h, inputs: r}]|experiments[0].inputs: does not apply to dt",
+        "type: carousel ; experiments: [{name: a, datasets: 1, filesPerDataset: 1, window: 5%, inputs: r}]|experiments[0].inputs: does not apply to carousel",
         "type: carousel ; experiments: [{name: a, datasets: 2, filesPerDataset: 3, window: 150%}]|experiments[0].window: must be above 0 %",
         "type: mixed ; experiments: [{name: a, rate: 1GB/s, duration: 1h}, {name: b, datasets: 1, filesPerDataset: 1}]|experiments[0].activity: required",
         "type: mixed ; experiments: [{name: a, activity: dt, rate: 1GB/s, duration: 1h}]|experiments: a mixed scenario needs at least two",

@@ -178,6 +178,21 @@ final class DriveRunner {
         engine.requestDispatch();
     }
 
+    /**
+     * An administrator's unload: a drive in service holding a cartridge it has nothing to do with (idle, or
+     * dwelling for more requests) gives it back now instead of after the idle time. Not a scheduling decision,
+     * so no remount guard follows. Returns whether the unload started.
+     */
+    boolean unloadIfIdle() {
+        if (down || mounted == null || (state != State.IDLE && state != State.DWELL)) {
+            return false;
+        }
+        LOG.info("Drive {}: unloading {} on request", id, mounted);
+        engine.unaccount(this); // a dwelling drive counted for its group
+        unmount(() -> { }, false);
+        return true;
+    }
+
     // ------------------------------------------------------------------ assignment
 
     /** Dispatch gave this drive a cartridge queue (and, for family writes, the family). */

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -210,6 +211,25 @@ public final class Scheduler {
         return onLoop(f -> {
             drive(drive).markUp();
             f.complete(null);
+        });
+    }
+
+    /**
+     * Unloads every drive in service that holds a cartridge and has nothing to do with it (idle, or holding it
+     * for more requests); a drive at work or down is left alone. Completes, once the unloads have started, with
+     * the cartridge each of those drives is unloading, by drive. {@code tapeq loadtest} empties the drives so
+     * before its measured phase, so that a recall pays for its mounts.
+     */
+    public CompletableFuture<Map<String, String>> unloadIdleDrives() {
+        return onLoop(f -> {
+            Map<String, String> unloading = new TreeMap<>();
+            for (DriveRunner d : engine.drives.values()) {
+                String barcode = d.mounted;
+                if (d.unloadIfIdle()) {
+                    unloading.put(d.id, barcode);
+                }
+            }
+            f.complete(unloading);
         });
     }
 

@@ -144,15 +144,17 @@ public final class TapeqCommand implements Runnable {
         }
     }
 
-    @Command(name = "drive", mixinStandardHelpOptions = true, description = "Take a drive out of or into service.")
+    @Command(name = "drive", mixinStandardHelpOptions = true,
+            description = "Take a drive out of or into service (up|down DRIVE), or unload every idle drive "
+                    + "(unload-idle: drives holding a cartridge they have nothing to do with give it back now).")
     static final class DriveCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ControlOptions options = new ControlOptions();
 
-        @Parameters(index = "0", paramLabel = "up|down")
+        @Parameters(index = "0", paramLabel = "up|down|unload-idle")
         String action;
 
-        @Parameters(index = "1", paramLabel = "DRIVE")
+        @Parameters(index = "1", arity = "0..1", paramLabel = "DRIVE")
         String drive;
 
         @Option(names = "--reason", description = "why (shown in status)", defaultValue = "maintenance")
@@ -161,18 +163,32 @@ public final class TapeqCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             switch (action) {
-                case "up":
-                    options.call("drive-up", List.of(drive));
-                    break;
-                case "down":
-                    options.call("drive-down", List.of(drive, reason));
-                    break;
-                default:
-                    throw new CommandLine.ParameterException(new CommandLine(this), "expected up or down, not "
-                            + action);
+                case "unload-idle" -> {
+                    if (drive != null) {
+                        throw new IllegalArgumentException("unload-idle takes no DRIVE (it unloads every idle drive)");
+                    }
+                    JsonNode unloading = options.call("drive-unload-idle", List.of());
+                    if (unloading.isEmpty()) {
+                        System.out.println("no idle drive holds a cartridge");
+                    }
+                    unloading.fields().forEachRemaining(e -> System.out.println("drive " + e.getKey()
+                            + ": unloading " + e.getValue().asText()));
+                    return 0;
+                }
+                case "up" -> options.call("drive-up", List.of(drive()));
+                case "down" -> options.call("drive-down", List.of(drive(), reason));
+                default -> throw new CommandLine.ParameterException(new CommandLine(this), "expected up, down or "
+                        + "unload-idle, not " + action);
             }
             System.out.println("drive " + drive + " " + action);
             return 0;
+        }
+
+        private String drive() {
+            if (drive == null) {
+                throw new IllegalArgumentException(action + " takes a DRIVE");
+            }
+            return drive;
         }
     }
 

@@ -47,6 +47,18 @@ class TapeqCommandTest {
             assertEquals(0, run("drive", "down", "drive1", "--reason", "cleaning", "-c", c).code);
             assertTrue(run("status", "--json", "-c", c).out.contains("cleaning"));
             assertEquals(0, run("drive", "up", "drive1", "-c", c).code);
+            // the unload itself is the scheduler's (SchedulerUnloadTest); whether the label's cartridge is still
+            // in a drive by now depends on timing, so either answer is right
+            Run unload = run("drive", "unload-idle", "-c", c);
+            assertEquals(0, unload.code, unload.err);
+            assertTrue(unload.out.matches("drive drive\\d: unloading TQ0000L9\n|no idle drive holds a cartridge\n"),
+                    unload.out);
+            Run noDrive = run("drive", "up", "-c", c);
+            assertEquals(1, noDrive.code);
+            assertTrue(noDrive.err.contains("up takes a DRIVE"), noDrive.err);
+            Run extra = run("drive", "unload-idle", "drive0", "-c", c);
+            assertEquals(1, extra.code);
+            assertTrue(extra.err.contains("unload-idle takes no DRIVE"), extra.err);
 
             assertEquals(0, run("cartridge", "disable", "TQ0001L9", "--reason", "broken case", "-c", c).code);
             Run list = run("cartridge", "list", "-c", c);
