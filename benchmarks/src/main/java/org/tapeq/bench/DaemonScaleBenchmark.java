@@ -5,12 +5,10 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
@@ -23,6 +21,7 @@ import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.tape.sim.SimStats;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.daemon.demo.ScratchTree;
 
 /**
  * N concurrent stage requests (default 100 000) through a real tapeq daemon on a real filesystem. Not a test: it
@@ -111,7 +110,7 @@ public final class DaemonScaleBenchmark {
             if (keep) {
                 System.out.println("kept " + base);
             } else {
-                deleteTree(base);
+                ScratchTree.delete(base);
             }
         }
     }
@@ -341,11 +340,6 @@ public final class DaemonScaleBenchmark {
         return nanos / 1e9;
     }
 
-    private static void deleteTree(Path base) throws IOException {
-        try (Stream<Path> paths = Files.walk(base)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-    }
 
     /** The highest heap use seen since the last reset, sampled every 20 ms. */
     private static final class HeapPeak {

@@ -5,14 +5,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.PoolEmulator;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.provider.TapeqNearlineStorage;
+import org.tapeq.daemon.demo.ScratchTree;
 
 /**
  * Puts N stage requests (default 1 000 000) in flight in one provider through the pool emulator, then
@@ -39,7 +38,7 @@ public final class ProviderScaleBenchmark {
         try {
             run(base, n);
         } finally {
-            deleteTree(base);
+            ScratchTree.delete(base);
         }
     }
 
@@ -107,9 +106,4 @@ public final class ProviderScaleBenchmark {
         return used;
     }
 
-    private static void deleteTree(Path base) throws IOException {
-        try (Stream<Path> paths = Files.walk(base)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-    }
 }

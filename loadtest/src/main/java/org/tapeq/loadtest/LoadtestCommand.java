@@ -6,29 +6,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.daemon.cli.TapeqExtension;
 import org.tapeq.loadtest.report.ReportWriter;
-import org.tapeq.loadtest.report.Summary;
 import org.tapeq.loadtest.report.Verdict;
 import org.tapeq.loadtest.run.ExistingDaemon;
 import org.tapeq.loadtest.run.FileList;
 import org.tapeq.loadtest.run.LoadRun;
 import org.tapeq.loadtest.run.Plan;
-import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.StartedDaemon;
 import org.tapeq.loadtest.run.Target;
 import org.tapeq.loadtest.scenario.Activity;
 import org.tapeq.loadtest.scenario.Scenario;
 import org.tapeq.loadtest.scenario.ScenarioFile;
+import org.tapeq.daemon.demo.ScratchTree;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -114,7 +111,7 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
             target = openTarget(scenario, plan, workDir);
         } catch (Exception e) {
             if (temporary && !keep) {
-                deleteTree(workDir);
+                ScratchTree.delete(workDir);
             }
             throw e;
         }
@@ -123,23 +120,20 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
                 ? target.requestDirectory().resolveSibling(target.requestDirectory().getFileName() + ".loadtest-pool")
                 : workDir.resolve("pool");
         LoadRun run = new LoadRun(scenario, plan, target, pool, progress, System.console() != null);
-        RunRecord record = withStopHook(run, JVM_HOOKS, () -> {
+        ReportWriter.Written written = withStopHook(run, JVM_HOOKS, () -> {
             try (target) {
-                RunRecord r = run.run();
-                ReportWriter.write(r, report);
-                return r;
+                return ReportWriter.write(run.run(), report);
             } finally {
                 if (temporary && !keep) {
-                    deleteTree(workDir);
+                    ScratchTree.delete(workDir);
                 } else if (workDir != null) {
                     progress.println("work directory kept: " + workDir);
                 }
             }
         });
-        Summary s = Summary.of(record);
-        Verdict v = Verdict.of(record, s);
-        System.out.printf("%s%s: %s; report %s%n", scenario.name(), record.partial() ? " (partial)" : "",
-                v.passed() ? "PASSED" : "FAILED", report.resolve(ReportWriter.MARKDOWN));
+        Verdict v = written.verdict();
+        System.out.printf("%s%s: %s; report %s%n", scenario.name(), written.run().partial() ? " (partial)" : "",
+                v.passed() ? "PASSED" : "FAILED", written.markdown());
         return v.passed() ? 0 : 1;
     }
 
@@ -209,12 +203,4 @@ public final class LoadtestCommand implements Callable<Integer>, TapeqExtension 
         };
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-    }
 }

@@ -47,8 +47,12 @@ public final class ReportWriter {
     private ReportWriter() {
     }
 
-    /** Writes the report; returns the Markdown file. */
-    public static Path write(RunRecord run, Path dir) throws IOException {
+    /** What {@link #write} wrote: the run it reports, the Markdown file, and the verdict it states. */
+    public record Written(RunRecord run, Path markdown, Verdict verdict) {
+    }
+
+    /** Writes the report; returns the Markdown file and the verdict, judged once for the report and the caller. */
+    public static Written write(RunRecord run, Path dir) throws IOException {
         Files.createDirectories(dir);
         Summary s = Summary.of(run);
         Verdict v = Verdict.of(run, s);
@@ -60,7 +64,7 @@ public final class ReportWriter {
         }
         Path md = dir.resolve(MARKDOWN);
         Files.writeString(md, markdown(run, s, v));
-        return md;
+        return new Written(run, md, v);
     }
 
     static Map<String, Object> json(RunRecord run, Summary s, Verdict v) {

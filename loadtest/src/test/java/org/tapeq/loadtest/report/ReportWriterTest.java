@@ -26,7 +26,7 @@ class ReportWriterTest {
     void write_passedRun_markdownJsonAndFourPlots(@TempDir Path dir) throws IOException {
         RunRecord r = VerdictTest.run(VerdictTest.scenario("{sustainedRate: 900MB/s, window: 60s}"), End.COMPLETED, 10,
                 false, VerdictTest.steady(120, 1_000_000_000L));
-        Path md = ReportWriter.write(r, dir);
+        Path md = ReportWriter.write(r, dir).markdown();
         String text = Files.readString(md);
         assertTrue(text.startsWith("# tapeq loadtest: dt\n\n**PASSED**"), text);
         assertTrue(text.contains("| flush | 100 | 0 | 0 | 0 | 100.0 GB | 10.0 s | 10.0 s | 10.0 s |"), text);
@@ -54,7 +54,7 @@ class ReportWriterTest {
         RunRecord emptied = new RunRecord(r.scenario(), r.target(), r.started(), r.wallNanos(), r.speed(), false, null,
                 r.log(), r.samples(), r.mountsPerCartridge(), 0, 0, 0,
                 new Target.Emptied(Map.of("drive0", "TQ0001L9"), 1500, true), written, List.of(), 0);
-        String text = Files.readString(ReportWriter.write(emptied, dir));
+        String text = Files.readString(ReportWriter.write(emptied, dir).markdown());
         assertTrue(text.contains("Drives: emptied before the measured phase (TQ0001L9 from drive0) in 1.5 s of wall "
                 + "time"), text);
         assertTrue(text.contains("Files written: 1, listed in `files.csv`"), text);
@@ -64,14 +64,14 @@ class ReportWriterTest {
         assertEquals("TQ0001L9", json.at("/unloaded_before_measuring/drive0").asText());
         assertEquals(1, json.get("files_written").asInt());
 
-        String unknown = Files.readString(ReportWriter.write(r, dir.resolve("unknown")));
+        String unknown = Files.readString(ReportWriter.write(r, dir.resolve("unknown")).markdown());
         assertTrue(unknown.contains("Drives: not emptied (the harness cannot for this target"), unknown);
     }
 
     @Test
     void write_partialRun_saysSo(@TempDir Path dir) throws IOException {
         RunRecord r = VerdictTest.run(VerdictTest.scenario("{}"), End.OUTSTANDING, 0, true, VerdictTest.steady(5, 1));
-        String text = Files.readString(ReportWriter.write(r, dir));
+        String text = Files.readString(ReportWriter.write(r, dir).markdown());
         assertTrue(text.startsWith("# tapeq loadtest: dt (PARTIAL)\n\n**FAILED**"), text);
         assertTrue(text.contains("| complete | every request ended | stopped: stopped by test | **FAIL** |"), text);
         JsonNode json = new ObjectMapper().readTree(dir.resolve(ReportWriter.JSON).toFile());

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -111,7 +110,7 @@ public final class DemoCommand implements Callable<Integer> {
             result = run(root, started);
         } finally {
             if (temporary && !keep) {
-                deleteTree(root);
+                ScratchTree.delete(root);
             }
         }
         long wallMillis = (System.nanoTime() - started) / 1_000_000;
@@ -253,18 +252,4 @@ public final class DemoCommand implements Callable<Integer> {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // best effort: a leftover temporary directory is harmless
-                }
-            });
-        }
-    }
 }
