@@ -25,7 +25,7 @@ import org.tapeq.simulator.workload.Workload;
  * Design notes: one policy on one workload. Everything is built fresh per run (virtual clock, size-only library
  * in memory, SQLite catalog in memory), the cartridges are preloaded, and the real Scheduler runs with the
  * policy's instance until the loop has nothing left to do. The catalog is the product's JdbcCatalog: the
- * preload commits one transaction per aggregate and the burst is looked up in batches (Scheduler.stage(List)),
+ * preload commits one transaction per cartridge and the burst is looked up in batches (Scheduler.stage(List)),
  * which keeps catalog cost a small part of a 100 000-file run (docs/benchmarks.md gives the figure), so no
  * simulation-only catalog is needed. Labels are not read at mounts (size-only: nothing to read).
  */

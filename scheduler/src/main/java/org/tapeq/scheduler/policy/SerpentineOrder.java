@@ -28,7 +28,10 @@ import java.util.List;
  *       single spans and once with "runs" (spans chained along a wrap while each hop is cheap), which lets one
  *       tour be sweep-like where spans are sparse and block-ordered where they are dense;</li>
  *   <li>{@link NearestFirst}: exact greedy shortest-locate-first over the whole queue via per-wrap sorted lists,
- *       for queues up to {@link #GREEDY_LIMIT} spans (it is O(n * wraps) in the worst case).</li>
+ *       for queues up to {@link #GREEDY_LIMIT} spans (it is O(n * wraps) in the worst case);</li>
+ *   <li>{@link RunTours}: when the spans chain into at most {@link RunTours#MAX_RUNS} runs (across wrap turns;
+ *       a dataset recalled from co-located data), the exact best order of the whole runs (Held-Karp,
+ *       O(2^k k^2) for k runs).</li>
  * </ol>
  * Improvement: {@link NeighbourOrOpt} moves runs of 1..3 spans to anywhere in the tour next to a span that is
  * cheap to reach them from (or to go on to), until no such move saves time. It is applied to the
@@ -36,8 +39,9 @@ import java.util.List;
  * returned. On uniform LTO-9 queues of 1 000-2 000 spans or-opt takes another 10-15 % off the best constructed
  * tour.
  *
- * <p>Cost: O(n log n) sorting, about 30 O(n) sweep pricings, the greedy, and or-opt at O(n * neighbours) per
- * round; nothing compares all pairs of spans. Deterministic: the same input gives the same order.
+ * <p>Cost: O(n log n) sorting, about 30 O(n) sweep pricings, the greedy, the run order (O(n) to find the runs,
+ * O(2^k k^2) only when there are k <= 12), and or-opt at O(n * neighbours) per round; nothing compares all pairs
+ * of spans. Deterministic: the same input gives the same order.
  *
  * <p>Limits: the estimate ignores what only the drive knows (real wrap boundaries, compression, drive-side RAO).
  * A cheaper tour under the estimate is only as good as the estimate; in particular CTA's fitted landing-zone
@@ -52,7 +56,10 @@ public final class SerpentineOrder implements ReadOrder {
     static final int LARGE = 20_000;
     /** How many of the best candidates are polished by or-opt. */
     static final int POLISHED = 3;
-    /** Run-chaining thresholds for the sweeps: none, and hops up to 7 s (a short locate or read-through). */
+    /**
+     * Run-chaining thresholds for the sweeps: none, and hops up to 7 s (a short locate or read-through); the
+     * last one also chains the runs that {@link RunTours} orders.
+     */
     static final double[] RUN_MAX_HOPS = {0, 7};
     /** A safety cap on or-opt moves (each strictly saves time, so it ends anyway; typically well under n). */
     static final int MAX_MOVES_PER_SPAN = 20;

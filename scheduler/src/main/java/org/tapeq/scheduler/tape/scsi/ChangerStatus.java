@@ -78,7 +78,7 @@ record ChangerStatus(List<Element> drives, List<Element> slots) {
         return drives.stream().filter(d -> d.number() == number).findFirst();
     }
 
-    /** The storage (not import/export) slot holding the barcode. */
+    /** The slot (storage or import/export) holding the barcode. */
     Optional<Element> slotOf(String barcode) {
         return slots.stream().filter(s -> s.full() && barcode.equals(s.barcode())).findFirst();
     }

@@ -56,9 +56,8 @@ final class FaultMap {
             new Rule("medium error", null, FaultKind.MEDIA),
             new Rule("hardware error", null, null),
             new Rule("not ready", null, null),
-            new Rule("illegal request", Op.ROBOT, FaultKind.ROBOT),
-            new Rule("source element empty", Op.ROBOT, FaultKind.ROBOT),
-            new Rule("destination element full", Op.ROBOT, FaultKind.ROBOT),
+            // mtx's own refusals (illegal request, source element empty, destination element full) need no
+            // rule: whatever mtx reports falls back to ROBOT
             // an I/O error while moving data: the cartridge could not be read or written there
             new Rule("input/output error", Op.READ, FaultKind.MEDIA),
             new Rule("input/output error", Op.WRITE, FaultKind.MEDIA));

@@ -40,9 +40,10 @@ import org.tapeq.scheduler.time.EventLoop;
  *     variable-block mode ({@code mt setblk 0}), so each {@code write()} of {@code dd} is one tape block;
  *     {@code dd iflag=fullblock} makes every block but the last of a tape file exactly {@link #blockSize()}
  *     bytes. The {@code st} driver writes the filemark after a tape file when {@code dd} closes the device.</li>
- * <li>End of data is found once per mount ({@code mt eod; mt tell}) and then followed by the writes this
- *     library makes; {@link #locate} and {@link #locateFile} beyond it fail {@code NOT_FOUND} without moving
- *     the tape through blank tape.</li>
+ * <li>End of data is found once per mount ({@code mt rewind; mt eod; mt tell; mt status}, which also counts
+ *     the tape files) and then followed by the writes this library makes; {@link #locate} and
+ *     {@link #locateFile} beyond a known end of data fail {@code NOT_FOUND} without moving the tape; before it is
+ *     known, a {@link #locate} beyond it fails at the drive.</li>
  * <li>Never writes an unlabelled or foreign cartridge: before the first {@link #append} after a mount the
  *     label (tape file 0) is read and checked against the barcode ({@link TapeLabel#parseFor}); only
  *     {@link #writeLabel} (an administrator's {@code tapeq cartridge label}) writes a cartridge without one.</li>

@@ -104,6 +104,20 @@ class SimPhysicsTest {
     }
 
     @Test
+    void locate_shortHopAcrossAWrapTurn_readsThrough() {
+        TapeGeometry g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
+        long turn = g.wrapStart(11);
+        Head before = physics.headAt(g, turn - 100_000_000);
+        Head after = physics.headAt(g, turn + 100_000_000);
+        long through = physics.locateMillis(before, after, rate);
+        assertEquals(TapePhysics.streamMillis(200_000_000, rate), through, 1,
+                "200 MB ahead across the turn of wrap 10 to 11 is streamed");
+        long located = physics.locateMillis(before, after, 1); // no read-through at 1 B/s: a real locate
+        assertTrue(located > 5 * through, "locate " + located + " ms vs read-through " + through + " ms");
+        assertTrue(physics.locateMillis(after, before, rate) > located - 1, "backwards is never read through");
+    }
+
+    @Test
     void locate_wrapAndDirectionChanges_costMoreThanSameWrapMoveOfSameDistance() {
         double lpos = 300;
         double distance = 200;
