@@ -124,7 +124,8 @@ public final class DaemonScaleBenchmark {
                 Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors());
 
         long t0 = System.nanoTime();
-        SizeOnlyTapes.write(state.resolve("catalog.db"), state.resolve("simlib"), drives, cartridges, n, size);
+        SizeOnlyTapes.write(state.resolve("catalog.db"), state.resolve("simlib"), drives, SizeOnlyTapes.MEDIA,
+                cartridges, n, size);
         System.out.printf(Locale.ROOT, "prepared: %,d files written through the scheduler to a size-only library in "
                 + "%.1f s%n", n, seconds(System.nanoTime() - t0));
         DaemonConfig config = DaemonConfig.load(writeConfig());

@@ -95,6 +95,24 @@ class LoadRunTest {
         assertTrue(most <= 40 + 4, "window respected: at most " + most + " outstanding");
     }
 
+    /** A burst on another media than the default: the cartridges written before the start are the daemon's. */
+    @Test
+    void run_burstOnLto8_stagesEveryRequest(@TempDir Path dir) throws Exception {
+        Scenario s = ScenarioFile.parse(String.join("\n",
+                "type: burst",
+                "library: {drives: 2, cartridges: 3, media: LTO8, speed: 1000}",
+                "experiments:",
+                "  - {name: bench, requests: 60, fileSize: 10kB}",
+                "timeout: 24h",
+                ""), "burst-lto8.yaml");
+        RunRecord r = run(s, dir);
+        Summary sum = Summary.of(r);
+        assertEquals(60, sum.outcomes().get(Kind.STAGE).get(End.COMPLETED), sum + " " + r.problems());
+        assertEquals(0, sum.count(End.LOST) + sum.count(End.FAILED));
+        assertTrue(r.mountsPerCartridge().keySet().stream().allMatch(b -> b.endsWith("L8")),
+                r.mountsPerCartridge().toString());
+    }
+
     /**
      * An A-DT of what a DT wrote: the DT's report lists its files, the A-DT (inputs: that report) recalls them from
      * the cartridges of the same work directory, each once, beginning with empty drives.

@@ -62,14 +62,17 @@ public final class SizeOnlyTapes {
                            String checksum) {
     }
 
-    /** Labels the cartridges, flushes {@code n} files of {@code size} bytes, waits until all are committed. */
-    public static void write(Path catalogFile, Path libraryDir, int drives, int cartridges, int n, long size)
-            throws IOException {
+    /**
+     * Labels the cartridges (of {@code media}, which must be the daemon's), flushes {@code n} files of
+     * {@code size} bytes, waits until all are committed.
+     */
+    public static void write(Path catalogFile, Path libraryDir, int drives, MediaType media, int cartridges, int n,
+                             long size) throws IOException {
         List<String> labels = new ArrayList<>();
         for (int c = 0; c < cartridges; c++) {
             labels.add(storageClass(c, cartridges));
         }
-        write(catalogFile, libraryDir, drives, MEDIA, labels, Map.of(), n,
+        write(catalogFile, libraryDir, drives, media, labels, Map.of(), n,
                 i -> new TapeFile(pnfsid(i), size, storageClass(i, cartridges), path(i, cartridges), "bench", null));
     }
 

@@ -106,8 +106,8 @@ public final class StartedDaemon implements Target {
                 throw new IllegalArgumentException(scenario.source() + ": library.data: a burst needs size-only");
             }
             Experiment e = scenario.experiments().get(0);
-            SizeOnlyTapes.write(state.resolve(CATALOG), state.resolve(LIBRARY), lib.drives(), lib.cartridges(),
-                    e.requests(), e.burstFileSize());
+            SizeOnlyTapes.write(state.resolve(CATALOG), state.resolve(LIBRARY), lib.drives(), lib.media(),
+                    lib.cartridges(), e.requests(), e.burstFileSize());
         } else if (sizeOnly && !reused) {
             List<PlannedFile> inputs = plan.prepare();
             Map<String, String> families = new LinkedHashMap<>();
