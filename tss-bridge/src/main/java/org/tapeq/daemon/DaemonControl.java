@@ -45,6 +45,7 @@ final class DaemonControl implements ControlServer.Handler {
                 arity(command, args, 0, "no arguments");
                 return JSON.valueToTree(await(s.unloadIdleDrives(), QUICK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             case "inventory":
+                arity(command, args, 0, "no arguments");
                 return JSON.valueToTree(await(s.syncInventory(), TAPE_TASK_TIMEOUT_MINUTES, TimeUnit.MINUTES));
             case "cartridge-list":
                 return JSON.valueToTree(daemon.catalog().cartridges());

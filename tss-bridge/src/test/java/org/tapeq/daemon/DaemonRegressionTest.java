@@ -94,8 +94,8 @@ class DaemonRegressionTest {
     }
 
     /**
-     * At start the bridge decides from one listing of in/ and request/ which requests have an answer already,
-     * instead of probing each: every case must come out as the probes would decide it.
+     * At start the bridge probes each request for an answer it has already (one stat of its request file, then
+     * in/ and the error file): every case must come out right.
      */
     @Test
     void filesFoundAtStart_areJudgedAsTheProbesWould() throws Exception {
