@@ -289,8 +289,8 @@ public final class LoadRun {
             case ADT:
                 return e.maxOutstanding() == 0 ? left : Math.max(0, e.maxOutstanding() - outstanding.get(x));
             case CAROUSEL: {
-                int total = plan.measured().get(x).size();
-                int window = Math.max(1, (int) Math.ceil(total * e.windowPercent() / 100));
+                // of the inputs it recalls: those whose flush in the prepare phase failed are not among them
+                int window = Math.max(1, (int) Math.ceil(files.size() * e.windowPercent() / 100));
                 return Math.max(0, window - inWindow.get(x));
             }
             default:
