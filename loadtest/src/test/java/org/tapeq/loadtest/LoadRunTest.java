@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.daemon.config.ConfigException;
+import org.tapeq.config.ConfigException;
 import org.tapeq.loadtest.report.ReportWriter;
 import org.tapeq.loadtest.report.Summary;
 import org.tapeq.loadtest.report.Verdict;
@@ -28,8 +28,8 @@ import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.StartedDaemon;
-import org.tapeq.loadtest.scenario.Scenario;
-import org.tapeq.loadtest.scenario.ScenarioFile;
+import org.tapeq.workload.scenario.Scenario;
+import org.tapeq.workload.scenario.ScenarioFile;
 
 /** Whole runs: provider, pool emulator and a real daemon with a small simulated library at scaled time. */
 class LoadRunTest {

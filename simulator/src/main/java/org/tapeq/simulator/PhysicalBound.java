@@ -10,7 +10,7 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
-import org.tapeq.simulator.workload.Trace;
+import org.tapeq.workload.Trace;
 
 /*
  * Design notes: the physical lower bound of a workload's makespan, from the simulated library's own physics

@@ -8,6 +8,7 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.TapeRequest;
+import org.tapeq.workload.Percentile;
 
 /**
  * Records each request's submission and end (by its dense id), and derives latencies, queue depth and
@@ -118,8 +119,17 @@ final class RunRecorder implements RequestListener {
         return n;
     }
 
-    /** The latency quantile q (0..1) in seconds over ended requests. */
-    double latencyQuantileS(double q) {
+    /** Requests the source never submitted (a source that stopped early). */
+    long unsubmitted() {
+        long n = 0;
+        for (long s : submitted) {
+            n += s < 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** The latency quantiles {@code qs} (0..1, nearest rank) in seconds over ended requests; sorts once. */
+    double[] latencyQuantilesS(double... qs) {
         long[] lat = new long[submitted.length];
         int n = 0;
         for (int i = 0; i < submitted.length; i++) {
@@ -127,12 +137,15 @@ final class RunRecorder implements RequestListener {
                 lat[n++] = ended[i] - submitted[i];
             }
         }
+        double[] out = new double[qs.length];
         if (n == 0) {
-            return 0;
+            return out;
         }
         Arrays.sort(lat, 0, n);
-        int k = (int) Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1));
-        return lat[k] / 1000d;
+        for (int k = 0; k < qs.length; k++) {
+            out[k] = lat[Percentile.nearestRank(n, qs[k])] / 1000d;
+        }
+        return out;
     }
 
     /** Outstanding requests at PLOT_POINTS + 1 evenly spaced times up to the last end. */

@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.tapeq.simulator.workload.Workload;
+import org.tapeq.config.ConfigException;
+import org.tapeq.workload.Workload;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,13 +22,14 @@ import picocli.CommandLine.Parameters;
         description = {"Runs the real scheduler in virtual time on a simulated library, each policy on the same "
                 + "seeded workload, and prints a table with each policy's ratio to the physical lower bound.",
                 "Scenarios: bulk-recall, bulk-recall-scattered, carousel, dt-write, dt-write-100mb, mixed, trickle "
-                        + "(--list describes them)."})
+                        + "(--list describes them), or scenario files (FILE.yaml, the format of tapeq loadtest)."})
 public final class SimulateCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "scenario(s) to run (all if none)")
+    @Parameters(arity = "0..*", paramLabel = "SCENARIO",
+            description = "built-in scenario(s) by name or scenario file(s) FILE.yaml to run (all built-in ones if none)")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--policies", split = ",", paramLabel = "NAME",
@@ -64,16 +66,18 @@ public final class SimulateCommand implements Callable<Integer> {
             for (String name : Scenarios.names()) {
                 out.printf(Locale.ROOT, "%-22s %s%n", name, Scenarios.get(name).description());
             }
+            out.println("or a scenario file: NAME.yaml (docs/simulator.md)");
             out.println("policies: " + String.join(", ", SimPolicies.names()));
             out.flush();
             return 0;
         }
         List<String> names = scenarios.isEmpty() ? List.copyOf(Scenarios.names()) : scenarios;
-        List<String> policyNames = policies == null || policies.isEmpty() ? policyDefaults(names) : policies;
-        validate(names, policyNames);
+        List<Scenarios.Sim> chosen = validate(names);
+        List<String> policyNames = policies == null || policies.isEmpty() ? policyDefaults(chosen) : policies;
+        validatePolicies(policyNames);
         List<ScenarioReport> reports = new ArrayList<>();
-        for (String name : names) {
-            Scenario scenario = Scenarios.get(name);
+        for (Scenarios.Sim scenario : chosen) {
+            String name = scenario.name();
             ScenarioReport report = new ScenarioReport(name, scenario.description());
             for (long s = seed; s < seed + seeds; s++) {
                 Workload w = scenario.build(s, scale);
@@ -118,26 +122,36 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     /** The bulk recalls also run tapeq with file-sequence order, the reference for the locate time saved. */
-    private static List<String> policyDefaults(List<String> names) {
+    private static List<String> policyDefaults(List<Scenarios.Sim> chosen) {
         List<String> p = new ArrayList<>(SimPolicies.defaults());
-        if (names.stream().anyMatch(n -> n.startsWith("bulk-recall"))) {
+        if (chosen.stream().anyMatch(s -> s.name().startsWith("bulk-recall"))) {
             p.add(SimPolicies.TAPEQ_FILE_SEQUENCE);
         }
         return p;
     }
 
-    private void validate(List<String> names, List<String> policyNames) {
-        try {
-            names.forEach(Scenarios::get);
-            policyNames.forEach(SimPolicies::get);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+    /** The scenarios named (built-in names or files); any usage error names the choices or the file and key. */
+    private List<Scenarios.Sim> validate(List<String> names) {
         if (seeds < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--seeds must be at least 1: " + seeds);
         }
-        if (!(scale > 0) || scale > 10) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--scale must be in (0, 10]: " + scale);
+        try {
+            Scenarios.checkScale(scale);
+            List<Scenarios.Sim> chosen = new ArrayList<>();
+            for (String n : names) {
+                chosen.add(Scenarios.get(n));
+            }
+            return chosen;
+        } catch (IllegalArgumentException | ConfigException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private void validatePolicies(List<String> policyNames) {
+        try {
+            policyNames.forEach(SimPolicies::get);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 

@@ -17,9 +17,9 @@ import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimStats;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.VirtualEventLoop;
-import org.tapeq.simulator.workload.RequestSource;
-import org.tapeq.simulator.workload.TapeImage;
-import org.tapeq.simulator.workload.Workload;
+import org.tapeq.workload.RequestSource;
+import org.tapeq.workload.TapeImage;
+import org.tapeq.workload.Workload;
 
 /*
  * Design notes: one policy on one workload. Everything is built fresh per run (virtual clock, size-only library
@@ -95,6 +95,10 @@ final class SimulationRun {
             loop.runUntilIdle();
             double wallS = (System.nanoTime() - wallStart) / 1e9;
             double cpuS = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9;
+            if (recorder.unsubmitted() > 0) {
+                throw new IllegalStateException(policy.name() + " on " + w.scenario() + ": " + recorder.unsubmitted()
+                        + " requests never submitted");
+            }
             if (recorder.unfinished() > 0) {
                 throw new IllegalStateException(policy.name() + " on " + w.scenario() + ": " + recorder.unfinished()
                         + " requests never ended");
@@ -119,11 +123,12 @@ final class SimulationRun {
         double driveSeconds = makespanS * w.drives();
         int cartridges = stats.mountsPerCartridge().size();
         double mbPerDrive = driveSeconds <= 0 ? 0 : r.usefulBytes() / 1e6 / driveSeconds;
+        double[] latency = r.latencyQuantilesS(0.5, 0.99);
         return new PolicyResult(name, w.seed(), makespanS, bound.boundMillis() / 1000d,
                 bound.bestLocateMillis() / 1000d, stats.mounts(), cartridges,
                 cartridges == 0 ? 0 : stats.mounts() / (double) cartridges, stats.locateMillis() / 1000d,
                 busy == 0 ? 0 : stats.locateMillis() / (double) busy, mbPerDrive,
-                mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, r.latencyQuantileS(0.5), r.latencyQuantileS(0.99),
+                mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, latency[0], latency[1],
                 driveSeconds <= 0 ? 0 : Math.max(0, 1 - busy / 1000d / driveSeconds), r.completed(), r.failed(),
                 setupS, wallS, cpuS, r.queueDepth(name), r.throughput(name));
     }

@@ -13,8 +13,8 @@ import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.WrittenFile;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
-import org.tapeq.simulator.workload.FileSpec;
-import org.tapeq.simulator.workload.TapeImage;
+import org.tapeq.workload.FileSpec;
+import org.tapeq.workload.TapeImage;
 
 /**
  * Puts the workload's starting tape contents into a size-only simulated library and the catalog, as if tapeq had

@@ -10,9 +10,9 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
-import org.tapeq.simulator.workload.Datasets;
-import org.tapeq.simulator.workload.FileSpec;
-import org.tapeq.simulator.workload.TapeImage;
+import org.tapeq.workload.Datasets;
+import org.tapeq.workload.FileSpec;
+import org.tapeq.workload.TapeImage;
 
 /** BestReadOrder against orders priced one hop at a time with the library's physics. */
 class BestReadOrderTest {

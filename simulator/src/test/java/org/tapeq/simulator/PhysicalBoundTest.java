@@ -11,10 +11,10 @@ import org.tapeq.scheduler.catalog.JdbcCatalog;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.VirtualEventLoop;
-import org.tapeq.simulator.workload.FileSpec;
-import org.tapeq.simulator.workload.RequestSource;
-import org.tapeq.simulator.workload.TapeImage;
-import org.tapeq.simulator.workload.Trace;
+import org.tapeq.workload.FileSpec;
+import org.tapeq.workload.RequestSource;
+import org.tapeq.workload.TapeImage;
+import org.tapeq.workload.Trace;
 
 class PhysicalBoundTest {
 

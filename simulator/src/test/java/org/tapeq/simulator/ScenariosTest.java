@@ -11,10 +11,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.StageRequest;
-import org.tapeq.simulator.workload.Carousel;
-import org.tapeq.simulator.workload.TapeImage;
-import org.tapeq.simulator.workload.Trace;
-import org.tapeq.simulator.workload.Workload;
+import org.tapeq.workload.Carousel;
+import org.tapeq.workload.TapeImage;
+import org.tapeq.workload.Trace;
+import org.tapeq.workload.Workload;
 
 class ScenariosTest {
 
@@ -121,6 +121,15 @@ class ScenariosTest {
         var c = Scenarios.get("bulk-recall").build(6, 0.01).source().demand();
         assertEquals(a, b);
         assertTrue(!a.equals(c));
+    }
+
+    @Test
+    void everyBuiltInScenarioIsAFileOfItsOwnName_withADescription() {
+        for (String name : Scenarios.names()) {
+            Scenarios.Sim s = Scenarios.get(name);
+            assertEquals(name, s.name());
+            assertTrue(!s.description().isBlank(), name);
+        }
     }
 
     @Test

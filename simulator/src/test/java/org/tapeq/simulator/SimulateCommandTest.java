@@ -92,4 +92,36 @@ class SimulateCommandTest {
         assertEquals(0, list.code());
         assertTrue(list.out().contains("carousel") && list.out().contains("tapeq-file-sequence"), list.out());
     }
+
+    @Test
+    void aScenarioFile_runsAsTheBuiltInOfTheSameContentDoes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("my-trickle.yaml");
+        try (var in = Scenarios.class.getResourceAsStream("scenarios/trickle.yaml")) {
+            Files.write(file, in.readAllBytes());
+        }
+        Figures builtIn = Figures.of(run("trickle", "--scale", "0.02", "--policies", "tapeq", "--json"));
+        Figures fromFile = Figures.of(run(file.toString(), "--scale", "0.02", "--policies", "tapeq", "--json"));
+        assertEquals(builtIn.figures(), fromFile.figures());
+    }
+
+    @Test
+    void aLoadTestScenario_runsInTheSimulator() {
+        Run r = run("../loadtest/scenarios/carousel.yaml", "--scale", "0.2", "--policies", "tapeq", "--json");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\"scenario\":\"carousel\""), r.out());
+    }
+
+    @Test
+    void aBadScenarioFile_isAUsageErrorNamingTheFileAndKey(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("bad.yaml"),
+                "type: adt\nexperiments:\n  - {name: atlas, files: 100, layot: scattered}\n");
+        Run r = run(file.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains(file + ": experiments[0].layot: unknown key (did you mean layout?)"), r.err());
+        Path burst = Files.writeString(dir.resolve("burst.yaml"),
+                "type: burst\nexperiments:\n  - {name: bench, requests: 10}\n");
+        Run b = run(burst.toString());
+        assertEquals(2, b.code());
+        assertTrue(b.err().contains(burst + ": type: tapeq simulate does not run a burst"), b.err());
+    }
 }

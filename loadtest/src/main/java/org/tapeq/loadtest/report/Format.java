@@ -2,17 +2,12 @@ package org.tapeq.loadtest.report;
 
 import java.util.Locale;
 
-import org.tapeq.daemon.config.Units;
+import org.tapeq.config.Units;
 
 /** How the harness writes numbers for people: rates, durations, plain numbers. */
 public final class Format {
 
     private Format() {
-    }
-
-    /** {@code 100} for 100.0, else the shortest decimal form. */
-    public static String number(double d) {
-        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
     }
 
     /** {@code 1.2 GB/s}. */

@@ -14,16 +14,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.tapeq.charts.LineChart;
 import org.tapeq.charts.Series;
-import org.tapeq.daemon.config.Units;
+import org.tapeq.config.Units;
 import org.tapeq.loadtest.run.FileList;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.Sample;
 import org.tapeq.loadtest.run.Target;
-import org.tapeq.loadtest.scenario.Activity;
-import org.tapeq.loadtest.scenario.Experiment;
-import org.tapeq.loadtest.scenario.Scenario;
+import org.tapeq.workload.scenario.Activity;
+import org.tapeq.workload.scenario.Experiment;
+import org.tapeq.workload.scenario.Scenario;
 
 /**
  * Writes a run's report into a directory: {@code report.md} (Markdown, the plots linked), {@code summary.json}
@@ -134,12 +134,12 @@ public final class ReportWriter {
                 .append(run.started()).append(".\n\n");
         b.append("Target: ").append(run.target()).append(".\n\n");
         b.append(String.format(Locale.ROOT, "Times and rates are library time (x%s): the measured phase took %s of "
-                + "library time, %s of wall time.%n%n", Format.number(run.speed()), Format.duration(s.durationMillis()),
+                + "library time, %s of wall time.%n%n", Units.plainNumber(run.speed()), Format.duration(s.durationMillis()),
                 Format.duration(run.wallNanos() / 1e6)));
         b.append("| experiment | activity | share | workload |\n| --- | --- | --- | --- |\n");
         for (Experiment e : sc.experiments()) {
             b.append("| ").append(e.name()).append(" | ").append(e.activity().name().toLowerCase(Locale.ROOT))
-                    .append(" | ").append(Format.number(e.share())).append(" | ").append(workload(e)).append(" |\n");
+                    .append(" | ").append(Units.plainNumber(e.share())).append(" | ").append(workload(e)).append(" |\n");
         }
         if (run.prepared() > 0 && run.prepareMillis() == 0) {
             b.append(String.format(Locale.ROOT, "%nInputs: %,d files, on tape before the daemon started.%n",
@@ -217,8 +217,7 @@ public final class ReportWriter {
     }
 
     private static String workload(Experiment e) {
-        String sizes = "sizes median " + Units.roughSize(e.sizes().median()) + " (sigma " + e.sizes().sigma() + ", "
-                + Units.roughSize(e.sizes().min()) + " to " + Units.roughSize(e.sizes().max()) + ")";
+        String sizes = "sizes " + e.sizes().describe();
         return switch (e.activity()) {
             case DT -> "write " + Format.rate(e.rate()) + " for " + Format.duration(e.durationMillis()) + " into "
                     + e.datasets() + " dataset(s), " + sizes;
@@ -228,7 +227,7 @@ public final class ReportWriter {
                     ? ", at most " + e.maxOutstanding() + " outstanding" : ", all at once")
                     + (e.inputs() != null ? "" : ", " + sizes);
             case CAROUSEL -> "carousel over " + e.datasets() + " x " + e.filesPerDataset() + " files, window "
-                    + Format.number(e.windowPercent()) + " %, processing " + Format.duration(e.processMillis())
+                    + Units.plainNumber(e.windowPercent()) + " %, processing " + Format.duration(e.processMillis())
                     + " per file (" + e.order().name().toLowerCase(Locale.ROOT) + "), " + sizes;
             case BURST -> String.format(Locale.ROOT, "%,d stage requests at once, %s each", e.requests(),
                     Units.roughSize(e.burstFileSize()));

@@ -11,6 +11,7 @@ import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.Sample;
+import org.tapeq.workload.Percentile;
 
 /**
  * The figures of a run, in library time: requests by kind and outcome, bytes moved, the best sustained rate over
@@ -102,8 +103,7 @@ public record Summary(Map<Kind, Map<End, Long>> outcomes, Map<Kind, Long> bytes,
 
     /** Nearest-rank percentile of sorted values. */
     static double percentile(double[] sorted, double p) {
-        int rank = (int) Math.ceil(p / 100 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        return sorted[Percentile.nearestRank(sorted.length, p / 100)];
     }
 
     public long count(End end) {

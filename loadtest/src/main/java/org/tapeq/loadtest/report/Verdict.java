@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RunRecord;
-import org.tapeq.loadtest.scenario.Targets;
+import org.tapeq.workload.scenario.Targets;
 
 /**
  * Pass or fail of a run against its scenario's {@link Targets}: every check must pass. A stopped (partial) run

@@ -4,12 +4,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.tapeq.daemon.config.ConfigNode;
-import org.tapeq.loadtest.report.Format;
-import org.tapeq.loadtest.scenario.Activity;
-import org.tapeq.loadtest.scenario.Experiment;
-import org.tapeq.loadtest.scenario.LibrarySettings;
-import org.tapeq.loadtest.scenario.Scenario;
+import org.tapeq.config.ConfigNode;
+import org.tapeq.config.Units;
+import org.tapeq.workload.scenario.Activity;
+import org.tapeq.workload.scenario.Experiment;
+import org.tapeq.workload.scenario.LibrarySettings;
+import org.tapeq.workload.scenario.Scenario;
 import org.tapeq.scheduler.tape.sim.DataMode;
 
 /**
@@ -38,7 +38,7 @@ final class DaemonYaml {
                 "  simulated:",
                 "    dir: " + state.resolve(StartedDaemon.LIBRARY),
                 "    data: " + ConfigNode.yamlName(lib.data()),
-                "    speed: " + Format.number(lib.speed()),
+                "    speed: " + Units.plainNumber(lib.speed()),
                 "    drives: " + lib.drives(),
                 "    media: " + lib.media().name().replace("-", ""),
                 "    cartridges: " + lib.cartridges(),
@@ -53,7 +53,7 @@ final class DaemonYaml {
             lines.add("groups:");
             for (Experiment e : scenario.experiments()) {
                 lines.add("  - name: " + e.name());
-                lines.add("    share: " + Format.number(e.share()));
+                lines.add("    share: " + Units.plainNumber(e.share()));
             }
         }
         lines.add("scheduler:");

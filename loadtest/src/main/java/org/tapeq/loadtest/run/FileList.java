@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.tapeq.daemon.config.ConfigException;
+import org.tapeq.config.ConfigException;
 import org.tapeq.protocol.PnfsIds;
 
 /**

@@ -28,9 +28,10 @@ import org.tapeq.daemon.Threads;
 import org.tapeq.daemon.demo.ProviderPlugin;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
-import org.tapeq.loadtest.scenario.Activity;
-import org.tapeq.loadtest.scenario.Experiment;
-import org.tapeq.loadtest.scenario.Scenario;
+import org.tapeq.workload.CarouselWindow;
+import org.tapeq.workload.scenario.Activity;
+import org.tapeq.workload.scenario.Experiment;
+import org.tapeq.workload.scenario.Scenario;
 import org.tapeq.poolemulator.EmulatedFileRequest;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
@@ -88,7 +89,8 @@ public final class LoadRun {
     /** pnfsids of the measured phase's flushes that completed */
     private final Set<String> flushed = ConcurrentHashMap.newKeySet();
     private final AtomicIntegerArray outstanding;
-    private final AtomicIntegerArray inWindow;
+    /** Per experiment: its carousel window, or null; set before the measured phase issues anything. */
+    private volatile CarouselWindow[] windows;
     private final List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
     private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean stopped;
@@ -112,7 +114,6 @@ public final class LoadRun {
         this.sampleMillis = Math.max(SAMPLE_MIN_MILLIS, Math.min(SAMPLE_MAX_MILLIS,
                 (long) (SAMPLE_LIBRARY_MILLIS / speed)));
         this.outstanding = new AtomicIntegerArray(scenario.experiments().size());
-        this.inWindow = new AtomicIntegerArray(scenario.experiments().size());
     }
 
     /** Stops issuing and ends the run as soon as possible with a partial record (the Ctrl-C path). */
@@ -245,6 +246,15 @@ public final class LoadRun {
     }
 
     private void issueAll(List<List<PlannedFile>> measured) throws IOException, InterruptedException {
+        CarouselWindow[] w = new CarouselWindow[measured.size()];
+        for (int x = 0; x < w.length; x++) {
+            Experiment e = scenario.experiments().get(x);
+            if (e.activity() == Activity.CAROUSEL) {
+                // of the inputs it recalls: those whose flush in the prepare phase failed are not among them
+                w[x] = new CarouselWindow(measured.get(x).size(), e.windowPercent(), e.processMillis());
+            }
+        }
+        windows = w;
         int[] next = new int[measured.size()];
         long deadline = timeoutNanos();
         while (!stopped) {
@@ -288,11 +298,8 @@ public final class LoadRun {
             }
             case ADT:
                 return e.maxOutstanding() == 0 ? left : Math.max(0, e.maxOutstanding() - outstanding.get(x));
-            case CAROUSEL: {
-                // of the inputs it recalls: those whose flush in the prepare phase failed are not among them
-                int window = Math.max(1, (int) Math.ceil(files.size() * e.windowPercent() / 100));
-                return Math.max(0, window - inWindow.get(x));
-            }
+            case CAROUSEL:
+                return windows[x].free();
             default:
                 return left;
         }
@@ -320,7 +327,9 @@ public final class LoadRun {
                 batch.add(r);
             }
             outstanding.addAndGet(x, files.size());
-            inWindow.addAndGet(x, files.size());
+            if (windows[x] != null) {
+                windows[x].taken(files.size());
+            }
             pool.stage(batch);
         }
     }
@@ -349,16 +358,17 @@ public final class LoadRun {
         if (!o.isCompleted()) {
             log.end(i, End.FAILED, now);
             problem(log.kind(i).name().toLowerCase() + " " + request + " failed: " + o);
-            if (log.kind(i) == Kind.STAGE) {
-                inWindow.decrementAndGet(x);
+            CarouselWindow window = windows[x];
+            if (window != null) {
+                window.released(); // a failed stage frees its slot at once
             }
-            consume(replica, 0, -1);
+            consume(replica, 0, null);
             return;
         }
         if (log.kind(i) == Kind.FLUSH) {
             flushed.add(((EmulatedFileRequest<?>) request).pnfsId().toString());
             log.end(i, End.COMPLETED, now);
-            consume(replica, 0, -1);
+            consume(replica, 0, null);
             return;
         }
         long size;
@@ -374,13 +384,12 @@ public final class LoadRun {
         } else {
             log.end(i, End.COMPLETED, now);
         }
-        Experiment e = scenario.experiments().get(x);
-        long hold = e.activity() == Activity.CAROUSEL ? (long) (e.processMillis() / speed) : 0;
-        consume(replica, hold, x);
+        CarouselWindow window = windows[x];
+        consume(replica, window == null ? 0 : (long) (window.holdMillis(true) / speed), window);
     }
 
-    /** Deletes a disk copy after {@code delayMillis}; a staged file leaves its carousel window then. */
-    private void consume(Path replica, long delayMillis, int windowOf) {
+    /** Deletes a disk copy after {@code delayMillis}; a staged file leaves its carousel window (if any) then. */
+    private void consume(Path replica, long delayMillis, CarouselWindow window) {
         if (background.isShutdown()) {
             return;
         }
@@ -390,8 +399,8 @@ public final class LoadRun {
             } catch (IOException e) {
                 problem("cannot delete " + replica + ": " + e.getMessage());
             }
-            if (windowOf >= 0) {
-                inWindow.decrementAndGet(windowOf);
+            if (window != null) {
+                window.released();
             }
         }, delayMillis, TimeUnit.MILLISECONDS);
     }

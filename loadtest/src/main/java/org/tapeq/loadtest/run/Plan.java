@@ -13,9 +13,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
-import org.tapeq.daemon.config.ConfigException;
-import org.tapeq.loadtest.scenario.Experiment;
-import org.tapeq.loadtest.scenario.Scenario;
+import org.tapeq.config.ConfigException;
+import org.tapeq.workload.scenario.Experiment;
+import org.tapeq.workload.scenario.Scenario;
 
 /**
  * What a run issues, fixed by the scenario, its seed and the file lists it recalls before anything starts: the files

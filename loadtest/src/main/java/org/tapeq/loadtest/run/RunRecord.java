@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import org.tapeq.loadtest.scenario.Scenario;
+import org.tapeq.workload.scenario.Scenario;
 
 /**
  * Everything a run recorded, for the report.

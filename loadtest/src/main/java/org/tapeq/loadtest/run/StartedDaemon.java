@@ -13,17 +13,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.tapeq.config.ConfigException;
+import org.tapeq.config.ConfigNode;
+import org.tapeq.config.Units;
 import org.tapeq.daemon.Daemon;
-import org.tapeq.daemon.config.ConfigException;
-import org.tapeq.daemon.config.ConfigNode;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.config.LibraryConfig;
 import org.tapeq.daemon.config.SimulatedConfig;
-import org.tapeq.loadtest.report.Format;
-import org.tapeq.loadtest.scenario.Activity;
-import org.tapeq.loadtest.scenario.Experiment;
-import org.tapeq.loadtest.scenario.LibrarySettings;
-import org.tapeq.loadtest.scenario.Scenario;
+import org.tapeq.workload.scenario.Activity;
+import org.tapeq.workload.scenario.Experiment;
+import org.tapeq.workload.scenario.LibrarySettings;
+import org.tapeq.workload.scenario.Scenario;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.format.Checksums;
@@ -137,7 +137,7 @@ public final class StartedDaemon implements Target {
         boolean inputsOnTape = sizeOnly && !reused;
         String what = String.format("tapeq daemon started by the harness: simulated library, %d drives, %d %s "
                 + "cartridges, %s data, x%s speed%s (%s)", lib.drives(), lib.cartridges(), lib.media().name(),
-                ConfigNode.yamlName(lib.data()), Format.number(lib.speed()), reused
+                ConfigNode.yamlName(lib.data()), Units.plainNumber(lib.speed()), reused
                         ? ", on the catalog and cartridges of an earlier run"
                         : inputsOnTape && !plan.prepare().isEmpty()
                         ? ", inputs written onto the cartridges before the start" : "", config);

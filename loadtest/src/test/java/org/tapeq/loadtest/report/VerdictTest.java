@@ -15,8 +15,8 @@ import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.Sample;
-import org.tapeq.loadtest.scenario.Scenario;
-import org.tapeq.loadtest.scenario.ScenarioFile;
+import org.tapeq.workload.scenario.Scenario;
+import org.tapeq.workload.scenario.ScenarioFile;
 
 class VerdictTest {
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.tapeq.daemon.config.ConfigException;
+import org.tapeq.config.ConfigException;
 
 class FileListTest {
 

@@ -16,9 +16,9 @@ import java.util.zip.Adler32;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.daemon.config.ConfigException;
-import org.tapeq.loadtest.scenario.Scenario;
-import org.tapeq.loadtest.scenario.ScenarioFile;
+import org.tapeq.config.ConfigException;
+import org.tapeq.workload.scenario.Scenario;
+import org.tapeq.workload.scenario.ScenarioFile;
 
 class PlanTest {
 

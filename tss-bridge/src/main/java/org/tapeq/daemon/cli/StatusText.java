@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.tapeq.daemon.config.Units;
+import org.tapeq.config.Units;
 
 /** Prints the daemon's status (as JSON from the control socket) for a human at a terminal. */
 final class StatusText {

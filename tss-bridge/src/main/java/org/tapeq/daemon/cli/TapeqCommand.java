@@ -17,8 +17,8 @@ import java.util.concurrent.CountDownLatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.tapeq.config.ConfigException;
 import org.tapeq.daemon.Daemon;
-import org.tapeq.daemon.config.ConfigException;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.daemon.demo.DemoCommand;

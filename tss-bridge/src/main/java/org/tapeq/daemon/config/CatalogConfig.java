@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 
+import org.tapeq.config.ConfigNode;
 import org.tapeq.scheduler.catalog.JdbcCatalog;
 
 /**

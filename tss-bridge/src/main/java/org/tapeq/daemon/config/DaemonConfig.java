@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.tapeq.config.ConfigException;
+import org.tapeq.config.ConfigNode;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 
 /**

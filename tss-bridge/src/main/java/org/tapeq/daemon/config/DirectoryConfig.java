@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import org.tapeq.config.ConfigNode;
+import org.tapeq.config.Units;
+
 /**
  * One ENDIT-style request directory the daemon serves (an entry of {@code directories:}).
  *

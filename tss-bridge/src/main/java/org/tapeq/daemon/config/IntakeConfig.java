@@ -2,6 +2,8 @@ package org.tapeq.daemon.config;
 
 import java.util.List;
 
+import org.tapeq.config.ConfigNode;
+import org.tapeq.config.Units;
 import org.tapeq.protocol.ProtocolFiles;
 
 /**

@@ -3,6 +3,8 @@ package org.tapeq.daemon.config;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.tapeq.config.ConfigNode;
+import org.tapeq.config.Units;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 
 /**

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import org.tapeq.config.ConfigNode;
+import org.tapeq.config.Units;
 import org.tapeq.scheduler.tape.scsi.ScsiSettings;
 
 /**

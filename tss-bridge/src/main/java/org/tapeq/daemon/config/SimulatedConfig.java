@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.tapeq.config.ConfigNode;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.sim.DataMode;
 

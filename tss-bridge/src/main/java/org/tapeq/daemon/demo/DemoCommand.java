@@ -19,9 +19,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.dcache.pool.nearline.spi.NearlineStorage;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
+import org.tapeq.config.Units;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
-import org.tapeq.daemon.config.Units;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
@@ -129,7 +129,7 @@ public final class DemoCommand implements Callable<Integer> {
         Files.writeString(config, DemoConfig.yaml(root, endit, drives, cartridges, speed, seed));
         DaemonConfig daemonConfig = DaemonConfig.load(config);
         progress.printf("tapeq demo: %d files in %d datasets, %d drives, %d LTO-9 cartridges, tape time x%s, in %s%n",
-                files, datasets, drives, cartridges, trim(speed), root);
+                files, datasets, drives, cartridges, Units.plainNumber(speed), root);
 
         try (Daemon daemon = Daemon.start(daemonConfig)) {
             List<String> barcodes = ((SimulatedLibrary) daemon.library()).barcodes();
@@ -246,10 +246,6 @@ public final class DemoCommand implements Callable<Integer> {
         }
         progress.printf("\r%-5s %s %d/%d%n", what, ProgressBar.of(requests.size(), requests.size()),
                 requests.size(), requests.size());
-    }
-
-    private static String trim(double d) {
-        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
 }

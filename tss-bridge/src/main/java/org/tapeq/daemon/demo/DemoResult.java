@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.tapeq.daemon.config.Units;
+import org.tapeq.config.Units;
 
 /** What the demo measured, printed for a human and as one JSON object. */
 final class DemoResult {
