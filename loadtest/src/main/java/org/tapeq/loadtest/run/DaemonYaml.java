@@ -6,11 +6,11 @@ import java.util.List;
 
 import org.tapeq.config.ConfigNode;
 import org.tapeq.config.Units;
+import org.tapeq.scheduler.tape.sim.DataMode;
 import org.tapeq.workload.scenario.Activity;
 import org.tapeq.workload.scenario.Experiment;
 import org.tapeq.workload.scenario.LibrarySettings;
 import org.tapeq.workload.scenario.Scenario;
-import org.tapeq.scheduler.tape.sim.DataMode;
 
 /**
  * The daemon configuration the harness writes for a scenario's simulated library: a site's file with the

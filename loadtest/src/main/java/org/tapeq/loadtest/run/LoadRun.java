@@ -28,16 +28,16 @@ import org.tapeq.daemon.Threads;
 import org.tapeq.daemon.demo.ProviderPlugin;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
-import org.tapeq.workload.CarouselWindow;
-import org.tapeq.workload.scenario.Activity;
-import org.tapeq.workload.scenario.Experiment;
-import org.tapeq.workload.scenario.Scenario;
 import org.tapeq.poolemulator.EmulatedFileRequest;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.Outcome;
 import org.tapeq.poolemulator.PoolEmulator;
+import org.tapeq.workload.CarouselWindow;
+import org.tapeq.workload.scenario.Activity;
+import org.tapeq.workload.scenario.Experiment;
+import org.tapeq.workload.scenario.Scenario;
 
 /**
  * One load test: the real provider plugin, driven by the dCache pool emulator, against a {@link Target}'s

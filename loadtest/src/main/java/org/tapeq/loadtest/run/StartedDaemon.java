@@ -20,16 +20,16 @@ import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.config.LibraryConfig;
 import org.tapeq.daemon.config.SimulatedConfig;
-import org.tapeq.workload.scenario.Activity;
-import org.tapeq.workload.scenario.Experiment;
-import org.tapeq.workload.scenario.LibrarySettings;
-import org.tapeq.workload.scenario.Scenario;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.tape.sim.DataMode;
 import org.tapeq.scheduler.tape.sim.SimStats;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.workload.scenario.Activity;
+import org.tapeq.workload.scenario.Experiment;
+import org.tapeq.workload.scenario.LibrarySettings;
+import org.tapeq.workload.scenario.Scenario;
 
 /**
  * A tapeq daemon the harness starts in its own JVM from a daemon YAML file: a site's (any backend, cartridges

@@ -14,11 +14,11 @@ import java.util.regex.PatternSyntaxException;
 
 import org.tapeq.config.ConfigNode;
 import org.tapeq.config.Units;
+import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.engine.SchedulerConfig.Builder;
 import org.tapeq.scheduler.engine.SchedulerConfig.ColocationRule;
 import org.tapeq.scheduler.engine.SchedulerConfig.FamilyRule;
 import org.tapeq.scheduler.engine.SchedulerConfig.GroupShare;
-import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.policy.MountPolicies;
 
 /**

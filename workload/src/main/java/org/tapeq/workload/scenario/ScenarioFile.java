@@ -16,13 +16,13 @@ import java.util.regex.Pattern;
 import org.tapeq.config.ConfigException;
 import org.tapeq.config.ConfigNode;
 import org.tapeq.config.Units;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.tape.sim.DataMode;
 import org.tapeq.workload.SizeMix;
 import org.tapeq.workload.Sizes;
 import org.tapeq.workload.scenario.Experiment.Layout;
 import org.tapeq.workload.scenario.Experiment.RecallOrder;
 import org.tapeq.workload.scenario.Experiment.Simulation;
-import org.tapeq.scheduler.model.MediaType;
-import org.tapeq.scheduler.tape.sim.DataMode;
 
 /**
  * Reads a scenario YAML file, the one format of {@code tapeq loadtest} and {@code tapeq simulate} (every key in the
