@@ -150,8 +150,16 @@ final class LoopBenchSetup {
         }
     }
 
-    /** The server the catalog tests use: {@code TAPEQ_TEST_POSTGRES_URL}, or a local one. */
+    /**
+     * The server the catalog tests use: {@code TAPEQ_TEST_POSTGRES_URL}, or a local one. The driver is loaded by
+     * name: the shaded jar keeps one {@code java.sql.Driver} service file, SQLite's.
+     */
     private static String postgresUrl() {
+        try {
+            Class.forName("org.postgresql.Driver");
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("--catalog postgres: the PostgreSQL driver is not in the benchmark jar", e);
+        }
         String url = System.getenv("TAPEQ_TEST_POSTGRES_URL");
         return url != null && !url.isBlank() ? url : "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
     }
