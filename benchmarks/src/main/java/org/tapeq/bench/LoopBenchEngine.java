@@ -217,8 +217,13 @@ final class LoopBenchEngine implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        loop.shutdown(30, TimeUnit.SECONDS); // the loop stops (its running task ends) before what it uses closes
+    public void close() {
+        try {
+            loop.shutdown(30, TimeUnit.SECONDS); // the loop stops (its running task ends) before what it uses closes
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            loop.close();
+        }
         library.close();
         io.shutdownNow();
         catalog.close();

@@ -79,8 +79,12 @@ final class LoopProbe implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         closed = true;
-        thread.join(TimeUnit.SECONDS.toMillis(5));
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
