@@ -17,15 +17,24 @@ import java.util.Objects;
  * @param deadline      loop time by which it should be on tape, or 0 for none
  * @param checksum      expected checksum as {@code type:hex} (e.g. {@code adler32:0a1b2c3d}), or null
  * @param source        the file to read, or null in size-only mode (nothing is read or written)
+ * @param origin        where the request came from, handed back with its outcome
  */
 public record FlushRequest(long id, String pnfsid, long size, String storageClass, String path,
                            String colocationKey, String group, int priority, long deadline, String checksum,
-                           Path source) implements TapeRequest {
+                           Path source, RequestOrigin origin) implements TapeRequest {
+
+    /** A request with no particular origin. */
+    public FlushRequest(long id, String pnfsid, long size, String storageClass, String path, String colocationKey,
+                        String group, int priority, long deadline, String checksum, Path source) {
+        this(id, pnfsid, size, storageClass, path, colocationKey, group, priority, deadline, checksum, source,
+                RequestOrigin.NONE);
+    }
 
     public FlushRequest {
         Objects.requireNonNull(pnfsid, "pnfsid");
         Objects.requireNonNull(storageClass, "storageClass");
         Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(origin, "origin");
         if (size < 0) {
             throw new IllegalArgumentException("negative size for " + pnfsid);
         }

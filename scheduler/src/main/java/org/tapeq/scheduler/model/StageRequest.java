@@ -16,12 +16,21 @@ import java.util.Objects;
  * @param priority    higher first, 0 normal
  * @param deadline    loop time by which the file should be staged, or 0 for none
  * @param target      where the bytes go (created or truncated), or null to discard them (size-only mode)
+ * @param origin      where the request came from, handed back with its outcome
  */
 public record StageRequest(long id, String pnfsid, long size, String storageClass, String path, String group,
-                           String activity, int priority, long deadline, Path target) implements TapeRequest {
+                           String activity, int priority, long deadline, Path target, RequestOrigin origin)
+        implements TapeRequest {
 
     public StageRequest {
         Objects.requireNonNull(pnfsid, "pnfsid");
         Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(origin, "origin");
+    }
+
+    /** A request with no particular origin. */
+    public StageRequest(long id, String pnfsid, long size, String storageClass, String path, String group,
+                        String activity, int priority, long deadline, Path target) {
+        this(id, pnfsid, size, storageClass, path, group, activity, priority, deadline, target, RequestOrigin.NONE);
     }
 }

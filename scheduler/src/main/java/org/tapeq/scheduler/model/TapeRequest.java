@@ -12,4 +12,7 @@ public sealed interface TapeRequest permits StageRequest, FlushRequest, RemoveRe
 
     /** The experiment or VO this request is accounted to for fair share and drive caps. */
     String group();
+
+    /** Where it came from; handed back with its outcome ({@link RequestOrigin#NONE} if the caller routes nothing). */
+    RequestOrigin origin();
 }
