@@ -33,7 +33,7 @@ public final class TapeqNearlineStorage implements NearlineStorage {
     private ProviderConfig config;
     private volatile ProviderRuntime runtime;
     private Rescanner rescanner;
-    private DirectoryWatcher watcher;
+    private EventSignals watcher;
 
     public TapeqNearlineStorage(String type, String name) {
         this(type, name, Clock.systemUTC());
@@ -144,9 +144,9 @@ public final class TapeqNearlineStorage implements NearlineStorage {
     private void startRuntime() throws IOException {
         ProviderRuntime rt = new ProviderRuntime(type, name, config, clock);
         Rescanner newRescanner = new Rescanner(rt);
-        DirectoryWatcher newWatcher;
+        EventSignals newWatcher;
         try {
-            newWatcher = new DirectoryWatcher(rt, newRescanner);
+            newWatcher = new EventSignals(rt, newRescanner);
         } catch (IOException e) {
             rt.stop();
             throw new IOException(config.directory() + ": cannot watch the request directory: " + e.getMessage(), e);
