@@ -13,7 +13,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -29,8 +28,7 @@ import org.tapeq.daemon.bridge.BridgeSettings;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.bridge.DirectoryBridge;
 import org.tapeq.daemon.bridge.ExclusiveLock;
-import org.tapeq.daemon.bridge.OutcomeRouter;
-import org.tapeq.daemon.bridge.StageBuffers;
+import org.tapeq.daemon.bridge.IntakePool;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.config.DirectoryConfig;
 import org.tapeq.daemon.config.LibraryConfig;
@@ -69,6 +67,8 @@ public final class Daemon implements AutoCloseable {
     /** A staged file whose request went away is removed from in/ after this long (the provider's default is 600 s). */
     private static final long ORPHAN_MILLIS = 3_600_000;
     private static final String STATE_LOCK = "daemon.lock";
+    /** Batches of request files (512 each) one directory may have in the intake pool at a time. */
+    private static final int INTAKE_BATCHES = 8;
     public static final String CONTROL_SOCKET = "control.sock";
 
     private final DaemonConfig config;
@@ -121,37 +121,38 @@ public final class Daemon implements AutoCloseable {
         library = openLibrary(lib, io);
         closeables.add(loop); // closed before the library and the I/O pool it hands work to
 
-        OutcomeRouter router = new OutcomeRouter();
-        StageBuffers buffers = new StageBuffers();
         scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
-                .config(config.schedulerConfig()).listener(router).io(io).stageSpace(buffers).build();
+                .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
+                .stageSpace(DirectoryBridge.STAGE_SPACE).build();
         await(scheduler.start(), "starting the scheduler");
 
-        ExecutorService intake = boundedPool("tapeq-intake", Math.max(2, Runtime.getRuntime().availableProcessors()),
-                100_000);
-        closeables.add(intake::shutdownNow);
+        // Each directory keeps at most INTAKE_BATCHES batches in the pool, so the pool refuses work only if
+        // something else went wrong; a refused directory waits for the pool to drain (IntakePool).
+        int intakeThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        IntakePool intake = new IntakePool(intakeThreads, INTAKE_BATCHES * Math.max(1, config.directories().size()),
+                Threads.numbered("tapeq-intake"));
+        closeables.add(intake);
         BridgeServices services = new BridgeServices(scheduler, catalog, loop, loop.speed(), metrics, intake,
-                System::currentTimeMillis);
+                INTAKE_BATCHES, System::currentTimeMillis);
         List<CompletableFuture<Void>> ready = new ArrayList<>();
-        int index = 0;
+        int n = 0;
         for (DirectoryConfig dc : config.directories()) {
             Files.createDirectories(dc.path());
             long reserve = dc.reserveBytes(Files.getFileStore(dc.path()).getTotalSpace());
-            BridgeSettings s = new BridgeSettings(index++, dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),
+            int index = n++;
+            BridgeSettings s = new BridgeSettings(dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),
                     reserve, config.intake().rescanIntervalMillis(), config.intake().inotify(),
                     config.intake().maxRequestBytes(), ORPHAN_MILLIS);
             if (dc.stageBufferBytes() < 2 * config.schedulerConfig().aggregateBytes()) {
                 // A read is one aggregate's members at most; a retried read keeps its room while the drive goes
                 // on, so a buffer under two aggregates can leave a drive waiting for room that never comes.
                 LOG.warn("directories[{}].stageBuffer ({} bytes) is less than twice scheduler.aggregateBytes ({}): "
-                        + "drives may wait for stage buffer space", s.index(), dc.stageBufferBytes(),
+                        + "drives may wait for stage buffer space", index, dc.stageBufferBytes(),
                         config.schedulerConfig().aggregateBytes());
             }
             DirectoryBridge bridge = new DirectoryBridge(s, services);
             bridges.add(bridge);
             closeables.add(bridge);
-            router.add(bridge);
-            buffers.add(bridge);
             ready.add(bridge.start());
         }
         registerGauges();

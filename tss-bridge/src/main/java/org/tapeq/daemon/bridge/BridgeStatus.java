@@ -17,10 +17,14 @@ import java.util.Map;
  * @param rejected       request files refused at intake since start
  * @param parkedCount    flushes that failed without an error channel
  * @param parked         the oldest of them, with their reasons
+ * @param rescans        full rescans of the directory completed since start (the first one at start included)
+ * @param intakeBacklog  request files found and not yet taken: waiting for the intake pool or being read
+ * @param intakePauses   times the intake pool was full and this directory waited for it to drain
  */
 public record BridgeStatus(String name, String path, Map<String, Integer> requests, int removing, int inScheduler,
                            long oldestMillis, long bufferReserved, long bufferCapacity, long bufferRefusals,
-                           long rejected, int parkedCount, List<Parked> parked) {
+                           long rejected, int parkedCount, List<Parked> parked, long rescans, int intakeBacklog,
+                           long intakePauses) {
 
     /** A parked flush and why. */
     public record Parked(String pnfsid, long seenMillis, String reason) {

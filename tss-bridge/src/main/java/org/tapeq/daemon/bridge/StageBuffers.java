@@ -8,24 +8,17 @@ import org.tapeq.scheduler.model.StageSpace;
 
 /**
  * The scheduler's stage-space hook for all directories: a read is granted only if every directory it delivers
- * into has room (the request id names the directory, see {@link DirectoryBridge}).
+ * into has room. Each file's directory is its request's origin (a {@link DirectoryBridge}); a file from
+ * elsewhere needs no room here.
  */
-public final class StageBuffers implements StageSpace {
-
-    private final StageBuffer[] buffers = new StageBuffer[BridgeSettings.MAX_DIRECTORIES];
-
-    public void add(DirectoryBridge bridge) {
-        buffers[bridge.index()] = bridge.buffer();
-    }
+final class StageBuffers implements StageSpace {
 
     @Override
     public synchronized boolean tryReserve(List<Claim> claims) {
         Map<StageBuffer, Map<Long, Long>> needs = new HashMap<>();
         for (Claim c : claims) {
-            long id = c.request().id();
-            StageBuffer b = buffers[(int) (id & 0xff)];
-            if (b != null) {
-                needs.computeIfAbsent(b, k -> new HashMap<>()).put(id, c.bytes());
+            if (c.request().origin() instanceof DirectoryBridge b) {
+                needs.computeIfAbsent(b.buffer(), k -> new HashMap<>()).put(c.request().id(), c.bytes());
             }
         }
         for (Map.Entry<StageBuffer, Map<Long, Long>> e : needs.entrySet()) {

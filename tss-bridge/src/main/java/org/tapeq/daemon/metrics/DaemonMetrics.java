@@ -5,14 +5,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 
 /**
- * The daemon's own Prometheus metrics: requests per directory and outcome, bytes moved, request latency and
- * event-loop latency. Scheduler totals (mounts, remounts, faults by class) and gauges (queue depths, buffer
+ * The daemon's own Prometheus metrics: requests per directory and outcome, bytes moved, request latency,
+ * event-loop latency, and the bridges' intake (rescans, lost watch events, request files waiting to be read). Scheduler totals (mounts, remounts, faults by class) and gauges (queue depths, buffer
  * use) are added by whoever owns those numbers through {@link #registry()}. Thread-safe.
  */
 public final class DaemonMetrics {
@@ -69,8 +70,51 @@ public final class DaemonMetrics {
             .withoutExemplars()
             .register(registry);
 
+    private final Histogram rescans = Histogram.builder()
+            .name("tapeq_rescan_duration_seconds")
+            .help("Full rescans of a request directory and how long each took (_count is the number of rescans)")
+            .unit(Unit.SECONDS)
+            .labelNames("directory")
+            .classicOnly()
+            .classicExponentialUpperBounds(0.001, 4, 10) // 1 ms .. 4.4 min
+            .withoutExemplars()
+            .register(registry);
+
+    private final Counter watchOverflows = Counter.builder()
+            .name("tapeq_watch_overflows_total")
+            .help("Times filesystem events for a request directory were lost (the kernel's or the bridge's event "
+                    + "queue overflowed); each asks for a rescan")
+            .labelNames("directory")
+            .withoutExemplars()
+            .register(registry);
+
+    private final Gauge intakeBacklog = Gauge.builder()
+            .name("tapeq_intake_backlog")
+            .help("Request files found and not yet taken: waiting for the intake pool or being read")
+            .labelNames("directory")
+            .register(registry);
+
     public PrometheusRegistry registry() {
         return registry;
+    }
+
+    /** Creates a directory's intake series at zero, so they exist before the first event. */
+    public void directory(String directory) {
+        rescans.labelValues(directory);
+        watchOverflows.labelValues(directory);
+        intakeBacklog.labelValues(directory).set(0);
+    }
+
+    public void rescanned(String directory, double seconds) {
+        rescans.labelValues(directory).observe(seconds);
+    }
+
+    public void watchOverflow(String directory) {
+        watchOverflows.labelValues(directory).inc();
+    }
+
+    public void intakeBacklog(String directory, int files) {
+        intakeBacklog.labelValues(directory).set(files);
     }
 
     public void received(String directory, String kind) {

@@ -1,0 +1,297 @@
+package org.tapeq.daemon.bridge;
+
+import static org.tapeq.daemon.bridge.BridgeContext.KIND_FLUSH;
+import static org.tapeq.daemon.bridge.BridgeContext.KIND_REMOVE;
+import static org.tapeq.daemon.bridge.BridgeContext.KIND_STAGE;
+import static org.tapeq.daemon.bridge.BridgeContext.present;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.daemon.config.DirectoryConfig;
+import org.tapeq.protocol.AtomicFiles;
+import org.tapeq.protocol.PnfsIds;
+import org.tapeq.protocol.Request;
+import org.tapeq.protocol.ReturnCodes;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.Ticket;
+import org.tapeq.scheduler.format.Checksums;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.RemoveRequest;
+import org.tapeq.scheduler.model.StageRequest;
+
+/**
+ * Admission, on the bridge's thread: a request read from its file becomes a scheduler request, or is answered
+ * at once from what the directory and the catalog already say (after a restart); a request file that went
+ * away withdraws its request.
+ *
+ * <p>Design notes. The directory and the catalog are the truth: a stage whose complete file is already in
+ * {@code in/} is delivered, a flush whose file is already in the catalog is acknowledged, a request with an
+ * error file newer than itself is answered; everything else goes to the scheduler, with this bridge as its
+ * origin. Stages admitted by one task are handed over together at its end ({@link #submitStages}): one catalog
+ * query per few hundred files, not one each (a restart may admit a million).
+ */
+final class Admission {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
+
+    /** Marks stage targets ({@code .<pnfsid>.<id>.tapeq.tmp}) for whoever lists in/. */
+    private static final String TEMPORARY_MARK = ".tapeq";
+
+    private final BridgeContext cx;
+    private final RequestTable table;
+    private final Answers answers;
+    private final Pickups pickups;
+    /** Stages admitted by the task running now, handed to the scheduler together at its end. */
+    private final List<Tracked> stagesToSubmit = new ArrayList<>();
+    private final List<StageRequest> stageRequests = new ArrayList<>();
+
+    Admission(BridgeContext cx, RequestTable table, Answers answers, Pickups pickups) {
+        this.cx = cx;
+        this.table = table;
+        this.answers = answers;
+        this.pickups = pickups;
+    }
+
+    /**
+     * A link in out/ means work for a flush waiting for it, and for an acknowledged one too: the provider links
+     * again when it raced with the removal (docs/protocol.md), and the catalog then acknowledges it at once.
+     */
+    static boolean linkExpected(Tracked t) {
+        return t.request() != null && !t.isStage()
+                && (t.is(Tracked.State.WAITING_LINK) || t.is(Tracked.State.ACKNOWLEDGED));
+    }
+
+    /** Makes {@code t} the current request of its pnfsid; a delivered one it replaces gives its space back. */
+    void track(Tracked t, int generation) {
+        t.listedIn(generation);
+        Tracked old = table.put(t);
+        if (old != null && old.is(Tracked.State.DELIVERED)) {
+            cx.freeSpace(old.id);
+        }
+    }
+
+    void admit(String pnfsid, Request r, String version, int generation) {
+        boolean stage = r.action() == Request.Action.RECALL;
+        cx.metrics.received(cx.name(), stage ? KIND_STAGE : KIND_FLUSH);
+        long id = table.newId();
+        Tracked t = new Tracked(id, pnfsid, r, cx.wallClock.getAsLong(), stage ? temporaryFor(pnfsid, id) : null,
+                version);
+        track(t, generation);
+        if (answeredBefore(pnfsid)) {
+            t.answered("answered by an error file"); // answered before a restart; the pool has not collected it
+            return;
+        }
+        if (stage) {
+            startStage(t);
+        } else {
+            startFlush(t);
+        }
+    }
+
+    private Path temporaryFor(String pnfsid, long id) {
+        return cx.dir.inDir().resolve(AtomicFiles.TEMPORARY_PREFIX + pnfsid + '.' + Long.toHexString(id)
+                + TEMPORARY_MARK + AtomicFiles.TEMPORARY_SUFFIX);
+    }
+
+    /**
+     * Whether an error file answers this request file. One older than the request file answered an earlier
+     * request the pool has since withdrawn and sent again: it is removed, not taken as the answer.
+     */
+    private boolean answeredBefore(String pnfsid) {
+        Path err = cx.dir.errorFile(pnfsid);
+        if (!present(err)) {
+            return false; // the usual case, without the cost of an exception
+        }
+        try {
+            BasicFileAttributes e = Files.readAttributes(err, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes r = Files.readAttributes(cx.dir.requestFile(pnfsid), BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            if (e.lastModifiedTime().compareTo(r.lastModifiedTime()) >= 0) {
+                return true;
+            }
+            LOG.info("{}: removing {}: it is older than the request file, which was sent again", cx.name(), err);
+            Files.deleteIfExists(err);
+        } catch (NoSuchFileException e) {
+            // no error file (the usual case), or the request is gone already
+        } catch (IOException e) {
+            LOG.warn("{}: cannot check {}: {}", cx.name(), err, e.toString());
+        }
+        return false;
+    }
+
+    private void startStage(Tracked t) {
+        Request r = t.request();
+        Path in = cx.dir.inFile(t.pnfsid);
+        try {
+            if (!present(in)) {
+                throw new NoSuchFileException(in.toString()); // the usual case: skip the attribute read
+            }
+            BasicFileAttributes a = Files.readAttributes(in, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isRegularFile() && a.size() == r.fileSize()) {
+                t.delivered(); // delivered before a restart; the pool will take it
+                cx.buffer.adopt(t.id, a.size());
+                return;
+            }
+            LOG.warn("{}: removing {} ({} bytes, not the {} requested) before staging it again", cx.name(),
+                    in, a.size(), r.fileSize());
+            Files.deleteIfExists(in);
+        } catch (NoSuchFileException e) {
+            // the usual case
+        } catch (IOException e) {
+            answers.answerWithError(t, ReturnCodes.FAILED, "cannot check " + in + ": " + e.getMessage());
+            return;
+        }
+        Request.Extension x = r.extension();
+        StageRequest s = new StageRequest(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(), cx.groupOf(r),
+                x == null ? null : x.activity(), x == null ? 0 : x.priority(), deadline(x), t.temporary, cx.origin);
+        t.queued();
+        table.handedOver(t);
+        stagesToSubmit.add(t);
+        stageRequests.add(s);
+    }
+
+    /**
+     * Hands the stages admitted by the current task to the scheduler in one call: their catalog lookups are one
+     * query per few hundred files, not one each (a restart may admit a million).
+     */
+    void submitStages() {
+        if (stagesToSubmit.isEmpty()) {
+            return;
+        }
+        List<Tracked> tracked = new ArrayList<>(stagesToSubmit);
+        List<StageRequest> requests = new ArrayList<>(stageRequests);
+        stagesToSubmit.clear();
+        stageRequests.clear();
+        List<Ticket> tickets = cx.scheduler.stage(requests);
+        for (int i = 0; i < tickets.size(); i++) {
+            tracked.get(i).ticket(tickets.get(i));
+        }
+    }
+
+    void startFlush(Tracked t) {
+        Request r = t.request();
+        Path link = cx.dir.outLink(t.pnfsid);
+        BasicFileAttributes a;
+        try {
+            if (!present(link) && !Files.isSymbolicLink(link)) {
+                throw new NoSuchFileException(link.toString()); // the provider links after the request file
+            }
+            a = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            // The provider writes the request before the link; or the flush was acknowledged before a restart
+            // and the pool has not removed the request yet. Either way: wait for a link.
+            t.waitForLink("waiting for " + link);
+            return;
+        } catch (IOException e) {
+            answers.flushFailed(t, ReturnCodes.FAILED, "cannot check " + link + ": " + e.getMessage());
+            return;
+        }
+        if (a.isSymbolicLink() || !a.isRegularFile()) {
+            answers.flushFailed(t, ReturnCodes.INVALID_REQUEST, link + " is " + (a.isSymbolicLink()
+                    ? "a symbolic link" : "not a regular file") + "; refused (the pool makes a hard link)");
+            return;
+        }
+        if (a.size() != r.fileSize()) {
+            answers.flushFailed(t, ReturnCodes.DATA_MISMATCH, link + " has " + a.size() + " bytes but "
+                    + cx.dir.requestFile(t.pnfsid) + " says " + r.fileSize());
+            return;
+        }
+        if (r.storageClass() == null || r.storageClass().isBlank()) {
+            answers.flushFailed(t, ReturnCodes.INVALID_REQUEST, cx.dir.requestFile(t.pnfsid) + " has no storage class");
+            return;
+        }
+        String checksum = BridgeContext.checksumOf(r);
+        if (alreadyOnTape(t, checksum)) {
+            answers.acknowledgeFlush(t, 0);
+            return;
+        }
+        Request.Extension x = r.extension();
+        FlushRequest f = new FlushRequest(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(),
+                x == null ? null : x.colocation(), cx.groupOf(r), x == null ? 0 : x.priority(), deadline(x),
+                checksum, link, cx.origin);
+        t.queued();
+        table.handedOver(t);
+        t.ticket(cx.scheduler.flush(f));
+    }
+
+    /** Committed to the catalog before a restart, but its link was not removed yet. */
+    private boolean alreadyOnTape(Tracked t, String checksum) {
+        Optional<FileRecord> found;
+        try {
+            found = cx.catalog.file(t.pnfsid);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: catalog lookup of {} failed ({}); flushing it", cx.name(), t.pnfsid, e.toString());
+            return false;
+        }
+        if (found.isEmpty() || found.get().isHint() || found.get().size() != t.request().fileSize()) {
+            return false;
+        }
+        return !Checksums.contradicts(checksum, found.get().checksum());
+    }
+
+    /** dCache's deadline (epoch ms) on the scheduler's clock, which may run faster than the wall clock. */
+    private long deadline(Request.Extension x) {
+        if (x == null || x.deadline() <= 0) {
+            return 0;
+        }
+        long left = x.deadline() - cx.wallClock.getAsLong();
+        return Math.max(1, cx.loop.now() + (long) (left * cx.speed));
+    }
+
+    /** A name in trash/: the tape copy of that file is deleted (once at a time). */
+    void remove(String name) {
+        if (!PnfsIds.isPnfsId(name)) {
+            return;
+        }
+        long id = table.startRemoval(name);
+        if (id < 0) {
+            return;
+        }
+        cx.metrics.received(cx.name(), KIND_REMOVE);
+        cx.scheduler.remove(new RemoveRequest(id, name, DirectoryConfig.groupOf(cx.settings.group(), null),
+                cx.origin));
+    }
+
+    /**
+     * The request file is gone: the pool cancelled, collected its answer, or rewrote it as another request.
+     *
+     * @return false if no request of that name is tracked
+     */
+    boolean requestGone(String pnfsid) {
+        Tracked t = table.get(pnfsid);
+        if (t == null) {
+            return false;
+        }
+        switch (t.state()) {
+            case QUEUED:
+                table.remove(pnfsid);
+                t.cancelling();
+                cx.scheduler.cancel(t.ticket());
+                LOG.info("{}: {} cancelled (its request file was removed)", cx.name(), pnfsid);
+                break;
+            case DELIVERED:
+                t.requestGone(cx.wallClock.getAsLong());
+                pickups.check(t);
+                break;
+            case PARKED:
+            case WAITING_LINK:
+                table.remove(pnfsid);
+                cx.metrics.completed(cx.name(), KIND_FLUSH, "cancelled", cx.seconds(t), 0);
+                break;
+            default:
+                table.remove(pnfsid);
+                break;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,229 @@
+package org.tapeq.daemon.bridge;
+
+import static org.tapeq.daemon.bridge.BridgeContext.KIND_FLUSH;
+import static org.tapeq.daemon.bridge.BridgeContext.KIND_REMOVE;
+import static org.tapeq.daemon.bridge.BridgeContext.KIND_STAGE;
+import static org.tapeq.daemon.bridge.BridgeContext.deleteQuietly;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.tapeq.protocol.AtomicFiles;
+import org.tapeq.protocol.ErrorReport;
+import org.tapeq.protocol.ReturnCodes;
+import org.tapeq.protocol.StageChecksums;
+import org.tapeq.scheduler.format.Checksums;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.RemoveRequest;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.TapeRequest;
+
+/**
+ * Answers through the directory, on the bridge's thread: outcomes from the scheduler become delivered files,
+ * removed links, error files or parked flushes; requests refused before they reach the scheduler get their
+ * error file here too.
+ *
+ * <p>Design notes. A stage is written under a temporary name in {@code in/} (space reserved first through
+ * {@link StageBuffer}), its checksum file written first when the provider speaks tapeq's extension, then renamed
+ * into place. A flush is acknowledged by removing its link, only after the catalog commit. A failure becomes an
+ * error file, except for a flush from the ENDIT provider, which cannot read one: it is parked, with the reason
+ * in status, until its request file changes or the daemon restarts. An outcome for a request no longer current
+ * (its file went away or was rewritten) is cleaned up, never delivered; no error file is written for a request
+ * the pool has withdrawn, since it would answer the pool's next request for that file.
+ */
+final class Answers {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Answers.class);
+
+    private final BridgeContext cx;
+    private final RequestTable table;
+
+    Answers(BridgeContext cx, RequestTable table) {
+        this.cx = cx;
+        this.table = table;
+    }
+
+    /** An outcome from the scheduler, on the bridge's thread. */
+    void outcome(TapeRequest request, Outcome outcome) {
+        try {
+            MDC.put("pnfsid", request.pnfsid());
+            onOutcome(request, outcome);
+        } catch (RuntimeException e) {
+            LOG.error("{}: handling the outcome {} of {} failed", cx.name(), outcome, request.pnfsid(), e);
+            abandon(request, e);
+        } finally {
+            MDC.remove("pnfsid");
+        }
+    }
+
+    /** After a failure handling an outcome: no temporary file or reservation is left behind. */
+    private void abandon(TapeRequest request, RuntimeException e) {
+        Tracked t = table.get(request.pnfsid());
+        if (t == null || t.id != request.id() || !(request instanceof StageRequest)) {
+            return;
+        }
+        deleteQuietly(t.temporary);
+        cx.freeSpace(t.id);
+        if (t.is(Tracked.State.QUEUED)) {
+            answerWithError(t, ReturnCodes.FAILED, "internal error answering " + t.pnfsid + ": " + e);
+        }
+    }
+
+    private void onOutcome(TapeRequest request, Outcome outcome) {
+        if (request instanceof RemoveRequest) {
+            removed(request.pnfsid(), outcome);
+            return;
+        }
+        Tracked t = table.returned(request.id());
+        if (t == null) {
+            LOG.warn("{}: outcome {} for unknown request {} ignored", cx.name(), outcome, request.pnfsid());
+            return;
+        }
+        boolean current = table.isCurrent(t) && t.is(Tracked.State.QUEUED);
+        if (t.isStage()) {
+            stageEnded(t, outcome, current);
+        } else {
+            flushEnded(t, outcome, current);
+        }
+    }
+
+    private void stageEnded(Tracked t, Outcome outcome, boolean current) {
+        if (current && outcome instanceof Outcome.Staged s) {
+            if (Files.exists(cx.dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+                deliver(t, s);
+                return;
+            }
+            table.remove(t.pnfsid); // cancelled while the answer was on its way
+            current = false;
+        }
+        deleteQuietly(t.temporary);
+        cx.freeSpace(t.id);
+        if (!current) {
+            cx.metrics.completed(cx.name(), KIND_STAGE, "cancelled", cx.seconds(t), 0);
+            return;
+        }
+        if (outcome instanceof Outcome.Failed f) {
+            answerWithError(t, f.returnCode(), f.message());
+        } else {
+            table.remove(t.pnfsid); // cancelled by the scheduler (shutdown): the pool will re-send
+            cx.metrics.completed(cx.name(), KIND_STAGE, "cancelled", cx.seconds(t), 0);
+        }
+    }
+
+    private void deliver(Tracked t, Outcome.Staged s) {
+        String wanted = BridgeContext.checksumOf(t.request());
+        if (Checksums.contradicts(wanted, s.checksum())) {
+            deleteQuietly(t.temporary);
+            cx.freeSpace(t.id);
+            answerWithError(t, ReturnCodes.DATA_MISMATCH, t.pnfsid + ": read " + s.checksum() + " from tape but "
+                    + "dCache expects " + wanted + "; not delivered");
+            return;
+        }
+        Path in = cx.dir.inFile(t.pnfsid);
+        try {
+            if (t.hasExtension() && s.checksum() != null) {
+                int colon = s.checksum().indexOf(':');
+                AtomicFiles.write(cx.dir.checksumFile(t.pnfsid), StageChecksums.format(
+                        Map.of(s.checksum().substring(0, colon), s.checksum().substring(colon + 1))), true);
+            }
+            // On disk before the name says "complete": after a power cut a restart adopts any in/ file of the
+            // right size as delivered.
+            AtomicFiles.commit(t.temporary, in);
+        } catch (IOException e) {
+            deleteQuietly(t.temporary);
+            deleteQuietly(cx.dir.checksumFile(t.pnfsid));
+            cx.freeSpace(t.id);
+            answerWithError(t, ReturnCodes.FAILED, "cannot deliver " + t.pnfsid + " into " + in + ": "
+                    + e.getMessage());
+            return;
+        }
+        cx.buffer.written(t.id);
+        t.delivered();
+        LOG.info("{}: staged {} ({} bytes, {})", cx.name(), t.pnfsid, s.bytes(), s.checksum());
+        cx.metrics.completed(cx.name(), KIND_STAGE, "staged", cx.seconds(t), s.bytes());
+    }
+
+    private void flushEnded(Tracked t, Outcome outcome, boolean current) {
+        if (outcome instanceof Outcome.Flushed) {
+            // On tape and in the catalog: acknowledge even if the request went away meanwhile.
+            if (current || table.get(t.pnfsid) == null) {
+                acknowledgeFlush(t, t.request().fileSize());
+            }
+            return;
+        }
+        if (!current) {
+            cx.metrics.completed(cx.name(), KIND_FLUSH, "cancelled", cx.seconds(t), 0);
+            return;
+        }
+        if (outcome instanceof Outcome.Failed f) {
+            flushFailed(t, f.returnCode(), f.message());
+        } else {
+            table.remove(t.pnfsid);
+            cx.metrics.completed(cx.name(), KIND_FLUSH, "cancelled", cx.seconds(t), 0);
+        }
+    }
+
+    void acknowledgeFlush(Tracked t, long bytes) {
+        try {
+            Files.deleteIfExists(cx.dir.outLink(t.pnfsid));
+        } catch (IOException e) {
+            LOG.error("{}: {} is on tape but its link {} cannot be removed: {}; will retry", cx.name(),
+                    t.pnfsid, cx.dir.outLink(t.pnfsid), e.toString());
+            t.waitForLink(t.reason()); // the next rescan finds it in the catalog and retries
+            return;
+        }
+        t.acknowledged();
+        LOG.info("{}: flushed {} ({} bytes)", cx.name(), t.pnfsid, t.request().fileSize());
+        cx.metrics.completed(cx.name(), KIND_FLUSH, "flushed", cx.seconds(t), bytes);
+    }
+
+    /** A flush that cannot be done: an error file for tapeq's provider, parked for the ENDIT provider's. */
+    void flushFailed(Tracked t, int rc, String message) {
+        if (t.hasExtension()) {
+            answerWithError(t, rc, message);
+            return;
+        }
+        t.parked("rc " + rc + ": " + message);
+        LOG.error("{}: flush of {} failed and the ENDIT provider has no error channel; it stays queued until "
+                + "its request file changes or the daemon restarts: {}", cx.name(), t.pnfsid, message);
+        cx.metrics.completed(cx.name(), KIND_FLUSH, "parked", cx.seconds(t), 0);
+    }
+
+    void answerWithError(Tracked t, int rc, String message) {
+        t.answered(message);
+        String kind = t.request() == null ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
+        if (!Files.exists(cx.dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS) || t.request() != null
+                && !t.isStage() && !Files.exists(cx.dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+            // Withdrawn by the pool meanwhile: an error file now would answer the next request for this file.
+            table.remove(t);
+            cx.metrics.completed(cx.name(), kind, "cancelled", cx.seconds(t), 0);
+            return;
+        }
+        try {
+            AtomicFiles.write(cx.dir.errorFile(t.pnfsid), new ErrorReport(rc, message).toBytes());
+            LOG.warn("{}: answered {} with rc {}: {}", cx.name(), t.pnfsid, rc, message);
+        } catch (IOException e) {
+            LOG.error("{}: cannot write the error file for {} (rc {}: {}): {}", cx.name(), t.pnfsid, rc,
+                    message, e.toString());
+        }
+        cx.metrics.completed(cx.name(), kind, "failed", cx.seconds(t), 0);
+    }
+
+    private void removed(String name, Outcome outcome) {
+        table.removalEnded(name);
+        if (outcome instanceof Outcome.Removed) {
+            deleteQuietly(cx.dir.trashFile(name));
+            cx.metrics.completed(cx.name(), KIND_REMOVE, "removed", 0, 0);
+        } else {
+            LOG.warn("{}: removing the tape copy of {} did not complete ({}); the trash entry stays and is tried "
+                    + "again at the next rescan", cx.name(), name, outcome);
+            cx.metrics.completed(cx.name(), KIND_REMOVE, "failed", 0, 0);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package org.tapeq.daemon.bridge;
+
+import static org.tapeq.daemon.bridge.BridgeContext.deleteQuietly;
+import static org.tapeq.daemon.bridge.BridgeContext.present;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivered files and the space they hold, on the bridge's thread: a file the pool took frees its room in the
+ * stage buffer; one left behind by a withdrawn request is removed after the orphan timeout. Also the
+ * once-a-second measurement of in/'s free space.
+ */
+final class Pickups {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pickups.class);
+
+    private final BridgeContext cx;
+    private final RequestTable table;
+    /** Reads a request file again (a delivered file vanished while its request is still there). */
+    private final Consumer<String> reread;
+    /** Whether removal events from in/ arrive; set before the bridge's thread starts working. */
+    private boolean watched;
+    private long refusalsSeen;
+
+    Pickups(BridgeContext cx, RequestTable table, Consumer<String> reread) {
+        this.cx = cx;
+        this.table = table;
+        this.reread = reread;
+    }
+
+    void watched(boolean w) {
+        watched = w;
+    }
+
+    /**
+     * Once a second: free space is measured (the scheduler's loop must not wait for a filesystem), drives that
+     * were refused space ask again (the pool's disk may have room now even though nothing was released), and
+     * without a watcher taken files release their space (with one, removal events and rescans say it).
+     */
+    void tick() {
+        cx.buffer.measure();
+        long refusals = cx.buffer.refusals();
+        if (refusals != refusalsSeen) {
+            refusalsSeen = refusals;
+            cx.scheduler.spaceFreed();
+        }
+        if (!watched) {
+            checkAll(); // one stat per delivered file: only when no removal events say it
+        }
+    }
+
+    void checkAll() {
+        for (Tracked t : table.inState(Tracked.State.DELIVERED)) {
+            check(t);
+        }
+    }
+
+    /** A delivered file the pool took frees its space; one left behind by a cancelled request is an orphan. */
+    void check(Tracked t) {
+        Path in = cx.dir.inFile(t.pnfsid);
+        if (!present(in)) {
+            finish(t);
+            return;
+        }
+        long now = cx.wallClock.getAsLong();
+        if (t.requestGoneMillis() != 0 && now - t.requestGoneMillis() > cx.settings.orphanMillis()) {
+            LOG.info("{}: removing {}: delivered, but its request went away {} ms ago and the pool never took it",
+                    cx.name(), in, now - t.requestGoneMillis());
+            deleteQuietly(in);
+            deleteQuietly(cx.dir.checksumFile(t.pnfsid));
+            finish(t);
+        }
+    }
+
+    private void finish(Tracked t) {
+        table.remove(t);
+        cx.freeSpace(t.id);
+        t.acknowledged();
+        if (t.requestGoneMillis() == 0 && Files.exists(cx.dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+            // Both providers remove the request before they take the file; someone else removed it.
+            LOG.warn("{}: {} disappeared from in/ but its request is still there; staging it again",
+                    cx.name(), t.pnfsid);
+            reread.accept(t.pnfsid);
+        }
+    }
+}
