@@ -100,6 +100,11 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         return buffer;
     }
 
+    /** Where the watcher's events go (tests call it as the watcher would). */
+    DirectoryWatcher.Listener watchListener() {
+        return events;
+    }
+
     /**
      * Takes the directory's lock, removes partial files, starts watching and reads every request file. The
      * future completes when every request found at start has been handed to the scheduler or answered.

@@ -1,0 +1,93 @@
+package org.tapeq.daemon.bridge;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.tapeq.daemon.Threads;
+import org.tapeq.daemon.metrics.DaemonMetrics;
+import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.SchedulerConfig;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+/**
+ * A scheduler on an empty catalog and a size-only simulated library, and bridges on it built directly (not
+ * through the daemon), so a test can choose their intake pool and settings. A stage of a file the catalog does
+ * not know is answered by the scheduler with rc 33.
+ */
+final class BridgeRig implements AutoCloseable {
+
+    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    final DaemonMetrics metrics = new DaemonMetrics();
+    private final Path tmp;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final RealTimeEventLoop loop;
+    private final JdbcCatalog catalog;
+    private final Scheduler scheduler;
+
+    BridgeRig(Path tmp) throws Exception {
+        this.tmp = tmp;
+        loop = new RealTimeEventLoop("tapeq-scheduler", 1000);
+        closeables.add(loop);
+        catalog = JdbcCatalog.open("jdbc:sqlite:" + tmp.resolve("catalog.db"));
+        closeables.add(catalog);
+        SimulatedLibrary library = SimulatedLibrary.builder(loop).drives(1).cartridges("RG", 1, MediaType.LTO9)
+                .sizeOnly(tmp.resolve("tapes")).build();
+        closeables.add(library);
+        scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
+                .config(SchedulerConfig.defaults()).listener(DirectoryBridge.LISTENER)
+                .stageSpace(DirectoryBridge.STAGE_SPACE).build();
+        scheduler.start().get(30, TimeUnit.SECONDS);
+    }
+
+    /** An intake pool closed with the rig. */
+    IntakePool pool(int threads, int capacity) {
+        IntakePool pool = new IntakePool(threads, capacity, Threads.numbered("test-intake"));
+        closeables.add(pool);
+        return pool;
+    }
+
+    /** A bridge (not started) on {@code dir}, closed with the rig. */
+    DirectoryBridge bridge(String name, RequestDirectory dir, ReadPool pool, long rescanMillis) throws Exception {
+        BridgeServices services = new BridgeServices(scheduler, catalog, loop, loop.speed(), metrics, pool, 2,
+                System::currentTimeMillis);
+        DirectoryBridge bridge = new DirectoryBridge(new BridgeSettings(name, dir.base(), null, 1L << 30, 0,
+                rescanMillis, true, 65536, 3_600_000), services);
+        closeables.add(bridge);
+        return bridge;
+    }
+
+    static BridgeStatus status(DirectoryBridge bridge) {
+        try {
+            return bridge.status(10).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            closeables.get(i).close();
+        }
+    }
+}
