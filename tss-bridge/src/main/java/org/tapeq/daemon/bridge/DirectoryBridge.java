@@ -81,14 +81,17 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         this.buffer = new StageBuffer(settings.name(), dir.inDir(), settings.stageBuffer(), settings.reserveBytes());
         this.thread = new BridgeThread(settings.name());
         BridgeContext cx = new BridgeContext(settings, dir, services, buffer, thread, this);
-        Intake[] late = new Intake[1]; // pickups re-read through intake, which needs pickups
         this.answers = new Answers(cx, table);
-        this.pickups = new Pickups(cx, table, pnfsid -> late[0].read(List.of(pnfsid)));
+        this.pickups = new Pickups(cx, table, this::reread);
         this.admission = new Admission(cx, table, answers, pickups);
         this.intake = new Intake(cx, table, admission, answers, pickups, services.intake(), services.intakeBatches());
-        late[0] = intake;
         this.events = new WatchEvents(cx, intake);
         services.metrics().directory(settings.name());
+    }
+
+    /** A delivered file vanished while its request is still there: the request is read again. */
+    private void reread(String pnfsid) {
+        intake.read(List.of(pnfsid));
     }
 
     @Override
