@@ -42,10 +42,10 @@ public final class SimPolicies {
     static {
         for (String name : MountPolicies.names()) {
             boolean oneFilePerTapeFile = name.equals("fifo") || name.equals("cta");
-            register(name, b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b, c -> MountPolicies.create(name, c));
+            register(name, b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b, c -> MountPolicies.create(name, c.mountCriteria()));
         }
         register(TAPEQ_FILE_SEQUENCE, b -> b,
-                c -> new WithReadOrder(MountPolicies.create("tapeq", c), ReadOrders.create(ReadOrders.FILE_SEQUENCE)));
+                c -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()), ReadOrders.create(ReadOrders.FILE_SEQUENCE)));
     }
 
     private SimPolicies() {

@@ -7,8 +7,14 @@ import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CatalogException;
-import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.engine.drive.AggregateFormat;
+import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.fault.FaultReactions;
+import org.tapeq.scheduler.engine.queue.FlushItem;
+import org.tapeq.scheduler.engine.queue.PendingAggregate;
+import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
 
@@ -16,8 +22,9 @@ import org.tapeq.scheduler.model.TapeFault;
  * Collects flushes into aggregates per tape family and dataset. An aggregate closes when it reaches the
  * target size or file count, or when its first file has waited the maximum time; a single file at least
  * the target size is an aggregate of its own. A closed aggregate is checked off the loop (each source file
- * exists, has its size, and gets its checksum), then queued for writing. A member that fails the check
- * fails alone.
+ * exists, has its size, and gets its checksum), then queued for writing: on a cartridge that holds its
+ * dataset if one has room, else on its family's queue. A member that fails the check fails alone; a failed
+ * write puts the aggregate back or fails its members, as {@link FaultReactions} says.
  */
 final class Aggregator {
 
@@ -37,16 +44,16 @@ final class Aggregator {
     }
 
     void add(FlushItem item) {
-        String key = key(item.family, item.dataset);
+        String key = key(item.family(), item.dataset());
         PendingAggregate agg = open.get(key);
         if (agg == null) {
-            agg = new PendingAggregate(item.family, item.dataset, item.request.group(), engine.loop.now());
+            agg = new PendingAggregate(item.family(), item.dataset(), item.request().group(), engine.loop.now());
             PendingAggregate created = agg;
-            agg.closeTimer = engine.loop.schedule(engine.config.aggregateWaitMillis(), () -> close(created));
+            agg.closeAt(engine.loop.schedule(engine.config.aggregateWaitMillis(), () -> close(created)));
             open.put(key, agg);
         }
         agg.add(item);
-        if (agg.bytes >= engine.config.aggregateBytes() || agg.members.size() >= engine.config.aggregateFiles()) {
+        if (agg.bytes() >= engine.config.aggregateBytes() || agg.members().size() >= engine.config.aggregateFiles()) {
             close(agg);
         }
     }
@@ -57,29 +64,22 @@ final class Aggregator {
     }
 
     void cancelled(FlushItem item) {
-        PendingAggregate agg = item.aggregate;
-        if (agg != null && agg.writing) {
+        PendingAggregate agg = item.aggregate();
+        if (agg != null && agg.writing()) {
             return; // reported when the write ends
         }
-        engine.finish(item, new Outcome.Cancelled());
-        if (agg != null && !agg.closed && agg.liveBytes() == 0 && agg.live().isEmpty()) {
-            open.remove(key(agg.family, agg.dataset));
-            if (agg.closeTimer != null) {
-                agg.closeTimer.cancel();
-            }
+        engine.ends.finish(item, new Outcome.Cancelled());
+        if (agg != null && !agg.closed() && agg.liveBytes() == 0 && agg.live().isEmpty()) {
+            open.remove(key(agg.family(), agg.dataset()));
+            agg.cancelCloseTimer();
         }
     }
 
     private void close(PendingAggregate agg) {
-        if (agg.closed) {
+        if (!agg.close()) {
             return;
         }
-        agg.closed = true;
-        open.remove(key(agg.family, agg.dataset), agg);
-        if (agg.closeTimer != null) {
-            agg.closeTimer.cancel();
-            agg.closeTimer = null;
-        }
+        open.remove(key(agg.family(), agg.dataset()), agg);
         List<FlushItem> members = agg.live();
         if (members.isEmpty()) {
             return;
@@ -92,24 +92,56 @@ final class Aggregator {
         });
     }
 
+    /** The check is done: rejected members fail alone (a {@code PREPARE} fault fails at once). */
     private void prepared(PendingAggregate agg, AggregateFormat.Checked checked) {
-        agg.plan = checked.plan();
+        agg.prepared(checked.plan());
         for (Map.Entry<FlushItem, TapeFault> e : checked.rejected().entrySet()) {
             FlushItem item = e.getKey();
-            LOG.warn("[{}] flush rejected: {}", item.request.pnfsid(), e.getValue().getMessage());
+            LOG.warn("[{}] flush rejected: {}", item.request().pnfsid(), e.getValue().getMessage());
             engine.counters.fault(e.getValue().kind());
-            engine.finish(item, engine.failed(e.getValue().kind(), e.getValue().getMessage(), 1));
+            engine.ends.finish(item, engine.ends.failed(e.getValue().kind(), e.getValue().getMessage(), 1));
         }
-        agg.prepared = true;
         agg.recount();
         if (agg.live().isEmpty()) {
             return;
         }
-        engine.queueWrite(agg, false);
+        queueWrite(agg, false);
+    }
+
+    /** A closed, prepared aggregate goes to a cartridge holding its dataset if one has room, else to its family. */
+    private void queueWrite(PendingAggregate agg, boolean front) {
+        String target = null;
+        if (!agg.dataset().isEmpty()) {
+            for (String barcode : cartridgesHolding(agg.family(), agg.dataset())) {
+                CartridgeRecord c = engine.cartridges.get(barcode);
+                if (c != null && engine.cartridges.writable(c, agg.liveBytes())) {
+                    target = barcode;
+                    break;
+                }
+            }
+        }
+        WorkQueue q = target != null ? engine.queues.cartridgeQueue(target, agg.group())
+                : engine.queues.familyQueue(agg.family(), agg.group());
+        if (front) {
+            q.addWriteFirst(agg);
+        } else {
+            q.addWrite(agg);
+        }
+        if (q.isHeld()) {
+            q.holder().workArrived();
+        } else {
+            engine.queues.index().update(q);
+            if (q.isFamilyQueue()) {
+                for (DriveRunner d : engine.dispatcher.drives()) {
+                    d.workArrived();
+                }
+            }
+        }
+        engine.requestDispatch();
     }
 
     /** Cartridges holding live files of this dataset, most recently written first. */
-    List<String> cartridgesHolding(String family, String dataset) {
+    private List<String> cartridgesHolding(String family, String dataset) {
         return datasetCartridges.computeIfAbsent(key(family, dataset), k -> {
             try {
                 return new ArrayList<>(engine.catalog.cartridgesHoldingDataset(family, dataset));
@@ -132,38 +164,38 @@ final class Aggregator {
         datasetCartridges.clear();
     }
 
-    /** A failed write puts the aggregate back, or fails its members after the last attempt. */
+    /** A failed write: the {@code WRITE} row of {@link FaultReactions} for the aggregate's members. */
     void writeFailed(PendingAggregate agg, TapeFault fault) {
-        agg.writing = false;
-        if (fault.kind() != FaultKind.TAPE_FULL) {
-            agg.attempts++; // a full tape is not the data's fault
+        FaultReactions.Requests reaction = FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind()).requests();
+        boolean counted = reaction != FaultReactions.Requests.RETRY_UNCOUNTED;
+        agg.writing(false);
+        if (counted) {
+            agg.failedAttempt(); // a full tape is not the data's fault
         }
-        if (agg.attempts >= engine.config.maxAttempts() || !Outcomes.retriable(fault.kind())
-                && fault.kind() != FaultKind.TAPE_FULL && fault.kind() != FaultKind.SOURCE) {
-            for (FlushItem m : agg.members) {
-                if (m.cancelled) {
-                    engine.finish(m, new Outcome.Cancelled());
+        if (agg.attempts() >= engine.config.maxAttempts() || reaction == FaultReactions.Requests.FAIL) {
+            for (FlushItem m : agg.members()) {
+                if (m.cancelled()) {
+                    engine.ends.finish(m, new Outcome.Cancelled());
                 } else {
-                    engine.finish(m, engine.failed(fault.kind(), "cannot flush " + m.request.pnfsid() + " after "
-                            + agg.attempts + " attempt(s): " + fault.getMessage(), agg.attempts));
+                    engine.ends.finish(m, engine.ends.failed(fault.kind(), "cannot flush " + m.request().pnfsid()
+                            + " after " + agg.attempts() + " attempt(s): " + fault.getMessage(), agg.attempts()));
                 }
             }
             return;
         }
-        if (fault.kind() == FaultKind.SOURCE) {
+        if (reaction == FaultReactions.Requests.RECHECK) {
             // A file changed while it was written: check the members again; the bad ones fail alone.
-            agg.closed = false;
-            agg.prepared = false;
+            agg.reopen();
             close(agg);
             return;
         }
         agg.recount();
-        if (fault.kind() != FaultKind.TAPE_FULL) {
-            agg.notBefore = engine.loop.now() + (engine.config.retryBackoffMillis() << (agg.attempts - 1));
+        long now = engine.loop.now();
+        if (counted) {
+            agg.notBefore(now + (engine.config.retryBackoffMillis() << (agg.attempts() - 1)));
         }
-        WorkQueue fq = engine.familyQueue(agg.family, agg.group);
-        fq.retryNotBefore = Math.max(fq.retryNotBefore,
-                engine.loop.now() + (fault.kind() == FaultKind.TAPE_FULL ? 0 : engine.config.retryBackoffMillis()));
-        engine.queueWrite(agg, true);
+        WorkQueue fq = engine.queues.familyQueue(agg.family(), agg.group());
+        fq.retryNotBefore(Math.max(fq.retryNotBefore(), now + (counted ? engine.config.retryBackoffMillis() : 0)));
+        queueWrite(agg, true);
     }
 }

@@ -3,6 +3,8 @@ package org.tapeq.scheduler.engine;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
+import org.tapeq.scheduler.engine.drive.AdminTask;
+import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 
@@ -10,7 +12,7 @@ import org.tapeq.scheduler.tape.Completion;
  * The frame of an administrative job on one cartridge: it runs on a drive that holds the cartridge, ends by
  * freeing the drive, and completes its result or fails it with the tape fault.
  */
-abstract class CartridgeTask<R> implements Engine.AdminTask {
+abstract class CartridgeTask<R> implements AdminTask {
 
     final Engine engine;
     final String barcode;

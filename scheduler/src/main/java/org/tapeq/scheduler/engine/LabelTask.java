@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
@@ -40,8 +41,8 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
                 fail(drive, fault);
             }
         };
-        engine.library.locate(drive.id, 0, Steps.then(v ->
-                engine.library.read(drive.id, 0, DriveRunner.LABEL_BYTES, () -> buf, Steps.then(n ->
+        engine.library.locate(drive.id(), 0, Steps.then(v ->
+                engine.library.read(drive.id(), 0, DriveRunner.LABEL_BYTES, () -> buf, Steps.then(n ->
                         checkAndWrite(drive, buf.toByteArray()), blankOrFail)), blankOrFail));
     }
 
@@ -63,7 +64,7 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
             }
         }
         TapeLabel label = new TapeLabel(barcode, family, engine.loop.now(), engine.library.blockSize());
-        engine.library.writeLabel(drive.id, label.source(), step(drive, (WrittenFile w) -> {
+        engine.library.writeLabel(drive.id(), label.source(), step(drive, (WrittenFile w) -> {
             CartridgeRecord now = engine.cartridges.get(barcode);
             CartridgeRecord fresh = new CartridgeRecord(barcode, now.mediaType(), family, CartridgeState.APPENDABLE,
                     now.capacityBytes(), 0, 0, 0, now.mountCount(), now.lastMount(), now.disabled(), null);
@@ -71,7 +72,7 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
                 engine.catalog.replaceCartridgeContents(fresh, List.of(), List.of());
                 engine.aggregator.forgetDatasets();
             }
-            engine.updateCartridge(fresh);
+            engine.queues.updateCartridge(fresh);
             LOG.info("Cartridge {} labelled for family {}", barcode, family);
             succeed(drive, fresh);
             engine.requestDispatch();

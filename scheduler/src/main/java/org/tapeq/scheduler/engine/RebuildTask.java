@@ -12,6 +12,7 @@ import org.tapeq.scheduler.catalog.AggregateRecord;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.format.Manifest;
 import org.tapeq.scheduler.format.ManifestReader;
 import org.tapeq.scheduler.format.TapeLabel;
@@ -45,8 +46,8 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
     @Override
     public void run(DriveRunner drive) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        engine.library.locate(drive.id, 0, step(drive, v ->
-                engine.library.read(drive.id, 0, DriveRunner.LABEL_BYTES, () -> buf, step(drive, n -> {
+        engine.library.locate(drive.id(), 0, step(drive, v ->
+                engine.library.read(drive.id(), 0, DriveRunner.LABEL_BYTES, () -> buf, step(drive, n -> {
                     try {
                         family = TapeLabel.parseFor(buf.toByteArray(), barcode).family();
                     } catch (TapeFault f) {
@@ -58,12 +59,12 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
     }
 
     private void next(DriveRunner drive, int fileNumber) {
-        engine.library.locateFile(drive.id, fileNumber, new Completion<>() {
+        engine.library.locateFile(drive.id(), fileNumber, new Completion<>() {
             @Override
             public void succeeded(Long startBlock) {
                 previousEndsAt(startBlock);
                 ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                engine.library.read(drive.id, 0, DriveRunner.MANIFEST_BYTES, () -> buf, step(drive, n -> {
+                engine.library.read(drive.id(), 0, DriveRunner.MANIFEST_BYTES, () -> buf, step(drive, n -> {
                     try {
                         Manifest m = ManifestReader.read(new ByteArrayInputStream(buf.toByteArray()),
                                 DriveRunner.MANIFEST_BYTES);
@@ -134,15 +135,15 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
             live += f.size();
         }
         CartridgeRecord c = engine.cartridges.get(barcode);
-        long capacity = c != null ? c.capacityBytes() : engine.mediaOf(barcode).capacityBytes();
+        long capacity = c != null ? c.capacityBytes() : engine.cartridges.mediaOf(barcode).capacityBytes();
         CartridgeState state = capacity - used < engine.config.fullMarginBytes()
                 ? CartridgeState.FULL : CartridgeState.APPENDABLE;
         CartridgeRecord rebuilt = new CartridgeRecord(barcode, c != null ? c.mediaType()
-                : engine.mediaOf(barcode).name(), family, state, capacity, used, used - live, tapeFiles,
+                : engine.cartridges.mediaOf(barcode).name(), family, state, capacity, used, used - live, tapeFiles,
                 c != null ? c.mountCount() : 1, c != null ? c.lastMount() : engine.loop.now(),
                 c != null && c.disabled(), null);
         engine.catalog.replaceCartridgeContents(rebuilt, aggregates, new ArrayList<>(latest.values()));
-        engine.cartridges.put(barcode, rebuilt);
+        engine.cartridges.keep(rebuilt);
         engine.aggregator.forgetDatasets();
         LOG.info("Rebuilt {} from tape: family {}, {} tape files, {} files, {} skipped", barcode, family, tapeFiles,
                 latest.size(), skipped.size());

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.engine.queue.RemoveItem;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.time.EventLoop;
@@ -37,9 +38,9 @@ final class Removals {
     }
 
     void cancel(RemoveItem item) {
-        if (!item.cancelled && pending.remove(item)) {
-            item.cancelled = true;
-            engine.deliver(item.request, new Outcome.Cancelled());
+        if (!item.cancelled() && pending.remove(item)) {
+            item.cancel();
+            engine.ends.deliver(item.request(), new Outcome.Cancelled());
         }
     }
 
@@ -55,7 +56,7 @@ final class Removals {
         }
         List<String> ids = new ArrayList<>(batch.size());
         for (RemoveItem item : batch) {
-            ids.add(item.request.pnfsid());
+            ids.add(item.request().pnfsid());
         }
         Set<String> existed;
         try {
@@ -63,14 +64,14 @@ final class Removals {
         } catch (CatalogException e) {
             for (RemoveItem item : batch) {
                 engine.counters.removesDone++;
-                engine.deliver(item.request, engine.failed(FaultKind.CATALOG,
-                        "catalog delete of " + item.request.pnfsid() + " failed: " + e.getMessage(), 1));
+                engine.ends.deliver(item.request(), engine.ends.failed(FaultKind.CATALOG,
+                        "catalog delete of " + item.request().pnfsid() + " failed: " + e.getMessage(), 1));
             }
             return;
         }
         for (RemoveItem item : batch) {
             engine.counters.removesDone++;
-            engine.deliver(item.request, new Outcome.Removed(existed.contains(item.request.pnfsid())));
+            engine.ends.deliver(item.request(), new Outcome.Removed(existed.contains(item.request().pnfsid())));
         }
         engine.aggregator.forgetDatasets();
     }

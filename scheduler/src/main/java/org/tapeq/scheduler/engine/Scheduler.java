@@ -20,6 +20,11 @@ import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.queue.FlushItem;
+import org.tapeq.scheduler.engine.queue.RemoveItem;
+import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.engine.queue.Ticket;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
@@ -55,7 +60,7 @@ public final class Scheduler {
         this.loop = b.loop;
         this.catalog = b.catalog;
         this.config = b.config;
-        MountPolicy policy = b.policy != null ? b.policy : MountPolicies.create(b.config.policy(), b.config);
+        MountPolicy policy = b.policy != null ? b.policy : MountPolicies.create(b.config.policy(), b.config.mountCriteria());
         this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.stageSpace,
                 b.io);
     }
@@ -95,7 +100,7 @@ public final class Scheduler {
         try {
             found = catalog.file(request.pnfsid());
         } catch (CatalogException e) {
-            return reject(request, now, engine.failed(FaultKind.CATALOG,
+            return reject(request, now, engine.ends.failed(FaultKind.CATALOG,
                     "cannot look up " + request.pnfsid() + " in the catalog: " + e.getMessage(), 0));
         }
         return stage(request, now, found);
@@ -117,7 +122,7 @@ public final class Scheduler {
             found = catalog.files(ids);
         } catch (CatalogException e) {
             for (StageRequest r : requests) {
-                tickets.add(reject(r, now, engine.failed(FaultKind.CATALOG,
+                tickets.add(reject(r, now, engine.ends.failed(FaultKind.CATALOG,
                         "cannot look up " + r.pnfsid() + " in the catalog: " + e.getMessage(), 0)));
             }
             return tickets;
@@ -130,12 +135,12 @@ public final class Scheduler {
 
     private Ticket stage(StageRequest request, long now, Optional<FileRecord> found) {
         if (found.isEmpty()) {
-            return reject(request, now, engine.failed(FaultKind.NOT_FOUND,
+            return reject(request, now, engine.ends.failed(FaultKind.NOT_FOUND,
                     request.pnfsid() + " is not in the tape catalog", 0));
         }
         FileRecord f = found.get();
         if (f.isHint()) {
-            return reject(request, now, engine.failed(FaultKind.NOT_FOUND,
+            return reject(request, now, engine.ends.failed(FaultKind.NOT_FOUND,
                     request.pnfsid() + " is known only from a tape hint (volume " + f.cartridge() + ", order "
                             + f.hintOrder() + "); it was written by another HSM, which must recall it", 0));
         }
@@ -154,7 +159,7 @@ public final class Scheduler {
         StageItem item = new StageItem(request, now, -1, -1, -1, 0, null);
         loop.execute(() -> {
             engine.counters.stagesSubmitted++;
-            engine.finish(item, failure);
+            engine.ends.finish(item, failure);
         });
         return item;
     }
@@ -223,10 +228,10 @@ public final class Scheduler {
     public CompletableFuture<Map<String, String>> unloadIdleDrives() {
         return onLoop(f -> {
             Map<String, String> unloading = new TreeMap<>();
-            for (DriveRunner d : engine.drives.values()) {
-                String barcode = d.mounted;
+            for (DriveRunner d : engine.dispatcher.drives()) {
+                String barcode = d.mounted();
                 if (d.unloadIfIdle()) {
-                    unloading.put(d.id, barcode);
+                    unloading.put(d.id(), barcode);
                 }
             }
             f.complete(unloading);
@@ -236,7 +241,7 @@ public final class Scheduler {
     /** Stops mounting a cartridge (reads wait, writes go elsewhere) until enabled again. */
     public CompletableFuture<Void> disableCartridge(String barcode, String reason) {
         return onLoop(f -> {
-            engine.updateCartridge(cartridge(barcode).withDisabled(true, "disabled: " + reason));
+            engine.queues.updateCartridge(cartridge(barcode).withDisabled(true, "disabled: " + reason));
             engine.requestDispatch();
             f.complete(null);
         });
@@ -244,10 +249,10 @@ public final class Scheduler {
 
     public CompletableFuture<Void> enableCartridge(String barcode) {
         return onLoop(f -> {
-            engine.updateCartridge(cartridge(barcode).withDisabled(false, null));
-            WorkQueue q = engine.cartridgeQueues.get(barcode);
-            if (q != null && q.drive == null) {
-                engine.index.update(q);
+            engine.queues.updateCartridge(cartridge(barcode).withDisabled(false, null));
+            var q = engine.queues.cartridgeQueueIfAny(barcode);
+            if (q != null) {
+                engine.queues.refileIfFree(q);
             }
             engine.requestDispatch();
             f.complete(null);
@@ -264,10 +269,11 @@ public final class Scheduler {
             @Override
             public void succeeded(Inventory inventory) {
                 try {
-                    List<String> added = engine.addNewCartridges(inventory);
+                    List<String> added = engine.cartridges.addNew(inventory);
                     Set<String> present = new HashSet<>();
                     inventory.cartridges().forEach(c -> present.add(c.barcode()));
-                    List<String> absent = new ArrayList<>(engine.cartridges.keySet());
+                    List<String> absent = new ArrayList<>();
+                    engine.cartridges.all().forEach(c -> absent.add(c.barcode()));
                     absent.removeAll(present);
                     Collections.sort(absent);
                     engine.requestDispatch();
@@ -319,7 +325,7 @@ public final class Scheduler {
                         result.complete(r);
                     }
                 });
-                engine.submitAdmin(task);
+                engine.dispatcher.submitAdmin(task);
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
@@ -338,9 +344,11 @@ public final class Scheduler {
     }
 
     private DriveRunner drive(String id) {
-        DriveRunner d = engine.drives.get(id);
+        DriveRunner d = engine.dispatcher.drive(id);
         if (d == null) {
-            throw new IllegalArgumentException("unknown drive '" + id + "'; drives: " + engine.drives.keySet());
+            List<String> ids = new ArrayList<>();
+            engine.dispatcher.drives().forEach(r -> ids.add(r.id()));
+            throw new IllegalArgumentException("unknown drive '" + id + "'; drives: " + ids);
         }
         return d;
     }

@@ -8,6 +8,8 @@ import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.tapeq.scheduler.policy.MountCriteria;
+
 /**
  * Everything the engine can be tuned with. Built once, validated in {@link Builder#build()}, then immutable.
  * Defaults are named constants, derived from ../shared/reference/tape-and-anchors.md where it has a figure
@@ -125,6 +127,10 @@ public final class SchedulerConfig {
     public int driveErrorLimit() { return driveErrorLimit; }
     public int robotErrorLimit() { return robotErrorLimit; }
     public long fullMarginBytes() { return fullMarginBytes; }
+    /** The settings a mount policy uses. */
+    public MountCriteria mountCriteria() {
+        return new MountCriteria(minMountBytes, minMountFiles, quietMillis, maxWaitMillis, remountGuardMillis);
+    }
     /** Drives that may read at once; 0 means all. */
     public int maxReadDrives() { return maxReadDrives; }
     /** Drives that may write at once; 0 means all. */

@@ -8,6 +8,9 @@ import java.util.TreeMap;
 
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.queue.PendingAggregate;
+import org.tapeq.scheduler.engine.queue.WorkQueue;
 
 /** Builds {@link SchedulerStatus} from the engine's state, on the loop. */
 final class StatusBuilder {
@@ -18,38 +21,39 @@ final class StatusBuilder {
     static SchedulerStatus build(Engine e, int maxQueues) {
         long now = e.loop.now();
         List<SchedulerStatus.DriveStatus> drives = new ArrayList<>();
-        for (DriveRunner d : e.drives.values()) {
-            drives.add(new SchedulerStatus.DriveStatus(d.id, d.state.name().toLowerCase(java.util.Locale.ROOT),
-                    d.mounted, d.activity, d.since, d.errors, d.accountedGroup, d.down ? d.downReason : d.lastError));
+        for (DriveRunner d : e.dispatcher.drives()) {
+            drives.add(new SchedulerStatus.DriveStatus(d.id(), d.state().name().toLowerCase(java.util.Locale.ROOT),
+                    d.mounted(), d.activity(), d.since(), d.errors(), e.dispatcher.accountedGroup(d),
+                    d.isDown() ? d.downReason() : d.lastError()));
         }
         List<WorkQueue> all = new ArrayList<>();
         long oldest = Long.MAX_VALUE;
-        for (WorkQueue q : e.cartridgeQueues.values()) {
+        for (WorkQueue q : e.queues.cartridgeQueues()) {
             if (!q.isEmpty()) {
                 all.add(q);
                 oldest = Math.min(oldest, q.oldestArrival());
             }
         }
-        for (WorkQueue q : e.familyQueues.values()) {
+        for (WorkQueue q : e.queues.familyQueues()) {
             if (!q.isEmpty()) {
                 all.add(q);
                 oldest = Math.min(oldest, q.oldestArrival());
             }
         }
-        all.sort(Comparator.comparing((WorkQueue q) -> q.drive == null)
-                .thenComparing(q -> q.slot != WorkQueue.Slot.READY)
-                .thenComparing(q -> -q.rankKey));
+        all.sort(Comparator.comparing((WorkQueue q) -> !q.isHeld())
+                .thenComparing(q -> !q.isReady())
+                .thenComparing(q -> -q.rankKey()));
         List<SchedulerStatus.QueueStatus> queues = new ArrayList<>();
         for (WorkQueue q : all.subList(0, Math.min(maxQueues, all.size()))) {
             queues.add(queueStatus(e, q, now));
         }
         List<SchedulerStatus.AggregateStatus> open = new ArrayList<>();
         for (PendingAggregate a : e.aggregator.open().values()) {
-            open.add(new SchedulerStatus.AggregateStatus(a.family, a.dataset, a.members.size(), a.bytes, a.opened));
+            open.add(new SchedulerStatus.AggregateStatus(a.family(), a.dataset(), a.members().size(), a.bytes(), a.opened()));
         }
         Map<String, Integer> byState = new TreeMap<>();
         List<SchedulerStatus.CartridgeStatus> attention = new ArrayList<>();
-        for (CartridgeRecord c : e.cartridges.values()) {
+        for (CartridgeRecord c : e.cartridges.all()) {
             byState.merge(c.state().name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
             if (c.disabled() || c.state() == CartridgeState.SUSPECT || c.state() == CartridgeState.FOREIGN
                     || c.state() == CartridgeState.BLANK) {
@@ -57,54 +61,48 @@ final class StatusBuilder {
                         c.state().name().toLowerCase(java.util.Locale.ROOT), c.disabled(), c.reason()));
             }
         }
-        String robot = now < e.robotPausedUntil ? e.robotReason : null;
+        String robot = e.dispatcher.robot().paused(now) ? e.dispatcher.robot().reason() : null;
         return new SchedulerStatus(now, e.config.policy(), e.counters.snapshot(), drives, all.size(),
-                e.index.readyCount(), e.index.waitingCount(), queues, open, byState, attention,
-                oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.mountsThisRun()));
+                e.queues.index().readyCount(), e.queues.index().waitingCount(), queues, open, byState, attention,
+                oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()));
     }
 
     private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {
         String state;
         String reason = null;
-        if (q.drive != null) {
+        if (q.isHeld()) {
             state = "mounted";
-            reason = "in drive " + q.drive.id + ": " + q.drive.activity;
-            if (q.blockedReason != null) {
+            reason = "in drive " + q.holder().id() + ": " + q.holder().activity();
+            if (q.blockedReason() != null) {
                 state = "blocked";
-                reason = q.blockedReason;
+                reason = q.blockedReason();
             }
+        } else if (q.isReady()) {
+            state = "ready";
+            reason = readyReason(e, q);
+        } else if (q.isWaiting()) {
+            state = "waiting";
+            reason = waitReason(e, q, now);
         } else {
-            switch (q.slot) {
-                case READY -> {
-                    state = "ready";
-                    reason = readyReason(e, q);
-                }
-                case WAITING -> {
-                    state = "waiting";
-                    reason = waitReason(e, q, now);
-                }
-                default -> {
-                    state = "blocked";
-                    reason = q.blockedReason != null ? q.blockedReason : "no usable drive or cartridge";
-                }
-            }
+            state = "blocked";
+            reason = q.blockedReason() != null ? q.blockedReason() : "no usable drive or cartridge";
         }
-        return new SchedulerStatus.QueueStatus(q.name(), q.group, q.files, q.bytes, q.oldestArrival(), state,
-                q.eligibleKey, reason);
+        return new SchedulerStatus.QueueStatus(q.name(), q.group(), q.files(), q.bytes(), q.oldestArrival(), state,
+                q.eligibleKey(), reason);
     }
 
     private static String readyReason(Engine e, WorkQueue q) {
-        if (q.isFamilyQueue() && q.blockedReason != null) {
-            return q.blockedReason;
+        if (q.isFamilyQueue() && q.blockedReason() != null) {
+            return q.blockedReason();
         }
-        if (e.robotPausedUntil > e.loop.now()) {
-            return e.robotReason;
+        if (e.dispatcher.robot().paused(e.loop.now())) {
+            return e.dispatcher.robot().reason();
         }
-        boolean allDown = e.drives.values().stream().allMatch(d -> d.down);
+        boolean allDown = e.dispatcher.drives().stream().allMatch(DriveRunner::isDown);
         if (allDown) {
             return "every drive is down";
         }
-        CartridgeRecord c = q.barcode == null ? null : e.cartridges.get(q.barcode);
+        CartridgeRecord c = q.barcode() == null ? null : e.cartridges.get(q.barcode());
         if (c != null && c.disabled()) {
             return "cartridge disabled: " + c.reason();
         }
@@ -112,13 +110,13 @@ final class StatusBuilder {
     }
 
     private static String waitReason(Engine e, WorkQueue q, long now) {
-        StringBuilder sb = new StringBuilder("eligible in ").append((q.eligibleKey - now) / 1000).append(" s");
-        if (q.retryNotBefore > now) {
+        StringBuilder sb = new StringBuilder("eligible in ").append((q.eligibleKey() - now) / 1000).append(" s");
+        if (q.retryNotBefore() > now) {
             sb.append(" (retry backoff after an error)");
-        } else if (q.lastUnmount != Long.MIN_VALUE && now - q.lastUnmount < e.config.remountGuardMillis()) {
-            sb.append(" (remount guard: unmounted ").append((now - q.lastUnmount) / 1000).append(" s ago)");
+        } else if (q.lastUnmount() != Long.MIN_VALUE && now - q.lastUnmount() < e.config.remountGuardMillis()) {
+            sb.append(" (remount guard: unmounted ").append((now - q.lastUnmount()) / 1000).append(" s ago)");
         } else {
-            sb.append(" (").append(q.files).append(" files / ").append(q.bytes)
+            sb.append(" (").append(q.files()).append(" files / ").append(q.bytes())
                     .append(" bytes, below a full mount; waiting for the quiet time or the maximum wait)");
         }
         return sb.toString();

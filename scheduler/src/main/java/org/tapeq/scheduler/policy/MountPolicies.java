@@ -5,12 +5,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
-import org.tapeq.scheduler.engine.SchedulerConfig;
-
 /** The named registry of mount policies, so the simulator can run each on the same workload. */
 public final class MountPolicies {
 
-    private static final Map<String, Function<SchedulerConfig, MountPolicy>> REGISTRY = new LinkedHashMap<>();
+    private static final Map<String, Function<MountCriteria, MountPolicy>> REGISTRY = new LinkedHashMap<>();
 
     static {
         REGISTRY.put("tapeq", TapeqMountPolicy::new);
@@ -26,9 +24,9 @@ public final class MountPolicies {
         return REGISTRY.keySet();
     }
 
-    /** The policy of this name, configured from {@code config}; an unknown name is an error naming the choices. */
-    public static MountPolicy create(String name, SchedulerConfig config) {
-        Function<SchedulerConfig, MountPolicy> factory = REGISTRY.get(name);
+    /** The policy of this name, configured with {@code config}; an unknown name is an error naming the choices. */
+    public static MountPolicy create(String name, MountCriteria config) {
+        Function<MountCriteria, MountPolicy> factory = REGISTRY.get(name);
         if (factory == null) {
             throw new IllegalArgumentException("policy: unknown policy '" + name + "', known: " + names());
         }

@@ -1,7 +1,5 @@
 package org.tapeq.scheduler.policy;
 
-import org.tapeq.scheduler.engine.SchedulerConfig;
-
 /**
  * tapeq's policy. A queue becomes eligible when it holds a full mount's worth of work (bytes or files), or
  * when its requests stopped arriving for the quiet time (a burst has landed), or when its oldest request is
@@ -22,10 +20,10 @@ public final class TapeqMountPolicy implements MountPolicy {
     /** Extra margin before a deadline. */
     static final long DEADLINE_MARGIN_MILLIS = 300_000;
 
-    private final SchedulerConfig config;
+    private final MountCriteria config;
     private final ReadOrder order;
 
-    public TapeqMountPolicy(SchedulerConfig config) {
+    public TapeqMountPolicy(MountCriteria config) {
         this.config = config;
         this.order = new SerpentineOrder();
     }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.queue.Ticket;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;

@@ -23,7 +23,7 @@ import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.catalog.FileRecord;
-import org.tapeq.scheduler.engine.Ticket;
+import org.tapeq.scheduler.engine.queue.Ticket;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.RemoveRequest;

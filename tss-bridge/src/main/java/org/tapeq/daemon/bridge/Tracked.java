@@ -3,7 +3,7 @@ package org.tapeq.daemon.bridge;
 import java.nio.file.Path;
 
 import org.tapeq.protocol.Request;
-import org.tapeq.scheduler.engine.Ticket;
+import org.tapeq.scheduler.engine.queue.Ticket;
 
 /**
  * What the daemon knows about one request file of one directory. Owned by its bridge's thread; its fields

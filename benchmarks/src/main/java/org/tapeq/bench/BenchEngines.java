@@ -1,4 +1,4 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.bench;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,9 +11,11 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.EngineHarness;
+import org.tapeq.scheduler.engine.SchedulerConfig;
+import org.tapeq.scheduler.engine.dispatch.Dispatcher;
+import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.model.StageRequest;
-import org.tapeq.scheduler.model.StageSpace;
-import org.tapeq.scheduler.policy.MountPolicies;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.Inventory;
@@ -23,10 +25,9 @@ import org.tapeq.scheduler.tape.WrittenFile;
 import org.tapeq.scheduler.time.VirtualEventLoop;
 
 /**
- * Builds a real {@link Engine} for benchmarks of its data structures: the inventory is handed to the engine
- * directly, the library answers nothing (no tape operation is issued because the loop is not run), and the
- * catalog keeps nothing.
- * Lives in the engine's package to reach the package-private engine; it is not part of the product.
+ * Builds a real engine ({@link EngineHarness}) for benchmarks of its data structures: the inventory is handed
+ * to the engine directly, the library answers nothing (no tape operation is issued because the loop is not
+ * run), and the catalog keeps nothing.
  */
 public final class BenchEngines {
 
@@ -34,7 +35,7 @@ public final class BenchEngines {
     }
 
     /** An engine over {@code cartridges} LTO-9 cartridges and {@code drives} drives, started, loop not run. */
-    public static Engine engine(int cartridges, int drives) {
+    public static EngineHarness engine(int cartridges, int drives) {
         VirtualEventLoop loop = new VirtualEventLoop(1_700_000_000_000L);
         List<Inventory.Drive> ds = new ArrayList<>();
         for (int i = 0; i < drives; i++) {
@@ -44,12 +45,8 @@ public final class BenchEngines {
         for (int i = 0; i < cartridges; i++) {
             cs.add(new Inventory.Cartridge(barcode(i), "LTO-9", "slot:" + i));
         }
-        SchedulerConfig config = SchedulerConfig.defaults();
-        Engine engine = new Engine(loop, new InventoryOnly(), new NullCatalog(), config,
-                MountPolicies.create(config.policy(), config), (r, o) -> { }, StageSpace.UNLIMITED,
-                Runnable::run);
-        engine.start(new Inventory(ds, cs));
-        return engine;
+        return EngineHarness.start(loop, new InventoryOnly(), new NullCatalog(), SchedulerConfig.defaults(),
+                new Inventory(ds, cs));
     }
 
     public static String barcode(int i) {
@@ -62,26 +59,25 @@ public final class BenchEngines {
         return new StageItem(r, arrival, tapeFile, block, block * 262_144L, size, null);
     }
 
-    public static void admit(Engine engine, StageItem item, String barcode) {
-        engine.admitStage(item, barcode);
+    public static void admit(EngineHarness engine, StageItem item, String barcode) {
+        engine.admit(item, barcode);
     }
 
-    public static Engine.Choice choose(Engine engine) {
-        return engine.choose(engine.drives.values().iterator().next(), engine.loop.now());
+    public static Dispatcher.Choice choose(EngineHarness engine) {
+        return engine.choose();
     }
 
     /** Takes the best queue out of the index and files it back, as a mount and its return would. */
-    public static void requeue(Engine engine, Engine.Choice choice) {
-        engine.index.remove(choice.queue());
-        engine.index.update(choice.queue());
+    public static void requeue(EngineHarness engine, Dispatcher.Choice choice) {
+        engine.requeue(choice);
     }
 
-    public static void finish(Engine engine, StageItem item) {
-        engine.finish(item, new org.tapeq.scheduler.model.Outcome.Staged(item.size, null));
+    public static void finish(EngineHarness engine, StageItem item) {
+        engine.finishStaged(item);
     }
 
-    public static int readyQueues(Engine engine) {
-        return engine.index.readyCount();
+    public static int readyQueues(EngineHarness engine) {
+        return engine.readyQueues();
     }
 
     private static final class InventoryOnly implements TapeLibrary {

@@ -1,4 +1,4 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.scheduler.engine.queue;
 
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import org.tapeq.scheduler.time.EventLoop;
  * time-invariant rank). Mounted and blocked queues are in neither. Keys are computed on insertion; a queue
  * whose counters change is removed and re-inserted ({@link #update}).
  */
-final class QueueIndex {
+public final class QueueIndex {
 
     private static final Comparator<WorkQueue> BY_RANK = (a, b) -> {
         int c = Double.compare(b.rankKey, a.rankKey);
@@ -28,18 +28,45 @@ final class QueueIndex {
     };
 
     /** Ready queues of one group, split by direction so direction caps can skip a whole set. */
-    static final class GroupSets {
-        final String group;
-        final TreeSet<WorkQueue> reads = new TreeSet<>(BY_RANK);
-        final TreeSet<WorkQueue> writes = new TreeSet<>(BY_RANK);
-        int drivesInUse;
+    public static final class GroupSets {
+        private final String group;
+        private final TreeSet<WorkQueue> reads = new TreeSet<>(BY_RANK);
+        private final TreeSet<WorkQueue> writes = new TreeSet<>(BY_RANK);
+        private int drivesInUse;
 
         GroupSets(String group) {
             this.group = group;
         }
 
-        boolean isEmpty() {
+        public String group() {
+            return group;
+        }
+
+        /** Ready queues with reads, best first. */
+        public Iterable<WorkQueue> reads() {
+            return reads;
+        }
+
+        /** Ready queues with writes only, best first. */
+        public Iterable<WorkQueue> writes() {
+            return writes;
+        }
+
+        public boolean isEmpty() {
             return reads.isEmpty() && writes.isEmpty();
+        }
+
+        /** Drives accounted to the group (kept here by dispatch's accounting). */
+        public int drivesInUse() {
+            return drivesInUse;
+        }
+
+        public void driveTaken() {
+            drivesInUse++;
+        }
+
+        public void driveFreed() {
+            drivesInUse--;
         }
     }
 
@@ -52,30 +79,30 @@ final class QueueIndex {
     private long timerAt = Long.MAX_VALUE;
     private int readyCount;
 
-    QueueIndex(MountPolicy policy, EventLoop loop, Runnable onEligible) {
+    public QueueIndex(MountPolicy policy, EventLoop loop, Runnable onEligible) {
         this.policy = policy;
         this.loop = loop;
         this.onEligible = onEligible;
     }
 
-    GroupSets group(String name) {
+    public GroupSets group(String name) {
         return groups.computeIfAbsent(name, GroupSets::new);
     }
 
-    Map<String, GroupSets> groups() {
+    public Map<String, GroupSets> groups() {
         return groups;
     }
 
-    int readyCount() {
+    public int readyCount() {
         return readyCount;
     }
 
-    int waitingCount() {
+    public int waitingCount() {
         return waiting.size();
     }
 
     /** Re-files the queue after a change: into the waiting or ready set, or nowhere if it has no work. */
-    void update(WorkQueue q) {
+    public void update(WorkQueue q) {
         remove(q);
         if (q.isEmpty()) {
             return;
@@ -92,11 +119,11 @@ final class QueueIndex {
     }
 
     /** Takes the queue out of the index (it is being mounted, blocked, or emptied). */
-    void remove(WorkQueue q) {
+    public void remove(WorkQueue q) {
         switch (q.slot) {
             case WAITING -> waiting.remove(q);
             case READY -> {
-                GroupSets g = group(q.group);
+                GroupSets g = group(q.group());
                 (q.writeOnlyKeyed ? g.writes : g.reads).remove(q);
                 readyCount--;
             }
@@ -109,7 +136,7 @@ final class QueueIndex {
     }
 
     /** Moves the queues whose time has come into the ready sets. */
-    void promoteDue(long now) {
+    public void promoteDue(long now) {
         WorkQueue q;
         while ((q = waiting.isEmpty() ? null : waiting.first()) != null && q.eligibleKey <= now) {
             waiting.pollFirst();
@@ -120,7 +147,7 @@ final class QueueIndex {
 
     private void addReady(WorkQueue q) {
         q.writeOnlyKeyed = q.writeOnly();
-        GroupSets g = group(q.group);
+        GroupSets g = group(q.group());
         (q.writeOnlyKeyed ? g.writes : g.reads).add(q);
         q.slot = WorkQueue.Slot.READY;
         readyCount++;

@@ -1,6 +1,8 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.scheduler.engine.drive;
 
 import java.util.List;
+
+import org.tapeq.scheduler.engine.queue.StageItem;
 
 /**
  * Requested members of one tape file close enough together to be read in one streaming pass: the tape is
@@ -17,12 +19,12 @@ final class ReadUnit {
         this.items = items;
         StageItem first = items.get(0);
         StageItem last = items.get(items.size() - 1);
-        this.startBlock = first.block;
-        long lastBytes = last.offset % blockSize + Math.max(1, last.size);
-        this.endBlock = last.block + (lastBytes + blockSize - 1) / blockSize;
+        this.startBlock = first.block();
+        long lastBytes = last.offset() % blockSize + Math.max(1, last.size());
+        this.endBlock = last.block() + (lastBytes + blockSize - 1) / blockSize;
         long a = Long.MAX_VALUE;
         for (StageItem it : items) {
-            a = Math.min(a, it.arrival);
+            a = Math.min(a, it.arrival());
         }
         this.arrival = a;
     }

@@ -1,4 +1,4 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.bench;
 
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +16,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.tapeq.scheduler.engine.EngineHarness;
+import org.tapeq.scheduler.engine.queue.StageItem;
 
 /**
  * Enqueue and dequeue throughput of the engine's queues: each invocation admits {@link #BATCH} stage
@@ -35,7 +37,7 @@ public class QueueThroughputBenchmark {
     @Param({"1000", "100000"})
     int queues;
 
-    private Engine engine;
+    private EngineHarness engine;
     private StageItem[] items;
     private String[] barcodes;
     private long nextId;

@@ -1,7 +1,10 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.bench;
 
 import java.lang.management.ManagementFactory;
 import java.util.Random;
+
+import org.tapeq.scheduler.engine.EngineHarness;
+import org.tapeq.scheduler.engine.queue.StageItem;
 
 /**
  * Heap per queued stage request in the engine (goal: 10 000 000 queued requests within 4 GB). Admits
@@ -25,7 +28,7 @@ public final class SchedulerHeapBenchmark {
                         + "; usage: [--requests N] [--queues Q]");
             }
         }
-        Engine engine = BenchEngines.engine(queues, 16);
+        EngineHarness engine = BenchEngines.engine(queues, 16);
         String[] barcodes = new String[queues];
         for (int q = 0; q < queues; q++) {
             barcodes[q] = BenchEngines.barcode(q);

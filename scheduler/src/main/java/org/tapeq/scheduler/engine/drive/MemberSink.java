@@ -1,4 +1,4 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.scheduler.engine.drive;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,6 +8,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.zip.Adler32;
 
+import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.format.Checksums;
 
 /**
@@ -56,8 +57,8 @@ final class MemberSink extends OutputStream {
                 return;
             }
             StageItem it = items.get(current);
-            if (abs < it.offset) {
-                int skip = (int) Math.min(len, it.offset - abs);
+            if (abs < it.offset()) {
+                int skip = (int) Math.min(len, it.offset() - abs);
                 position += skip;
                 off += skip;
                 len -= skip;
@@ -65,8 +66,8 @@ final class MemberSink extends OutputStream {
             }
             int n = (int) Math.min(len, end(current) - abs);
             // Two requests for one file share its bytes.
-            for (int j = current; j < items.size() && items.get(j).offset == it.offset
-                    && items.get(j).size == it.size; j++) {
+            for (int j = current; j < items.size() && items.get(j).offset() == it.offset()
+                    && items.get(j).size() == it.size(); j++) {
                 deliver(j, b, off, n);
             }
             position += n;
@@ -77,12 +78,12 @@ final class MemberSink extends OutputStream {
 
     private java.nio.file.Path target(int i) {
         StageItem it = items.get(i);
-        return it.request == null ? null : it.request.target();
+        return it.request() == null ? null : it.request().target();
     }
 
     private long end(int i) {
         StageItem it = items.get(i);
-        return it.offset + it.size;
+        return it.offset() + it.size();
     }
 
     private void deliver(int i, byte[] b, int off, int n) {
@@ -135,7 +136,7 @@ final class MemberSink extends OutputStream {
     @Override
     public void close() {
         for (int i = 0; i < items.size(); i++) {
-            if (items.get(i).size == 0 && errors[i] == null) {
+            if (items.get(i).size() == 0 && errors[i] == null) {
                 deliver(i, new byte[0], 0, 0);
             }
             finish(i);
@@ -157,7 +158,7 @@ final class MemberSink extends OutputStream {
      * all (a size-only library).
      */
     String checksum(int i) {
-        if (position == 0 && items.get(i).size > 0) {
+        if (position == 0 && items.get(i).size() > 0) {
             return null;
         }
         long value = sums[i] == null ? 1L : sums[i].getValue();
@@ -177,11 +178,11 @@ final class MemberSink extends OutputStream {
     void assumeDelivered(long total) {
         for (int i = 0; i < items.size(); i++) {
             StageItem it = items.get(i);
-            long end = it.offset + it.size;
+            long end = it.offset() + it.size();
             if (end <= base + total) {
-                written[i] = it.size;
-                if (target(i) != null && it.size > 0 && errors[i] == null) {
-                    createSparse(i, it.size);
+                written[i] = it.size();
+                if (target(i) != null && it.size() > 0 && errors[i] == null) {
+                    createSparse(i, it.size());
                 }
             }
         }

@@ -1,4 +1,4 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.bench;
 
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +15,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.tapeq.scheduler.engine.EngineHarness;
+import org.tapeq.scheduler.engine.dispatch.Dispatcher;
 
 /**
  * How long a mount decision takes with many non-empty cartridge queues (goal: at most 100 microseconds
@@ -36,7 +38,7 @@ public class MountDecisionBenchmark {
     @Param({"3"})
     int perQueue;
 
-    private Engine engine;
+    private EngineHarness engine;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -64,7 +66,7 @@ public class MountDecisionBenchmark {
 
     @Benchmark
     public Object chooseAndRequeue() {
-        Engine.Choice c = BenchEngines.choose(engine);
+        Dispatcher.Choice c = BenchEngines.choose(engine);
         BenchEngines.requeue(engine, c);
         return c;
     }

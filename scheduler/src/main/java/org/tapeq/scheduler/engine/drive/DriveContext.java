@@ -1,0 +1,103 @@
+package org.tapeq.scheduler.engine.drive;
+
+import java.util.List;
+
+import org.tapeq.scheduler.catalog.AggregateRecord;
+import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.engine.fault.FaultReactions;
+import org.tapeq.scheduler.engine.queue.Cartridges;
+import org.tapeq.scheduler.engine.queue.FlushItem;
+import org.tapeq.scheduler.engine.queue.PendingAggregate;
+import org.tapeq.scheduler.engine.queue.Queues;
+import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageSpace;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.policy.MountPolicy;
+import org.tapeq.scheduler.policy.TapeGeometry;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * Everything a drive uses of the rest of the engine: the loop and library, the queues and cartridges, the
+ * dispatcher's accounting, the one finish path of requests, the write path's bookkeeping, and the catalog.
+ * All calls happen on the loop.
+ */
+public interface DriveContext {
+
+    EventLoop loop();
+
+    TapeLibrary library();
+
+    DriveSettings settings();
+
+    MountPolicy policy();
+
+    StageSpace stageSpace();
+
+    Queues queues();
+
+    Cartridges cartridges();
+
+    TapeGeometry geometry(MediaType media);
+
+    // ---------------------------------------------------------------- dispatch
+
+    /** Runs dispatch soon (coalesced). */
+    void requestDispatch();
+
+    /** Counts the drive as used by {@code group} for reading or writing (fair share, caps). */
+    void account(DriveRunner drive, String group, boolean write);
+
+    /** The drive is nobody's (free, broken, or at an admin task). */
+    void unaccount(DriveRunner drive);
+
+    /** The group the drive is accounted to, or null. */
+    String accountedGroup(DriveRunner drive);
+
+    /** Whether it is accounted as writing. */
+    boolean accountedWrite(DriveRunner drive);
+
+    /** Whether a drive other than this one is in service. */
+    boolean otherDriveCouldServe(DriveRunner drive);
+
+    void robotSucceeded();
+
+    void robotFailed(TapeFault fault);
+
+    // ---------------------------------------------------------------- counters and outcomes
+
+    void countFault(FaultKind kind);
+
+    /** A cartridge was mounted (counted, and recorded in the catalog). */
+    void mounted(String barcode);
+
+    void unmounted();
+
+    /** The one place a stage ends. */
+    void finish(StageItem item, Outcome outcome);
+
+    /** The one place a flush ends. */
+    void finish(FlushItem item, Outcome outcome);
+
+    Outcome.Failed failed(FaultKind kind, String message, int attempts);
+
+    /** A read of the item failed with {@code fault} during {@code op} on drive {@code drive}: retry or fail. */
+    void readFailed(StageItem item, TapeFault fault, FaultReactions.Operation op, String drive);
+
+    /** An aggregate of {@code bytes} was written and committed on {@code barcode}. */
+    void written(PendingAggregate agg, String barcode, long bytes);
+
+    /** Writing the aggregate failed: it is queued again or its members fail (see {@link FaultReactions}). */
+    void writeFailed(PendingAggregate agg, TapeFault fault);
+
+    // ---------------------------------------------------------------- catalog
+
+    void commitAggregate(AggregateRecord aggregate, List<FileRecord> files) throws CatalogException;
+
+    void saveDrive(DriveRecord drive);
+}

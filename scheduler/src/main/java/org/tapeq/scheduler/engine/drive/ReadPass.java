@@ -1,0 +1,313 @@
+package org.tapeq.scheduler.engine.drive;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.engine.fault.FaultReactions;
+import org.tapeq.scheduler.engine.fault.FaultReactions.Operation;
+import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.engine.queue.WorkQueue;
+import org.tapeq.scheduler.format.Checksums;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageSpace;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.policy.TapeGeometry;
+import org.tapeq.scheduler.tape.Completion;
+
+/**
+ * The reads of one drive's cartridge: plan a pass, reserve stage buffer space for the next unit, read it,
+ * hand each member its outcome, and answer a failed read.
+ *
+ * <p>Design notes. A pass is planned over every waiting read of the cartridge in the policy's order from
+ * the current head position; reads this drive failed on wait for another drive if one is in service. Under
+ * a policy that joins running passes, reads arriving during a pass join it by replanning, at most every
+ * {@link #REPLAN_MILLIS} or when they are a tenth of what is left. A unit the {@link StageSpace} refuses goes
+ * back to the head of the pass and the drive waits (see {@link DriveRunner}).
+ */
+final class ReadPass {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReadPass.class);
+
+    static final long REPLAN_MILLIS = 60_000;
+
+    private final DriveRunner drive;
+    private final DriveContext context;
+    private ArrayDeque<ReadUnit> plan;
+    private long plannedAt;
+
+    ReadPass(DriveRunner drive) {
+        this.drive = drive;
+        this.context = drive.context;
+    }
+
+    void forgetPlan() {
+        plan = null;
+    }
+
+    /** Whether this drive may read the item now; {@code othersUp}: another drive is in service. */
+    private boolean readyHere(StageItem it, long now, boolean othersUp) {
+        return it.pending() && it.notBefore() <= now && (!drive.id().equals(it.excludedDrive()) || !othersUp);
+    }
+
+    /** Whether a read of the drive's queue is ready for this drive. */
+    boolean anyReadyHere(long now) {
+        boolean othersUp = context.otherDriveCouldServe(drive);
+        for (StageItem it : drive.queue().reads()) {
+            if (readyHere(it, now, othersUp)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a read of the drive's queue is ready but must be retried on another drive. */
+    boolean anyForOthers(long now) {
+        boolean othersUp = context.otherDriveCouldServe(drive);
+        for (StageItem it : drive.queue().reads()) {
+            if (it.pending() && it.notBefore() <= now && !readyHere(it, now, othersUp)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Starts the next read of the pass, or waits for space for it; returns false when the pass is over.
+     */
+    boolean readNext() {
+        ReadUnit unit = nextUnit();
+        if (unit == null) {
+            return false;
+        }
+        if (reserveSpace(unit)) {
+            read(unit);
+        }
+        return true;
+    }
+
+    private ReadUnit nextUnit() {
+        long now = context.loop().now();
+        WorkQueue q = drive.queue();
+        if (plan != null && context.policy().joinsRunningPass() && q.arrivedDuringPass() > 0
+                && (now - plannedAt >= REPLAN_MILLIS || q.arrivedDuringPass() * 10 >= plan.size())) {
+            plan = null;
+        }
+        if (plan == null) {
+            plan = planPass(now);
+            if (plan == null) {
+                return null;
+            }
+        }
+        ReadUnit unit;
+        while ((unit = plan.poll()) != null) {
+            List<StageItem> live = new ArrayList<>(unit.items.size());
+            for (StageItem it : unit.items) {
+                if (it.pending()) {
+                    live.add(it);
+                }
+            }
+            if (live.size() == unit.items.size()) {
+                return unit;
+            }
+            if (!live.isEmpty()) {
+                return new ReadUnit(live, context.library().blockSize());
+            }
+        }
+        plan = null;
+        return null;
+    }
+
+    /** Orders every read waiting for this cartridge and takes the first pass of it. */
+    private ArrayDeque<ReadUnit> planPass(long now) {
+        WorkQueue q = drive.queue();
+        q.refresh(now);
+        List<StageItem> ready = new ArrayList<>();
+        boolean othersUp = context.otherDriveCouldServe(drive);
+        for (StageItem it : q.reads()) {
+            if (readyHere(it, now, othersUp)) {
+                ready.add(it);
+            }
+        }
+        if (ready.isEmpty()) {
+            return null;
+        }
+        int bs = context.library().blockSize();
+        ready.sort(Comparator.comparingInt(StageItem::tapeFile).thenComparingLong(StageItem::offset));
+        List<ReadUnit> units = new ArrayList<>();
+        List<StageItem> current = new ArrayList<>();
+        long currentEnd = 0;
+        for (StageItem it : ready) {
+            if (!current.isEmpty() && (it.tapeFile() != current.get(0).tapeFile()
+                    || it.offset() - currentEnd > context.settings().mergeGapBytes())) {
+                units.add(new ReadUnit(current, bs));
+                current = new ArrayList<>();
+            }
+            current.add(it);
+            currentEnd = Math.max(currentEnd, it.offset() + it.size());
+            if (current.size() == 1) {
+                currentEnd = it.offset() + it.size();
+            }
+        }
+        units.add(new ReadUnit(current, bs));
+        units.sort(Comparator.comparingLong(u -> u.arrival));
+        long[] starts = new long[units.size()];
+        long[] ends = new long[units.size()];
+        for (int i = 0; i < units.size(); i++) {
+            starts[i] = units.get(i).startBlock;
+            ends[i] = units.get(i).endBlock;
+        }
+        TapeGeometry geometry = context.geometry(q.media());
+        int[] order = context.policy().readOrder().order(Math.max(0, drive.position()), starts, ends, geometry);
+        int limit = Math.min(order.length, context.policy().passLimit());
+        ArrayDeque<ReadUnit> pass = new ArrayDeque<>(limit);
+        for (int i = 0; i < limit; i++) {
+            pass.add(units.get(order[i]));
+        }
+        q.passPlanned();
+        plannedAt = now;
+        return pass;
+    }
+
+    /**
+     * Asks the {@link StageSpace} for room for the unit's files that have a target. If refused, the unit goes
+     * back to the head of the pass and the drive waits.
+     */
+    private boolean reserveSpace(ReadUnit unit) {
+        List<StageSpace.Claim> claims = new ArrayList<>(unit.items.size());
+        long bytes = 0;
+        for (StageItem it : unit.items) {
+            if (it.request().target() != null) {
+                claims.add(new StageSpace.Claim(it.request(), it.size()));
+                bytes += it.size();
+            }
+        }
+        if (claims.isEmpty()) {
+            return true;
+        }
+        try {
+            if (context.stageSpace().tryReserve(claims)) {
+                return true;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("Drive {}: the stage space hook failed; waiting as if refused: {}", drive.id(), e.toString(), e);
+        }
+        plan.addFirst(unit);
+        drive.set(DriveRunner.State.WAITING_SPACE, "waiting for stage buffer space: " + bytes + " bytes for "
+                + claims.size() + " file(s) from " + drive.mounted() + " tape file " + unit.items.get(0).tapeFile());
+        LOG.debug("Drive {}: {}", drive.id(), drive.activity());
+        return false;
+    }
+
+    private void read(ReadUnit unit) {
+        int bs = context.library().blockSize();
+        String id = drive.id();
+        StageItem first = unit.items.get(0);
+        StageItem last = unit.items.get(unit.items.size() - 1);
+        long skip = first.offset() % bs;
+        long length = last.offset() + last.size() - first.offset();
+        for (StageItem it : unit.items) {
+            it.reading();
+        }
+        drive.set(DriveRunner.State.BUSY, "reading " + unit.items.size() + " file(s) from " + drive.mounted()
+                + " tape file " + first.tapeFile());
+        MemberSink sink = new MemberSink(unit.items, first.offset());
+        context.library().locate(id, unit.startBlock, new Completion<>() {
+            @Override
+            public void succeeded(Void v) {
+                context.library().read(id, skip, length, () -> sink, new Completion<>() {
+                    @Override
+                    public void succeeded(Long n) {
+                        sink.close();
+                        if (sink.delivered() == 0 && n > 0) {
+                            sink.assumeDelivered(n);
+                        }
+                        drive.position(unit.startBlock + (skip + n + bs - 1) / bs);
+                        drive.succeeded();
+                        readDone(unit, sink);
+                    }
+
+                    @Override
+                    public void failed(TapeFault fault) {
+                        sink.close();
+                        readFailed(unit, fault);
+                    }
+                });
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                readFailed(unit, fault);
+            }
+        });
+    }
+
+    /** Each member's outcome; a member's own fault is a {@link Operation#DELIVER} fault. */
+    private void readDone(ReadUnit unit, MemberSink sink) {
+        for (int i = 0; i < unit.items.size(); i++) {
+            StageItem it = unit.items.get(i);
+            String where = it.request().pnfsid() + " on " + drive.mounted() + " tape file " + it.tapeFile();
+            if (it.cancelled()) {
+                context.finish(it, new Outcome.Cancelled());
+            } else if (sink.error(i) != null) {
+                // DELIVER/TARGET fails at once, without counting an attempt
+                context.countFault(FaultKind.TARGET);
+                context.finish(it, context.failed(FaultKind.TARGET, "cannot stage " + where + ": " + sink.error(i), 1));
+            } else if (sink.written(i) < it.size()) {
+                context.countFault(FaultKind.NOT_FOUND);
+                context.readFailed(it, new TapeFault(FaultKind.NOT_FOUND, "short read: " + sink.written(i) + " of "
+                        + it.size() + " bytes (tape file ends early)"), Operation.DELIVER, drive.id());
+            } else {
+                String sum = sink.checksum(i);
+                if (Checksums.contradicts(it.checksum(), sum)) {
+                    context.countFault(FaultKind.CHECKSUM);
+                    context.readFailed(it, new TapeFault(FaultKind.CHECKSUM, "read " + sum + ", catalog has "
+                            + it.checksum()), Operation.DELIVER, drive.id());
+                } else {
+                    context.finish(it, new Outcome.Staged(it.size(), sum != null ? sum : it.checksum()));
+                }
+            }
+        }
+        drive.work();
+    }
+
+    private void readFailed(ReadUnit unit, TapeFault fault) {
+        context.countFault(fault.kind());
+        LOG.warn("Drive {}: reading {} failed: {}", drive.id(), drive.mounted(), fault.toString());
+        FaultReactions.Reaction r = FaultReactions.of(Operation.READ, fault.kind());
+        drive.position(-1);
+        for (StageItem it : unit.items) {
+            it.requeued();
+            context.readFailed(it, fault, Operation.READ, drive.id());
+        }
+        if (r.cartridge() == FaultReactions.Cartridge.SUSPECT) {
+            CartridgeRecord c = context.cartridges().get(drive.mounted());
+            if (c != null && c.state() != CartridgeState.SUSPECT) {
+                context.queues().updateCartridge(c.withState(CartridgeState.SUSPECT, "read error: " + fault.getMessage()));
+            }
+        }
+        if (r.driveError()) {
+            drive.driveError(fault);
+        }
+        drive.afterFault(r.then());
+    }
+
+    /** Every waiting read of the queue gets the fault of {@code op} (retried or failed by attempts). */
+    void failAll(WorkQueue q, TapeFault fault, Operation op) {
+        if (q == null) {
+            return;
+        }
+        for (StageItem it : new ArrayList<>(q.reads())) {
+            if (it.queued()) {
+                context.readFailed(it, fault, op, drive.id());
+            }
+        }
+        q.refresh(context.loop().now());
+    }
+}

@@ -1,0 +1,163 @@
+package org.tapeq.scheduler.engine.queue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.tape.Inventory;
+
+/**
+ * The engine's copy of the cartridge records, on the loop. Every catalog write about a cartridge made while
+ * scheduling ({@code putCartridge}, {@code recordMount}) and the re-read after a commit happen here and only
+ * here.
+ */
+public final class Cartridges {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Cartridges.class);
+
+    private final Catalog catalog;
+    private final long fullMarginBytes;
+    private final Map<String, CartridgeRecord> records = new LinkedHashMap<>();
+    private final Map<String, Integer> mountsThisRun = new HashMap<>();
+
+    /** {@code fullMarginBytes}: a cartridge with less room than this is closed for writing. */
+    public Cartridges(Catalog catalog, long fullMarginBytes) {
+        this.catalog = catalog;
+        this.fullMarginBytes = fullMarginBytes;
+    }
+
+    /** Loads the records the catalog has (at start). */
+    public void load() {
+        for (CartridgeRecord c : catalog.cartridges()) {
+            records.put(c.barcode(), c);
+        }
+    }
+
+    /** Enters cartridges the catalog does not know as {@code UNKNOWN} (label not read yet); returns their barcodes. */
+    public List<String> addNew(Inventory inventory) {
+        List<String> added = new ArrayList<>();
+        for (Inventory.Cartridge c : inventory.cartridges()) {
+            if (!records.containsKey(c.barcode())) {
+                MediaType media = mediaOf(c);
+                CartridgeRecord rec = new CartridgeRecord(c.barcode(), media.name(), null, CartridgeState.UNKNOWN,
+                        media.capacityBytes(), 0, 0, 0, 0, 0, false, "label not read yet");
+                catalog.putCartridge(rec);
+                records.put(c.barcode(), rec);
+                added.add(c.barcode());
+            }
+        }
+        return added;
+    }
+
+    private static MediaType mediaOf(Inventory.Cartridge c) {
+        if (c.mediaType() != null) {
+            MediaType m = MediaType.byName(c.mediaType()).orElse(null);
+            if (m != null) {
+                return m;
+            }
+        }
+        return MediaType.fromBarcode(c.barcode()).orElse(MediaType.LTO9);
+    }
+
+    public MediaType mediaOf(String barcode) {
+        CartridgeRecord c = records.get(barcode);
+        if (c == null) {
+            return MediaType.fromBarcode(barcode).orElse(MediaType.LTO9);
+        }
+        return MediaType.byName(c.mediaType()).orElse(MediaType.LTO9);
+    }
+
+    /** Media of the first cartridge of the family, else LTO-9. */
+    public MediaType familyMedia(String family) {
+        for (CartridgeRecord c : records.values()) {
+            if (family.equals(c.family())) {
+                return MediaType.byName(c.mediaType()).orElse(MediaType.LTO9);
+            }
+        }
+        return MediaType.LTO9;
+    }
+
+    /** The record, or null if the cartridge is not in the library. */
+    public CartridgeRecord get(String barcode) {
+        return records.get(barcode);
+    }
+
+    public boolean contains(String barcode) {
+        return records.containsKey(barcode);
+    }
+
+    /** Every record, in inventory order. */
+    public Collection<CartridgeRecord> all() {
+        return Collections.unmodifiableCollection(records.values());
+    }
+
+    public int size() {
+        return records.size();
+    }
+
+    /** Whether the cartridge may take {@code bytes} more (appendable, enabled, room beyond a tenth of the margin). */
+    public boolean writable(CartridgeRecord c, long bytes) {
+        return c.state().writable() && !c.disabled() && c.freeBytes() >= bytes + fullMarginBytes / 10;
+    }
+
+    /** Whether a cartridge this full is closed for writing. */
+    public boolean nearlyFull(CartridgeRecord c) {
+        return c.state() == CartridgeState.APPENDABLE && c.freeBytes() < fullMarginBytes;
+    }
+
+    /** Keeps a changed record here and in the catalog. */
+    public void save(CartridgeRecord updated) {
+        records.put(updated.barcode(), updated);
+        catalog.putCartridge(updated);
+    }
+
+    /** Keeps a record the catalog already has (after a rebuild wrote it). */
+    public void keep(CartridgeRecord record) {
+        records.put(record.barcode(), record);
+    }
+
+    /** Re-reads a cartridge from the catalog (after a commit changed its use); null if the catalog lacks it. */
+    public CartridgeRecord reread(String barcode) {
+        CartridgeRecord c = catalog.cartridge(barcode).orElse(null);
+        if (c != null) {
+            records.put(barcode, c);
+        }
+        return c;
+    }
+
+    /**
+     * Counts a mount in the catalog and the record; returns whether the cartridge was mounted before in this
+     * run (a remount).
+     */
+    public boolean mounted(String barcode, long now) {
+        boolean remount = mountsThisRun.merge(barcode, 1, Integer::sum) > 1;
+        try {
+            catalog.recordMount(barcode, now);
+        } catch (CatalogException e) {
+            LOG.warn("Cannot record the mount of {}: {}", barcode, e.getMessage());
+        }
+        CartridgeRecord c = records.get(barcode);
+        if (c != null) {
+            records.put(barcode, new CartridgeRecord(c.barcode(), c.mediaType(), c.family(), c.state(),
+                    c.capacityBytes(), c.usedBytes(), c.reclaimableBytes(), c.tapeFiles(), c.mountCount() + 1, now,
+                    c.disabled(), c.reason()));
+        }
+        return remount;
+    }
+
+    /** Mounts per cartridge in this run. */
+    public Map<String, Integer> mountsThisRun() {
+        return Collections.unmodifiableMap(mountsThisRun);
+    }
+}

@@ -1,0 +1,123 @@
+package org.tapeq.scheduler.engine.queue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
+
+/**
+ * Every work queue (one per cartridge, one per tape family for unbound writes), the index of those not held by
+ * a drive, and the moves between them when a cartridge changes: a closed, disabled or fuller cartridge sends
+ * its bound writes back to their family queue.
+ */
+public final class Queues {
+
+    private final Map<String, WorkQueue> cartridgeQueues = new HashMap<>();
+    private final Map<String, WorkQueue> familyQueues = new HashMap<>();
+    private final QueueIndex index;
+    private final Cartridges cartridges;
+    private final Runnable requestDispatch;
+    private long queueSeq;
+
+    public Queues(QueueIndex index, Cartridges cartridges, Runnable requestDispatch) {
+        this.index = index;
+        this.cartridges = cartridges;
+        this.requestDispatch = requestDispatch;
+    }
+
+    public QueueIndex index() {
+        return index;
+    }
+
+    /** The cartridge's queue, created (accounted to {@code group}) if it has none. */
+    public WorkQueue cartridgeQueue(String barcode, String group) {
+        return cartridgeQueues.computeIfAbsent(barcode,
+                b -> new WorkQueue(b, null, cartridges.mediaOf(b), group, queueSeq++));
+    }
+
+    /** The family's write queue, created (accounted to {@code group}) if it has none. */
+    public WorkQueue familyQueue(String family, String group) {
+        return familyQueues.computeIfAbsent(family,
+                f -> new WorkQueue(null, f, cartridges.familyMedia(f), group, queueSeq++));
+    }
+
+    /** The cartridge's queue, or null. */
+    public WorkQueue cartridgeQueueIfAny(String barcode) {
+        return cartridgeQueues.get(barcode);
+    }
+
+    /** The family's write queue, or null. */
+    public WorkQueue familyQueueIfAny(String family) {
+        return familyQueues.get(family);
+    }
+
+    public Collection<WorkQueue> cartridgeQueues() {
+        return Collections.unmodifiableCollection(cartridgeQueues.values());
+    }
+
+    public Collection<WorkQueue> familyQueues() {
+        return Collections.unmodifiableCollection(familyQueues.values());
+    }
+
+    /** Files the queue again in the index if no drive holds it. */
+    public void refileIfFree(WorkQueue q) {
+        if (!q.isHeld()) {
+            index.update(q);
+        }
+    }
+
+    /** Keeps a changed cartridge record; a cartridge that can no longer be written gives its writes back. */
+    public void updateCartridge(CartridgeRecord updated) {
+        cartridges.save(updated);
+        if (!updated.state().writable() || updated.disabled()) {
+            rebindWrites(updated.barcode(), true);
+        }
+    }
+
+    /** Re-reads a cartridge after a commit, and closes it for writing when nearly full. */
+    public void refreshCartridge(String barcode) {
+        CartridgeRecord c = cartridges.reread(barcode);
+        if (c == null) {
+            return;
+        }
+        if (cartridges.nearlyFull(c)) {
+            updateCartridge(c.withState(CartridgeState.FULL, "closed with " + c.freeBytes() + " bytes free"));
+        } else {
+            rebindWrites(barcode, false); // aggregates bound while there was room may no longer fit
+        }
+    }
+
+    /**
+     * Aggregates bound to a cartridge go back to their family queue when it can no longer take them: all of
+     * them ({@code all}, the cartridge is closed or disabled) or those that no longer fit.
+     */
+    private void rebindWrites(String barcode, boolean all) {
+        WorkQueue q = cartridgeQueues.get(barcode);
+        CartridgeRecord c = cartridges.get(barcode);
+        if (q == null || c == null || !q.hasWrites()) {
+            return;
+        }
+        List<PendingAggregate> keep = new ArrayList<>();
+        List<PendingAggregate> moved = new ArrayList<>();
+        PendingAggregate agg;
+        while ((agg = q.takeWrite()) != null) {
+            (!all && cartridges.writable(c, agg.liveBytes()) ? keep : moved).add(agg);
+        }
+        keep.forEach(q::addWrite);
+        if (moved.isEmpty()) {
+            return;
+        }
+        refileIfFree(q);
+        for (PendingAggregate a : moved) {
+            WorkQueue fq = familyQueue(a.family(), a.group());
+            fq.addWrite(a);
+            index.update(fq);
+        }
+        requestDispatch.run();
+    }
+}
