@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.catalog.FileRecord;
@@ -84,7 +85,9 @@ class SchedulerPolicyTest {
         }
     }
 
+    /** Two 1 500-file recalls in virtual time: half a minute of CPU, so left out of the fast loop. */
     @Test
+    @Tag("slow")
     void stagePass_wholeQueueSerpentineOrder_muchLessLocateThanFileSequence() throws IOException {
         long[] tapeq = stageRun(dir.resolve("tapeq"), "tapeq", 1500, 400);
         long[] endit = stageRun(dir.resolve("endit"), "endit", 1500, 400);
