@@ -59,7 +59,11 @@ final class EngineContext implements DriveContext {
     }
 
     @Override public void requestDispatch() { engine.dispatcher.requestDispatch(); }
-    @Override public void account(DriveRunner d, String group, boolean write) { engine.dispatcher.account(d, group, write); }
+    @Override
+    public void account(DriveRunner d, String group, boolean write) {
+        engine.dispatcher.account(d, group, write);
+    }
+
     @Override public void unaccount(DriveRunner d) { engine.dispatcher.unaccount(d); }
     @Override public String accountedGroup(DriveRunner d) { return engine.dispatcher.accountedGroup(d); }
     @Override public boolean accountedWrite(DriveRunner d) { return engine.dispatcher.accountedWrite(d); }
@@ -99,7 +103,10 @@ final class EngineContext implements DriveContext {
         engine.queues.refreshCartridge(barcode);
     }
 
-    @Override public void writeFailed(PendingAggregate agg, TapeFault fault) { engine.aggregator.writeFailed(agg, fault); }
+    @Override
+    public void writeFailed(PendingAggregate agg, TapeFault fault) {
+        engine.aggregator.writeFailed(agg, fault);
+    }
 
     @Override
     public void commitAggregate(AggregateRecord aggregate, List<FileRecord> files) throws CatalogException {

@@ -25,6 +25,7 @@ import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.RemoveItem;
 import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.queue.Ticket;
+import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
@@ -60,7 +61,8 @@ public final class Scheduler {
         this.loop = b.loop;
         this.catalog = b.catalog;
         this.config = b.config;
-        MountPolicy policy = b.policy != null ? b.policy : MountPolicies.create(b.config.policy(), b.config.mountCriteria());
+        MountPolicy policy = b.policy != null ? b.policy
+                : MountPolicies.create(b.config.policy(), b.config.mountCriteria());
         this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.stageSpace,
                 b.io);
     }
@@ -250,7 +252,7 @@ public final class Scheduler {
     public CompletableFuture<Void> enableCartridge(String barcode) {
         return onLoop(f -> {
             engine.queues.updateCartridge(cartridge(barcode).withDisabled(false, null));
-            var q = engine.queues.cartridgeQueueIfAny(barcode);
+            WorkQueue q = engine.queues.cartridgeQueueIfAny(barcode);
             if (q != null) {
                 engine.queues.refileIfFree(q);
             }

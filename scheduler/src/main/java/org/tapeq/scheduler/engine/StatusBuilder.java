@@ -49,7 +49,8 @@ final class StatusBuilder {
         }
         List<SchedulerStatus.AggregateStatus> open = new ArrayList<>();
         for (PendingAggregate a : e.aggregator.open().values()) {
-            open.add(new SchedulerStatus.AggregateStatus(a.family(), a.dataset(), a.members().size(), a.bytes(), a.opened()));
+            open.add(new SchedulerStatus.AggregateStatus(a.family(), a.dataset(), a.members().size(), a.bytes(),
+                    a.opened()));
         }
         Map<String, Integer> byState = new TreeMap<>();
         List<SchedulerStatus.CartridgeStatus> attention = new ArrayList<>();

@@ -37,7 +37,8 @@ public final class AggregateFormat {
         for (FlushItem item : first.values()) {
             members.add(member(item));
         }
-        AggregatePlan.Prepared prepared = AggregatePlan.prepare("", agg.family(), agg.dataset(), now, members, blockSize);
+        AggregatePlan.Prepared prepared = AggregatePlan.prepare("", agg.family(), agg.dataset(), now, members,
+                blockSize);
         Map<FlushItem, TapeFault> rejected = new HashMap<>();
         for (AggregatePlan.Rejected r : prepared.rejected()) {
             for (FlushItem item : items) {

@@ -289,7 +289,8 @@ final class ReadPass {
         if (r.cartridge() == FaultReactions.Cartridge.SUSPECT) {
             CartridgeRecord c = context.cartridges().get(drive.mounted());
             if (c != null && c.state() != CartridgeState.SUSPECT) {
-                context.queues().updateCartridge(c.withState(CartridgeState.SUSPECT, "read error: " + fault.getMessage()));
+                context.queues().updateCartridge(c.withState(CartridgeState.SUSPECT,
+                        "read error: " + fault.getMessage()));
             }
         }
         if (r.driveError()) {

@@ -189,7 +189,8 @@ public final class FaultReactions {
     }
 
     private static void row(StringBuilder sb, String operation, String faults, Reaction r) {
-        sb.append("| ").append(operation).append(" | ").append(faults).append(" | ").append(describe(r)).append(" |\n");
+        sb.append("| ").append(operation).append(" | ").append(faults).append(" | ").append(describe(r))
+                .append(" |\n");
     }
 
     private static String describe(Reaction r) {

@@ -25,7 +25,8 @@ class FaultReactionsTest {
     void table_isWhatTheSchedulerDocPrints() throws IOException {
         String doc = Files.readString(DOC);
         assertTrue(doc.contains(FaultReactions.table()),
-                "docs/scheduler.md (\"Faults\") must print FaultReactions.table() verbatim:\n" + FaultReactions.table());
+                "docs/scheduler.md (\"Faults\") must print FaultReactions.table() verbatim:\n"
+                        + FaultReactions.table());
     }
 
     @Test
