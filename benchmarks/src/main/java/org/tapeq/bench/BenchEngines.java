@@ -6,15 +6,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-import org.tapeq.scheduler.catalog.AggregateRecord;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
-import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.engine.EngineHarness;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.engine.dispatch.Dispatcher;
 import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.model.AggregateRecord;
+import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;

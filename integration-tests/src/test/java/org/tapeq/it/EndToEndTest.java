@@ -35,7 +35,7 @@ import org.tapeq.poolemulator.PoolEmulator;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
-import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.model.FileRecord;
 
 /**
  * The whole chain in one JVM: the pool emulator drives the real tapeq provider plugin, which talks through the

@@ -35,7 +35,7 @@ import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
-import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.model.FileRecord;
 
 /**
  * Whatever lands in the request directory, the daemon answers what the protocol lets it answer with an error file

@@ -32,7 +32,7 @@ import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.Outcome;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
-import org.tapeq.scheduler.catalog.FileRecord;
+import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 

@@ -37,6 +37,7 @@ import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.daemon.http.HttpEndpoint;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -172,7 +173,7 @@ public final class Daemon implements AutoCloseable {
 
     private TapeLibrary openLibrary(LibraryConfig lib, Executor io) throws IOException {
         if (lib.backend() == LibraryConfig.Backend.SCSI) {
-            ScsiLibrary scsi = new ScsiLibrary(loop, lib.scsi().settings(lib.blockSizeBytes()));
+            ScsiLibrary scsi = new ScsiLibrary(loop, lib.scsi().settings(lib.blockSizeBytes()), TapeLabel::parseFor);
             closeables.add(scsi);
             return scsi;
         }

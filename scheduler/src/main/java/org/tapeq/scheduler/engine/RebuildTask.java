@@ -8,15 +8,15 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.scheduler.catalog.AggregateRecord;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
-import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.format.Manifest;
 import org.tapeq.scheduler.format.ManifestReader;
 import org.tapeq.scheduler.format.TapeLabel;
+import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 

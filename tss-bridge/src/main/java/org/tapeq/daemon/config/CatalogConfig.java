@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Properties;
 
 import org.tapeq.config.ConfigNode;
-import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 
 /**
  * Where the catalog lives ({@code catalog:}). A password is never in the configuration file, only the path of

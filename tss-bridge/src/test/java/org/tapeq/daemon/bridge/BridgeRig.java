@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
 import org.tapeq.daemon.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.protocol.RequestDirectory;
-import org.tapeq.scheduler.catalog.JdbcCatalog;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.model.MediaType;

@@ -2,17 +2,17 @@ package org.tapeq.scheduler.engine.drive;
 
 import java.util.List;
 
-import org.tapeq.scheduler.catalog.AggregateRecord;
 import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.DriveRecord;
-import org.tapeq.scheduler.catalog.FileRecord;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
 import org.tapeq.scheduler.engine.queue.Cartridges;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.Queues;
 import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;

@@ -1,0 +1,949 @@
+package org.tapeq.scheduler.catalog.jdbc;
+
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.aggregateRecord;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindAggregate;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindCartridge;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindDrive;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindFile;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.cartridgeRecord;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.driveRecord;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.fileRecord;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.fileRecords;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.ADD_RECLAIMABLE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.AGGREGATE_COLUMNS;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.ARCHIVE_FILE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.CARTRIDGE_COLUMNS;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.DRIVE_COLUMNS;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.FILE_COLUMNS;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.INSERT_AGGREGATE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.MIGRATIONS;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.PUT_HINT;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_DELETED;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_LOST;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_SUPERSEDED;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_CARTRIDGE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_DRIVE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_FILE;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.model.AggregateRecord;
+import org.tapeq.scheduler.model.FileRecord;
+
+/*
+ * Design notes
+ *
+ * Schema (version 1; plain SQL that SQLite and PostgreSQL both accept):
+ *   schema_version (version, applied_at)              one row per applied migration
+ *   cartridges     (barcode PK, ..., used_bytes, reclaimable_bytes, tape_files, mount_count, last_mount, ...)
+ *   aggregates     (cartridge, tape_file) PK, cartridge -> cartridges
+ *   files          (pnfsid PK, cartridge, tape_file, block_no, offset_bytes, size, ..., dataset, hint_order)
+ *                  the LIVE location of each file; index (cartridge, tape_file, offset_bytes, hint_order) gives
+ *                  a cartridge's files in tape order, index (dataset, cartridge, tape_file) the cartridges
+ *                  holding a dataset (joined to aggregates for the family and the write time)
+ *   deleted_files  (pnfsid, the old location, reason, deleted_at), indexed by pnfsid: the audit trail. A
+ *                  deleted file is moved here (reason 'deleted'), as is the old copy of a file written again
+ *                  ('superseded') and a file a rebuild did not find on its cartridge ('lost'). A 'deleted' row
+ *                  is also a tombstone: a later tape-hint import does not bring the file back.
+ *   drives         (id PK, up, reason, error_count, updated_at)
+ * Column names avoid words reserved in either dialect (offset, order). Booleans are INTEGER 0/1.
+ *
+ * Hints (ENDIT tape hints) live in files with tape_file = block_no = offset_bytes = -1 and their order in
+ * hint_order. Their volume need not be a cartridge tapeq knows, so files has no foreign key to cartridges
+ * (aggregates does). Hints are not counted in a cartridge's used bytes, so removing or superseding a hint
+ * adds nothing to reclaimable bytes; only tapeq-written copies do.
+ *
+ * Transactions: every mutating method runs as one transaction (autocommit off, commit, autocommit back on)
+ * and any failure rolls it back and surfaces as a CatalogException naming the operation and its subject.
+ * Reads run in autocommit mode, one statement each (forEachFile: one statement per page). SQLite
+ * transactions are BEGIN IMMEDIATE: the write lock is taken at the start, so a transaction never fails
+ * half-way on a lock upgrade, and busy_timeout makes it wait for another process (an admin tool) instead
+ * of failing. On PostgreSQL (READ COMMITTED) the rows a transaction reads before changing them are read
+ * with SELECT ... FOR UPDATE; that suffix is the only dialect difference in the data statements (the
+ * upserts use INSERT ... ON CONFLICT ... DO UPDATE, which both accept).
+ *
+ * Durability: SQLite runs with journal_mode=WAL and synchronous=FULL, so a commit returns only after the
+ * WAL is synced (foreign_keys=ON, busy_timeout, a 64 MiB page cache). PostgreSQL commits are durable with
+ * its default synchronous_commit=on.
+ *
+ * Threads: one JDBC connection guarded by one lock, held for each whole method (and per page in
+ * forEachFile, whose consumer runs outside the lock). A connection is not safe for concurrent use, and a
+ * SQLite database has one writer anyway; reads are indexed point lookups (tens of microseconds through
+ * JDBC, see CatalogLookupBenchmarkTest), so serialising them costs little next to a tape mount. A pool of
+ * read-only connections would let reads overlap a write if that ever shows up in profiles. Prepared
+ * statements are cached per SQL text; IN lists are padded to a few fixed lengths (repeating the last id)
+ * so the cache stays small.
+ *
+ * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
+ * version, all in one transaction (DDL is transactional in both); a database newer than this code is
+ * refused. On PostgreSQL a transaction-scoped advisory lock serialises concurrent openers.
+ *
+ * PostgreSQL path: open("jdbc:postgresql://host/db?user=..&currentSchema=..") with the PostgreSQL driver on
+ * the class path (tapeq does not ship it; the tests use it). currentSchema keeps tapeq's tables in their
+ * own schema. Ordering by text (barcodes, pnfsids) follows the database's collation.
+ */
+
+/**
+ * The catalog in a relational database: SQLite (a file, or in memory for simulations) or PostgreSQL.
+ * Thread-safe; every mutating method is one durable transaction. See the design notes in the source.
+ */
+public final class JdbcCatalog implements Catalog {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcCatalog.class);
+
+    /** The schema version this code writes and reads. */
+    public static final int SCHEMA_VERSION = 1;
+    /** How long a SQLite transaction waits for another process's write lock. */
+    public static final int BUSY_TIMEOUT_MS = 30_000;
+    /** SQLite page cache of the catalog's connection, KiB (the default 2 MiB is small for millions of files). */
+    public static final int SQLITE_CACHE_KIB = 64 * 1024;
+    /** Rows read per lock hold in {@link #forEachFile}. */
+    static final int PAGE_SIZE = 2_000;
+    /** Lengths IN lists are padded to; the last one is also the batch size for pnfsid lists. */
+    private static final int[] IN_LENGTHS = {1, 16, 128, 512};
+    static final int MAX_IN = IN_LENGTHS[IN_LENGTHS.length - 1];
+
+    /** The two databases tapeq runs on; only locking and connection set-up differ. */
+    enum Dialect {
+        SQLITE(""),
+        POSTGRESQL(" FOR UPDATE");
+
+        /** Appended to a SELECT whose rows the transaction is about to change. */
+        final String forUpdate;
+
+        Dialect(String forUpdate) {
+            this.forUpdate = forUpdate;
+        }
+
+        static Dialect of(String jdbcUrl) {
+            if (jdbcUrl.startsWith("jdbc:sqlite:")) {
+                return SQLITE;
+            }
+            if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+                return POSTGRESQL;
+            }
+            throw new IllegalArgumentException("unsupported catalog URL (expected jdbc:sqlite:... or "
+                    + "jdbc:postgresql:...): " + redact(jdbcUrl));
+        }
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    private final String description;
+    private final Dialect dialect;
+    private final Connection connection;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
+    private boolean closed;
+
+    private JdbcCatalog(String description, Dialect dialect, Connection connection) {
+        this.description = description;
+        this.dialect = dialect;
+        this.connection = connection;
+    }
+
+    /**
+     * Opens (creating or migrating the schema if needed) the catalog at {@code jdbcUrl}:
+     * {@code jdbc:sqlite:/path/catalog.db}, {@code jdbc:sqlite::memory:} or {@code jdbc:postgresql://...}.
+     *
+     * @throws CatalogException if the database cannot be opened or its schema is newer than this code
+     */
+    public static JdbcCatalog open(String jdbcUrl) {
+        return open(jdbcUrl, new Properties());
+    }
+
+    /** As {@link #open(String)}, with connection properties for a server database (e.g. user, password). */
+    public static JdbcCatalog open(String jdbcUrl, Properties credentials) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        Dialect dialect = Dialect.of(jdbcUrl);
+        String description = redact(jdbcUrl);
+        Connection connection;
+        try {
+            connection = dialect == Dialect.SQLITE
+                    ? DriverManager.getConnection(jdbcUrl, sqliteConfig().toProperties())
+                    : DriverManager.getConnection(jdbcUrl, credentials);
+        } catch (SQLException e) {
+            throw new CatalogException("open " + description + ": " + e.getMessage(), e);
+        }
+        JdbcCatalog catalog = new JdbcCatalog(description, dialect, connection);
+        try {
+            catalog.migrate();
+        } catch (RuntimeException e) {
+            catalog.close();
+            throw e;
+        }
+        LOG.info("Catalog {} open ({}, schema version {})", description, dialect, SCHEMA_VERSION);
+        return catalog;
+    }
+
+    private static SQLiteConfig sqliteConfig() {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        config.setCacheSize(-SQLITE_CACHE_KIB); // negative: KiB rather than pages
+        config.enforceForeignKeys(true);
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        return config;
+    }
+
+    /** The URL with any password masked, for messages. */
+    static String redact(String jdbcUrl) {
+        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+
+    /** Brings the schema to {@link #SCHEMA_VERSION}: one transaction, so a failed migration leaves none of it. */
+    private void migrate() {
+        int from = transaction("open", description, () -> {
+            if (dialect == Dialect.POSTGRESQL) {
+                // Serialises concurrent openers of one database; released at commit.
+                execute("SELECT pg_advisory_xact_lock(7365807)");
+            }
+            execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL,"
+                    + " applied_at BIGINT NOT NULL)");
+            int current;
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
+                rs.next();
+                current = rs.getInt(1);
+            }
+            if (current > SCHEMA_VERSION) {
+                throw new CatalogException("open " + description + ": catalog schema version " + current
+                        + " is newer than this tapeq supports (" + SCHEMA_VERSION + ")");
+            }
+            for (int version = current + 1; version <= SCHEMA_VERSION; version++) {
+                for (String ddl : MIGRATIONS.get(version - 1)) {
+                    execute(ddl);
+                }
+                PreparedStatement ps = statement("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)");
+                ps.setInt(1, version);
+                ps.setLong(2, System.currentTimeMillis());
+                ps.executeUpdate();
+            }
+            return current;
+        });
+        if (from < SCHEMA_VERSION) {
+            LOG.info("Catalog {}: schema migrated from version {} to {}", description, from, SCHEMA_VERSION);
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<FileRecord> file(String pnfsid) {
+        Objects.requireNonNull(pnfsid, "pnfsid");
+        return read("file", "pnfsid " + pnfsid, () -> {
+            PreparedStatement ps = statement("SELECT " + FILE_COLUMNS + " FROM files WHERE pnfsid = ?");
+            ps.setString(1, pnfsid);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(fileRecord(rs)) : Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public Map<String, FileRecord> files(Collection<String> pnfsids) {
+        Objects.requireNonNull(pnfsids, "pnfsids");
+        List<String> all = new ArrayList<>(pnfsids);
+        return read("files", all.size() + " pnfsids", () -> liveFiles(all, ""));
+    }
+
+    @Override
+    public List<FileRecord> files(String barcode) {
+        Objects.requireNonNull(barcode, "barcode");
+        return read("files", "cartridge " + barcode, () -> {
+            PreparedStatement ps = statement("SELECT " + FILE_COLUMNS + " FROM files WHERE cartridge = ?"
+                    + " ORDER BY tape_file, offset_bytes, hint_order, pnfsid");
+            ps.setString(1, barcode);
+            return fileRecords(ps);
+        });
+    }
+
+    @Override
+    public void forEachFile(Consumer<FileRecord> consumer) {
+        Objects.requireNonNull(consumer, "consumer");
+        String after = null;
+        while (true) {
+            String from = after;
+            List<FileRecord> page = read("forEachFile", "page after " + from, () -> {
+                PreparedStatement ps;
+                if (from == null) {
+                    ps = statement("SELECT " + FILE_COLUMNS + " FROM files ORDER BY pnfsid LIMIT " + PAGE_SIZE);
+                } else {
+                    ps = statement("SELECT " + FILE_COLUMNS + " FROM files WHERE pnfsid > ? ORDER BY pnfsid LIMIT "
+                            + PAGE_SIZE);
+                    ps.setString(1, from);
+                }
+                return fileRecords(ps);
+            });
+            page.forEach(consumer);
+            if (page.size() < PAGE_SIZE) {
+                return;
+            }
+            after = page.get(page.size() - 1).pnfsid();
+        }
+    }
+
+    @Override
+    public List<AggregateRecord> aggregates(String barcode) {
+        Objects.requireNonNull(barcode, "barcode");
+        return read("aggregates", "cartridge " + barcode, () -> {
+            PreparedStatement ps = statement("SELECT " + AGGREGATE_COLUMNS + " FROM aggregates WHERE cartridge = ?"
+                    + " ORDER BY tape_file");
+            ps.setString(1, barcode);
+            return CatalogRows.list(ps, CatalogRows::aggregateRecord);
+        });
+    }
+
+    @Override
+    public List<String> cartridgesHoldingDataset(String family, String dataset) {
+        Objects.requireNonNull(dataset, "dataset");
+        return read("cartridgesHoldingDataset", "family " + family + " dataset " + dataset, () -> {
+            PreparedStatement ps = statement("SELECT f.cartridge, MAX(a.written_at) AS last_written"
+                    + " FROM files f JOIN aggregates a ON a.cartridge = f.cartridge AND a.tape_file = f.tape_file"
+                    + " WHERE f.dataset = ? AND " + (family == null ? "a.family IS NULL" : "a.family = ?")
+                    + " GROUP BY f.cartridge ORDER BY last_written DESC, f.cartridge");
+            ps.setString(1, dataset);
+            if (family != null) {
+                ps.setString(2, family);
+            }
+            return CatalogRows.list(ps, rs -> rs.getString(1));
+        });
+    }
+
+    @Override
+    public List<CartridgeRecord> cartridges() {
+        return read("cartridges", "all", () -> {
+            PreparedStatement ps = statement("SELECT " + CARTRIDGE_COLUMNS + " FROM cartridges ORDER BY barcode");
+            return CatalogRows.list(ps, CatalogRows::cartridgeRecord);
+        });
+    }
+
+    @Override
+    public Optional<CartridgeRecord> cartridge(String barcode) {
+        Objects.requireNonNull(barcode, "barcode");
+        return read("cartridge", "cartridge " + barcode, () -> {
+            PreparedStatement ps = statement("SELECT " + CARTRIDGE_COLUMNS + " FROM cartridges WHERE barcode = ?");
+            ps.setString(1, barcode);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(cartridgeRecord(rs)) : Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public List<DriveRecord> drives() {
+        return read("drives", "all", () -> {
+            PreparedStatement ps = statement("SELECT " + DRIVE_COLUMNS + " FROM drives ORDER BY id");
+            return CatalogRows.list(ps, CatalogRows::driveRecord);
+        });
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public void commitAggregate(AggregateRecord aggregate, List<FileRecord> members) {
+        Objects.requireNonNull(aggregate, "aggregate");
+        Objects.requireNonNull(members, "members");
+        checkAggregate(aggregate, members);
+        String subject = subject(aggregate, members);
+        transaction("commitAggregate", subject, () -> {
+            writeAggregate(aggregate, members, subject);
+            return null;
+        });
+    }
+
+    /** All the aggregates in one transaction: all are recorded, or none (the error names the one that failed). */
+    @Override
+    public void commitAggregates(List<Written> aggregates) {
+        Objects.requireNonNull(aggregates, "aggregates");
+        if (aggregates.isEmpty()) {
+            return;
+        }
+        for (Written w : aggregates) {
+            checkAggregate(Objects.requireNonNull(w.aggregate(), "aggregate"), Objects.requireNonNull(w.members(),
+                    "members"));
+        }
+        transaction("commitAggregates", aggregates.size() + " aggregates", () -> {
+            for (Written w : aggregates) {
+                writeAggregate(w.aggregate(), w.members(), subject(w.aggregate(), w.members()));
+            }
+            return null;
+        });
+    }
+
+    private static String subject(AggregateRecord aggregate, List<FileRecord> members) {
+        return "cartridge " + aggregate.cartridge() + " tape file " + aggregate.tapeFile() + " ("
+                + members.size() + " members, first pnfsid " + members.get(0).pnfsid() + ")";
+    }
+
+    /** The rows of one aggregate, inside the caller's transaction. */
+    private void writeAggregate(AggregateRecord aggregate, List<FileRecord> members, String subject)
+            throws SQLException {
+        PreparedStatement check = statement("SELECT barcode FROM cartridges WHERE barcode = ?" + dialect.forUpdate);
+        check.setString(1, aggregate.cartridge());
+        try (ResultSet rs = check.executeQuery()) {
+            if (!rs.next()) {
+                throw new CatalogException("commitAggregate " + subject + ": cartridge " + aggregate.cartridge()
+                        + " is not in the catalog");
+            }
+        }
+        insertAggregate(aggregate);
+
+        List<String> ids = members.stream().map(FileRecord::pnfsid).toList();
+        Map<String, FileRecord> previous = liveFiles(ids);
+        Map<String, Long> reclaim = new HashMap<>();
+        for (FileRecord old : previous.values()) {
+            if (!old.isHint()) {
+                reclaim.merge(old.cartridge(), old.size(), Long::sum);
+            }
+        }
+        archive(previous.values(), REASON_SUPERSEDED, aggregate.writtenAt());
+        addReclaimable(reclaim);
+
+        PreparedStatement upsert = batch(UPSERT_FILE);
+        for (FileRecord member : members) {
+            bindFile(upsert, 1, member);
+            upsert.addBatch();
+        }
+        upsert.executeBatch();
+
+        PreparedStatement usage = statement("UPDATE cartridges SET used_bytes = used_bytes + ?,"
+                + " tape_files = tape_files + 1 WHERE barcode = ?");
+        usage.setLong(1, aggregate.bytes());
+        usage.setString(2, aggregate.cartridge());
+        usage.executeUpdate();
+    }
+
+    private static void checkAggregate(AggregateRecord aggregate, List<FileRecord> members) {
+        Objects.requireNonNull(aggregate.cartridge(), "aggregate cartridge");
+        if (members.isEmpty()) {
+            throw new IllegalArgumentException("aggregate " + aggregate.cartridge() + "/" + aggregate.tapeFile()
+                    + " has no members");
+        }
+        if (aggregate.tapeFile() < 0) {
+            throw new IllegalArgumentException("aggregate " + aggregate.cartridge() + "/" + aggregate.tapeFile()
+                    + ": negative tape file number");
+        }
+        if (aggregate.memberCount() != members.size()) {
+            throw new IllegalArgumentException("aggregate " + aggregate.cartridge() + "/" + aggregate.tapeFile()
+                    + " says " + aggregate.memberCount() + " members but " + members.size() + " were given");
+        }
+        Set<String> seen = new HashSet<>();
+        for (FileRecord member : members) {
+            Objects.requireNonNull(member.pnfsid(), "member pnfsid");
+            if (!aggregate.cartridge().equals(member.cartridge()) || aggregate.tapeFile() != member.tapeFile()) {
+                throw new IllegalArgumentException("member " + member.pnfsid() + " is located at "
+                        + member.cartridge() + "/" + member.tapeFile() + ", not in aggregate "
+                        + aggregate.cartridge() + "/" + aggregate.tapeFile());
+            }
+            if (!seen.add(member.pnfsid())) {
+                throw new IllegalArgumentException("member " + member.pnfsid() + " appears twice in aggregate "
+                        + aggregate.cartridge() + "/" + aggregate.tapeFile());
+            }
+        }
+    }
+
+    @Override
+    public List<String> delete(Collection<String> pnfsids, long now) {
+        Objects.requireNonNull(pnfsids, "pnfsids");
+        List<String> ids = new ArrayList<>(new LinkedHashSet<>(pnfsids));
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        ids.forEach(id -> Objects.requireNonNull(id, "pnfsid"));
+        String subject = ids.size() == 1 ? "pnfsid " + ids.get(0)
+                : ids.size() + " pnfsids (first " + ids.get(0) + ")";
+        return transaction("delete", subject, () -> {
+            Set<String> existed = new HashSet<>();
+            Map<String, Long> reclaim = new HashMap<>();
+            for (int from = 0; from < ids.size(); from += MAX_IN) {
+                List<String> chunk = ids.subList(from, Math.min(ids.size(), from + MAX_IN));
+                Map<String, FileRecord> live = liveFiles(chunk);
+                if (live.isEmpty()) {
+                    continue;
+                }
+                for (FileRecord old : live.values()) {
+                    existed.add(old.pnfsid());
+                    if (!old.isHint()) {
+                        reclaim.merge(old.cartridge(), old.size(), Long::sum);
+                    }
+                }
+                archive(live.values(), REASON_DELETED, now);
+                deleteLive(live.keySet());
+            }
+            addReclaimable(reclaim);
+            return ids.stream().filter(existed::contains).toList();
+        });
+    }
+
+    @Override
+    public int putHints(List<FileRecord> hints) {
+        Objects.requireNonNull(hints, "hints");
+        if (hints.isEmpty()) {
+            return 0;
+        }
+        for (FileRecord hint : hints) {
+            Objects.requireNonNull(hint.pnfsid(), "hint pnfsid");
+            Objects.requireNonNull(hint.cartridge(), "hint cartridge");
+            if (!hint.isHint()) {
+                throw new IllegalArgumentException("putHints: " + hint.pnfsid() + " has tape file "
+                        + hint.tapeFile() + "; a hint has tape file -1");
+            }
+        }
+        String subject = hints.size() == 1 ? "pnfsid " + hints.get(0).pnfsid()
+                : hints.size() + " hints (first pnfsid " + hints.get(0).pnfsid() + ")";
+        return transaction("putHints", subject, () -> {
+            PreparedStatement ps = batch(PUT_HINT);
+            for (FileRecord hint : hints) {
+                int next = bindFile(ps, 1, hint);
+                ps.setString(next, hint.pnfsid());
+                ps.addBatch();
+            }
+            int stored = 0;
+            for (int count : ps.executeBatch()) {
+                if (count > 0) {
+                    stored += count;
+                } else if (count == Statement.SUCCESS_NO_INFO) {
+                    throw new SQLException("driver did not report update counts");
+                }
+            }
+            return stored;
+        });
+    }
+
+    @Override
+    public void putCartridge(CartridgeRecord cartridge) {
+        Objects.requireNonNull(cartridge, "cartridge");
+        Objects.requireNonNull(cartridge.barcode(), "barcode");
+        Objects.requireNonNull(cartridge.state(), "state");
+        transaction("putCartridge", "cartridge " + cartridge.barcode(), () -> {
+            upsertCartridge(cartridge);
+            return null;
+        });
+    }
+
+    @Override
+    public void recordMount(String barcode, long when) {
+        Objects.requireNonNull(barcode, "barcode");
+        transaction("recordMount", "cartridge " + barcode, () -> {
+            PreparedStatement ps = statement("UPDATE cartridges SET mount_count = mount_count + 1, last_mount = ?"
+                    + " WHERE barcode = ?");
+            ps.setLong(1, when);
+            ps.setString(2, barcode);
+            if (ps.executeUpdate() == 0) {
+                throw new CatalogException("recordMount cartridge " + barcode + ": not in the catalog");
+            }
+            return null;
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In detail: the cartridge row is replaced by {@code cartridge}; its aggregates and live files are
+     * replaced by those given. A file read from it whose pnfsid is live on another cartridge wins unless the
+     * other copy's aggregate was written later; the losing copy is moved to deleted_files ('superseded') and,
+     * if tapeq wrote it, its size is added to its cartridge's reclaimable bytes. A file deleted at or after
+     * the write time of its copy here (and not live here before) is not brought back. The sizes of files
+     * read from this cartridge that are not live on it are added to {@code cartridge.reclaimableBytes()}.
+     * Files the catalog had on this cartridge that are not among {@code files} are moved to deleted_files
+     * ('lost', at {@code cartridge.lastMount()}).
+     */
+    @Override
+    public void replaceCartridgeContents(CartridgeRecord cartridge, List<AggregateRecord> aggregates,
+                                         List<FileRecord> files) {
+        Objects.requireNonNull(cartridge, "cartridge");
+        Objects.requireNonNull(aggregates, "aggregates");
+        Objects.requireNonNull(files, "files");
+        String barcode = Objects.requireNonNull(cartridge.barcode(), "barcode");
+        Objects.requireNonNull(cartridge.state(), "state");
+        Map<Integer, AggregateRecord> byTapeFile = new HashMap<>();
+        for (AggregateRecord a : aggregates) {
+            if (!barcode.equals(a.cartridge())) {
+                throw new IllegalArgumentException("aggregate " + a.cartridge() + "/" + a.tapeFile()
+                        + " is not on cartridge " + barcode);
+            }
+            if (byTapeFile.put(a.tapeFile(), a) != null) {
+                throw new IllegalArgumentException("tape file " + a.tapeFile() + " of " + barcode + " given twice");
+            }
+        }
+        Map<String, FileRecord> incoming = new LinkedHashMap<>();
+        for (FileRecord f : files) {
+            Objects.requireNonNull(f.pnfsid(), "pnfsid");
+            if (!barcode.equals(f.cartridge()) || !byTapeFile.containsKey(f.tapeFile())) {
+                throw new IllegalArgumentException("file " + f.pnfsid() + " at " + f.cartridge() + "/"
+                        + f.tapeFile() + " is not in one of the given aggregates of " + barcode);
+            }
+            if (incoming.put(f.pnfsid(), f) != null) {
+                throw new IllegalArgumentException("file " + f.pnfsid() + " given twice for " + barcode);
+            }
+        }
+        transaction("replaceCartridgeContents", "cartridge " + barcode, () -> {
+            PreparedStatement ps = statement("SELECT " + FILE_COLUMNS + " FROM files WHERE cartridge = ?"
+                    + dialect.forUpdate);
+            ps.setString(1, barcode);
+            Set<String> liveHere = new HashSet<>();
+            List<FileRecord> lost = new ArrayList<>();
+            for (FileRecord old : fileRecords(ps)) {
+                liveHere.add(old.pnfsid());
+                if (!incoming.containsKey(old.pnfsid())) {
+                    lost.add(old);
+                }
+            }
+            archive(lost, REASON_LOST, cartridge.lastMount());
+            PreparedStatement deleteFiles = statement("DELETE FROM files WHERE cartridge = ?");
+            deleteFiles.setString(1, barcode);
+            deleteFiles.executeUpdate();
+            PreparedStatement deleteAggregates = statement("DELETE FROM aggregates WHERE cartridge = ?");
+            deleteAggregates.setString(1, barcode);
+            deleteAggregates.executeUpdate();
+
+            upsertCartridge(cartridge);
+            for (AggregateRecord a : aggregates) {
+                insertAggregate(a);
+            }
+
+            long deadHere = 0;
+            Map<String, Long> reclaimElsewhere = new HashMap<>();
+            List<FileRecord> all = new ArrayList<>(incoming.values());
+            for (int from = 0; from < all.size(); from += MAX_IN) {
+                List<FileRecord> chunk = all.subList(from, Math.min(all.size(), from + MAX_IN));
+                List<String> chunkIds = chunk.stream().map(FileRecord::pnfsid).toList();
+                Map<String, FileRecord> elsewhere = liveFiles(chunkIds);
+                Map<String, Long> writtenElsewhere = writtenAt(elsewhere.values());
+                Map<String, Long> deletedAt = lastDeletion(chunkIds);
+                List<FileRecord> superseded = new ArrayList<>();
+                List<Long> supersededAt = new ArrayList<>();
+                PreparedStatement upsert = batch(UPSERT_FILE);
+                int inserts = 0;
+                for (FileRecord f : chunk) {
+                    long writtenHere = byTapeFile.get(f.tapeFile()).writtenAt();
+                    FileRecord other = elsewhere.get(f.pnfsid());
+                    Long otherWritten = writtenElsewhere.get(f.pnfsid());
+                    Long deleted = deletedAt.get(f.pnfsid());
+                    boolean deletedAfterWrite = other == null && !liveHere.contains(f.pnfsid())
+                            && deleted != null && deleted >= writtenHere;
+                    if (deletedAfterWrite || otherWritten != null && otherWritten > writtenHere) {
+                        deadHere += f.size();
+                        continue;
+                    }
+                    if (other != null) {
+                        superseded.add(other);
+                        supersededAt.add(writtenHere);
+                        if (!other.isHint()) {
+                            reclaimElsewhere.merge(other.cartridge(), other.size(), Long::sum);
+                        }
+                    }
+                    bindFile(upsert, 1, f);
+                    upsert.addBatch();
+                    inserts++;
+                }
+                if (inserts > 0) {
+                    upsert.executeBatch();
+                }
+                archive(superseded, REASON_SUPERSEDED, supersededAt);
+            }
+            reclaimElsewhere.merge(barcode, deadHere, Long::sum);
+            addReclaimable(reclaimElsewhere);
+            return null;
+        });
+    }
+
+    @Override
+    public void putDrive(DriveRecord drive) {
+        Objects.requireNonNull(drive, "drive");
+        Objects.requireNonNull(drive.id(), "drive id");
+        transaction("putDrive", "drive " + drive.id(), () -> {
+            PreparedStatement ps = statement(UPSERT_DRIVE);
+            bindDrive(ps, drive);
+            ps.executeUpdate();
+            return null;
+        });
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (PreparedStatement ps : statements.values()) {
+                try {
+                    ps.close();
+                } catch (SQLException e) {
+                    LOG.debug("Catalog {}: closing a statement: {}", description, e.toString());
+                }
+            }
+            statements.clear();
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                throw new CatalogException("close " + description + ": " + e.getMessage(), e);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For tests and diagnostics: a SQLite PRAGMA's value on the catalog's own connection. */
+    String sqlitePragma(String name) {
+        if (dialect != Dialect.SQLITE || !name.matches("[a-z_]+")) {
+            throw new IllegalArgumentException("not a SQLite pragma query: " + name);
+        }
+        return read("pragma", name, () -> {
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("PRAGMA " + name)) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcCatalog[" + description + "]";
+    }
+
+    // ---------------------------------------------------------------- helpers (called with the lock held)
+
+    /** The live rows of these pnfsids (in chunks of at most {@link #MAX_IN}), locked for update on PostgreSQL. */
+    private Map<String, FileRecord> liveFiles(List<String> pnfsids) throws SQLException {
+        return liveFiles(pnfsids, dialect.forUpdate);
+    }
+
+    private Map<String, FileRecord> liveFiles(List<String> pnfsids, String suffix) throws SQLException {
+        Map<String, FileRecord> result = new HashMap<>();
+        for (int from = 0; from < pnfsids.size(); from += MAX_IN) {
+            List<String> chunk = pnfsids.subList(from, Math.min(pnfsids.size(), from + MAX_IN));
+            PreparedStatement ps = inStatement("SELECT " + FILE_COLUMNS + " FROM files WHERE pnfsid IN ",
+                    suffix, chunk.size());
+            bindIn(ps, 1, chunk);
+            for (FileRecord f : fileRecords(ps)) {
+                result.put(f.pnfsid(), f);
+            }
+        }
+        return result;
+    }
+
+    private void deleteLive(Collection<String> pnfsids) throws SQLException {
+        List<String> list = new ArrayList<>(pnfsids);
+        PreparedStatement ps = inStatement("DELETE FROM files WHERE pnfsid IN ", "", list.size());
+        bindIn(ps, 1, list);
+        ps.executeUpdate();
+    }
+
+    /** Time of the latest deletion of each of these pnfsids (at most {@link #MAX_IN}) that was deleted. */
+    private Map<String, Long> lastDeletion(List<String> pnfsids) throws SQLException {
+        PreparedStatement ps = inStatement("SELECT pnfsid, MAX(deleted_at) FROM deleted_files WHERE reason = '"
+                + REASON_DELETED + "' AND pnfsid IN ", " GROUP BY pnfsid", pnfsids.size());
+        bindIn(ps, 1, pnfsids);
+        Map<String, Long> result = new HashMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                result.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        return result;
+    }
+
+    /** Write time of the aggregate holding each tapeq-written file, by pnfsid. */
+    private Map<String, Long> writtenAt(Collection<FileRecord> locations) throws SQLException {
+        Map<String, Long> result = new HashMap<>();
+        PreparedStatement ps = statement("SELECT written_at FROM aggregates WHERE cartridge = ? AND tape_file = ?");
+        for (FileRecord f : locations) {
+            if (f.isHint()) {
+                continue;
+            }
+            ps.setString(1, f.cartridge());
+            ps.setInt(2, f.tapeFile());
+            try (ResultSet rs = ps.executeQuery()) {
+                result.put(f.pnfsid(), rs.next() ? rs.getLong(1) : Long.MIN_VALUE);
+            }
+        }
+        return result;
+    }
+
+    private void archive(Collection<FileRecord> records, String reason, long when) throws SQLException {
+        archive(new ArrayList<>(records), reason, Collections.nCopies(records.size(), when));
+    }
+
+    /** Moves copies of these records to deleted_files, the i-th with time {@code when.get(i)}. */
+    private void archive(List<FileRecord> records, String reason, List<Long> when) throws SQLException {
+        if (records.isEmpty()) {
+            return;
+        }
+        PreparedStatement ps = batch(ARCHIVE_FILE);
+        for (int i = 0; i < records.size(); i++) {
+            int next = bindFile(ps, 1, records.get(i));
+            ps.setString(next, reason);
+            ps.setLong(next + 1, when.get(i));
+            ps.addBatch();
+        }
+        ps.executeBatch();
+    }
+
+    private void addReclaimable(Map<String, Long> bytesByCartridge) throws SQLException {
+        if (bytesByCartridge.isEmpty()) {
+            return;
+        }
+        PreparedStatement ps = batch(ADD_RECLAIMABLE);
+        // In barcode order, so concurrent writers on PostgreSQL lock cartridge rows in the same order.
+        for (Map.Entry<String, Long> e : new TreeMap<>(bytesByCartridge).entrySet()) {
+            if (e.getValue() == 0) {
+                continue;
+            }
+            ps.setLong(1, e.getValue());
+            ps.setString(2, e.getKey());
+            ps.addBatch();
+        }
+        ps.executeBatch();
+    }
+
+    private void insertAggregate(AggregateRecord a) throws SQLException {
+        PreparedStatement ps = statement(INSERT_AGGREGATE);
+        bindAggregate(ps, a);
+        ps.executeUpdate();
+    }
+
+    private void upsertCartridge(CartridgeRecord c) throws SQLException {
+        PreparedStatement ps = statement(UPSERT_CARTRIDGE);
+        bindCartridge(ps, c);
+        ps.executeUpdate();
+    }
+
+    private PreparedStatement statement(String sql) throws SQLException {
+        PreparedStatement ps = statements.get(sql);
+        if (ps == null) {
+            ps = connection.prepareStatement(sql);
+            statements.put(sql, ps);
+        }
+        return ps;
+    }
+
+    /** A cached statement with an empty batch (a failed executeBatch may leave entries behind). */
+    private PreparedStatement batch(String sql) throws SQLException {
+        PreparedStatement ps = statement(sql);
+        ps.clearBatch();
+        return ps;
+    }
+
+    /** {@code prefix (?, ?, ...) suffix} with the list padded to one of {@link #IN_LENGTHS}. */
+    private PreparedStatement inStatement(String prefix, String suffix, int count) throws SQLException {
+        int length = paddedLength(count);
+        StringBuilder sql = new StringBuilder(prefix.length() + suffix.length() + 3 * length + 2).append(prefix)
+                .append('(');
+        for (int i = 0; i < length; i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+        }
+        return statement(sql.append(')').append(suffix).toString());
+    }
+
+    private static int paddedLength(int count) {
+        for (int length : IN_LENGTHS) {
+            if (count <= length) {
+                return length;
+            }
+        }
+        throw new IllegalArgumentException("IN list of " + count + " > " + MAX_IN);
+    }
+
+    /** Binds {@code values} then repeats the last one up to the padded length. */
+    private static void bindIn(PreparedStatement ps, int index, List<String> values) throws SQLException {
+        int length = paddedLength(values.size());
+        for (int i = 0; i < length; i++) {
+            ps.setString(index + i, values.get(Math.min(i, values.size() - 1)));
+        }
+    }
+
+    private <T> T read(String operation, String subject, Work<T> work) {
+        lock.lock();
+        try {
+            ensureOpen();
+            return work.run();
+        } catch (SQLException e) {
+            throw new CatalogException(operation + " " + subject + ": " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs {@code work} as one transaction; rolls back on any failure. */
+    private <T> T transaction(String operation, String subject, Work<T> work) {
+        lock.lock();
+        try {
+            ensureOpen();
+            try {
+                connection.setAutoCommit(false);
+                T result = work.run();
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollback(operation, subject, e);
+                if (e instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new CatalogException(operation + " " + subject + ": " + e.getMessage(), e);
+            } finally {
+                try {
+                    connection.setAutoCommit(true);
+                } catch (SQLException e) {
+                    LOG.warn("Catalog {}: {} {}: restoring autocommit failed: {}", description, operation, subject,
+                            e.toString());
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void rollback(String operation, String subject, Exception cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+            LOG.error("Catalog {}: {} {}: rollback failed: {}", description, operation, subject, e.toString());
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("catalog " + description + " is closed");
+        }
+    }
+}

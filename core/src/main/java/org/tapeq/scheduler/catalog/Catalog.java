@@ -1,0 +1,102 @@
+package org.tapeq.scheduler.catalog;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.tapeq.scheduler.model.AggregateRecord;
+import org.tapeq.scheduler.model.FileRecord;
+
+/**
+ * The durable record of what is where: files, aggregates, cartridges and drives. Thread-safe. Every method
+ * that changes state is one transaction that is durable when it returns.
+ *
+ * <p>Write order (docs/scheduler.md): bytes on tape, verified, then {@link #commitAggregate}, then the flush
+ * is acknowledged. A crash before the commit leaves a tape file the catalog does not reference (dead space,
+ * found again by a rebuild); never a catalog entry without its bytes.
+ */
+public interface Catalog extends AutoCloseable {
+
+    /** The live (not deleted) location of a file. */
+    Optional<FileRecord> file(String pnfsid);
+
+    /** The live locations of many files at once (a restart looks up a million); files not found are absent. */
+    default Map<String, FileRecord> files(Collection<String> pnfsids) {
+        Map<String, FileRecord> found = new HashMap<>();
+        for (String p : pnfsids) {
+            file(p).ifPresent(f -> found.put(p, f));
+        }
+        return found;
+    }
+
+    /**
+     * Records a written aggregate and its members, and adds its bytes and one tape file to the cartridge's
+     * usage. A member that already had a live location is moved to the new one; the old copy's size becomes
+     * reclaimable on its cartridge.
+     */
+    void commitAggregate(AggregateRecord aggregate, List<FileRecord> members);
+
+    /** An aggregate and its members, for {@link #commitAggregates}. */
+    record Written(AggregateRecord aggregate, List<FileRecord> members) {
+    }
+
+    /**
+     * Commits many aggregates as {@link #commitAggregate} would, in order; an implementation may do it in one
+     * transaction (all or none), which is what loading many tapes at once (a simulation's starting contents)
+     * needs. The default commits them one by one.
+     */
+    default void commitAggregates(List<Written> aggregates) {
+        for (Written w : aggregates) {
+            commitAggregate(w.aggregate(), w.members());
+        }
+    }
+
+    /**
+     * Logically deletes files; each deleted file's size becomes reclaimable on its cartridge.
+     *
+     * @return the pnfsids that had a live entry
+     */
+    List<String> delete(Collection<String> pnfsids, long now);
+
+    /** Records locations known from tape hints (ENDIT); never replaces a location written by tapeq. */
+    int putHints(List<FileRecord> hints);
+
+    /** Live files on one cartridge, in tape order. */
+    List<FileRecord> files(String barcode);
+
+    /** Calls the consumer for every live file, in no particular order. */
+    void forEachFile(Consumer<FileRecord> consumer);
+
+    /** Aggregates on one cartridge, by tape file number. */
+    List<AggregateRecord> aggregates(String barcode);
+
+    /** Cartridges holding live files of this dataset in this family, most recently written first. */
+    List<String> cartridgesHoldingDataset(String family, String dataset);
+
+    List<CartridgeRecord> cartridges();
+
+    Optional<CartridgeRecord> cartridge(String barcode);
+
+    /** Inserts or replaces a cartridge. */
+    void putCartridge(CartridgeRecord cartridge);
+
+    /** Counts a mount. */
+    void recordMount(String barcode, long when);
+
+    /**
+     * Replaces everything recorded about one cartridge (its aggregates and files) with what was read from
+     * it; used by the rebuild from tape. Files of other cartridges with the same pnfsid keep priority only if
+     * written later.
+     */
+    void replaceCartridgeContents(CartridgeRecord cartridge, List<AggregateRecord> aggregates,
+                                  List<FileRecord> files);
+
+    List<DriveRecord> drives();
+
+    void putDrive(DriveRecord drive);
+
+    @Override
+    void close();
+}

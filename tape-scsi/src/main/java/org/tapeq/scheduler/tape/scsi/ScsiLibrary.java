@@ -1,0 +1,835 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.LabelVerifier;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * A real tape library driven through the standard Linux tools on the tape host: {@code mtx} for the changer,
+ * {@code mt} (mt-st) for positioning, {@code dd} on the non-rewinding device for data, one command line at a
+ * time through {@link CommandRunner} (locally or behind a command prefix such as {@code ssh tapehost}).
+ *
+ * <p>Design notes.
+ * <ul>
+ * <li>Positions are the logical object numbers of {@code mt tell} / {@code mt seek} (READ POSITION / LOCATE),
+ *     in which each filemark takes one address, as {@link TapeLibrary} defines them. The drive runs in
+ *     variable-block mode ({@code mt setblk 0}), so each {@code write()} of {@code dd} is one tape block;
+ *     {@code dd iflag=fullblock} makes every block but the last of a tape file exactly {@link #blockSize()}
+ *     bytes. The {@code st} driver writes the filemark after a tape file when {@code dd} closes the device.</li>
+ * <li>End of data is found once per mount ({@code mt rewind; mt eod; mt tell; mt status}, which also counts
+ *     the tape files) and then followed by the writes this library makes; {@link #locate} and
+ *     {@link #locateFile} beyond a known end of data fail {@code NOT_FOUND} without moving the tape; before it is
+ *     known, a {@link #locate} beyond it fails at the drive.</li>
+ * <li>Never writes an unlabelled or foreign cartridge: before the first {@link #append} after a mount the
+ *     label (tape file 0) is read and checked against the barcode by the {@link LabelVerifier} it was given;
+ *     only {@link #writeLabel} (an administrator's {@code tapeq cartridge label}) writes a cartridge without one.</li>
+ * <li>A failed append leaves nothing behind: the partial tape file is cut off by writing a filemark over
+ *     the one in front of it, so end of data is where it was (a tape-full fault therefore never leaves a
+ *     short tape file whose manifest promises more than is there).</li>
+ * <li>One {@code mtx} command at a time (one robot); each drive runs one operation at a time (the scheduler's
+ *     contract). Per-drive state is only touched by the job running on that drive.</li>
+ * </ul>
+ */
+public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScsiLibrary.class);
+    private static final Pattern RECORDS_OUT = Pattern.compile("(\\d+)\\+(\\d+) records out");
+    /** How long to wait between polls for a loaded drive to become ready, and between retries of a busy device. */
+    private static final long POLL_MILLIS = 500;
+    private static final int BUSY_RETRIES = 20;
+
+    private final ScsiSettings settings;
+    private final LabelVerifier labels;
+    private final CommandRunner runner;
+    private final Map<String, DriveState> drives = new LinkedHashMap<>();
+    private final ReentrantLock robot = new ReentrantLock(true);
+    /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
+    private volatile boolean drivesReconciled;
+
+    /** What the library knows about one drive; touched only by the operation running on it. */
+    private static final class DriveState {
+        final ScsiSettings.Drive config;
+        /** Barcode of the cartridge this library loaded or found, or null. */
+        volatile String barcode;
+        /** End-of-data block of the loaded cartridge, or -1 if not known yet. */
+        volatile long eod = -1;
+        /** Tape files on the loaded cartridge (the file number at end of data), or -1 if not known yet. */
+        volatile int files = -1;
+        /** The loaded cartridge's label was checked (or written) since it was loaded. */
+        volatile boolean labelVerified;
+        /** The drive was put into variable-block mode since the library started or it was loaded. */
+        volatile boolean prepared;
+
+        DriveState(ScsiSettings.Drive config) {
+            this.config = config;
+        }
+
+        String device() {
+            return config.device();
+        }
+    }
+
+    /**
+     * @param labels checks tape file 0 before the first append after a mount (the on-tape format's
+     *               {@code TapeLabel::parseFor})
+     */
+    public ScsiLibrary(EventLoop loop, ScsiSettings settings, LabelVerifier labels) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.labels = Objects.requireNonNull(labels, "labels");
+        for (ScsiSettings.Drive d : settings.drives()) {
+            if (drives.put(d.name(), new DriveState(d)) != null) {
+                throw new IllegalArgumentException("drive " + d.name() + " configured twice");
+            }
+        }
+        this.runner = new CommandRunner(loop, settings.commandPrefix(), settings.drives().size() + 2);
+    }
+
+    @Override
+    public int blockSize() {
+        return settings.blockSize();
+    }
+
+    @Override
+    public void close() {
+        runner.close();
+    }
+
+    // ------------------------------------------------------------------ operations
+
+    @Override
+    public void inventory(Completion<Inventory> done) {
+        runner.submit("inventory", this::readInventory, done);
+    }
+
+    @Override
+    public void mount(String drive, String barcode, Completion<Void> done) {
+        submit(drive, "mount " + barcode + " into " + drive, done, d -> doMount(d, barcode));
+    }
+
+    @Override
+    public void unmount(String drive, Completion<Void> done) {
+        submit(drive, "unmount " + drive, done, this::doUnmount);
+    }
+
+    @Override
+    public void locate(String drive, long block, Completion<Void> done) {
+        submit(drive, "locate to block " + block + " on " + drive, done, d -> {
+            doLocate(d, block, "locate to block " + block + " on " + drive);
+            return null;
+        });
+    }
+
+    @Override
+    public void locateFile(String drive, int fileNumber, Completion<Long> done) {
+        submit(drive, "locate to tape file " + fileNumber + " on " + drive, done, d -> doLocateFile(d, fileNumber));
+    }
+
+    @Override
+    public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+        Objects.requireNonNull(sink, "sink");
+        if (skipBytes < 0 || length < 0) {
+            throw new IllegalArgumentException("negative skip " + skipBytes + " or length " + length);
+        }
+        submit(drive, "read on " + drive, done, d -> doRead(d, skipBytes, length, sink));
+    }
+
+    @Override
+    public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        Objects.requireNonNull(source, "source");
+        submit(drive, "append of " + source.length() + " bytes on " + drive, done, d -> doAppend(d, source));
+    }
+
+    @Override
+    public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
+        Objects.requireNonNull(label, "label");
+        submit(drive, "write label on " + drive, done, d -> doWriteLabel(d, label));
+    }
+
+    @FunctionalInterface
+    private interface DriveJob<T> {
+        T run(DriveState drive) throws TapeFault;
+    }
+
+    private <T> void submit(String drive, String what, Completion<T> done, DriveJob<T> job) {
+        Objects.requireNonNull(done, "done");
+        DriveState d = drives.get(drive);
+        runner.submit(what, () -> {
+            if (d == null) {
+                throw new TapeFault(FaultKind.DRIVE, what + ": no drive " + drive + " is configured");
+            }
+            return job.run(d);
+        }, done);
+    }
+
+    // ------------------------------------------------------------------ inventory
+
+    /**
+     * The changer's view, and at the first call (the scheduler's start) the drives': which cartridge each holds
+     * (adopted: used as if this library had loaded it) and whether it answers {@code mt status}. Later calls
+     * (on-demand inventories while drives work) read only the changer, under the robot lock, and report the
+     * drives online: from then on the scheduler's own fault counting decides about drives.
+     */
+    private Inventory readInventory() throws TapeFault {
+        ChangerStatus status;
+        robot.lock();
+        try {
+            status = changerStatus("inventory");
+        } finally {
+            robot.unlock();
+        }
+        boolean reconcile = !drivesReconciled;
+        List<Inventory.Drive> driveList = new ArrayList<>();
+        List<Inventory.Cartridge> cartridges = new ArrayList<>();
+        for (DriveState d : drives.values()) {
+            ChangerStatus.Element e = status.drive(d.config.changerIndex()).orElse(null);
+            if (e == null) {
+                LOG.error("Drive {}: the changer {} has no drive {} (it reports {} drives)", d.config.name(),
+                        settings.changer(), d.config.changerIndex(), status.drives().size());
+                driveList.add(new Inventory.Drive(d.config.name(), null, false));
+                continue;
+            }
+            String loaded = e.full() ? e.barcode() : null;
+            boolean online = true;
+            if (reconcile) {
+                if (e.full() && loaded == null) {
+                    LOG.warn("Drive {} holds a cartridge without a readable barcode; it is ignored", d.config.name());
+                }
+                if (!Objects.equals(loaded, d.barcode)) {
+                    forget(d);
+                    d.barcode = loaded;
+                }
+                CommandRunner.Result r = mt(d, "status");
+                online = r.ok();
+                if (!online) {
+                    LOG.warn("Drive {} ({}) does not answer: {}", d.config.name(), d.device(), r.diagnostic());
+                }
+            }
+            driveList.add(new Inventory.Drive(d.config.name(), loaded, online));
+        }
+        drivesReconciled = true;
+        for (ChangerStatus.Element e : status.drives()) {
+            if (e.full() && e.barcode() != null) {
+                String name = drives.values().stream().filter(d -> d.config.changerIndex() == e.number())
+                        .map(d -> d.config.name()).findFirst().orElse("#" + e.number());
+                cartridges.add(cartridge(e.barcode(), "drive:" + name));
+            }
+        }
+        for (ChangerStatus.Element e : status.slots()) {
+            if (e.full() && e.barcode() != null) {
+                cartridges.add(cartridge(e.barcode(), (e.importExport() ? "ie:" : "slot:") + e.number()));
+            } else if (e.full()) {
+                LOG.warn("Slot {} holds a cartridge without a readable barcode; it is ignored", e.number());
+            }
+        }
+        return new Inventory(driveList, cartridges);
+    }
+
+    private static Inventory.Cartridge cartridge(String barcode, String location) {
+        return new Inventory.Cartridge(barcode, MediaType.fromBarcode(barcode).map(MediaType::name).orElse(null),
+                location);
+    }
+
+    // ------------------------------------------------------------------ robot
+
+    private Void doMount(DriveState d, String barcode) throws TapeFault {
+        String what = "mount " + barcode + " into " + d.config.name();
+        robot.lock();
+        try {
+            ChangerStatus status = changerStatus(what);
+            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
+                    FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
+            if (drive.full()) {
+                throw new TapeFault(FaultKind.DRIVE, what + ": the drive already holds "
+                        + (drive.barcode() == null ? "a cartridge without barcode" : drive.barcode()));
+            }
+            ChangerStatus.Element slot = status.slotOf(barcode).orElse(null);
+            if (slot == null) {
+                throw new TapeFault(FaultKind.ROBOT, what + ": " + status.driveOf(barcode)
+                        .map(e -> "the cartridge is in drive " + e.number())
+                        .orElse("no such cartridge in the library's slots"));
+            }
+            CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "load", slot.number(),
+                    d.config.changerIndex()), settings.robotTimeoutMillis());
+            if (!r.ok()) {
+                throw FaultMap.fault(FaultMap.Op.ROBOT, what, r);
+            }
+        } finally {
+            robot.unlock();
+        }
+        forget(d);
+        d.barcode = barcode;
+        awaitReady(d, what);
+        prepare(d, what);
+        check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
+        return null;
+    }
+
+    private Void doUnmount(DriveState d) throws TapeFault {
+        String what = "unmount " + (d.barcode == null ? "" : d.barcode + " ") + "from " + d.config.name();
+        if (d.barcode == null) { // not loaded by this library: ask the changer before unloading an empty drive
+            robot.lock();
+            try {
+                ChangerStatus.Element drive = changerStatus(what).drive(d.config.changerIndex()).orElse(null);
+                if (drive == null || !drive.full()) {
+                    throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
+                }
+            } finally {
+                robot.unlock();
+            }
+        }
+        CommandRunner.Result offline = mt(d, "offline");
+        if (!offline.ok()) {
+            // The robot may still be able to take it (a drive that lost its connection); if not, mtx says so.
+            LOG.warn("{}: {} failed: {}; trying the robot anyway", what, offline.line(), offline.diagnostic());
+        }
+        robot.lock();
+        try {
+            ChangerStatus status = changerStatus(what);
+            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
+                    FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
+            if (!drive.full()) {
+                forget(d);
+                throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
+            }
+            int slot = status.returnSlot(drive).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what
+                    + ": no free storage slot to return it to"));
+            CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "unload", slot,
+                    d.config.changerIndex()), settings.robotTimeoutMillis());
+            if (!r.ok()) {
+                throw FaultMap.fault(FaultMap.Op.ROBOT, what + (offline.ok() ? "" : " (after " + offline.line()
+                        + ": " + offline.diagnostic() + ")"), r);
+            }
+        } finally {
+            robot.unlock();
+        }
+        forget(d);
+        return null;
+    }
+
+    private ChangerStatus changerStatus(String what) throws TapeFault {
+        CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "status"),
+                settings.robotTimeoutMillis());
+        if (!r.ok()) {
+            throw FaultMap.fault(FaultMap.Op.ROBOT, what, r);
+        }
+        try {
+            return ChangerStatus.parse(r.stdout());
+        } catch (IllegalArgumentException e) {
+            throw new TapeFault(FaultKind.ROBOT, what + ": " + e.getMessage());
+        }
+    }
+
+    /** Waits until the drive reports the loaded tape online (a physical drive threads and calibrates first). */
+    private void awaitReady(DriveState d, String what) throws TapeFault {
+        long deadline = System.nanoTime() + settings.tapeTimeoutMillis() * 1_000_000L;
+        CommandRunner.Result last;
+        while (true) {
+            last = mt(d, "status");
+            if (last.ok()) {
+                try {
+                    if (DriveStatus.parse(last.stdout()).online()) {
+                        return;
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw new TapeFault(FaultKind.DRIVE, what + ": " + e.getMessage());
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new TapeFault(FaultKind.DRIVE, what + ": the drive did not report the tape online within "
+                        + settings.tapeTimeoutMillis() + " ms: " + (last.ok() ? last.stdout().strip()
+                        : last.diagnostic()));
+            }
+            pause(POLL_MILLIS);
+        }
+    }
+
+    // ------------------------------------------------------------------ positioning
+
+    private void doLocate(DriveState d, long block, String what) throws TapeFault {
+        needTape(d, what);
+        if (block < 0) {
+            throw new TapeFault(FaultKind.NOT_FOUND, what + ": no such block");
+        }
+        if (d.eod >= 0 && block > d.eod) {
+            throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data (block " + d.eod + ") of "
+                    + d.barcode);
+        }
+        CommandRunner.Result r = mt(d, List.of("seek", block), List.of("tell"));
+        if (!r.ok()) {
+            TapeFault fault = FaultMap.fault(FaultMap.Op.POSITION, what, r);
+            d.eod = -1;
+            long eod = endOfData(d, what);
+            if (block > eod) {
+                throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data (block " + eod + ") of "
+                        + d.barcode);
+            }
+            throw fault;
+        }
+        long at = parseTell(r, what);
+        if (at != block) {
+            throw new TapeFault(FaultKind.DRIVE, what + ": the drive reports block " + at + " after the seek");
+        }
+    }
+
+    private Long doLocateFile(DriveState d, int fileNumber) throws TapeFault {
+        String what = "locate to tape file " + fileNumber + " on " + d.config.name();
+        needTape(d, what);
+        if (fileNumber < 0) {
+            throw new TapeFault(FaultKind.NOT_FOUND, what + ": no such file");
+        }
+        long eod = endOfData(d, what);
+        CommandRunner.Result r = mt(d, List.of("asf", fileNumber), List.of("tell"));
+        if (!r.ok()) {
+            if (atEndOfData(d)) {
+                throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data of " + d.barcode);
+            }
+            throw FaultMap.fault(FaultMap.Op.POSITION, what, r);
+        }
+        long at = parseTell(r, what);
+        if (at >= eod) {
+            throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data (block " + eod + ") of "
+                    + d.barcode);
+        }
+        return at;
+    }
+
+    /**
+     * End of data of the loaded cartridge: remembered, or found once per mount by spacing from the beginning
+     * of tape to end of data ({@code mt rewind; mt eod}), which also counts the tape files (after a
+     * {@code mt seek} the st driver no longer knows the file number). Only {@link #locateFile} and
+     * {@link #append} need it; a {@link #locate} beyond it fails at the drive.
+     */
+    private long endOfData(DriveState d, String what) throws TapeFault {
+        if (d.eod < 0 || d.files < 0) {
+            CommandRunner.Result r = mt(d, List.of("rewind"), List.of("eod"), List.of("tell"), List.of("status"));
+            check(r, FaultMap.Op.POSITION, what + " (finding end of data)");
+            d.eod = parseTell(r, what);
+            d.files = fileNumber(r, what);
+        }
+        return d.eod;
+    }
+
+    private long tell(DriveState d, String what) throws TapeFault {
+        CommandRunner.Result r = mt(d, "tell");
+        check(r, FaultMap.Op.POSITION, what);
+        return parseTell(r, what);
+    }
+
+    private static long parseTell(CommandRunner.Result r, String what) throws TapeFault {
+        try {
+            return DriveStatus.parseTell(r.stdout());
+        } catch (IllegalArgumentException e) {
+            throw new TapeFault(FaultKind.DRIVE, what + ": " + e.getMessage());
+        }
+    }
+
+    /** Whether {@code mt status} reports end of data (after a failed read or space). */
+    private boolean atEndOfData(DriveState d) {
+        CommandRunner.Result r = mt(d, "status");
+        try {
+            return r.ok() && DriveStatus.parse(r.stdout()).atEndOfData();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    // ------------------------------------------------------------------ data
+
+    private Long doRead(DriveState d, long skip, long length, ByteSink sink) throws TapeFault {
+        String what = "read of " + length + " bytes on " + d.config.name();
+        needTape(d, what);
+        long bs = settings.blockSize();
+        long blocks = (skip + length + bs - 1) / bs;
+        long[] delivered = new long[1];
+        SinkFailure[] sinkFailure = new SinkFailure[1];
+        Gate gate = new Gate();
+        CommandRunner.Result r = runner.drain(Shell.line("dd", "if=" + d.device(), "bs=" + bs, "count=" + blocks),
+                settings.dataStallMillis(), in -> {
+                    try (OutputStream out = gate.open(sink)) {
+                        delivered[0] = copy(in, skip, length, out);
+                    } catch (SinkFailure e) {
+                        sinkFailure[0] = e;
+                        throw e;
+                    } catch (IOException e) {
+                        if (e instanceof PipeFailure) {
+                            throw e;
+                        }
+                        sinkFailure[0] = new SinkFailure(e);
+                        throw sinkFailure[0];
+                    }
+                });
+        gate.shut(); // a transfer abandoned after a kill delivers nothing more
+        if (sinkFailure[0] != null && !r.timedOut()) {
+            throw new TapeFault(FaultKind.TARGET, what + " of " + d.barcode + ": the sink failed: "
+                    + sinkFailure[0].getCause(), sinkFailure[0].getCause());
+        }
+        if (!r.ok()) {
+            if (delivered[0] == 0 && r.exitCode() != 0 && !r.timedOut() && atEndOfData(d)) {
+                throw new TapeFault(FaultKind.NOT_FOUND, what + " of " + d.barcode + ": end of data");
+            }
+            throw dataFault(d, FaultMap.Op.READ, what + " of " + d.barcode, r);
+        }
+        return delivered[0];
+    }
+
+    /** Skips {@code skip} bytes of the stream, copies up to {@code length}, and returns how many were copied. */
+    private static long copy(InputStream in, long skip, long length, OutputStream out) throws IOException {
+        byte[] buf = new byte[256 * 1024];
+        long toSkip = skip;
+        long copied = 0;
+        while (copied < length) {
+            int n = readPipe(in, buf);
+            if (n < 0) {
+                break;
+            }
+            int from = 0;
+            if (toSkip > 0) {
+                int s = (int) Math.min(toSkip, n);
+                toSkip -= s;
+                from = s;
+            }
+            int take = (int) Math.min(n - from, length - copied);
+            if (take > 0) {
+                try {
+                    out.write(buf, from, take);
+                } catch (IOException e) {
+                    throw new SinkFailure(e);
+                }
+                copied += take;
+            }
+        }
+        return copied;
+    }
+
+    private static int readPipe(InputStream in, byte[] buf) throws PipeFailure {
+        try {
+            return in.read(buf);
+        } catch (IOException e) {
+            throw new PipeFailure(e);
+        }
+    }
+
+    private WrittenFile doAppend(DriveState d, TapeFileSource source) throws TapeFault {
+        String what = "append of " + source.length() + " bytes to " + d.barcode + " in " + d.config.name();
+        needTape(d, what);
+        if (source.length() < 0) {
+            throw new TapeFault(FaultKind.SOURCE, what + ": negative length");
+        }
+        verifyLabel(d, what);
+        long eod = endOfData(d, what);
+        CommandRunner.Result r = mt(d, List.of("eod"), List.of("tell"));
+        check(r, FaultMap.Op.POSITION, what + " (positioning to end of data)");
+        long start = parseTell(r, what);
+        if (start != eod) {
+            LOG.warn("{}: end of data is at block {}, not at block {} as last seen; counting the tape files again",
+                    what, start, eod);
+            d.eod = -1;
+            start = endOfData(d, what);
+        }
+        return writeFile(d, d.files, start, source, what);
+    }
+
+    private WrittenFile doWriteLabel(DriveState d, TapeFileSource label) throws TapeFault {
+        String what = "write label on " + d.barcode + " in " + d.config.name();
+        needTape(d, what);
+        check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
+        d.labelVerified = false;
+        d.eod = -1;
+        d.files = -1;
+        WrittenFile written = writeFile(d, 0, 0, label, what);
+        d.labelVerified = true;
+        return written;
+    }
+
+    /** Writes one tape file at the current position {@code start}; on failure cuts off what was written. */
+    private WrittenFile writeFile(DriveState d, int fileNumber, long start, TapeFileSource source, String what)
+            throws TapeFault {
+        long bs = settings.blockSize();
+        long length = source.length();
+        long[] fed = new long[1];
+        CommandRunner.Result r = runner.feed(Shell.line("dd", "of=" + d.device(), "bs=" + bs, "iflag=fullblock"),
+                settings.dataStallMillis(), stdin -> {
+                    CountingPipe out = new CountingPipe(stdin);
+                    source.writeTo(out);
+                    fed[0] = out.count;
+                });
+        TapeFault fault = null;
+        if (r.ioError() != null && !(r.ioError() instanceof PipeFailure)) {
+            fault = new TapeFault(FaultKind.SOURCE, what + ": the source failed: " + r.ioError().getMessage(),
+                    r.ioError());
+        } else if (!r.ok()) {
+            fault = dataFault(d, FaultMap.Op.WRITE, what, r);
+        } else if (fed[0] != length) {
+            fault = new TapeFault(FaultKind.SOURCE, what + ": the source wrote " + fed[0] + " bytes, not " + length);
+        }
+        long blocks = (length + bs - 1) / bs;
+        if (fault == null) {
+            long end = tell(d, what);
+            Matcher m = RECORDS_OUT.matcher(r.stderr());
+            long records = m.find() ? Long.parseLong(m.group(1)) + Long.parseLong(m.group(2)) : -1;
+            if (end == start + blocks + 1 && (records < 0 || records == blocks)) {
+                d.eod = end;
+                d.files = fileNumber + 1;
+                return new WrittenFile(fileNumber, start, blocks, length);
+            }
+            fault = new TapeFault(FaultKind.MEDIA, what + ": expected " + blocks + " blocks and a filemark from block "
+                    + start + ", but dd wrote " + records + " records and the tape is at block " + end);
+        }
+        cutOff(d, start, what);
+        if (fault.kind() == FaultKind.TAPE_FULL) {
+            fault = new TapeFault(FaultKind.TAPE_FULL, fault.getMessage() + "; cartridge full, the partial tape file "
+                    + fileNumber + " was cut off");
+        }
+        throw fault;
+    }
+
+    /**
+     * Makes {@code start} end of data again after a failed write: a filemark written over the one before it
+     * (at BOT, after a failed label write: a filemark at block 0, an empty label the check refuses).
+     */
+    private void cutOff(DriveState d, long start, String what) {
+        long at = Math.max(0, start - 1);
+        for (int attempt = 0; attempt < BUSY_RETRIES; attempt++) {
+            CommandRunner.Result seek = start == 0 ? mt(d, "rewind") : mt(d, "seek", at);
+            if (!seek.ok() && seek.stderr().toLowerCase().contains("busy")) {
+                pause(POLL_MILLIS); // the killed dd may still hold the device on the tape host
+                continue;
+            }
+            CommandRunner.Result weof = seek.ok() ? mt(d, "weof", 1) : seek;
+            if (weof.ok()) {
+                d.eod = start == 0 ? 1 : start; // after a failed label: an empty tape file 0
+                d.files = start == 0 ? 1 : d.files;
+                LOG.info("{}: cut off the partial tape file at block {}", what, start);
+            } else {
+                d.eod = -1;
+                d.files = -1;
+                LOG.error("{}: could not cut off the partial tape file at block {}: {}: {}", what, start,
+                        weof.line(), weof.diagnostic());
+            }
+            return;
+        }
+        d.eod = -1;
+        d.files = -1;
+        LOG.error("{}: could not cut off the partial tape file at block {}: the device stayed busy", what, start);
+    }
+
+    /** Before the first append after a mount: the cartridge must carry a tapeq label for its barcode. */
+    private void verifyLabel(DriveState d, String what) throws TapeFault {
+        if (d.labelVerified) {
+            return;
+        }
+        check(mt(d, "rewind"), FaultMap.Op.POSITION, what + " (reading the label)");
+        ByteArrayOutputStream label = new ByteArrayOutputStream();
+        try {
+            doRead(d, 0, settings.blockSize(), () -> label);
+        } catch (TapeFault f) {
+            if (f.kind() != FaultKind.NOT_FOUND) {
+                throw f;
+            }
+        }
+        labels.verify(label.toByteArray(), d.barcode);
+        d.labelVerified = true;
+    }
+
+    /** The tape file number at end of data, as the st driver counted it ({@code mt status} in {@code r}). */
+    private static int fileNumber(CommandRunner.Result r, String what) throws TapeFault {
+        try {
+            DriveStatus s = DriveStatus.parse(r.stdout());
+            if (s.fileNumber() < 0) {
+                throw new TapeFault(FaultKind.DRIVE, what + ": the drive lost count of tape files at end of data ("
+                        + r.stdout().strip() + ")");
+            }
+            return s.fileNumber();
+        } catch (IllegalArgumentException e) {
+            throw new TapeFault(FaultKind.DRIVE, what + ": " + e.getMessage());
+        }
+    }
+
+    /** A failed data command, with an I/O error checked against the drive: a drive that is gone is no media error. */
+    private TapeFault dataFault(DriveState d, FaultMap.Op op, String what, CommandRunner.Result r) {
+        TapeFault f = FaultMap.fault(op, what, r);
+        if (f.kind() == FaultKind.MEDIA) {
+            CommandRunner.Result s = mt(d, "status");
+            boolean online;
+            try {
+                online = s.ok() && DriveStatus.parse(s.stdout()).online();
+            } catch (IllegalArgumentException e) {
+                online = false;
+            }
+            if (!online) {
+                return new TapeFault(FaultKind.DRIVE, f.getMessage() + "; the drive does not answer: "
+                        + (s.ok() ? s.stdout().strip() : s.diagnostic()));
+            }
+        }
+        return f;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private void needTape(DriveState d, String what) throws TapeFault {
+        if (d.barcode == null) {
+            throw new TapeFault(FaultKind.DRIVE, what + ": no cartridge in drive " + d.config.name());
+        }
+        prepare(d, what);
+    }
+
+    /** Variable-block mode, once per load (a cartridge found in a drive at start included). */
+    private void prepare(DriveState d, String what) throws TapeFault {
+        if (!d.prepared) {
+            check(mt(d, "setblk", 0), FaultMap.Op.POSITION, what + " (setting variable block mode)");
+            d.prepared = true;
+        }
+    }
+
+    private void forget(DriveState d) {
+        d.barcode = null;
+        d.eod = -1;
+        d.files = -1;
+        d.labelVerified = false;
+        d.prepared = false;
+    }
+
+    private CommandRunner.Result mt(DriveState d, Object... words) {
+        return mt(d, List.of(words));
+    }
+
+    /** Several {@code mt} commands on the drive in one command line, each run only if the one before succeeded. */
+    @SafeVarargs
+    private CommandRunner.Result mt(DriveState d, List<?>... commands) {
+        List<String> lines = new ArrayList<>();
+        for (List<?> words : commands) {
+            List<Object> line = new ArrayList<>(List.of("mt", "-f", d.device()));
+            line.addAll(words);
+            lines.add(Shell.line(line.toArray()));
+        }
+        return runner.run(String.join(" && ", lines), settings.tapeTimeoutMillis());
+    }
+
+    private static void check(CommandRunner.Result r, FaultMap.Op op, String what) throws TapeFault {
+        if (!r.ok()) {
+            throw FaultMap.fault(op, what, r);
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The pipe to or from the tape host failed (the command died): the command's own error tells why. */
+    private static final class PipeFailure extends IOException {
+        PipeFailure(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /** Passes bytes to a read's sink until shut; then refuses them, so an abandoned transfer writes nothing. */
+    private static final class Gate {
+        private volatile boolean shut;
+
+        OutputStream open(ByteSink sink) throws IOException {
+            OutputStream out = sink.open();
+            return new FilterOutputStream(out) {
+                @Override
+                public void write(int b) throws IOException {
+                    check();
+                    out.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    check();
+                    out.write(b, off, len);
+                }
+            };
+        }
+
+        private void check() throws IOException {
+            if (shut) {
+                throw new IOException("the transfer was abandoned");
+            }
+        }
+
+        void shut() {
+            shut = true;
+        }
+    }
+
+    /** The sink a read delivers to failed. */
+    private static final class SinkFailure extends IOException {
+        SinkFailure(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /** Counts what the source writes and marks failures of the pipe itself. */
+    private static final class CountingPipe extends OutputStream {
+        private final OutputStream out;
+        long count;
+
+        CountingPipe(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw new PipeFailure(e);
+            }
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw new PipeFailure(e);
+            }
+            count += len;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw new PipeFailure(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            // the runner closes the command's standard input
+        }
+    }
+}
