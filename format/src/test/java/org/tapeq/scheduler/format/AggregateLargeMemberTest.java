@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.Adler32;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.tapeq.scheduler.tape.TapeFileSource;
 
@@ -120,6 +121,7 @@ class AggregateLargeMemberTest {
      * stream that keeps only the records around the big member.
      */
     @Test
+    @Tag("slow") // streams 8 GiB through tar (about 9 s); -Pfast leaves it out
     void writeTo_memberOver8GiB_headersAreAsPlannedAndGnuTarReadsIt() throws Exception {
         AggregatePlan plan = plan();
         long dataStart = plan.offsetOf(1);
