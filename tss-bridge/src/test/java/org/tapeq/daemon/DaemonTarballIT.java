@@ -106,7 +106,11 @@ class DaemonTarballIT {
                 "tapeq-pool-emulator", "tapeq-simulator", "tapeq-charts")) {
             assertTrue(jars.contains(module + "-" + VERSION + ".jar"), module + " missing: " + jars);
         }
-        // commons-compress comes only through tapeq-scheduler (the on-tape format): it must stay a runtime jar.
+        for (String module : List.of("tapeq-core", "tapeq-format", "tapeq-catalog", "tapeq-tape-sim",
+                "tapeq-tape-scsi")) {
+            assertTrue(jars.contains(module + "-" + VERSION + ".jar"), module + " missing: " + jars);
+        }
+        // commons-compress comes only through tapeq-format (the on-tape format): it must stay a runtime jar.
         for (String library : List.of("picocli", "logback-classic", "logback-core", "slf4j-api", "sqlite-jdbc",
                 "postgresql", "commons-compress", "jackson-databind", "jackson-dataformat-yaml",
                 "prometheus-metrics-core", "prometheus-metrics-exposition-textformats", "xchart")) {
