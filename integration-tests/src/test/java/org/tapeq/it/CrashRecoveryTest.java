@@ -31,8 +31,8 @@ import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.Outcome;
 import org.tapeq.protocol.RequestDirectory;
-import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.model.FileRecord;
 
 /**
  * The daemon runs as its own JVM and is killed with SIGKILL at random moments while the real provider, driven

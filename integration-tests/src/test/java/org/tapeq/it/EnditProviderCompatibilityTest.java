@@ -27,8 +27,8 @@ import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
-import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.model.FileRecord;
 
 /**
  * tapeq's daemon serving the unmodified ENDIT provider. The requests here are written byte for byte the way that

@@ -32,9 +32,9 @@ import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.Outcome;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
-import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
+import org.tapeq.scheduler.model.FileRecord;
 
 /**
  * The whole chain on a real kernel tape stack: pool emulator -> tapeq provider -> daemon -> SCSI backend ->

@@ -5,10 +5,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.WrittenFile;

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
 
 /** A catalog whose aggregate commits fail, as if the daemon died between the tape write and the commit. */

@@ -25,10 +25,10 @@ import org.tapeq.daemon.demo.DemoCommand;
 import org.tapeq.scheduler.catalog.hints.EnditHints;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.simulator.SimulateCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** The {@code tapeq} command line. */
 @Command(name = "tapeq", mixinStandardHelpOptions = true, versionProvider = TapeqCommand.Version.class,
