@@ -166,7 +166,7 @@ public final class Daemon implements AutoCloseable {
         ControlServer control = ControlServer.start(state.resolve(CONTROL_SOCKET), new DaemonControl(this));
         closeables.add(control);
         long t0 = System.nanoTime();
-        await(CompletableFuture.allOf(ready.toArray(new CompletableFuture[0])), "reading the request directories");
+        await(CompletableFuture.allOf(ready.toArray(new CompletableFuture<?>[0])), "reading the request directories");
         LOG.info("tapeq daemon ready: {} director{}, every request found at start queued in {} ms", bridges.size(),
                 bridges.size() == 1 ? "y" : "ies", (System.nanoTime() - t0) / 1_000_000);
     }

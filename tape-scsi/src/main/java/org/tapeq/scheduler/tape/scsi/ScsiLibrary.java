@@ -718,7 +718,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     }
 
     /** Several {@code mt} commands on the drive in one command line, each run only if the one before succeeded. */
-    @SafeVarargs
     private CommandRunner.Result mt(DriveState d, List<?>... commands) {
         List<String> lines = new ArrayList<>();
         for (List<?> words : commands) {

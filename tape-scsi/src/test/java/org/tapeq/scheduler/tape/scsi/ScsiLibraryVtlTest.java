@@ -124,15 +124,15 @@ class ScsiLibraryVtlTest {
         // a read stops at the filemark
         locate(2);
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
-        assertEquals((long) a.length, (long) read(0, 10L * BS, whole));
+        assertEquals((long) a.length, read(0, 10L * BS, whole));
         assertArrayEquals(a, whole.toByteArray());
 
         // tape files by number, and the label read back
-        assertEquals(7L, (long) locateFile(2));
-        assertEquals(10L, (long) locateFile(3));
+        assertEquals(7L, locateFile(2));
+        assertEquals(10L, locateFile(3));
         assertEquals(FaultKind.NOT_FOUND, failure(() -> locateFile(4)).kind());
         assertEquals(FaultKind.NOT_FOUND, failure(() -> locate(99)).kind());
-        assertEquals(0L, (long) locateFile(0));
+        assertEquals(0L, locateFile(0));
         ByteArrayOutputStream labelBytes = new ByteArrayOutputStream();
         read(0, BS, labelBytes);
         assertEquals("test", TapeLabel.parseFor(labelBytes.toByteArray(), scratch).family());
