@@ -20,11 +20,13 @@ import java.util.Map;
  * @param rescans        full rescans of the directory completed since start (the first one at start included)
  * @param intakeBacklog  request files found and not yet taken: waiting for the intake pool or being read
  * @param intakePauses   times the intake pool was full and this directory waited for it to drain
+ * @param reads          request files read by the intake since start (one gone before it was read is not; a
+ *                       re-read of an empty one counts again)
  */
 public record BridgeStatus(String name, String path, Map<String, Integer> requests, int removing, int inScheduler,
                            long oldestMillis, long bufferReserved, long bufferCapacity, long bufferRefusals,
                            long rejected, int parkedCount, List<Parked> parked, long rescans, int intakeBacklog,
-                           long intakePauses) {
+                           long intakePauses, long reads) {
 
     /** A parked flush and why. */
     public record Parked(String pnfsid, long seenMillis, String reason) {

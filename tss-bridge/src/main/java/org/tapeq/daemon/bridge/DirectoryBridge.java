@@ -183,7 +183,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
             f.complete(new BridgeStatus(settings.name(), dir.base().toString(), s.states(), s.removing(),
                     s.inScheduler(), s.oldestMillis(), buffer.reservedBytes(), buffer.capacity(), buffer.refusals(),
                     intake.rejected(), s.parkedCount(), s.parked(), intake.rescans(), intake.backlog(),
-                    intake.pauses()));
+                    intake.pauses(), intake.reads()));
         };
         if (!thread.tryRun(snapshot)) {
             f.completeExceptionally(new IllegalStateException(settings.name() + " is stopped"));

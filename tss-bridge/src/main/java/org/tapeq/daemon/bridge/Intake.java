@@ -85,6 +85,7 @@ final class Intake {
     private boolean rescanRequested;
     private long lastRescanMillis;
     private long rescans;
+    private long reads;
     private long rejected;
     private long pauses;
 
@@ -114,6 +115,11 @@ final class Intake {
 
     long rejected() {
         return rejected;
+    }
+
+    /** Request files read and taken (one gone before it could be read is not; an empty one read again is). */
+    long reads() {
+        return reads;
     }
 
     /** Request files found and not yet taken: waiting for the pool or being read. */
@@ -321,6 +327,7 @@ final class Intake {
     private void taken(List<Parsed> results) {
         batchesOut--;
         for (Parsed p : results) {
+            reads += p.gone() ? 0 : 1;
             acceptSafely(p);
         }
         admission.submitStages();
