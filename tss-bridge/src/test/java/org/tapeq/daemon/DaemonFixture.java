@@ -9,11 +9,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.zip.Adler32;
 
+import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.ErrorReport;
@@ -21,6 +23,7 @@ import org.tapeq.protocol.ProtocolFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.engine.SchedulerStatus;
 
 /**
  * A daemon on a temporary request directory with a fast simulated library, and helpers that play the pool's
@@ -29,6 +32,8 @@ import org.tapeq.protocol.RequestDirectory;
 final class DaemonFixture implements AutoCloseable {
 
     static final Duration WAIT = Duration.ofSeconds(30);
+    /** Drive states in which a drive moves no data and no cartridge. */
+    private static final Set<String> QUIET_DRIVE_STATES = Set.of("empty", "idle", "dwell", "down");
 
     final Path root;
     final Path endit;
@@ -39,6 +44,8 @@ final class DaemonFixture implements AutoCloseable {
     String directoryYaml = "";
     /** Whether the daemon uses inotify; without it only rescans (every second) see changes, as on NFS. */
     boolean inotify = true;
+    /** Time between the daemon's full rescans; long when a test must know every read was caused by an event. */
+    String rescanInterval = "1s";
     Daemon daemon;
 
     DaemonFixture(Path root, String extraYaml) throws IOException {
@@ -71,7 +78,7 @@ final class DaemonFixture implements AutoCloseable {
                 "  dwell: 10s",
                 "  mergeGap: 0",
                 "intake:",
-                "  rescanInterval: 1s",
+                "  rescanInterval: " + rescanInterval,
                 "  inotify: " + inotify,
                 "http:",
                 "  bind: 127.0.0.1:0",
@@ -103,6 +110,54 @@ final class DaemonFixture implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    // ---------------------------------------------------------------- what the daemon has done
+
+    BridgeStatus bridge() {
+        return daemon.status().directories().get(0);
+    }
+
+    /**
+     * Waits until the daemon has listed the request directory in a rescan that began after this call, and has
+     * read and taken every request file found: whatever the directory held at the call has been looked at. The
+     * status snapshot runs on the bridge's thread, where rescans run too, so the first rescan it does not count
+     * begins after it.
+     */
+    void awaitRescan() throws InterruptedException {
+        long seen = bridge().rescans();
+        await("a rescan after rescan " + seen + " and every request file it found taken", () -> {
+            BridgeStatus s = bridge();
+            return s.rescans() > seen && s.intakeBacklog() == 0;
+        });
+    }
+
+    /** Waits until the bridge has read {@code count} request files since {@code before} and taken every one. */
+    void awaitReads(long before, long count) throws InterruptedException {
+        await(count + " request file(s) read after " + before, () -> {
+            BridgeStatus s = bridge();
+            return s.reads() >= before + count && s.intakeBacklog() == 0;
+        });
+    }
+
+    /**
+     * Waits until the scheduler has nothing to do: no queue with work, no drive mounting, reading, writing or
+     * unmounting. A request still queued keeps its queue non-empty until its read or write is over.
+     */
+    void awaitSchedulerQuiet() throws InterruptedException {
+        await("the scheduler has nothing to do", () -> quiet(schedulerStatus()));
+    }
+
+    static boolean quiet(SchedulerStatus s) {
+        return s.queueCount() == 0 && s.drives().stream().allMatch(d -> QUIET_DRIVE_STATES.contains(d.state()));
+    }
+
+    SchedulerStatus schedulerStatus() {
+        try {
+            return daemon.scheduler().status(0).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("no scheduler status", e);
+        }
     }
 
     // ---------------------------------------------------------------- the pool's side

@@ -49,7 +49,9 @@ class DaemonRegressionTest {
         String bad = DaemonFixture.newPnfsId();
         Files.writeString(f.dir.requestFile(bad), "not json");
         assertNotNull(f.awaitStage(bad));
-        Thread.sleep(2500); // several rescans see the refused file again
+        for (int i = 0; i < 3; i++) {
+            f.awaitRescan(); // rescans see the refused file again, and go on
+        }
 
         String good = DaemonFixture.newPnfsId();
         byte[] data = DaemonFixture.randomBytes(1000);

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
@@ -117,7 +118,7 @@ class DaemonTest {
         assertTrue(f.error(huge).message().contains("70000"));
         // Names that are not pnfsids are never requests.
         Files.writeString(f.dir.requestDir().resolve("not-a-pnfsid"), "{}");
-        Thread.sleep(1500);
+        f.awaitRescan();
         assertFalse(DaemonFixture.exists(f.dir.requestDir().resolve("not-a-pnfsid.err")));
         assertEquals(5, f.daemon.status().directories().get(0).rejected());
     }
@@ -164,6 +165,8 @@ class DaemonTest {
     void removedRequestFile_cancelsTheStage_andNothingIsDelivered() throws Exception {
         byte[] data = DaemonFixture.randomBytes(5000);
         String id = f.onTape(data);
+        byte[] other = DaemonFixture.randomBytes(3000);
+        String sentinel = f.onTape(other);
 
         f.drivesDown();
         f.stage(id, data.length, null, true);
@@ -171,10 +174,16 @@ class DaemonTest {
         Files.delete(f.dir.requestFile(id));
         DaemonFixture.await("the stage is cancelled", () -> f.daemon.status().directories().get(0).inScheduler() == 0);
         f.drivesUp();
-        Thread.sleep(1500);
+        // Drives back: a cancelled read still queued would run now. Another stage makes the drives work, and once
+        // the scheduler has nothing left to do, whatever it still held has been read.
+        f.stage(sentinel, other.length, null, true);
+        assertNull(f.awaitStage(sentinel));
+        f.awaitSchedulerQuiet();
         assertFalse(DaemonFixture.exists(f.dir.inFile(id)));
         assertEquals(List.of(), temporaries());
-        assertEquals(1L, f.daemon.scheduler().status(0).get().counters().get("stages_cancelled"));
+        Map<String, Long> counters = f.schedulerStatus().counters();
+        assertEquals(1L, counters.get("stages_cancelled"), counters.toString());
+        assertEquals(1L, counters.get("stages_done"), "only the other stage was read: " + counters);
     }
 
     @Test
@@ -188,14 +197,19 @@ class DaemonTest {
 
     @Test
     void rewrittenRequest_isTheSameRequest() throws Exception {
+        f.stop();
+        f.rescanInterval = "1h"; // events only: every read below is one of a file this test wrote
+        f.start();
         byte[] data = DaemonFixture.randomBytes(2000);
         String id = f.onTape(data);
         f.drivesDown();
         f.stage(id, data.length, null, true);
         DaemonFixture.await("queued", () -> f.daemon.status().directories().get(0).inScheduler() == 1);
-        f.stage(id, data.length, null, true); // dCache re-sends after a pool restart
-        f.stage(id, data.length, null, true);
-        Thread.sleep(1500);
+        for (int resent = 1; resent <= 2; resent++) {
+            long reads = f.bridge().reads();
+            f.stage(id, data.length, null, true); // dCache re-sends after a pool restart
+            f.awaitReads(reads, 1); // one at a time: two quick rewrites may raise one event
+        }
         f.daemon.scheduler().driveUp("drive0").get();
         assertNull(f.awaitStage(id));
         assertEquals(1L, f.daemon.scheduler().status(0).get().counters().get("stages_submitted"));
