@@ -146,8 +146,11 @@ class EndToEndTest {
     @Test
     void stagesCancelledByThePoolWhileDrivesAreDown_endCancelledAndNothingIsDelivered() throws Exception {
         List<TestFile> files = TestFile.generate(random, 4, 2, 1000, 100_000);
+        TestFile sentinel = TestFile.of(random, 0, 3000);
         Pool.awaitAll(pool().flush(files), WAIT_SECONDS);
+        Pool.awaitAll(pool.flush(List.of(sentinel)), WAIT_SECONDS);
         files.forEach(this::drop);
+        drop(sentinel);
         drivesDown();
 
         List<EmulatedStageRequest> stages = pool.stage(files);
@@ -163,11 +166,13 @@ class EndToEndTest {
         assertEquals(List.of(), site.list(RequestDirectory.REQUEST), "the provider removed the requests");
 
         drivesUp();
-        Thread.sleep(1500); // drives back: a cancelled read that was still queued would run now
+        awaitDrivesWorkedThrough(sentinel);
         assertEquals(List.of(), site.list(RequestDirectory.IN), "nothing delivered");
         Map<String, Long> counters = daemon.scheduler().status(0).get().counters();
         assertEquals(4L, counters.get("stages_cancelled"), counters.toString());
-        assertEquals(0L, counters.get("stages_done"), counters.toString());
+        assertEquals(1L, counters.get("stages_done"), "only the sentinel was read: " + counters);
+        Poll.until("the daemon saw the sentinel taken",
+                () -> bridge().requests().values().stream().mapToInt(Integer::intValue).sum() == 0);
         assertEquals(0, bridge().requests().values().stream().mapToInt(Integer::intValue).sum(),
                 bridge().requests().toString());
     }
@@ -175,8 +180,10 @@ class EndToEndTest {
     @Test
     void stageWhoseDeadlinePassesWhileDrivesAreDown_isCancelledByThePoolAndTheDaemonCleansUp() throws Exception {
         TestFile f = TestFile.of(random, 1, 50_000);
-        Pool.awaitAll(pool().flush(List.of(f)), WAIT_SECONDS);
+        TestFile sentinel = TestFile.of(random, 1, 3000);
+        Pool.awaitAll(pool().flush(List.of(f, sentinel)), WAIT_SECONDS);
         drop(f);
+        drop(sentinel);
         drivesDown();
 
         // A second pool on the same provider whose stages time out after 1.5 s, checked every 100 ms as dCache
@@ -198,9 +205,11 @@ class EndToEndTest {
         Poll.until("the daemon let go of the stage", () -> bridge().inScheduler() == 0);
         assertEquals(List.of(), site.list(RequestDirectory.REQUEST));
         drivesUp();
-        Thread.sleep(1500);
+        awaitDrivesWorkedThrough(sentinel);
         assertEquals(List.of(), site.list(RequestDirectory.IN), "nothing delivered after the deadline");
-        assertEquals(1L, daemon.scheduler().status(0).get().counters().get("stages_cancelled"));
+        Map<String, Long> counters = daemon.scheduler().status(0).get().counters();
+        assertEquals(1L, counters.get("stages_cancelled"), counters.toString());
+        assertEquals(1L, counters.get("stages_done"), "only the sentinel was read: " + counters);
     }
 
     @Test
@@ -235,6 +244,17 @@ class EndToEndTest {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /**
+     * With the drives back, a stage that was cancelled but still queued would be read now. The sentinel's stage
+     * makes the drives work; once it is served and the scheduler has nothing left to do, whatever the scheduler
+     * still held has been read.
+     */
+    private void awaitDrivesWorkedThrough(TestFile sentinel) throws Exception {
+        Outcome o = Pool.await(pool.stage(List.of(sentinel)).get(0), WAIT_SECONDS);
+        assertTrue(o.isCompleted(), "the sentinel's stage: " + o);
+        DaemonWaits.schedulerQuiet(daemon);
+    }
 
     private void drop(TestFile f) {
         try {

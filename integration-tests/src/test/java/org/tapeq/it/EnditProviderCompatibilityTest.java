@@ -111,13 +111,19 @@ class EnditProviderCompatibilityTest {
         flushAndCollect(files);
 
         TestFile late = files.get(2);
+        // ENDIT's stage task writes in place: the file exists, empty, before its content arrives. The content is
+        // written once the daemon has read the empty file (the only request file there) and still waits on it.
+        long reads = bridge().reads();
+        Files.write(site.dir.requestFile(late.pnfsid()), new byte[0]);
+        Poll.until("the daemon read the empty request and reads it again", WAIT,
+                () -> {
+                    BridgeStatus s = bridge();
+                    return s.reads() > reads && s.intakeBacklog() > 0;
+                });
+        Files.write(site.dir.requestFile(late.pnfsid()), enditStageJson(late));
         for (TestFile f : files.subList(0, 2)) {
             enditStageRequest(f);
         }
-        // ENDIT's stage task writes in place: the file exists, empty, before its content arrives.
-        Files.write(site.dir.requestFile(late.pnfsid()), new byte[0]);
-        Thread.sleep(300);
-        Files.write(site.dir.requestFile(late.pnfsid()), enditStageJson(late));
 
         for (TestFile f : files) {
             Path in = site.dir.inFile(f.pnfsid());
@@ -154,7 +160,7 @@ class EnditProviderCompatibilityTest {
         assertTrue(reasons.get(badSize.pnfsid()).contains("1 bytes")
                 && reasons.get(badSize.pnfsid()).contains(Long.toString(badSize.size())), reasons.toString());
         assertTrue(reasons.get(badChecksum.pnfsid()).startsWith("rc 31"), reasons.toString());
-        Thread.sleep(1500); // a rescan later: still no error file, the links stay
+        DaemonWaits.rescan(daemon); // a rescan later: still no error file, the links stay
         for (TestFile f : List.of(badChecksum, badSize)) {
             assertFalse(Site.exists(site.dir.errorFile(f.pnfsid())), "ENDIT's provider reads no error file for flushes");
             assertTrue(Site.exists(site.dir.outLink(f.pnfsid())), "the link stays: the flush must not look done");

@@ -104,7 +104,7 @@ class HostileInputTest extends SiteTest {
         }
         assertTrue(awaitError(oversized).message().contains(Long.toString(Files.size(site.dir.requestFile(oversized)))));
         assertEquals(expected.size(), bridge().rejected(), "every refused file counted once");
-        Thread.sleep(1500); // a rescan later
+        DaemonWaits.rescan(daemon); // a rescan later
         for (String n : ignored) {
             assertFalse(Site.exists(site.dir.requestDir().resolve(n + RequestDirectory.ERROR_SUFFIX)), n);
             assertTrue(Site.exists(site.dir.requestDir().resolve(n)), "left alone: " + n);
@@ -194,7 +194,8 @@ class HostileInputTest extends SiteTest {
         assertTrue(daemon.catalog().file(byName.pnfsid()).isEmpty());
         assertTrue(daemon.catalog().file(bySymlink.pnfsid()).isEmpty());
         assertEquals("must survive", Files.readString(decoy), "only the link was removed, not its target");
-        Thread.sleep(1500); // a rescan later
+        DaemonWaits.rescan(daemon); // a rescan later, and whatever it sent to the scheduler removed
+        Poll.until("no trash entry being removed", WAIT, () -> bridge().removing() == 0);
         assertEquals(new TreeSet<>(ignored), new TreeSet<>(site.list(RequestDirectory.TRASH)), "ignored names stay");
         assertTrue(daemon.catalog().file(untouched.pnfsid()).isPresent(), "no name that merely contains it counts");
         normalFlushAndStage();

@@ -1,0 +1,54 @@
+package org.tapeq.it;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.tapeq.daemon.Daemon;
+import org.tapeq.daemon.bridge.BridgeStatus;
+import org.tapeq.scheduler.engine.SchedulerStatus;
+
+/**
+ * Waits on what the daemon reports it has done, for tests that then assert that something did not happen: the
+ * assertion means something only once the daemon has provably looked.
+ */
+final class DaemonWaits {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Drive states in which a drive moves no data and no cartridge. */
+    private static final Set<String> QUIET_DRIVE_STATES = Set.of("empty", "idle", "dwell", "down");
+
+    private DaemonWaits() {
+    }
+
+    static BridgeStatus bridge(Daemon daemon) {
+        return daemon.status().directories().get(0);
+    }
+
+    /**
+     * Until the daemon has listed the request directory in a rescan that began after this call, and has read and
+     * taken every request file it found: whatever the directory held at the call has been looked at. The status
+     * snapshot is taken on the bridge's thread, where rescans run too, so the first rescan it does not count
+     * begins after it.
+     */
+    static void rescan(Daemon daemon) throws InterruptedException {
+        long seen = bridge(daemon).rescans();
+        Poll.until("a rescan after rescan " + seen + " and every request file it found taken", WAIT, () -> {
+            BridgeStatus s = bridge(daemon);
+            return s.rescans() > seen && s.intakeBacklog() == 0;
+        });
+    }
+
+    /**
+     * Until the scheduler has nothing to do: no queue with work, no drive mounting, reading, writing or
+     * unmounting. A request still queued keeps its queue non-empty until its read or write is over.
+     */
+    static SchedulerStatus schedulerQuiet(Daemon daemon) throws InterruptedException {
+        return Poll.value("the scheduler has nothing to do", WAIT, () -> {
+            SchedulerStatus s = daemon.scheduler().status(0).get(30, TimeUnit.SECONDS);
+            boolean quiet = s.queueCount() == 0
+                    && s.drives().stream().allMatch(d -> QUIET_DRIVE_STATES.contains(d.state()));
+            return quiet ? s : null;
+        });
+    }
+}
