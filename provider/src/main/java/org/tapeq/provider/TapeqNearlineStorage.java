@@ -209,6 +209,11 @@ public final class TapeqNearlineStorage implements NearlineStorage {
         watcher.ignoreEvents(ignore);
     }
 
+    /** The running instance's threads and tasks; for tests that wait until it has acted. */
+    ProviderRuntime runtime() {
+        return runtime;
+    }
+
     /** Runs a rescan now on the caller's thread; for tests. */
     void rescanNow() {
         rescanner.rescan();

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -112,6 +114,34 @@ final class Fixture implements AutoCloseable {
             }
             Thread.sleep(5);
         }
+    }
+
+    /**
+     * Waits until the provider has acted on everything that happened before this call: one timer period has passed
+     * (so the poll of staged files still being written ran since), and every task step queued on the I/O pool
+     * until then has run. The pool runs its queue in order on a fixed number of threads; once that many barrier
+     * tasks run at the same time, every thread has finished what it took before them.
+     */
+    void settle() throws Exception {
+        ProviderRuntime rt = storage.runtime();
+        rt.timer.schedule(() -> { }, rt.config().period().toMillis(), TimeUnit.MILLISECONDS).get(10, TimeUnit.SECONDS);
+        int threads = rt.io.getMaximumPoolSize();
+        CyclicBarrier allRunning = new CyclicBarrier(threads);
+        List<Future<?>> barriers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            barriers.add(rt.io.submit(() -> {
+                allRunning.await(10, TimeUnit.SECONDS);
+                return null;
+            }));
+        }
+        for (Future<?> b : barriers) {
+            b.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Whether the stage of {@code pnfsid} is watching its staged file grow (found short, not delivered). */
+    boolean polling(String pnfsid) {
+        return storage.runtime().polled.stream().anyMatch(t -> t.name().equals(pnfsid));
     }
 
     /** Names in a subdirectory (for checking the directory is left clean). */

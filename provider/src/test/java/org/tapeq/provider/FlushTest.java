@@ -128,8 +128,8 @@ class FlushTest {
             fx.pool.flush(List.of(flush));
             flush.cancel();
             assertTrue(Fixture.outcome(flush).isCancelled());
-            fx.pool.releaseHeld();
-            Thread.sleep(100);
+            fx.pool.releaseHeld(); // the activation arrives after the cancel
+            fx.settle();
             assertEquals(List.of(), fx.list("request"));
             assertEquals(List.of(), fx.list("out"));
             assertEquals(List.of(), fx.pool.violations());
@@ -181,7 +181,7 @@ class FlushTest {
             fx.storage.ignoreEvents(true); // events are dropped, as on a filesystem shared with another host
             String id = fx.flushAndAwaitLink(flush);
             fx.daemon.archive(id);
-            Thread.sleep(100);
+            fx.settle(); // a poll period later, nothing has noticed the link is gone
             assertNull(flush.outcome());
             fx.storage.ignoreEvents(false);
             fx.storage.rescanNow();

@@ -60,7 +60,8 @@ class StageTest {
 
             fx.daemon.writeInPlace(id, content, 400); // short: still being written
             Fixture.await("space allocated when data arrives", stage::isAllocated);
-            Thread.sleep(200);
+            fx.settle(); // the task looked at the file after the allocation, and the poll since
+            assertTrue(fx.polling(id), "a short file is watched as it grows");
             assertNull(stage.outcome(), "a short file is not complete");
 
             fx.daemon.writeInPlace(id, content, 1000);
@@ -167,7 +168,7 @@ class StageTest {
             String id = stage.pnfsId().toString();
             fx.pool.stage(List.of(stage));
             Fixture.await("allocation requested", () -> fx.pool.heldCount() == 1);
-            Thread.sleep(100);
+            fx.settle(); // the step that asked for the allocation is over
             assertFalse(Files.exists(fx.dir.requestFile(id)), "no request before space is allocated");
             fx.pool.releaseHeld();
             Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
@@ -247,12 +248,13 @@ class StageTest {
             String graceId = fx.stageAndAwaitRequest(grace);
             fx.daemon.writeInPlace(graceId, content, content.length);
             Fixture.await("allocated", grace::isAllocated);
-            Thread.sleep(100);
+            fx.settle(); // the step after the allocation found the file complete
+            assertNull(grace.outcome(), "waiting out the grace period");
             grace.cancel();
             assertTrue(Fixture.outcome(grace).isCancelled());
             assertTrue(Files.exists(fx.dir.inFile(graceId)), "a complete staged file stays for a retry");
 
-            Thread.sleep(100);
+            fx.settle(); // every step signalled so far (the held activation of the first one included) has run
             assertEquals(List.of(), fx.list("request"));
             assertEquals(List.of(), fx.pool.violations());
             assertEquals(0, fx.storage.inFlight());
@@ -265,8 +267,12 @@ class StageTest {
             EmulatedStageRequest stage = fx.newStage(Fixture.randomBytes(10), "/a/b");
             assertEquals(Long.MAX_VALUE, stage.getDeadline(), "no deadline before activation");
             Thread.sleep(800); // the request exists longer than the timeout before the pool hands it over
+            long handedOver = System.currentTimeMillis();
             fx.stageAndAwaitRequest(stage);
-            assertNull(stage.outcome(), "the deadline counts from activation, not from creation");
+            assertTrue(stage.getDeadline() >= handedOver + 600, "the deadline counts from activation, not from "
+                    + "creation: " + (stage.getDeadline() - handedOver) + " ms after the hand-over");
+            assertTrue(stage.outcome() == null || System.currentTimeMillis() >= stage.getDeadline(),
+                    "not ended before its deadline: " + stage.outcome());
             Request request = fx.daemon.request(stage.pnfsId().toString());
             assertEquals(stage.getDeadline(), request.extension().deadline());
             Outcome outcome = Fixture.outcome(stage);
