@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.tapeq.daemon.Daemon;
@@ -49,6 +50,7 @@ import org.tapeq.scheduler.model.FileRecord;
  * VTL004-005 for cms (with force: the lab's cartridges keep earlier runs' data); VTL008 is left to the
  * scheduler module's library test.
  */
+@Tag("slow")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class VtlEndToEndTest {
 
