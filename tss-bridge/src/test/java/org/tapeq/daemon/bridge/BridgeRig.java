@@ -84,10 +84,15 @@ final class BridgeRig implements AutoCloseable {
         }
     }
 
+    /** Closes in reverse order; throws no InterruptedException, so try-with-resources needs no handler for it. */
     @Override
-    public void close() throws Exception {
+    public void close() {
         for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing " + closeables.get(i) + " failed", e);
+            }
         }
     }
 }
