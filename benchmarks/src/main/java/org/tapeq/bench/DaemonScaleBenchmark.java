@@ -21,7 +21,7 @@ import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.tape.sim.SimStats;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
-import org.tapeq.daemon.demo.ScratchTree;
+import org.tapeq.daemon.cli.ScratchTree;
 
 /**
  * N concurrent stage requests (default 100 000) through a real tapeq daemon on a real filesystem. Not a test: it

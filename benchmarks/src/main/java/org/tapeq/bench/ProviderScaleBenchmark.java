@@ -11,7 +11,7 @@ import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.PoolEmulator;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.provider.TapeqNearlineStorage;
-import org.tapeq.daemon.demo.ScratchTree;
+import org.tapeq.daemon.cli.ScratchTree;
 
 /**
  * Puts N stage requests (default 1 000 000) in flight in one provider through the pool emulator, then

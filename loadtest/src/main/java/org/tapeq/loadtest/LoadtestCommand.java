@@ -13,8 +13,7 @@ import java.util.concurrent.TimeUnit;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.daemon.cli.TapeqExtension;
-import org.tapeq.daemon.demo.ScratchTree;
+import org.tapeq.daemon.cli.ScratchTree;
 import org.tapeq.loadtest.report.ReportWriter;
 import org.tapeq.loadtest.report.Verdict;
 import org.tapeq.loadtest.run.ExistingDaemon;
@@ -38,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "loadtest", mixinStandardHelpOptions = true,
         description = "Replay a tape-challenge, carousel, burst or mixed workload (a scenario YAML file) through the "
                 + "provider and a live daemon; write a report (Markdown, PNG plots, JSON) with pass/fail.")
-public final class LoadtestCommand implements Callable<Integer>, TapeqExtension {
+public final class LoadtestCommand implements Callable<Integer> {
 
     /** How long Ctrl-C waits for the partial report before the JVM exits anyway. */
     static final long REPORT_GRACE_SECONDS = 120;

@@ -98,12 +98,8 @@ class DaemonTarballIT {
 
     @Test
     void lib_holdsTheDaemonAndItsRuntimeDependencies_withoutTestJars() {
-        List<String> jars = ENTRIES.keySet().stream()
-                .filter(p -> p.startsWith("lib/") && !ENTRIES.get(p).directory())
-                .map(p -> p.substring("lib/".length()))
-                .collect(Collectors.toList());
-        for (String module : List.of("tapeq-daemon", "tapeq-scheduler", "tapeq-protocol", "tapeq-provider",
-                "tapeq-pool-emulator", "tapeq-simulator", "tapeq-charts")) {
+        List<String> jars = libJars();
+        for (String module : List.of("tapeq-daemon", "tapeq-scheduler", "tapeq-protocol")) {
             assertTrue(jars.contains(module + "-" + VERSION + ".jar"), module + " missing: " + jars);
         }
         for (String module : List.of("tapeq-core", "tapeq-format", "tapeq-catalog", "tapeq-tape-sim",
@@ -113,7 +109,7 @@ class DaemonTarballIT {
         // commons-compress comes only through tapeq-format (the on-tape format): it must stay a runtime jar.
         for (String library : List.of("picocli", "logback-classic", "logback-core", "slf4j-api", "sqlite-jdbc",
                 "postgresql", "commons-compress", "jackson-databind", "jackson-dataformat-yaml",
-                "prometheus-metrics-core", "prometheus-metrics-exposition-textformats", "xchart")) {
+                "prometheus-metrics-core", "prometheus-metrics-exposition-textformats")) {
             assertTrue(jars.stream().anyMatch(j -> j.matches(library + "-[0-9].*\\.jar")),
                     library + " missing: " + jars);
         }
@@ -129,6 +125,25 @@ class DaemonTarballIT {
             String other = byArtifact.put(artifact, jar);
             assertTrue(other == null, "two versions of " + artifact + ": " + other + ", " + jar);
         }
+    }
+
+    @Test
+    void lib_holdsNoToolNorTestToolNorChartLibrary() {
+        // the tools add-on (tools/) brings these; the production package is the daemon only
+        for (String jar : libJars()) {
+            String artifact = jar.replaceFirst("-[0-9][^/]*\\.jar$", "");
+            assertFalse(List.of("tapeq-simulator", "tapeq-charts", "tapeq-loadtest", "tapeq-tools",
+                    "tapeq-pool-emulator", "tapeq-provider", "dcache-nearline-api", "xchart", "pdfbox",
+                    "pdfbox-io", "fontbox", "graphics2d", "VectorGraphics2D", "animated-gif-lib").contains(artifact),
+                    "not a daemon library, in lib/: " + jar);
+        }
+    }
+
+    private static List<String> libJars() {
+        return ENTRIES.keySet().stream()
+                .filter(p -> p.startsWith("lib/") && !ENTRIES.get(p).directory())
+                .map(p -> p.substring("lib/".length()))
+                .collect(Collectors.toList());
     }
 
     @Test

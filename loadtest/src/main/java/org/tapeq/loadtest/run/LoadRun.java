@@ -25,7 +25,7 @@ import org.dcache.pool.nearline.spi.NearlineStorage;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
 import org.tapeq.daemon.Threads;
-import org.tapeq.daemon.demo.ProviderPlugin;
+import org.tapeq.poolemulator.ProviderPlugin;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.poolemulator.EmulatedFileRequest;

@@ -3,7 +3,7 @@ package org.tapeq.loadtest.run;
 import java.io.PrintStream;
 import java.util.Locale;
 
-import org.tapeq.daemon.demo.ProgressBar;
+import org.tapeq.daemon.cli.ProgressBar;
 import org.tapeq.loadtest.report.Format;
 
 /**

@@ -21,10 +21,9 @@ import org.tapeq.config.ConfigException;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.control.ControlProtocol;
-import org.tapeq.daemon.demo.DemoCommand;
 import org.tapeq.scheduler.catalog.hints.EnditHints;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
-import org.tapeq.simulator.SimulateCommand;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -34,12 +33,14 @@ import picocli.CommandLine;
 @Command(name = "tapeq", mixinStandardHelpOptions = true, versionProvider = TapeqCommand.Version.class,
         description = "The tape layer between dCache pools and tape libraries.",
         subcommands = {TapeqCommand.DaemonCmd.class, TapeqCommand.StatusCmd.class, TapeqCommand.DriveCmd.class,
-                TapeqCommand.CartridgeCmd.class, TapeqCommand.CatalogCmd.class, DemoCommand.class,
-                SimulateCommand.class})
+                TapeqCommand.CartridgeCmd.class, TapeqCommand.CatalogCmd.class})
 public final class TapeqCommand implements Runnable {
 
     /** Where the daemon's configuration is looked for unless {@code --config} or TAPEQ_CONFIG says otherwise. */
     public static final String DEFAULT_CONFIG = "/etc/tapeq/tapeq.yaml";
+
+    /** The tools add-on's commands, named when one is used without the add-on installed. */
+    private static final List<String> ADD_ON_COMMANDS = List.of("demo", "simulate", "loadtest");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -51,12 +52,22 @@ public final class TapeqCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new TapeqCommand());
         for (TapeqExtension extension : ServiceLoader.load(TapeqExtension.class)) {
-            cl.addSubcommand(extension);
+            extension.commands().forEach(cl::addSubcommand);
         }
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println(cmd.getColorScheme().errorText("tapeq " + cmd.getCommandName() + ": "
                     + (e.getMessage() != null ? e.getMessage() : e.toString())));
             return e instanceof ConfigException ? 78 : 1; // EX_CONFIG, as systemd reports it
+        });
+        CommandLine.IParameterExceptionHandler standard = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((e, args) -> {
+            if (e instanceof CommandLine.UnmatchedArgumentException u && e.getCommandLine() == cl
+                    && !u.getUnmatched().isEmpty() && ADD_ON_COMMANDS.contains(u.getUnmatched().get(0))) {
+                cl.getErr().println("tapeq " + u.getUnmatched().get(0) + " comes with the tools add-on "
+                        + "(tapeq-tools-<version>.tar.gz, unpacked over this installation; see the operations "
+                        + "guide, share/doc/operations.md)");
+            }
+            return standard.handleParseException(e, args);
         });
         return cl;
     }

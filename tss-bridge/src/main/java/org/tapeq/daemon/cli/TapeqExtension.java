@@ -1,10 +1,15 @@
 package org.tapeq.daemon.cli;
 
+import java.util.List;
+
 /**
- * A subcommand that lives outside this module (so that tss-bridge need not depend on it): a picocli
- * {@code @Command} class implementing this interface and listed in
- * {@code META-INF/services/org.tapeq.daemon.cli.TapeqExtension} becomes {@code tapeq <its name>} whenever its jar
- * is on the class path (in the package: in {@code lib/}). {@code tapeq loadtest} is one.
+ * Subcommands that live outside the daemon module, so that the daemon does not depend on them: the tools add-on
+ * (module {@code tools/}: {@code demo}, {@code simulate}, {@code loadtest}) is one. A class implementing this
+ * interface and listed in {@code META-INF/services/org.tapeq.daemon.cli.TapeqExtension} adds its commands to
+ * {@code tapeq} whenever its jar is on the class path (in an installation: in {@code lib/}).
  */
 public interface TapeqExtension {
+
+    /** New instances of picocli {@code @Command} classes; each becomes {@code tapeq <its name>}. */
+    List<Object> commands();
 }

@@ -89,27 +89,6 @@ class TapeqCommandTest {
     }
 
     @Test
-    void simulate_isASubcommand_listingScenariosAndPolicies() {
-        Run list = runWriters("simulate", "--list");
-        assertEquals(0, list.code, list.err);
-        assertTrue(list.out.contains("bulk-recall") && list.out.contains("tapeq-file-sequence"), list.out);
-        Run bad = runWriters("simulate", "nope");
-        assertEquals(2, bad.code);
-        assertTrue(bad.err.contains("bulk-recall"), bad.err);
-    }
-
-    /** For commands that print through picocli's writers (not System.out). */
-    private static Run runWriters(String... args) {
-        CommandLine cl = TapeqCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
-    @Test
     void configErrors_nameTheKey_andExit78() throws Exception {
         Path config = Files.writeString(tmp.resolve("bad.yaml"), "directories:\n  - path: /x\nscheduler:\n  quietTme: 5s\n");
         Run r = run("daemon", "-c", config.toString());

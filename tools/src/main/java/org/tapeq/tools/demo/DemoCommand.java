@@ -1,4 +1,4 @@
-package org.tapeq.daemon.demo;
+package org.tapeq.tools.demo;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,11 +21,14 @@ import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
 import org.tapeq.config.Units;
 import org.tapeq.daemon.Daemon;
+import org.tapeq.daemon.cli.ProgressBar;
+import org.tapeq.daemon.cli.ScratchTree;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.poolemulator.PoolEmulator;
+import org.tapeq.poolemulator.ProviderPlugin;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.tape.sim.SimStats;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;

@@ -1,4 +1,4 @@
-package org.tapeq.daemon.demo;
+package org.tapeq.tools.demo;
 
 import java.nio.file.Path;
 

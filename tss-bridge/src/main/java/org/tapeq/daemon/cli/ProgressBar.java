@@ -1,4 +1,4 @@
-package org.tapeq.daemon.demo;
+package org.tapeq.daemon.cli;
 
 /** The text progress bar of {@code tapeq demo} and {@code tapeq loadtest}. */
 public final class ProgressBar {

@@ -1,4 +1,4 @@
-package org.tapeq.daemon.demo;
+package org.tapeq.daemon.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package org.tapeq.daemon.demo;
+package org.tapeq.poolemulator;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -8,7 +8,7 @@ import java.util.ServiceLoader;
 import org.dcache.pool.nearline.spi.NearlineStorage;
 import org.dcache.pool.nearline.spi.NearlineStorageProvider;
 
-/** The tapeq provider plugin as dCache loads it: through the SPI's service registry. Shared by demo and loadtest. */
+/** The tapeq provider plugin as dCache loads it: through the SPI's service registry. Used by the demo and loadtest. */
 public final class ProviderPlugin {
 
     private ProviderPlugin() {

@@ -1,0 +1,50 @@
+package org.tapeq.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import org.junit.jupiter.api.Test;
+import org.tapeq.daemon.cli.TapeqCommand;
+import picocli.CommandLine;
+
+/** The tools reach the {@code tapeq} command through the TapeqExtension service, as in an installation. */
+class ToolsTest {
+
+    @Test
+    void tapeq_withTheToolsOnTheClassPath_hasDemoSimulateAndLoadtest() {
+        CommandLine cl = TapeqCommand.commandLine();
+        for (String tool : new String[] {"demo", "simulate", "loadtest"}) {
+            assertTrue(cl.getSubcommands().containsKey(tool), tool + " missing: " + cl.getSubcommands().keySet());
+            Run help = run(tool, "--help");
+            assertEquals(0, help.code, help.err);
+            assertTrue(help.out.startsWith("Usage: tapeq " + tool), help.out);
+        }
+    }
+
+    @Test
+    void simulate_isASubcommand_listingScenariosAndPolicies() {
+        Run list = run("simulate", "--list");
+        assertEquals(0, list.code, list.err);
+        assertTrue(list.out.contains("bulk-recall") && list.out.contains("tapeq-file-sequence"), list.out);
+        Run bad = run("simulate", "nope");
+        assertEquals(2, bad.code);
+        assertTrue(bad.err.contains("bulk-recall"), bad.err);
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    /** For commands that print through picocli's writers (not System.out). */
+    private static Run run(String... args) {
+        CommandLine cl = TapeqCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+}
