@@ -58,7 +58,16 @@ public final class ControlProtocol {
     }
 
     /**
-     * Sends one command to the daemon listening on {@code socket} and returns its result.
+     * Sends {@code command} to the daemon listening on {@code socket} and returns its result.
+     *
+     * @throws IOException if the daemon cannot be reached or the command failed (the message says why)
+     */
+    public static JsonNode call(Path socket, AdminCommand command) throws IOException {
+        return call(socket, command.wire().name(), command.args());
+    }
+
+    /**
+     * Sends one command, by its wire name and arguments, to the daemon listening on {@code socket} and returns its result.
      *
      * @throws IOException if the daemon cannot be reached or the command failed (the message says why)
      */

@@ -30,7 +30,7 @@ import org.tapeq.daemon.Threads;
  * The administrative channel: a Unix-domain socket in the state directory, readable and writable only by the
  * daemon's user and group. One request per connection: a JSON line {@code {"command": ..., "args": [...]}},
  * answered by one JSON line {@code {"ok": true, "result": ...}} or {@code {"ok": false, "error": "..."}}.
- * Commands run on a small bounded pool ({@code tapeq-control-N}); a client that does not send its request
+ * The commands are the {@link AdminCommand}s. They run on a small bounded pool ({@code tapeq-control-N}); a client that does not send its request
  * within {@link #READ_TIMEOUT_SECONDS} is disconnected, so one slow tape task or idle client cannot block the
  * others.
  */
@@ -41,28 +41,23 @@ public final class ControlServer implements AutoCloseable {
     static final int READ_TIMEOUT_SECONDS = 10;
     private static final int WORKERS = 4;
 
-    /** Executes one command; throws IllegalArgumentException for a bad command or argument. */
-    public interface Handler {
-        JsonNode handle(String command, List<String> args) throws Exception;
-    }
-
     private final Path socket;
     private final ServerSocketChannel server;
     private final Thread acceptor;
     private final ExecutorService worker;
     private final ScheduledExecutorService watchdog;
 
-    private ControlServer(Path socket, ServerSocketChannel server, Handler handler) {
+    private ControlServer(Path socket, ServerSocketChannel server, ControlTarget daemon) {
         this.socket = socket;
         this.server = server;
         this.worker = new ThreadPoolExecutor(WORKERS, WORKERS, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(16),
                 Threads.numbered("tapeq-control"), new ThreadPoolExecutor.AbortPolicy());
         this.watchdog = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-control-watchdog"));
-        this.acceptor = new Thread(() -> acceptLoop(handler), "tapeq-control-accept");
+        this.acceptor = new Thread(() -> acceptLoop(daemon), "tapeq-control-accept");
         this.acceptor.setDaemon(true);
     }
 
-    public static ControlServer start(Path socket, Handler handler) throws IOException {
+    public static ControlServer start(Path socket, ControlTarget daemon) throws IOException {
         Files.deleteIfExists(socket); // a stale socket of a killed daemon; the state lock says we own it
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
@@ -71,13 +66,13 @@ public final class ControlServer implements AutoCloseable {
         } catch (UnsupportedOperationException e) {
             LOG.warn("Cannot restrict the permissions of {}: {}", socket, e.toString());
         }
-        ControlServer s = new ControlServer(socket, server, handler);
+        ControlServer s = new ControlServer(socket, server, daemon);
         s.acceptor.start();
         LOG.info("Control socket {}", socket);
         return s;
     }
 
-    private void acceptLoop(Handler handler) {
+    private void acceptLoop(ControlTarget daemon) {
         while (server.isOpen()) {
             SocketChannel ch;
             try {
@@ -89,14 +84,14 @@ public final class ControlServer implements AutoCloseable {
                 return;
             }
             try {
-                worker.execute(() -> serve(ch, handler));
+                worker.execute(() -> serve(ch, daemon));
             } catch (RejectedExecutionException e) {
                 reply(ch, ControlProtocol.error("the daemon is busy with other commands; try again"));
             }
         }
     }
 
-    private void serve(SocketChannel ch, Handler handler) {
+    private void serve(SocketChannel ch, ControlTarget daemon) {
         ObjectNode answer;
         ScheduledFuture<?> deadline = watchdog.schedule(() -> {
             try {
@@ -116,7 +111,7 @@ public final class ControlServer implements AutoCloseable {
             List<String> args = new ArrayList<>();
             request.path("args").forEach(a -> args.add(a.asText()));
             LOG.info("Control: {} {}", command, args);
-            answer = ControlProtocol.ok(handler.handle(command, args));
+            answer = ControlProtocol.ok(AdminCommand.decode(command, args).execute(daemon));
         } catch (IllegalArgumentException e) {
             answer = ControlProtocol.error(e.getMessage());
         } catch (Exception e) {

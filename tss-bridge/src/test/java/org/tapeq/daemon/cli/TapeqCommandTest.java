@@ -1,6 +1,7 @@
 package org.tapeq.daemon.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -10,15 +11,20 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.daemon.control.AdminCommand;
 import org.tapeq.protocol.RequestDirectory;
 import picocli.CommandLine;
 
-/** The command line against a running daemon: status, drives, cartridges, catalog export and import. */
+/**
+ * The command line: each admin subcommand's parsing into its {@link AdminCommand}, and the commands against a
+ * running daemon (status, drives, cartridges, inventory, catalog export, import and rebuild).
+ */
 class TapeqCommandTest {
 
     @TempDir
@@ -53,18 +59,28 @@ class TapeqCommandTest {
             assertEquals(0, unload.code, unload.err);
             assertTrue(unload.out.matches("drive drive\\d: unloading TQ0000L9\n|no idle drive holds a cartridge\n"),
                     unload.out);
+            // arity is picocli's now: a usage error (exit 2) naming what is missing or too much
             Run noDrive = run("drive", "up", "-c", c);
-            assertEquals(1, noDrive.code);
-            assertTrue(noDrive.err.contains("up takes a DRIVE"), noDrive.err);
+            assertEquals(2, noDrive.code);
+            assertTrue(noDrive.err.contains("Missing required parameter: 'DRIVE'"), noDrive.err);
             Run extra = run("drive", "unload-idle", "drive0", "-c", c);
-            assertEquals(1, extra.code);
-            assertTrue(extra.err.contains("unload-idle takes no DRIVE"), extra.err);
+            assertEquals(2, extra.code);
+            assertTrue(extra.err.contains("Unmatched argument at index 2: 'drive0'"), extra.err);
 
             assertEquals(0, run("cartridge", "disable", "TQ0001L9", "--reason", "broken case", "-c", c).code);
             Run list = run("cartridge", "list", "-c", c);
             assertTrue(list.out.contains("TQ0000L9") && list.out.contains("atlas"), list.out);
             assertTrue(list.out.contains("disabled"), list.out);
             assertEquals(0, run("cartridge", "enable", "TQ0001L9", "-c", c).code);
+            assertFalse(run("cartridge", "list", "-c", c).out.contains("disabled"));
+
+            Run inventory = run("cartridge", "inventory", "-c", c);
+            assertEquals(0, inventory.code, inventory.err);
+            assertTrue(inventory.out.startsWith("library: 3 cartridges; new to the catalog: "), inventory.out);
+
+            Run rebuild = run("catalog", "rebuild", "TQ0000L9", "-c", c);
+            assertEquals(0, rebuild.code, rebuild.err);
+            assertTrue(rebuild.out.contains("TQ0000L9"), rebuild.out);
 
             Run unknown = run("drive", "down", "drive7", "-c", c);
             assertEquals(1, unknown.code);
@@ -86,6 +102,72 @@ class TapeqCommandTest {
         Run down = run("status", "-c", config.toString());
         assertEquals(1, down.code);
         assertTrue(down.err.contains("cannot reach the tapeq daemon"), down.err);
+    }
+
+    /** Each admin subcommand's arguments make its one {@link AdminCommand}; nothing reaches a daemon here. */
+    @Test
+    void adminSubcommands_parseIntoTheirCommands() {
+        assertEquals(new AdminCommand.Status(), parsed("status", "--json"));
+        assertEquals(new AdminCommand.DriveDown("LTO9-1", "two words"),
+                parsed("drive", "down", "LTO9-1", "--reason", "two words"));
+        assertEquals(new AdminCommand.DriveDown("LTO9-1", "maintenance"), parsed("drive", "down", "LTO9-1"));
+        assertEquals(new AdminCommand.DriveUp("LTO9-1"), parsed("drive", "up", "LTO9-1", "--socket", "/s"));
+        assertEquals(new AdminCommand.DriveUnloadIdle(), parsed("drive", "unload-idle"));
+        assertEquals(new AdminCommand.CartridgeList(), parsed("cartridge", "list"));
+        assertEquals(new AdminCommand.Inventory(), parsed("cartridge", "inventory"));
+        assertEquals(new AdminCommand.CartridgeDisable("TQ0001L9", "broken case"),
+                parsed("cartridge", "disable", "TQ0001L9", "--reason", "broken case"));
+        assertEquals(new AdminCommand.CartridgeDisable("TQ0001L9", "by administrator"),
+                parsed("cartridge", "disable", "TQ0001L9"));
+        assertEquals(new AdminCommand.CartridgeEnable("TQ0001L9"), parsed("cartridge", "enable", "TQ0001L9"));
+        assertEquals(new AdminCommand.CartridgeLabel("TQ0000L9", "atlas", false),
+                parsed("cartridge", "label", "TQ0000L9", "atlas"));
+        assertEquals(new AdminCommand.CartridgeLabel("TQ0000L9", "atlas", true),
+                parsed("cartridge", "label", "--force", "TQ0000L9", "atlas", "-c", "/etc/x.yaml"));
+        assertEquals(new AdminCommand.CatalogRebuild(List.of("A", "B")), parsed("catalog", "rebuild", "A", "B"));
+    }
+
+    @Test
+    void adminSubcommands_withWrongArguments_areUsageErrorsWithTheirOwnHelp() {
+        for (String[] wrong : List.of(new String[] {"drive", "down"}, new String[] {"drive", "up", "a", "b"},
+                new String[] {"drive", "sideways", "a"}, new String[] {"cartridge", "label", "TQ0000L9"},
+                new String[] {"cartridge", "enable"}, new String[] {"catalog", "rebuild"},
+                new String[] {"status", "extra"}, new String[] {"drive"})) {
+            Run r = runWriters(wrong);
+            assertEquals(2, r.code, String.join(" ", wrong) + ": " + r.err);
+            // the command's own usage, or (picocli's choice for an unknown word) what did not match
+            assertTrue(r.err.contains("Usage: tapeq " + wrong[0]) || r.err.contains("Unmatched argument"), r.err);
+        }
+        Run help = runWriters("cartridge", "label", "--help");
+        assertEquals(0, help.code);
+        assertTrue(help.out.startsWith("Usage: tapeq cartridge label [-hV] [--force]"), help.out);
+        assertTrue(help.out.contains("BARCODE") && help.out.contains("FAMILY"), help.out);
+    }
+
+    @Test
+    void tools_withoutTheAddOn_areNamedWithWhereTheyComeFrom() {
+        Run r = runWriters("simulate", "--list");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("tapeq simulate comes with the tools add-on"), r.err);
+    }
+
+    private static AdminCommand parsed(String... args) {
+        CommandLine.ParseResult result = TapeqCommand.commandLine().parseArgs(args);
+        while (result.hasSubcommand()) {
+            result = result.subcommand();
+        }
+        return ((ControlCall) result.commandSpec().userObject()).command();
+    }
+
+    /** For usage errors and help, which picocli prints through its own writers (not System.out). */
+    private static Run runWriters(String... args) {
+        CommandLine cl = TapeqCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
     }
 
     @Test

@@ -1,0 +1,101 @@
+package org.tapeq.daemon.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.tapeq.daemon.control.AdminCommand;
+import org.tapeq.scheduler.catalog.hints.EnditHints;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code tapeq catalog import-hints|export|rebuild}. Import and export open the configured catalog themselves
+ * (the daemon may run or not); rebuild asks the running daemon, which mounts the cartridges.
+ */
+@Command(name = "catalog", mixinStandardHelpOptions = true,
+        synopsisSubcommandLabel = "(import-hints | export | rebuild)",
+        description = "Import ENDIT hints, export the catalog, or rebuild cartridges' entries from tape.",
+        subcommands = {CatalogCommands.ImportHints.class, CatalogCommands.Export.class,
+                CatalogCommands.Rebuild.class})
+final class CatalogCommands extends CommandGroup {
+
+    @Command(name = "import-hints", mixinStandardHelpOptions = true,
+            description = "Add the files of an ENDIT hint FILE (file id: cartridge, order, size) to the catalog.")
+    static final class ImportHints implements Callable<Integer> {
+        @CommandLine.Mixin
+        TapeqCommand.ConfigOption options = new TapeqCommand.ConfigOption();
+
+        @Parameters(paramLabel = "FILE")
+        Path file;
+
+        @Override
+        public Integer call() throws Exception {
+            try (JdbcCatalog catalog = options.load().catalog().open()) {
+                EnditHints.Result r = EnditHints.importFile(file, catalog);
+                System.out.printf("%s: %d imported, %d already known, %d rejected%n", r.file(), r.imported(),
+                        r.alreadyKnown(), r.rejectedCount());
+                r.rejected().forEach(x -> System.out.println("  rejected: " + x));
+                return r.rejectedCount() == 0 ? 0 : 1;
+            }
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = "Write the catalog as one JSON object per file per line.")
+    static final class Export implements Callable<Integer> {
+        @CommandLine.Mixin
+        TapeqCommand.ConfigOption options = new TapeqCommand.ConfigOption();
+
+        @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write here, not to stdout")
+        Path output;
+
+        @Override
+        public Integer call() throws IOException {
+            ObjectMapper json = new ObjectMapper();
+            try (JdbcCatalog catalog = options.load().catalog().open();
+                 Writer w = output != null ? Files.newBufferedWriter(output, StandardCharsets.UTF_8)
+                         : new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))) {
+                catalog.forEachFile(f -> {
+                    try {
+                        w.write(json.writeValueAsString(f));
+                        w.write('\n');
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "rebuild", mixinStandardHelpOptions = true,
+            description = "Read each BARCODE back and rebuild its catalog entries from what is on tape.")
+    static final class Rebuild extends ControlCall {
+        @Parameters(paramLabel = "BARCODE", arity = "1..*")
+        List<String> barcodes;
+
+        @Override
+        AdminCommand command() {
+            return new AdminCommand.CatalogRebuild(barcodes);
+        }
+
+        @Override
+        void print(JsonNode reports, PrintWriter out) throws IOException {
+            out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(reports));
+        }
+    }
+}

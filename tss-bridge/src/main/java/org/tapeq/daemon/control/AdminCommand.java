@@ -1,0 +1,275 @@
+package org.tapeq.daemon.control;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.tapeq.scheduler.engine.Scheduler;
+
+/**
+ * One administrative action on the running daemon, defined once: its name and arguments on the control socket
+ * ({@link #wire()}, {@link #args()}) and how the daemon carries it out ({@link #execute}). The command line
+ * builds one per subcommand and sends it ({@link ControlProtocol#call(java.nio.file.Path, AdminCommand)}); the
+ * control server decodes it back ({@link #decode}) and executes it on a control worker thread. Each action
+ * reaches the engine only through the scheduler's own methods, which post to its event loop.
+ */
+public sealed interface AdminCommand {
+
+    /** The action's name on the wire, its arguments (usage text and count) and how to rebuild it from them. */
+    record Wire(String name, String usage, int minArgs, int maxArgs, Function<List<String>, AdminCommand> decoder) {
+
+        /** The command {@code args} spell; IllegalArgumentException (sent back to the client) if they do not fit. */
+        AdminCommand decode(List<String> args) {
+            if (args.size() < minArgs || args.size() > maxArgs) {
+                throw new IllegalArgumentException(name + " takes " + usage);
+            }
+            return decoder.apply(List.copyOf(args));
+        }
+    }
+
+    /** Every action the control socket knows. */
+    List<Wire> WIRES = List.of(Status.WIRE, DriveDown.WIRE, DriveUp.WIRE, DriveUnloadIdle.WIRE, Inventory.WIRE,
+            CartridgeList.WIRE, CartridgeDisable.WIRE, CartridgeEnable.WIRE, CartridgeLabel.WIRE,
+            CatalogRebuild.WIRE);
+
+    /** How this action is named and decoded on the wire. */
+    Wire wire();
+
+    /** The arguments sent on the wire, in the order {@link Wire#decoder()} reads them. */
+    List<String> args();
+
+    /** Carries the action out on the running daemon and returns the answer's result. */
+    JsonNode execute(ControlTarget daemon) throws Exception;
+
+    /**
+     * The command a control request names.
+     *
+     * @throws IllegalArgumentException for an unknown command or arguments that do not fit it
+     */
+    static AdminCommand decode(String name, List<String> args) {
+        Map<String, Wire> byName = WIRES.stream().collect(Collectors.toMap(Wire::name, w -> w));
+        Wire wire = byName.get(name);
+        if (wire == null) {
+            throw new IllegalArgumentException("unknown command '" + name + "'");
+        }
+        return wire.decode(args);
+    }
+
+    /** The daemon's status: bridges, scheduler (queues, drives), rates. */
+    record Status() implements AdminCommand {
+        public static final Wire WIRE = new Wire("status", "no arguments", 0, 0, a -> new Status());
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of();
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) {
+            return daemon.status();
+        }
+    }
+
+    /** Takes a drive out of service; status shows the reason. */
+    record DriveDown(String drive, String reason) implements AdminCommand {
+        public static final Wire WIRE = new Wire("drive-down", "<drive> <reason>", 2, 2,
+                a -> new DriveDown(a.get(0), a.get(1)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(drive, reason);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return Await.done(daemon.scheduler().driveDown(drive, reason));
+        }
+    }
+
+    /** Puts a drive back into service. */
+    record DriveUp(String drive) implements AdminCommand {
+        public static final Wire WIRE = new Wire("drive-up", "<drive>", 1, 1, a -> new DriveUp(a.get(0)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(drive);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return Await.done(daemon.scheduler().driveUp(drive));
+        }
+    }
+
+    /** Every idle drive holding a cartridge gives it back now; the result maps drive to cartridge. */
+    record DriveUnloadIdle() implements AdminCommand {
+        public static final Wire WIRE = new Wire("drive-unload-idle", "no arguments", 0, 0,
+                a -> new DriveUnloadIdle());
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of();
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().unloadIdleDrives()));
+        }
+    }
+
+    /** Compares the library's cartridges with the catalog's and adds the new ones. */
+    record Inventory() implements AdminCommand {
+        public static final Wire WIRE = new Wire("inventory", "no arguments", 0, 0, a -> new Inventory());
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of();
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.tapeTask(daemon.scheduler().syncInventory()));
+        }
+    }
+
+    /** The catalog's cartridges. */
+    record CartridgeList() implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-list", "no arguments", 0, 0, a -> new CartridgeList());
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of();
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) {
+            return ControlProtocol.JSON.valueToTree(daemon.cartridges());
+        }
+    }
+
+    /** Nothing more is read from or written to a cartridge until it is enabled. */
+    record CartridgeDisable(String barcode, String reason) implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-disable", "<barcode> <reason>", 2, 2,
+                a -> new CartridgeDisable(a.get(0), a.get(1)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode, reason);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return Await.done(daemon.scheduler().disableCartridge(barcode, reason));
+        }
+    }
+
+    /** A disabled cartridge back in use. */
+    record CartridgeEnable(String barcode) implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-enable", "<barcode>", 1, 1,
+                a -> new CartridgeEnable(a.get(0)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return Await.done(daemon.scheduler().enableCartridge(barcode));
+        }
+    }
+
+    /** Writes tapeq's label for {@code family} on a cartridge (mounts it); with force even over tapeq data. */
+    record CartridgeLabel(String barcode, String family, boolean force) implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-label", "<barcode> <family> <force: true|false>", 3, 3,
+                a -> new CartridgeLabel(a.get(0), a.get(1), Boolean.parseBoolean(a.get(2))));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode, family, Boolean.toString(force));
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(
+                    Await.tapeTask(daemon.scheduler().labelCartridge(barcode, family, force)));
+        }
+    }
+
+    /** Reads cartridges back and rebuilds their catalog entries from what is on tape, one after the other. */
+    record CatalogRebuild(List<String> barcodes) implements AdminCommand {
+        public static final Wire WIRE = new Wire("catalog-rebuild", "one or more barcodes", 1, Integer.MAX_VALUE,
+                CatalogRebuild::new);
+
+        public CatalogRebuild {
+            barcodes = List.copyOf(barcodes);
+        }
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return barcodes;
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            List<Scheduler.RebuildReport> reports = new ArrayList<>();
+            for (String barcode : barcodes) {
+                reports.add(Await.tapeTask(daemon.scheduler().rebuildCartridge(barcode)));
+            }
+            return ControlProtocol.JSON.valueToTree(reports);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package org.tapeq.daemon.control;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.engine.Scheduler;
+
+/** What the admin commands act on: the running daemon's scheduler, status and catalog. */
+public interface ControlTarget {
+
+    Scheduler scheduler();
+
+    /** The daemon's status as {@code tapeq status --json} prints it. */
+    JsonNode status();
+
+    /** The catalog's cartridges. */
+    List<CartridgeRecord> cartridges();
+}
