@@ -30,9 +30,9 @@ import org.tapeq.daemon.Threads;
  * The administrative channel: a Unix-domain socket in the state directory, readable and writable only by the
  * daemon's user and group. One request per connection: a JSON line {@code {"command": ..., "args": [...]}},
  * answered by one JSON line {@code {"ok": true, "result": ...}} or {@code {"ok": false, "error": "..."}}.
- * The commands are the {@link AdminCommand}s. They run on a small bounded pool ({@code tapeq-control-N}); a client that does not send its request
- * within {@link #READ_TIMEOUT_SECONDS} is disconnected, so one slow tape task or idle client cannot block the
- * others.
+ * The commands are the {@link AdminCommand}s. They run on a small bounded pool ({@code tapeq-control-N}); a
+ * client that does not send its request within {@link #READ_TIMEOUT_SECONDS} is disconnected, so one slow tape
+ * task or idle client cannot block the others.
  */
 public final class ControlServer implements AutoCloseable {
 
