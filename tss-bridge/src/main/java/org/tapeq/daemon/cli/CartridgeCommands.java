@@ -48,10 +48,10 @@ final class CartridgeCommands extends CommandGroup {
     @Command(name = "disable", mixinStandardHelpOptions = true,
             description = "Read nothing from and write nothing to BARCODE until it is enabled.")
     static final class Disable extends ControlCall {
-        @Parameters(paramLabel = "BARCODE")
+        @Parameters(paramLabel = "BARCODE", description = "the cartridge")
         String barcode;
 
-        @Option(names = "--reason", defaultValue = "by administrator",
+        @Option(names = "--reason", paramLabel = "REASON", defaultValue = "by administrator",
                 description = "why (shown in status; default: ${DEFAULT-VALUE})")
         String reason;
 
@@ -68,7 +68,7 @@ final class CartridgeCommands extends CommandGroup {
 
     @Command(name = "enable", mixinStandardHelpOptions = true, description = "Use a disabled BARCODE again.")
     static final class Enable extends ControlCall {
-        @Parameters(paramLabel = "BARCODE")
+        @Parameters(paramLabel = "BARCODE", description = "the cartridge")
         String barcode;
 
         @Override
@@ -85,10 +85,10 @@ final class CartridgeCommands extends CommandGroup {
     @Command(name = "label", mixinStandardHelpOptions = true,
             description = "Mount BARCODE and write tapeq's label for FAMILY on it.")
     static final class Label extends ControlCall {
-        @Parameters(index = "0", paramLabel = "BARCODE")
+        @Parameters(index = "0", paramLabel = "BARCODE", description = "the cartridge")
         String barcode;
 
-        @Parameters(index = "1", paramLabel = "FAMILY")
+        @Parameters(index = "1", paramLabel = "FAMILY", description = "the file family it is to hold")
         String family;
 
         @Option(names = "--force", description = "label a cartridge even if it holds tapeq data")

@@ -39,7 +39,7 @@ final class CatalogCommands extends CommandGroup {
         @CommandLine.Mixin
         TapeqCommand.ConfigOption options = new TapeqCommand.ConfigOption();
 
-        @Parameters(paramLabel = "FILE")
+        @Parameters(paramLabel = "FILE", description = "ENDIT's hint file (JSON)")
         Path file;
 
         @Override
@@ -85,7 +85,7 @@ final class CatalogCommands extends CommandGroup {
     @Command(name = "rebuild", mixinStandardHelpOptions = true,
             description = "Read each BARCODE back and rebuild its catalog entries from what is on tape.")
     static final class Rebuild extends ControlCall {
-        @Parameters(paramLabel = "BARCODE", arity = "1..*")
+        @Parameters(paramLabel = "BARCODE", arity = "1..*", description = "the cartridges, read one after the other")
         List<String> barcodes;
 
         @Override

@@ -17,10 +17,10 @@ final class DriveCommands extends CommandGroup {
     @Command(name = "down", mixinStandardHelpOptions = true,
             description = "Take DRIVE out of service: it finishes the file it is on and takes no new work.")
     static final class Down extends ControlCall {
-        @Parameters(paramLabel = "DRIVE")
+        @Parameters(paramLabel = "DRIVE", description = "the drive's name, as status shows it")
         String drive;
 
-        @Option(names = "--reason", description = "why (shown in status; default: ${DEFAULT-VALUE})",
+        @Option(names = "--reason", paramLabel = "REASON", description = "why (shown in status; default: ${DEFAULT-VALUE})",
                 defaultValue = "maintenance")
         String reason;
 
@@ -37,7 +37,7 @@ final class DriveCommands extends CommandGroup {
 
     @Command(name = "up", mixinStandardHelpOptions = true, description = "Put DRIVE back into service.")
     static final class Up extends ControlCall {
-        @Parameters(paramLabel = "DRIVE")
+        @Parameters(paramLabel = "DRIVE", description = "the drive's name, as status shows it")
         String drive;
 
         @Override
