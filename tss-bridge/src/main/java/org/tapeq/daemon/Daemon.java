@@ -46,6 +46,7 @@ import org.tapeq.scheduler.tape.sim.DataMode;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
+import org.tapeq.scheduler.time.Threads;
 
 /**
  * The running daemon: catalog, tape library, scheduler, one bridge per request directory, the HTTP endpoint

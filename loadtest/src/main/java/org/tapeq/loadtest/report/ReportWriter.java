@@ -16,6 +16,7 @@ import org.tapeq.charts.LineChart;
 import org.tapeq.charts.Series;
 import org.tapeq.config.Units;
 import org.tapeq.loadtest.run.FileList;
+import org.tapeq.loadtest.run.Format;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.loadtest.run.RunRecord;

@@ -3,6 +3,7 @@ package org.tapeq.loadtest.report;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.tapeq.loadtest.run.Format;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.workload.scenario.Targets;

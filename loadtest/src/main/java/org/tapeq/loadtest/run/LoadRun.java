@@ -24,7 +24,7 @@ import diskCacheV111.util.PnfsId;
 import org.dcache.pool.nearline.spi.NearlineStorage;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
-import org.tapeq.daemon.Threads;
+import org.tapeq.scheduler.time.Threads;
 import org.tapeq.poolemulator.ProviderPlugin;
 import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;

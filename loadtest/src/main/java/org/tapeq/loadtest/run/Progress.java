@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 import org.tapeq.daemon.cli.ProgressBar;
-import org.tapeq.loadtest.report.Format;
 
 /**
  * The live progress line: bar, requests ended of all, current rates (library time), queue depth and outstanding

@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.daemon.Threads;
+import org.tapeq.scheduler.time.Threads;
 
 /**
  * The one thread that owns a bridge's state ({@code tapeq-<dir>-bridge}). Everything else posts work to it.

@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.daemon.Threads;
+import org.tapeq.scheduler.time.Threads;
 
 /**
  * The administrative channel: a Unix-domain socket in the state directory, readable and writable only by the

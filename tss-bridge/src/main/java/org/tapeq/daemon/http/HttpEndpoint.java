@@ -13,7 +13,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.daemon.Threads;
+import org.tapeq.scheduler.time.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 
 /**

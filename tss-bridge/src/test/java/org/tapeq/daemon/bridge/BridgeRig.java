@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import org.tapeq.daemon.Threads;
+import org.tapeq.scheduler.time.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
-import org.tapeq.daemon.Threads;
+import org.tapeq.scheduler.time.Threads;
 
 class IntakePoolTest {
 

@@ -19,7 +19,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +26,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.time.EventLoop;
+import org.tapeq.scheduler.time.Threads;
 
 /**
  * Runs shell command lines ({@code mtx}, {@code mt}, {@code dd}) on the tape host: locally through
@@ -107,22 +107,16 @@ final class CommandRunner implements AutoCloseable {
     CommandRunner(EventLoop loop, List<String> prefix, int threads) {
         this.loop = loop;
         this.prefix = List.copyOf(prefix);
-        AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256),
-                r -> daemon(new Thread(r, "tapeq-scsi-" + n.incrementAndGet())));
+                Threads.numbered("tapeq-scsi"));
         this.pool.allowCoreThreadTimeOut(true);
-        AtomicInteger e = new AtomicInteger();
         // three pipes per command; room for as many again abandoned behind a stuck remote command
         this.ioPool = new ThreadPoolExecutor(6 * threads, 6 * threads, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(256), r -> daemon(new Thread(r, "tapeq-scsi-io-" + e.incrementAndGet())));
+                new ArrayBlockingQueue<>(256), Threads.numbered("tapeq-scsi-io"));
         this.ioPool.allowCoreThreadTimeOut(true);
-        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemon(new Thread(r, "tapeq-scsi-watchdog")));
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-scsi-watchdog"));
     }
 
-    private static Thread daemon(Thread t) {
-        t.setDaemon(true);
-        return t;
-    }
 
     /** Runs the job on a runner thread and completes on the loop. */
     <T> void submit(String what, Job<T> job, Completion<T> done) {

@@ -1,9 +1,9 @@
-package org.tapeq.daemon;
+package org.tapeq.scheduler.time;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Named daemon threads for the daemon's executors, so a thread dump says what each thread is for. */
+/** Named daemon threads for executors, so a thread dump says what each thread is for. */
 public final class Threads {
 
     private Threads() {

@@ -1,4 +1,4 @@
-package org.tapeq.loadtest.report;
+package org.tapeq.loadtest.run;
 
 import java.util.Locale;
 
