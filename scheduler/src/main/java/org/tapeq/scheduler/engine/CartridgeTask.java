@@ -5,6 +5,8 @@ import java.util.function.Consumer;
 
 import org.tapeq.scheduler.engine.drive.AdminTask;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
+import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 
@@ -48,5 +50,21 @@ abstract class CartridgeTask<R> implements AdminTask {
     /** A completion that goes on with {@code next}, or ends the task on a fault. */
     <T> Completion<T> step(DriveRunner drive, Consumer<T> next) {
         return Steps.then(next, fault -> fail(drive, fault));
+    }
+
+    /** A catalog task's end that goes on with {@code next}, or ends the task with a {@code CATALOG} fault. */
+    <T> CatalogWriter.Done<T> catalogStep(DriveRunner drive, String what, Consumer<T> next) {
+        return new CatalogWriter.Done<>() {
+            @Override
+            public void succeeded(T value) {
+                next.accept(value);
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                fail(drive, new TapeFault(FaultKind.CATALOG, "cannot " + what + " of " + barcode + " in the catalog: "
+                        + e.getMessage(), e));
+            }
+        };
     }
 }

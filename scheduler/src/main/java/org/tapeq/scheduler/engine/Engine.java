@@ -19,6 +19,7 @@ import org.tapeq.scheduler.engine.queue.RemoveItem;
 import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.queue.Ticket;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.RequestListener;
@@ -55,6 +56,8 @@ final class Engine {
     final Catalog catalog;
     final SchedulerConfig config;
     final Executor io;
+    /** Every catalog call made while the loop serves work goes through it. */
+    final CatalogWriter writer;
     final Counters counters = new Counters();
     final Cartridges cartridges;
     final Queues queues;
@@ -65,13 +68,15 @@ final class Engine {
     private final EngineContext context;
 
     Engine(EventLoop loop, TapeLibrary library, Catalog catalog, SchedulerConfig config, MountPolicy policy,
-           RequestListener listener, StageSpace stageSpace, Executor io) {
+           RequestListener listener, StageSpace stageSpace, Executor io,
+           CatalogWriter writer) {
         this.loop = loop;
         this.library = library;
         this.catalog = catalog;
         this.config = config;
         this.io = io;
-        this.cartridges = new Cartridges(catalog, config.fullMarginBytes());
+        this.writer = writer;
+        this.cartridges = new Cartridges(catalog, writer, config.fullMarginBytes());
         this.queues = new Queues(new QueueIndex(policy, loop, this::requestDispatch), cartridges,
                 this::requestDispatch);
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
@@ -83,7 +88,10 @@ final class Engine {
         this.context = new EngineContext(this, policy, stageSpace);
     }
 
-    /** Reads the inventory, reconciles it with the catalog, and creates a runner per drive. */
+    /**
+     * Reads the inventory, reconciles it with the catalog, and creates a runner per drive. The catalog reads
+     * here are synchronous: the loop serves nothing else before the engine has started.
+     */
     void start(Inventory inventory) {
         Map<String, DriveRecord> known = new HashMap<>();
         for (DriveRecord d : catalog.drives()) {

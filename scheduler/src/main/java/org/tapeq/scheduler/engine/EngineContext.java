@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.drive.DriveContext;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
@@ -15,6 +15,7 @@ import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.Queues;
 import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FileRecord;
@@ -96,11 +97,11 @@ final class EngineContext implements DriveContext {
     }
 
     @Override
-    public void written(PendingAggregate agg, String barcode, long bytes) {
+    public void written(PendingAggregate agg, String barcode, long bytes, CartridgeRecord after) {
         engine.counters.aggregatesWritten++;
         engine.counters.bytesWritten += bytes;
         engine.aggregator.written(agg.family(), agg.dataset(), barcode);
-        engine.queues.refreshCartridge(barcode);
+        engine.queues.refreshCartridge(after);
     }
 
     @Override
@@ -109,9 +110,16 @@ final class EngineContext implements DriveContext {
     }
 
     @Override
-    public void commitAggregate(AggregateRecord aggregate, List<FileRecord> files) throws CatalogException {
-        engine.catalog.commitAggregate(aggregate, files);
+    public void commitAggregate(AggregateRecord aggregate, List<FileRecord> files,
+                                CatalogWriter.Done<CartridgeRecord> done) {
+        engine.writer.submit(CatalogWriter.Kind.COMMIT, () -> {
+            engine.catalog.commitAggregate(aggregate, files);
+            return engine.catalog.cartridge(aggregate.cartridge()).orElse(null);
+        }, done);
     }
 
-    @Override public void saveDrive(DriveRecord drive) { engine.catalog.putDrive(drive); }
+    @Override
+    public void saveDrive(DriveRecord drive) {
+        engine.writer.submit(CatalogWriter.Kind.DRIVE, () -> engine.catalog.putDrive(drive), "save drive " + drive.id());
+    }
 }

@@ -3,6 +3,7 @@ package org.tapeq.scheduler.engine;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.engine.dispatch.Dispatcher;
 import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.policy.MountPolicies;
@@ -28,7 +29,7 @@ public final class EngineHarness {
                                       Inventory inventory) {
         Engine engine = new Engine(loop, library, catalog, config,
                 MountPolicies.create(config.policy(), config.mountCriteria()), (r, o) -> { }, StageSpace.UNLIMITED,
-                Runnable::run);
+                Runnable::run, CatalogWriter.inline(loop, CatalogWriter.Timing.NONE));
         engine.start(inventory);
         return new EngineHarness(engine);
     }

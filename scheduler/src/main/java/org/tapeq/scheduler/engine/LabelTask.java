@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
@@ -46,9 +47,18 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
                         checkAndWrite(drive, buf.toByteArray()), blankOrFail)), blankOrFail));
     }
 
+    /** Whether the catalog lists files on the cartridge: read on the catalog writer, after its pending writes. */
     private void checkAndWrite(DriveRunner drive, byte[] existing) {
         CartridgeRecord c = engine.cartridges.get(barcode);
-        boolean hasData = c != null && (c.tapeFiles() > 0 || !engine.catalog.files(barcode).isEmpty());
+        if (c == null || c.tapeFiles() > 0) {
+            checkAndWrite(drive, existing, c != null);
+            return;
+        }
+        engine.writer.submit(CatalogWriter.Kind.READ, () -> !engine.catalog.files(barcode).isEmpty(),
+                catalogStep(drive, "look up the files", (Boolean listed) -> checkAndWrite(drive, existing, listed)));
+    }
+
+    private void checkAndWrite(DriveRunner drive, byte[] existing, boolean hasData) {
         if (existing.length > 0 && !force) {
             String what;
             try {
@@ -68,14 +78,24 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
             CartridgeRecord now = engine.cartridges.get(barcode);
             CartridgeRecord fresh = new CartridgeRecord(barcode, now.mediaType(), family, CartridgeState.APPENDABLE,
                     now.capacityBytes(), 0, 0, 0, now.mountCount(), now.lastMount(), now.disabled(), null);
-            if (hasData) {
-                engine.catalog.replaceCartridgeContents(fresh, List.of(), List.of());
-                engine.aggregator.forgetDatasets();
+            if (!hasData) {
+                labelled(drive, fresh);
+                return;
             }
-            engine.queues.updateCartridge(fresh);
-            LOG.info("Cartridge {} labelled for family {}", barcode, family);
-            succeed(drive, fresh);
-            engine.requestDispatch();
+            engine.writer.submit(CatalogWriter.Kind.REPLACE, () -> {
+                engine.catalog.replaceCartridgeContents(fresh, List.of(), List.of());
+                return null;
+            }, catalogStep(drive, "forget the files", v -> {
+                engine.aggregator.forgetDatasets();
+                labelled(drive, fresh);
+            }));
         }));
+    }
+
+    private void labelled(DriveRunner drive, CartridgeRecord fresh) {
+        engine.queues.updateCartridge(fresh);
+        LOG.info("Cartridge {} labelled for family {}", barcode, family);
+        succeed(drive, fresh);
+        engine.requestDispatch();
     }
 }

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.Manifest;
 import org.tapeq.scheduler.format.ManifestReader;
 import org.tapeq.scheduler.format.TapeLabel;
@@ -26,7 +27,8 @@ import org.tapeq.scheduler.tape.Completion;
  * each tape file are read. A tape file without a readable manifest, or shorter than its manifest says (a write
  * cut short by a crash: fewer bytes than the manifest's length within the bytes read, or the next tape file
  * starting before the manifest's last block), is skipped and reported. A file found in several tape files
- * keeps the last one (the latest write).
+ * keeps the last one (the latest write). The catalog's contents of the cartridge are replaced on the catalog
+ * writer; the rebuild is done when that is.
  */
 final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
 
@@ -142,11 +144,18 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
                 : engine.cartridges.mediaOf(barcode).name(), family, state, capacity, used, used - live, tapeFiles,
                 c != null ? c.mountCount() : 1, c != null ? c.lastMount() : engine.loop.now(),
                 c != null && c.disabled(), null);
-        engine.catalog.replaceCartridgeContents(rebuilt, aggregates, new ArrayList<>(latest.values()));
-        engine.cartridges.keep(rebuilt);
-        engine.aggregator.forgetDatasets();
-        LOG.info("Rebuilt {} from tape: family {}, {} tape files, {} files, {} skipped", barcode, family, tapeFiles,
-                latest.size(), skipped.size());
-        succeed(drive, new Scheduler.RebuildReport(barcode, family, tapeFiles, latest.size(), live, List.copyOf(skipped)));
+        List<FileRecord> kept = new ArrayList<>(latest.values());
+        long liveBytes = live;
+        engine.writer.submit(CatalogWriter.Kind.REPLACE, () -> {
+            engine.catalog.replaceCartridgeContents(rebuilt, aggregates, kept);
+            return null;
+        }, catalogStep(drive, "replace the contents", v -> {
+            engine.cartridges.keep(rebuilt);
+            engine.aggregator.forgetDatasets();
+            LOG.info("Rebuilt {} from tape: family {}, {} tape files, {} files, {} skipped", barcode, family,
+                    tapeFiles, kept.size(), skipped.size());
+            succeed(drive, new Scheduler.RebuildReport(barcode, family, tapeFiles, kept.size(), liveBytes,
+                    List.copyOf(skipped)));
+        }));
     }
 }

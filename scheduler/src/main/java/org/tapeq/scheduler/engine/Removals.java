@@ -5,15 +5,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.engine.queue.RemoveItem;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.time.EventLoop;
 
 /**
  * Batches removes into one catalog transaction: at most {@link #BATCH} per delete, at most
- * {@link #DELAY_MILLIS} after the first of a batch arrived.
+ * {@link #DELAY_MILLIS} after the first of a batch arrived. The delete runs on the catalog writer; the
+ * removes are answered when it is done.
  */
 final class Removals {
 
@@ -58,21 +59,27 @@ final class Removals {
         for (RemoveItem item : batch) {
             ids.add(item.request().pnfsid());
         }
-        Set<String> existed;
-        try {
-            existed = new HashSet<>(engine.catalog.delete(ids, engine.loop.now()));
-        } catch (CatalogException e) {
-            for (RemoveItem item : batch) {
-                engine.counters.removesDone++;
-                engine.ends.deliver(item.request(), engine.ends.failed(FaultKind.CATALOG,
-                        "catalog delete of " + item.request().pnfsid() + " failed: " + e.getMessage(), 1));
-            }
-            return;
-        }
-        for (RemoveItem item : batch) {
-            engine.counters.removesDone++;
-            engine.ends.deliver(item.request(), new Outcome.Removed(existed.contains(item.request().pnfsid())));
-        }
-        engine.aggregator.forgetDatasets();
+        engine.writer.submit(CatalogWriter.Kind.DELETE, () -> engine.catalog.delete(ids, engine.loop.now()),
+                new CatalogWriter.Done<>() {
+                    @Override
+                    public void succeeded(List<String> deleted) {
+                        Set<String> existed = new HashSet<>(deleted);
+                        for (RemoveItem item : batch) {
+                            engine.counters.removesDone++;
+                            engine.ends.deliver(item.request(),
+                                    new Outcome.Removed(existed.contains(item.request().pnfsid())));
+                        }
+                        engine.aggregator.forgetDatasets();
+                    }
+
+                    @Override
+                    public void failed(RuntimeException e) {
+                        for (RemoveItem item : batch) {
+                            engine.counters.removesDone++;
+                            engine.ends.deliver(item.request(), engine.ends.failed(FaultKind.CATALOG,
+                                    "catalog delete of " + item.request().pnfsid() + " failed: " + e.getMessage(), 1));
+                        }
+                    }
+                });
     }
 }

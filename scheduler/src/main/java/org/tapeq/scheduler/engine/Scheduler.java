@@ -25,6 +25,7 @@ import org.tapeq.scheduler.engine.queue.RemoveItem;
 import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.queue.Ticket;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.FlushRequest;
@@ -40,13 +41,15 @@ import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.time.EventLoop;
+import org.tapeq.scheduler.time.VirtualEventLoop;
 
 /**
  * The tape-queue engine's public face. Thread-safe: every call hands its work to the event loop, and every
  * outcome reaches the {@link RequestListener} on the loop, exactly once per accepted request.
  *
  * <p>A stage's location is looked up in the catalog on the caller's thread, so a burst of requests does not
- * hold up the loop; everything else runs on the loop.
+ * hold up the loop; everything else runs on the loop, and the loop's catalog calls run on one catalog writer
+ * ({@link CatalogWriter}: its own thread in real time, inline in virtual time).
  */
 public final class Scheduler {
 
@@ -63,12 +66,19 @@ public final class Scheduler {
         this.config = b.config;
         MountPolicy policy = b.policy != null ? b.policy
                 : MountPolicies.create(b.config.policy(), b.config.mountCriteria());
+        CatalogWriter writer = b.loop instanceof VirtualEventLoop ? CatalogWriter.inline(b.loop, b.catalogTiming)
+                : CatalogWriter.threaded(b.loop, b.catalogCapacity, b.catalogTiming);
         this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.stageSpace,
-                b.io);
+                b.io, writer);
     }
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Catalog writer tasks submitted and not yet done (held by the loop, queued or running); any thread. */
+    public int catalogQueueDepth() {
+        return engine.writer.depth();
     }
 
     /** Reads the library's inventory and starts scheduling; completes when ready. */
@@ -385,6 +395,8 @@ public final class Scheduler {
         private StageSpace stageSpace = StageSpace.UNLIMITED;
         private Executor io = Runnable::run;
         private MountPolicy policy;
+        private int catalogCapacity = CatalogWriter.DEFAULT_CAPACITY;
+        private CatalogWriter.Timing catalogTiming = CatalogWriter.Timing.NONE;
 
         public Builder loop(EventLoop v) { loop = v; return this; }
         public Builder library(TapeLibrary v) { library = v; return this; }
@@ -397,6 +409,13 @@ public final class Scheduler {
         public Builder io(Executor v) { io = v; return this; }
         /** A policy instance instead of the one named in the config (for experiments). */
         public Builder policy(MountPolicy v) { policy = v; return this; }
+        /**
+         * Catalog writer tasks handed to its thread at most at a time (more wait, in order, on the loop); real
+         * time only: on a {@link VirtualEventLoop} the catalog calls run inline.
+         */
+        public Builder catalogCapacity(int v) { catalogCapacity = v; return this; }
+        /** Told the duration of every catalog writer task (on the writer's thread), e.g. for a histogram. */
+        public Builder catalogTiming(CatalogWriter.Timing v) { catalogTiming = v; return this; }
 
         public Scheduler build() {
             Objects.requireNonNull(loop, "loop");
@@ -405,6 +424,10 @@ public final class Scheduler {
             Objects.requireNonNull(listener, "listener");
             Objects.requireNonNull(stageSpace, "stageSpace");
             Objects.requireNonNull(io, "io");
+            Objects.requireNonNull(catalogTiming, "catalogTiming");
+            if (catalogCapacity < 1) {
+                throw new IllegalArgumentException("catalogCapacity must be at least 1: " + catalogCapacity);
+            }
             return new Scheduler(this);
         }
     }

@@ -2,7 +2,7 @@ package org.tapeq.scheduler.engine.drive;
 
 import java.util.List;
 
-import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
 import org.tapeq.scheduler.engine.queue.Cartridges;
@@ -10,6 +10,7 @@ import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.Queues;
 import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FileRecord;
@@ -89,15 +90,23 @@ public interface DriveContext {
     /** A read of the item failed with {@code fault} during {@code op} on drive {@code drive}: retry or fail. */
     void readFailed(StageItem item, TapeFault fault, FaultReactions.Operation op, String drive);
 
-    /** An aggregate of {@code bytes} was written and committed on {@code barcode}. */
-    void written(PendingAggregate agg, String barcode, long bytes);
+    /**
+     * An aggregate of {@code bytes} was written and committed on {@code barcode}; {@code after} is the
+     * cartridge's record as the catalog had it right after the commit (null if it lacks it).
+     */
+    void written(PendingAggregate agg, String barcode, long bytes, CartridgeRecord after);
 
     /** Writing the aggregate failed: it is queued again or its members fail (see {@link FaultReactions}). */
     void writeFailed(PendingAggregate agg, TapeFault fault);
 
     // ---------------------------------------------------------------- catalog
 
-    void commitAggregate(AggregateRecord aggregate, List<FileRecord> files) throws CatalogException;
+    /**
+     * Commits a written aggregate through the catalog writer and reads its cartridge back in the same task;
+     * {@code done} is told on the loop, after the commit succeeded or failed.
+     */
+    void commitAggregate(AggregateRecord aggregate, List<FileRecord> files, CatalogWriter.Done<CartridgeRecord> done);
 
+    /** Saves a drive's state through the catalog writer (nobody waits for it). */
     void saveDrive(DriveRecord drive);
 }

@@ -11,12 +11,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
-import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.AggregatePlan;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.format.SourceChangedException;
@@ -38,7 +38,7 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * ends ({@link #claimPool}/{@link #releasePool}); dispatch gives a family queue no further drive while its
  * writers cover its aggregates. A tape file is only committed after the drive reported exactly the bytes and
  * blocks of the plan (and, with verify, after the read-back matched the manifest); the commit is the one
- * catalog write of the write path.
+ * catalog write of the write path, handed to the catalog writer; the drive stays busy until it is done.
  */
 final class WriteStep {
 
@@ -196,6 +196,11 @@ final class WriteStep {
         });
     }
 
+    /**
+     * Commits the tape file through the catalog writer; the drive waits (busy) until the commit is done, the
+     * members are reported only after it succeeded, and a failed commit fails them ({@code COMMIT} in
+     * {@link FaultReactions}).
+     */
     private void commit(PendingAggregate agg, AggregatePlan plan, WrittenFile written) {
         String barcode = drive.mounted();
         int bs = context.library().blockSize();
@@ -203,24 +208,37 @@ final class WriteStep {
         AggregateRecord aggregate = plan.manifest().toAggregateRecord(barcode, written.fileNumber(),
                 written.startBlock(), bs, now);
         List<FileRecord> files = plan.manifest().toFileRecords(barcode, written.fileNumber(), written.startBlock(), bs);
-        try {
-            context.commitAggregate(aggregate, files);
-        } catch (CatalogException e) {
-            // COMMIT in FaultReactions: the members fail at once; the tape file stays unreferenced
-            agg.writing(false);
-            context.countFault(FaultKind.CATALOG);
-            LOG.error("Drive {}: tape file {} on {} written but the catalog commit failed: {}", drive.id(),
-                    written.fileNumber(), barcode, e.getMessage());
-            for (FlushItem m : agg.live()) {
-                context.finish(m, m.cancelled() ? new Outcome.Cancelled() : context.failed(FaultKind.CATALOG,
-                        "cannot flush " + m.request().pnfsid() + ": written to " + barcode + " tape file "
-                                + written.fileNumber() + " but the catalog commit failed: " + e.getMessage(), 1));
+        context.commitAggregate(aggregate, files, new CatalogWriter.Done<>() {
+            @Override
+            public void succeeded(CartridgeRecord after) {
+                committed(agg, plan, barcode, files, after);
             }
-            drive.work();
-            return;
-        }
+
+            @Override
+            public void failed(RuntimeException e) {
+                commitFailed(agg, barcode, written, e);
+            }
+        });
+    }
+
+    private void commitFailed(PendingAggregate agg, String barcode, WrittenFile written, RuntimeException e) {
+        // COMMIT in FaultReactions: the members fail at once; the tape file stays unreferenced
         agg.writing(false);
-        context.written(agg, barcode, plan.length());
+        context.countFault(FaultKind.CATALOG);
+        LOG.error("Drive {}: tape file {} on {} written but the catalog commit failed: {}", drive.id(),
+                written.fileNumber(), barcode, e.getMessage());
+        for (FlushItem m : agg.live()) {
+            context.finish(m, m.cancelled() ? new Outcome.Cancelled() : context.failed(FaultKind.CATALOG,
+                    "cannot flush " + m.request().pnfsid() + ": written to " + barcode + " tape file "
+                            + written.fileNumber() + " but the catalog commit failed: " + e.getMessage(), 1));
+        }
+        drive.work();
+    }
+
+    private void committed(PendingAggregate agg, AggregatePlan plan, String barcode, List<FileRecord> files,
+                           CartridgeRecord after) {
+        agg.writing(false);
+        context.written(agg, barcode, plan.length(), after);
         Map<String, FileRecord> byId = new HashMap<>();
         for (FileRecord f : files) {
             byId.put(f.pnfsid(), f);

@@ -8,36 +8,34 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
-import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.Inventory;
 
 /**
  * The engine's copy of the cartridge records, on the loop. Every catalog write about a cartridge made while
- * scheduling ({@code putCartridge}, {@code recordMount}) and the re-read after a commit happen here and only
- * here.
+ * scheduling ({@code putCartridge}, {@code recordMount}) is handed to the {@link CatalogWriter} here and only
+ * here; the record here is changed at once, the catalog's in the writer's order.
  */
 public final class Cartridges {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Cartridges.class);
-
     private final Catalog catalog;
+    private final CatalogWriter writer;
     private final long fullMarginBytes;
     private final Map<String, CartridgeRecord> records = new LinkedHashMap<>();
     private final Map<String, Integer> mountsThisRun = new HashMap<>();
 
     /** {@code fullMarginBytes}: a cartridge with less room than this is closed for writing. */
-    public Cartridges(Catalog catalog, long fullMarginBytes) {
+    public Cartridges(Catalog catalog, CatalogWriter writer, long fullMarginBytes) {
         this.catalog = catalog;
+        this.writer = writer;
         this.fullMarginBytes = fullMarginBytes;
     }
 
-    /** Loads the records the catalog has (at start). */
+    /** Loads the records the catalog has (at start, before the loop serves anything: a synchronous read). */
     public void load() {
         for (CartridgeRecord c : catalog.cartridges()) {
             records.put(c.barcode(), c);
@@ -52,7 +50,8 @@ public final class Cartridges {
                 MediaType media = mediaOf(c);
                 CartridgeRecord rec = new CartridgeRecord(c.barcode(), media.name(), null, CartridgeState.UNKNOWN,
                         media.capacityBytes(), 0, 0, 0, 0, 0, false, "label not read yet");
-                catalog.putCartridge(rec);
+                writer.submit(CatalogWriter.Kind.CARTRIDGE, () -> catalog.putCartridge(rec), "enter cartridge "
+                        + rec.barcode());
                 records.put(c.barcode(), rec);
                 added.add(c.barcode());
             }
@@ -119,7 +118,8 @@ public final class Cartridges {
     /** Keeps a changed record here and in the catalog. */
     public void save(CartridgeRecord updated) {
         records.put(updated.barcode(), updated);
-        catalog.putCartridge(updated);
+        writer.submit(CatalogWriter.Kind.CARTRIDGE, () -> catalog.putCartridge(updated), "save cartridge "
+                + updated.barcode());
     }
 
     /** Keeps a record the catalog already has (after a rebuild wrote it). */
@@ -127,13 +127,24 @@ public final class Cartridges {
         records.put(record.barcode(), record);
     }
 
-    /** Re-reads a cartridge from the catalog (after a commit changed its use); null if the catalog lacks it. */
-    public CartridgeRecord reread(String barcode) {
-        CartridgeRecord c = catalog.cartridge(barcode).orElse(null);
-        if (c != null) {
-            records.put(barcode, c);
+    /**
+     * Takes the use of a cartridge (bytes used and reclaimable, tape files) from its record as the catalog had
+     * it right after a commit; the rest of the record stays as here, which may be newer (a state saved while
+     * the commit was in the writer's queue). Returns the record now kept, or null if either side lacks it.
+     */
+    public CartridgeRecord committed(CartridgeRecord fromCatalog) {
+        if (fromCatalog == null) {
+            return null;
         }
-        return c;
+        CartridgeRecord c = records.get(fromCatalog.barcode());
+        if (c == null) {
+            return null;
+        }
+        CartridgeRecord merged = new CartridgeRecord(c.barcode(), c.mediaType(), c.family(), c.state(),
+                c.capacityBytes(), fromCatalog.usedBytes(), fromCatalog.reclaimableBytes(), fromCatalog.tapeFiles(),
+                c.mountCount(), c.lastMount(), c.disabled(), c.reason());
+        records.put(merged.barcode(), merged);
+        return merged;
     }
 
     /**
@@ -142,11 +153,8 @@ public final class Cartridges {
      */
     public boolean mounted(String barcode, long now) {
         boolean remount = mountsThisRun.merge(barcode, 1, Integer::sum) > 1;
-        try {
-            catalog.recordMount(barcode, now);
-        } catch (CatalogException e) {
-            LOG.warn("Cannot record the mount of {}: {}", barcode, e.getMessage());
-        }
+        writer.submit(CatalogWriter.Kind.MOUNT, () -> catalog.recordMount(barcode, now), "record the mount of "
+                + barcode);
         CartridgeRecord c = records.get(barcode);
         if (c != null) {
             records.put(barcode, new CartridgeRecord(c.barcode(), c.mediaType(), c.family(), c.state(),

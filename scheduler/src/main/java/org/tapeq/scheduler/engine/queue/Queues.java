@@ -79,12 +79,16 @@ public final class Queues {
         }
     }
 
-    /** Re-reads a cartridge after a commit, and closes it for writing when nearly full. */
-    public void refreshCartridge(String barcode) {
-        CartridgeRecord c = cartridges.reread(barcode);
+    /**
+     * Takes a cartridge's use as the catalog had it right after a commit ({@link Cartridges#committed}), and
+     * closes it for writing when nearly full.
+     */
+    public void refreshCartridge(CartridgeRecord fromCatalog) {
+        CartridgeRecord c = cartridges.committed(fromCatalog);
         if (c == null) {
             return;
         }
+        String barcode = c.barcode();
         if (cartridges.nearlyFull(c)) {
             updateCartridge(c.withState(CartridgeState.FULL, "closed with " + c.freeBytes() + " bytes free"));
         } else {

@@ -1,0 +1,209 @@
+package org.tapeq.scheduler.engine.store;
+
+import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * The one way the engine's catalog calls run once the loop serves work: one writer, first in first out, its
+ * completions posted back to the loop.
+ *
+ * <p>Design notes. In real time the work runs on one thread of its own ({@code tapeq-catalog}; it ends after
+ * a few idle seconds and starts again with the next task), so a commit, a delete of a thousand ids or the
+ * contents of a rebuilt cartridge never hold the loop. In virtual time ({@link #inline}) the work runs at once
+ * on the loop and its completion follows in the same call, exactly where the call stood before, so the
+ * simulator stays deterministic. One writer keeps the order: a read submitted after a write sees it, and
+ * work that needs a value read after a write (the cartridge after a commit) does the read in the same task.
+ *
+ * <p>Back-pressure: at most {@code capacity} tasks are handed to the writer thread at a time. When that many
+ * are in flight, the loop does not wait: further tasks are held, in order, in a list the loop owns and handed
+ * over as completions come back. Whoever waits for a completion (a drive whose commit is held, a rebuild, a
+ * batch of removes) waits with it; the loop goes on serving everything else. Only the loop calls
+ * {@link #submit}; the counts are the loop's, except {@link #depth()}, which any thread may read.
+ */
+public final class CatalogWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogWriter.class);
+
+    /** Tasks handed to the writer thread at most at a time, unless the builder says otherwise. */
+    public static final int DEFAULT_CAPACITY = 256;
+
+    /** What a task does, for the latency histogram. */
+    public enum Kind {
+        /** {@code commitAggregate} and the re-read of the cartridge. */
+        COMMIT,
+        /** {@code putCartridge}. */
+        CARTRIDGE,
+        /** {@code recordMount}. */
+        MOUNT,
+        /** {@code putDrive}. */
+        DRIVE,
+        /** {@code delete} of a batch of removes. */
+        DELETE,
+        /** {@code replaceCartridgeContents} (rebuild, relabel). */
+        REPLACE,
+        /** A read that must see the writes before it. */
+        READ;
+
+        /** The label value in metrics. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The end of a task, on the loop. */
+    public interface Done<T> {
+        void succeeded(T value);
+
+        void failed(RuntimeException e);
+    }
+
+    /** Told the duration of every task, on the writer's thread. */
+    @FunctionalInterface
+    public interface Timing {
+        Timing NONE = (kind, nanos) -> { };
+
+        void taskDone(Kind kind, long nanos);
+    }
+
+    private final EventLoop loop;
+    /** Null: run inline. */
+    private final Executor thread;
+    private final int capacity;
+    private final Timing timing;
+    private final ArrayDeque<Task<?>> held = new ArrayDeque<>();
+    private final AtomicInteger depth = new AtomicInteger();
+    private int inFlight;
+
+    private CatalogWriter(EventLoop loop, Executor thread, int capacity, Timing timing) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
+        }
+        this.loop = loop;
+        this.thread = thread;
+        this.capacity = capacity;
+        this.timing = timing;
+    }
+
+    /** Runs every task at once on the caller (virtual time). */
+    public static CatalogWriter inline(EventLoop loop, Timing timing) {
+        return new CatalogWriter(loop, null, 1, timing);
+    }
+
+    /** Runs the tasks on a thread named {@code tapeq-catalog}, at most {@code capacity} handed over at a time. */
+    public static CatalogWriter threaded(EventLoop loop, int capacity, Timing timing) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "tapeq-catalog");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return new CatalogWriter(loop, pool, capacity, timing);
+    }
+
+    /** Runs {@code work} after every task submitted before it; {@code done} is told the result on the loop. */
+    public <T> void submit(Kind kind, Supplier<T> work, Done<T> done) {
+        depth.incrementAndGet();
+        Task<T> task = new Task<>(kind, work, done);
+        if (thread == null) {
+            task.run();
+            task.complete();
+            return;
+        }
+        if (!held.isEmpty() || inFlight >= capacity) {
+            held.add(task);
+            return;
+        }
+        handOver(task);
+    }
+
+    /** A write nobody waits for: a failure is logged (the next write of the same record repeats it). */
+    public void submit(Kind kind, Runnable work, String what) {
+        submit(kind, () -> {
+            work.run();
+            return null;
+        }, new Done<Object>() {
+            @Override
+            public void succeeded(Object value) {
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                LOG.warn("Catalog: cannot {}: {}", what, e.getMessage());
+            }
+        });
+    }
+
+    /** Tasks submitted and not yet completed (held, queued or running); any thread. */
+    public int depth() {
+        return depth.get();
+    }
+
+    /** Tasks the loop holds because the writer has {@code capacity} in flight; on the loop. */
+    public int held() {
+        return held.size();
+    }
+
+    private void handOver(Task<?> task) {
+        inFlight++;
+        thread.execute(() -> {
+            task.run();
+            loop.execute(() -> {
+                inFlight--;
+                while (!held.isEmpty() && inFlight < capacity) {
+                    handOver(held.poll());
+                }
+                task.complete();
+            });
+        });
+    }
+
+    private final class Task<T> {
+        private final Kind kind;
+        private final Supplier<T> work;
+        private final Done<T> done;
+        private T value;
+        private RuntimeException failure;
+
+        Task(Kind kind, Supplier<T> work, Done<T> done) {
+            this.kind = kind;
+            this.work = work;
+            this.done = done;
+        }
+
+        /** On the writer. */
+        void run() {
+            long t0 = System.nanoTime();
+            try {
+                value = work.get();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            try {
+                timing.taskDone(kind, System.nanoTime() - t0);
+            } catch (RuntimeException e) {
+                LOG.warn("Catalog writer: timing failed: {}", e.toString());
+            }
+        }
+
+        /** On the loop. */
+        void complete() {
+            depth.decrementAndGet();
+            if (failure != null) {
+                done.failed(failure);
+            } else {
+                done.succeeded(value);
+            }
+        }
+    }
+}
