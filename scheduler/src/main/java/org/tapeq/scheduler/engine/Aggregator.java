@@ -4,17 +4,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
-import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.engine.drive.AggregateFormat;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
 
@@ -23,8 +24,9 @@ import org.tapeq.scheduler.model.TapeFault;
  * target size or file count, or when its first file has waited the maximum time; a single file at least
  * the target size is an aggregate of its own. A closed aggregate is checked off the loop (each source file
  * exists, has its size, and gets its checksum), then queued for writing: on a cartridge that holds its
- * dataset if one has room, else on its family's queue. A member that fails the check fails alone; a failed
- * write puts the aggregate back or fails its members, as {@link FaultReactions} says.
+ * dataset if one has room (looked up on the catalog writer once per dataset), else on its family's queue. A
+ * member that fails the check fails alone; a failed write puts the aggregate back or fails its members, as
+ * {@link FaultReactions} says.
  */
 final class Aggregator {
 
@@ -110,14 +112,20 @@ final class Aggregator {
 
     /** A closed, prepared aggregate goes to a cartridge holding its dataset if one has room, else to its family. */
     private void queueWrite(PendingAggregate agg, boolean front) {
+        if (agg.dataset().isEmpty()) {
+            queueWrite(agg, front, List.of());
+        } else {
+            withCartridgesHolding(agg.family(), agg.dataset(), holding -> queueWrite(agg, front, holding));
+        }
+    }
+
+    private void queueWrite(PendingAggregate agg, boolean front, List<String> holding) {
         String target = null;
-        if (!agg.dataset().isEmpty()) {
-            for (String barcode : cartridgesHolding(agg.family(), agg.dataset())) {
-                CartridgeRecord c = engine.cartridges.get(barcode);
-                if (c != null && engine.cartridges.writable(c, agg.liveBytes())) {
-                    target = barcode;
-                    break;
-                }
+        for (String barcode : holding) {
+            CartridgeRecord c = engine.cartridges.get(barcode);
+            if (c != null && engine.cartridges.writable(c, agg.liveBytes())) {
+                target = barcode;
+                break;
             }
         }
         WorkQueue q = target != null ? engine.queues.cartridgeQueue(target, agg.group())
@@ -140,23 +148,39 @@ final class Aggregator {
         engine.requestDispatch();
     }
 
-    /** Cartridges holding live files of this dataset, most recently written first. */
-    private List<String> cartridgesHolding(String family, String dataset) {
-        return datasetCartridges.computeIfAbsent(key(family, dataset), k -> {
-            try {
-                return new ArrayList<>(engine.catalog.cartridgesHoldingDataset(family, dataset));
-            } catch (CatalogException e) {
-                LOG.warn("Cannot look up cartridges of dataset {} in family {}: {}", dataset, family, e.getMessage());
-                return new ArrayList<>();
-            }
-        });
+    /**
+     * Gives {@code then} the cartridges holding live files of this dataset, most recently written first: from
+     * the cache, or looked up on the catalog writer (after the writes before it) and cached.
+     */
+    private void withCartridgesHolding(String family, String dataset, Consumer<List<String>> then) {
+        String key = key(family, dataset);
+        List<String> known = datasetCartridges.get(key);
+        if (known != null) {
+            then.accept(known);
+            return;
+        }
+        engine.writer.submit(CatalogWriter.Kind.READ, () -> engine.catalog.cartridgesHoldingDataset(family, dataset),
+                new CatalogWriter.Done<List<String>>() {
+                    @Override
+                    public void succeeded(List<String> found) {
+                        then.accept(datasetCartridges.computeIfAbsent(key, k -> new ArrayList<>(found)));
+                    }
+
+                    @Override
+                    public void failed(RuntimeException e) {
+                        LOG.warn("Cannot look up cartridges of dataset {} in family {}: {}", dataset, family,
+                                e.getMessage());
+                        then.accept(datasetCartridges.computeIfAbsent(key, k -> new ArrayList<>()));
+                    }
+                });
     }
 
-    /** An aggregate of this dataset was committed on this cartridge. */
+    /** An aggregate of this dataset was committed on this cartridge: it comes first. */
     void written(String family, String dataset, String barcode) {
-        List<String> list = cartridgesHolding(family, dataset);
-        list.remove(barcode);
-        list.add(0, barcode);
+        withCartridgesHolding(family, dataset, list -> {
+            list.remove(barcode);
+            list.add(0, barcode);
+        });
     }
 
     /** Deletes may have emptied a dataset from a cartridge: look it up again next time. */
