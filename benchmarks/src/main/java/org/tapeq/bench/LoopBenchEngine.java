@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.model.FlushRequest;
@@ -37,14 +38,17 @@ import org.tapeq.scheduler.time.VirtualEventLoop;
  * <p>Design notes. File {@code i} has a dCache-style pnfsid made from {@code i} and goes to cartridge
  * {@code i % cartridges}; each cartridge is labelled for its own family (a storage class that no family rule
  * matches is its own family). The real-time engine gets an I/O pool as the daemon builds it ({@code max(2,
- * drives + 1)} threads, 10 000 queued, the caller runs the work when it is full) and the library copies bytes
- * on that pool, also as in the daemon.
+ * drives + 1)} threads, 10 000 queued, refusing work when full) behind an {@link IoGate} (what does not fit
+ * waits on the loop, never runs on it), the library copies bytes through that gate, and the scheduler's
+ * catalog calls run on its catalog writer thread, all as in the daemon.
  */
 final class LoopBenchEngine implements AutoCloseable {
 
     static final MediaType MEDIA = MediaType.LTO9;
     private static final long SEED = 1;
     private static final String GROUP = "bench";
+    /** Room in the I/O pool's queue, and the most I/O tasks the loop hands it at a time, as in the daemon. */
+    private static final int IO_QUEUE = 10_000;
 
     /**
      * A simulated library.
@@ -74,14 +78,16 @@ final class LoopBenchEngine implements AutoCloseable {
         this.loop = new RealTimeEventLoop("tapeq-scheduler", speed);
         AtomicInteger threads = new AtomicInteger();
         this.io = new ThreadPoolExecutor(Math.max(2, lib.drives() + 1), Math.max(2, lib.drives() + 1), 60,
-                TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), r -> {
+                TimeUnit.SECONDS, new ArrayBlockingQueue<>(IO_QUEUE), r -> {
                     Thread t = new Thread(r, "tapeq-io-" + threads.incrementAndGet());
                     t.setDaemon(true);
                     return t;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
-        this.library = library(lib, loop).copyExecutor(io).build();
+                }, new ThreadPoolExecutor.AbortPolicy());
+        IoGate gate = new IoGate(loop, io, IO_QUEUE);
+        this.library = library(lib, loop).copyExecutor(gate).build();
+        // On a real-time loop the scheduler's catalog calls run on its catalog writer thread, as in the daemon.
         this.scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config(lib, false))
-                .listener(this::count).io(io).build();
+                .listener(this::count).io(gate).build();
         scheduler.start().get(60, TimeUnit.SECONDS);
     }
 

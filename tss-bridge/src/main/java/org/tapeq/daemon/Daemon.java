@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,8 +38,10 @@ import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.daemon.http.HttpEndpoint;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.scsi.ScsiLibrary;
@@ -53,7 +56,8 @@ import org.tapeq.scheduler.time.Threads;
  * and the control socket, started in that order and closed in reverse.
  *
  * <p>Threads, all named: {@code tapeq-scheduler} (the event loop), {@code tapeq-io-N} (tape data copies and
- * flush pre-checks, bounded), {@code tapeq-intake-N} (reading request files), one {@code tapeq-<dir>-bridge}
+ * flush pre-checks, bounded; what does not fit waits on the loop's {@code IoGate}), {@code tapeq-catalog} (the
+ * scheduler's catalog writer), {@code tapeq-intake-N} (reading request files), one {@code tapeq-<dir>-bridge}
  * and {@code tapeq-<dir>-watch} per directory, {@code tapeq-http}, {@code tapeq-control-accept}, {@code
  * tapeq-control-1..4}, {@code tapeq-control-watchdog}, {@code tapeq-loop-probe}; with the SCSI backend
  * {@code tapeq-scsi-N} (commands), {@code tapeq-scsi-io-N} (their pipes) and {@code tapeq-scsi-watchdog}.
@@ -71,6 +75,8 @@ public final class Daemon implements AutoCloseable {
     private static final String STATE_LOCK = "daemon.lock";
     /** Batches of request files (512 each) one directory may have in the intake pool at a time. */
     private static final int INTAKE_BATCHES = 8;
+    /** Room in the I/O pool's queue, and the most I/O tasks the loop hands it at a time. */
+    private static final int IO_QUEUE = 10_000;
     public static final String CONTROL_SOCKET = "control.sock";
 
     private final DaemonConfig config;
@@ -118,14 +124,19 @@ public final class Daemon implements AutoCloseable {
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
         loop = new RealTimeEventLoop("tapeq-scheduler", scsi ? 1 : lib.simulated().speed());
         int drives = scsi ? lib.scsi().drives().size() : lib.simulated().drives();
-        ThreadPoolExecutor io = boundedPool("tapeq-io", Math.max(2, drives + 1), 10_000);
-        closeables.add(io::shutdownNow);
+        ThreadPoolExecutor pool = boundedPool("tapeq-io", Math.max(2, drives + 1), IO_QUEUE);
+        closeables.add(pool::shutdownNow);
+        // The loop hands its I/O work through the gate: what does not fit waits on the loop, never runs on it.
+        IoGate io = new IoGate(loop, pool, IO_QUEUE);
         library = openLibrary(lib, io);
         closeables.add(loop); // closed before the library and the I/O pool it hands work to
 
+        metrics.catalogKinds(Arrays.stream(CatalogWriter.Kind.values()).map(CatalogWriter.Kind::label).toList());
         scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
                 .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
+                .catalogTiming((kind, nanos) -> metrics.catalogTask(kind.label(), nanos / 1e9))
                 .stageSpace(DirectoryBridge.STAGE_SPACE).build();
+        metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);
         await(scheduler.start(), "starting the scheduler");
 
         // Each directory keeps at most INTAKE_BATCHES batches in the pool, so the pool refuses work only if
@@ -187,9 +198,10 @@ public final class Daemon implements AutoCloseable {
         return built;
     }
 
+    /** A pool that refuses work when full: its callers ({@link IoGate}) keep what does not fit. */
     private static ThreadPoolExecutor boundedPool(String name, int threads, int queue) {
         return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue),
-                Threads.numbered(name), new ThreadPoolExecutor.CallerRunsPolicy());
+                Threads.numbered(name), new ThreadPoolExecutor.AbortPolicy());
     }
 
     private void startLoopProbe() {

@@ -247,6 +247,7 @@ class DaemonTest {
                 metrics);
         assertTrue(metrics.contains("tapeq_scheduler_events_total{event=\"mounts\"}"), metrics);
         assertTrue(metrics.contains("tapeq_loop_latency_seconds"), metrics);
+        assertTrue(metrics.contains("tapeq_catalog_task_duration_seconds_count{kind=\"commit\"} 1"), metrics);
         HttpResponse<String> status = http.send(HttpRequest.newBuilder(base.resolve("/status")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, status.statusCode());

@@ -3,9 +3,11 @@ package org.tapeq.daemon.metrics;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.IntSupplier;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -13,8 +15,10 @@ import io.prometheus.metrics.model.snapshots.Unit;
 
 /**
  * The daemon's own Prometheus metrics: requests per directory and outcome, bytes moved, request latency,
- * event-loop latency, and the bridges' intake (rescans, lost watch events, request files waiting to be read). Scheduler totals (mounts, remounts, faults by class) and gauges (queue depths, buffer
- * use) are added by whoever owns those numbers through {@link #registry()}. Thread-safe.
+ * event-loop latency, the bridges' intake (rescans, lost watch events, request files waiting to be read), and
+ * the scheduler's work off the loop (catalog writer latency and depth, I/O backlog). Scheduler totals (mounts,
+ * remounts, faults by class) and gauges (queue depths, buffer use) are added by whoever owns those numbers
+ * through {@link #registry()}. Thread-safe.
  */
 public final class DaemonMetrics {
 
@@ -94,6 +98,18 @@ public final class DaemonMetrics {
             .labelNames("directory")
             .register(registry);
 
+    private final Histogram catalogTasks = Histogram.builder()
+            .name("tapeq_catalog_task_duration_seconds")
+            .help("Catalog calls of the scheduler on its catalog writer, by kind (commit: an aggregate's commit and "
+                    + "the cartridge's re-read; replace: a rebuilt or relabelled cartridge's contents), and how long "
+                    + "each took")
+            .unit(Unit.SECONDS)
+            .labelNames("kind")
+            .classicOnly()
+            .classicExponentialUpperBounds(0.0001, 4, 10) // 0.1 ms .. 26 s
+            .withoutExemplars()
+            .register(registry);
+
     public PrometheusRegistry registry() {
         return registry;
     }
@@ -103,6 +119,32 @@ public final class DaemonMetrics {
         rescans.labelValues(directory);
         watchOverflows.labelValues(directory);
         intakeBacklog.labelValues(directory).set(0);
+    }
+
+    /** Creates the catalog writer's series at zero, one per task kind. */
+    public void catalogKinds(Iterable<String> kinds) {
+        kinds.forEach(catalogTasks::labelValues);
+    }
+
+    /** A catalog writer task of this kind took {@code seconds}. */
+    public void catalogTask(String kind, double seconds) {
+        catalogTasks.labelValues(kind).observe(seconds);
+    }
+
+    /**
+     * The scheduler's queues off the loop, read on every scrape: catalog writer tasks not yet done, and I/O
+     * tasks waiting for room in the I/O pool.
+     */
+    public void offLoopQueues(IntSupplier catalogQueueDepth, IntSupplier ioBacklog) {
+        GaugeWithCallback.builder().name("tapeq_catalog_queue_depth")
+                .help("Catalog writer tasks submitted by the scheduler and not yet done (held by the loop, queued "
+                        + "or running)")
+                .callback(cb -> cb.call(catalogQueueDepth.getAsInt()))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_io_backlog")
+                .help("Tasks of the scheduler (source checks, simulated copies) waiting for room in the I/O pool")
+                .callback(cb -> cb.call(ioBacklog.getAsInt()))
+                .register(registry);
     }
 
     public void rescanned(String directory, double seconds) {
