@@ -216,19 +216,19 @@ public final class Scheduler {
 
     /** Takes a drive out of service (it finishes its current operation first). */
     public CompletableFuture<Void> driveDown(String drive, String reason) {
-        return onLoop(f -> {
+        return written(onLoop(f -> {
             DriveRunner d = drive(drive);
             d.markDown("by administrator: " + reason, true);
             f.complete(null);
-        });
+        }));
     }
 
     /** Puts a drive back into service. */
     public CompletableFuture<Void> driveUp(String drive) {
-        return onLoop(f -> {
+        return written(onLoop(f -> {
             drive(drive).markUp();
             f.complete(null);
-        });
+        }));
     }
 
     /**
@@ -252,15 +252,15 @@ public final class Scheduler {
 
     /** Stops mounting a cartridge (reads wait, writes go elsewhere) until enabled again. */
     public CompletableFuture<Void> disableCartridge(String barcode, String reason) {
-        return onLoop(f -> {
+        return written(onLoop(f -> {
             engine.queues.updateCartridge(cartridge(barcode).withDisabled(true, "disabled: " + reason));
             engine.requestDispatch();
             f.complete(null);
-        });
+        }));
     }
 
     public CompletableFuture<Void> enableCartridge(String barcode) {
-        return onLoop(f -> {
+        return written(onLoop(f -> {
             engine.queues.updateCartridge(cartridge(barcode).withDisabled(false, null));
             WorkQueue q = engine.queues.cartridgeQueueIfAny(barcode);
             if (q != null) {
@@ -268,7 +268,7 @@ public final class Scheduler {
             }
             engine.requestDispatch();
             f.complete(null);
-        });
+        }));
     }
 
     /**
@@ -315,12 +315,12 @@ public final class Scheduler {
 
     /** Writes a tapeq label for {@code family}; refuses a cartridge with data unless {@code force}. */
     public CompletableFuture<CartridgeRecord> labelCartridge(String barcode, String family, boolean force) {
-        return runTask(barcode, () -> new LabelTask(engine, barcode, family, force));
+        return written(runTask(barcode, () -> new LabelTask(engine, barcode, family, force)));
     }
 
     /** Rebuilds one cartridge's catalog entries from its label and manifests. */
     public CompletableFuture<RebuildReport> rebuildCartridge(String barcode) {
-        return runTask(barcode, () -> new RebuildTask(engine, barcode));
+        return written(runTask(barcode, () -> new RebuildTask(engine, barcode)));
     }
 
     /** Queues an administrative task for a known cartridge; the future ends with the task. */
@@ -371,6 +371,29 @@ public final class Scheduler {
             throw new IllegalArgumentException("unknown cartridge '" + barcode + "'");
         }
         return c;
+    }
+
+    /**
+     * Completes as {@code f} does, but only once the catalog writer has done every write the engine made up to
+     * then: an administrator's command is done when the catalog shows it.
+     */
+    private <T> CompletableFuture<T> written(CompletableFuture<T> f) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        f.whenComplete((v, e) -> {
+            Runnable after = () -> engine.writer.afterWrites(() -> {
+                if (e != null) {
+                    done.completeExceptionally(e);
+                } else {
+                    done.complete(v);
+                }
+            });
+            if (loop.inLoop()) {
+                after.run(); // f completed on the loop, as it does unless it failed before reaching it
+            } else {
+                loop.execute(after);
+            }
+        });
+        return done;
     }
 
     private <T> CompletableFuture<T> onLoop(Consumer<CompletableFuture<T>> body) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -133,6 +135,34 @@ class SchedulerLoopOffloadTest {
             assertTrue(jdbc.files("A00001L9").isEmpty(), "nothing committed");
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void disableCartridge_slowCatalogWrite_completesOnlyOnceTheCatalogShowsIt() throws Exception {
+        try (RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-test-loop", 5000);
+             SimulatedLibrary library = SimulatedLibrary.builder(loop).sizeOnly(dir.resolve("tapes")).drives(1)
+                     .cartridge("A00001L9", MediaType.LTO9, 1_000_000_000L).build();
+             JdbcCatalog jdbc = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"))) {
+            // Every putCartridge takes a while on the writer's thread, as a busy catalog would.
+            Catalog slow = (Catalog) Proxy.newProxyInstance(Catalog.class.getClassLoader(),
+                    new Class<?>[] {Catalog.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("putCartridge")) {
+                            Thread.sleep(300);
+                        }
+                        try {
+                            return method.invoke(jdbc, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(slow)
+                    .listener((r, o) -> { }).build();
+            scheduler.start().get(30, TimeUnit.SECONDS);
+            scheduler.disableCartridge("A00001L9", "test").get(30, TimeUnit.SECONDS);
+            assertTrue(jdbc.cartridge("A00001L9").orElseThrow().disabled(), "the catalog has it when the call ends");
+            scheduler.enableCartridge("A00001L9").get(30, TimeUnit.SECONDS);
+            assertTrue(!jdbc.cartridge("A00001L9").orElseThrow().disabled());
         }
     }
 }

@@ -144,6 +144,21 @@ public final class CatalogWriter {
         });
     }
 
+    /** Runs {@code then} on the loop once every task submitted before has completed (at once if inline). */
+    public void afterWrites(Runnable then) {
+        submit(null, () -> null, new Done<Object>() {
+            @Override
+            public void succeeded(Object value) {
+                then.run();
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                then.run();
+            }
+        });
+    }
+
     /** Tasks submitted and not yet completed (held, queued or running); any thread. */
     public int depth() {
         return depth.get();
@@ -190,7 +205,9 @@ public final class CatalogWriter {
                 failure = e;
             }
             try {
-                timing.taskDone(kind, System.nanoTime() - t0);
+                if (kind != null) { // null: a barrier of afterWrites, not a catalog call
+                    timing.taskDone(kind, System.nanoTime() - t0);
+                }
             } catch (RuntimeException e) {
                 LOG.warn("Catalog writer: timing failed: {}", e.toString());
             }
