@@ -120,6 +120,7 @@ final class EngineContext implements DriveContext {
 
     @Override
     public void saveDrive(DriveRecord drive) {
-        engine.writer.submit(CatalogWriter.Kind.DRIVE, () -> engine.catalog.putDrive(drive), "save drive " + drive.id());
+        engine.writer.submit(CatalogWriter.Kind.DRIVE, () -> engine.catalog.putDrive(drive),
+                "save drive " + drive.id());
     }
 }

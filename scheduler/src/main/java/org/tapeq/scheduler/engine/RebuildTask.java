@@ -27,8 +27,8 @@ import org.tapeq.scheduler.tape.Completion;
  * each tape file are read. A tape file without a readable manifest, or shorter than its manifest says (a write
  * cut short by a crash: fewer bytes than the manifest's length within the bytes read, or the next tape file
  * starting before the manifest's last block), is skipped and reported. A file found in several tape files
- * keeps the last one (the latest write). The catalog's contents of the cartridge are replaced on the catalog
- * writer; the rebuild is done when that is.
+ * keeps the last one (the latest write). Manifests are parsed on the I/O executor; the catalog's contents of
+ * the cartridge are replaced on the catalog writer; the rebuild is done when that is.
  */
 final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
 
@@ -66,25 +66,21 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
             public void succeeded(Long startBlock) {
                 previousEndsAt(startBlock);
                 ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                engine.library.read(drive.id(), 0, DriveRunner.MANIFEST_BYTES, () -> buf, step(drive, n -> {
-                    try {
-                        Manifest m = ManifestReader.read(new ByteArrayInputStream(buf.toByteArray()),
-                                DriveRunner.MANIFEST_BYTES);
-                        int bs = m.blockSize();
-                        if (n < Math.min(m.length(), DriveRunner.MANIFEST_BYTES)) {
-                            throw new IOException("cut short: " + n + " bytes on tape, the manifest says " + m.length()
-                                    + " (a write interrupted by a crash)");
-                        }
-                        previous = new Pending(fileNumber, m.toAggregateRecord(barcode, fileNumber, startBlock, bs,
-                                m.createdMillis()), m.toFileRecords(barcode, fileNumber, startBlock, bs), m.length(),
-                                startBlock + m.blockCount(bs) + 1);
-                    } catch (IOException | RuntimeException e) {
-                        skipped.add("tape file " + fileNumber + ": " + e.getMessage());
-                        LOG.warn("Rebuild of {}: tape file {} has no readable manifest or is incomplete: {}", barcode,
-                                fileNumber, e.getMessage());
-                    }
-                    next(drive, fileNumber + 1);
-                }));
+                engine.library.read(drive.id(), 0, DriveRunner.MANIFEST_BYTES, () -> buf, step(drive, n ->
+                        // parsing a manifest of 10 000 members takes a while: off the loop, like a flush's checks
+                        engine.io.execute(() -> {
+                            Parsed parsed = parse(buf.toByteArray(), n, fileNumber, startBlock);
+                            engine.loop.execute(() -> {
+                                if (parsed.pending() != null) {
+                                    previous = parsed.pending();
+                                } else {
+                                    skipped.add("tape file " + fileNumber + ": " + parsed.problem());
+                                    LOG.warn("Rebuild of {}: tape file {} has no readable manifest or is incomplete:"
+                                            + " {}", barcode, fileNumber, parsed.problem());
+                                }
+                                next(drive, fileNumber + 1);
+                            });
+                        })));
             }
 
             @Override
@@ -119,6 +115,26 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
         aggregates.add(p.aggregate);
         files.addAll(p.files);
         used += p.length;
+    }
+
+    /** The manifest at the head of a tape file, as a {@link Pending}, or what is wrong with it. */
+    private Parsed parse(byte[] head, long n, int fileNumber, long startBlock) {
+        try {
+            Manifest m = ManifestReader.read(new ByteArrayInputStream(head), DriveRunner.MANIFEST_BYTES);
+            int bs = m.blockSize();
+            if (n < Math.min(m.length(), DriveRunner.MANIFEST_BYTES)) {
+                throw new IOException("cut short: " + n + " bytes on tape, the manifest says " + m.length()
+                        + " (a write interrupted by a crash)");
+            }
+            return new Parsed(new Pending(fileNumber, m.toAggregateRecord(barcode, fileNumber, startBlock, bs,
+                    m.createdMillis()), m.toFileRecords(barcode, fileNumber, startBlock, bs), m.length(),
+                    startBlock + m.blockCount(bs) + 1), null);
+        } catch (IOException | RuntimeException e) {
+            return new Parsed(null, e.getMessage());
+        }
+    }
+
+    private record Parsed(Pending pending, String problem) {
     }
 
     /** A tape file read but not yet kept: kept once the next one is found where it should start. */
