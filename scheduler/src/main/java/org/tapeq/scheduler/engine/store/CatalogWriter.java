@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.time.EventLoop;
+import org.tapeq.scheduler.time.Threads;
 
 /**
  * The one way the engine's catalog calls run once the loop serves work: one writer, first in first out, its
@@ -102,11 +103,7 @@ public final class CatalogWriter {
     /** Runs the tasks on a thread named {@code tapeq-catalog}, at most {@code capacity} handed over at a time. */
     public static CatalogWriter threaded(EventLoop loop, int capacity, Timing timing) {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "tapeq-catalog");
-                    t.setDaemon(true);
-                    return t;
-                });
+                Threads.named("tapeq-catalog"));
         pool.allowCoreThreadTimeOut(true);
         return new CatalogWriter(loop, pool, capacity, timing);
     }
