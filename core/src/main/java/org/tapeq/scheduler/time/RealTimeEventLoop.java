@@ -31,8 +31,7 @@ public final class RealTimeEventLoop implements EventLoop, AutoCloseable {
         this.startMillis = System.currentTimeMillis();
         this.startNanos = System.nanoTime();
         this.executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
+            Thread t = Threads.named(name).newThread(r);
             thread = t;
             return t;
         });
