@@ -59,7 +59,8 @@ final class Removals {
         for (RemoveItem item : batch) {
             ids.add(item.request().pnfsid());
         }
-        engine.writer.submit(CatalogWriter.Kind.DELETE, () -> engine.catalog.delete(ids, engine.loop.now()),
+        long now = engine.loop.now(); // read on the loop, as every other writer task's time
+        engine.writer.submit(CatalogWriter.Kind.DELETE, () -> engine.catalog.delete(ids, now),
                 new CatalogWriter.Done<>() {
                     @Override
                     public void succeeded(List<String> deleted) {
