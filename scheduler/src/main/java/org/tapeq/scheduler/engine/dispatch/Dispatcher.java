@@ -31,7 +31,8 @@ import org.tapeq.scheduler.time.EventLoop;
  * disabled or whose last error happened on this drive (while another drive is in service). For a family
  * queue the cartridge is chosen too: the drive's own if it is of the family and has room, else the fullest
  * appendable one of the family not in a drive. Only the first {@link #SCAN_LIMIT} ready queues of a set are
- * looked at, so a decision stays logarithmic in the number of queues. Admin tasks take a free drive first.
+ * looked at, so a decision stays logarithmic in the number of queues; choosing a family queue's cartridge
+ * still scans every cartridge record. Admin tasks take a free drive first.
  */
 public final class Dispatcher {
 
