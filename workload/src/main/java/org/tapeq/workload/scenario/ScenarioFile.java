@@ -455,8 +455,7 @@ public final class ScenarioFile {
 
     /** Bytes per second written {@code 1GB/s} (or a plain size, read as per second). */
     private static double rate(ConfigNode n, String key) {
-        long bytes = n.scalar(key, 0L, s -> Units.parseSize(s.strip().endsWith("/s")
-                ? s.strip().substring(0, s.strip().length() - 2) : s));
+        long bytes = n.scalar(key, 0L, s -> Units.parseSize(withoutSuffix(s, "/s")));
         if (bytes <= 0) {
             throw n.error(key, "must be more than 0 bytes per second (e.g. 1GB/s)");
         }
@@ -465,14 +464,7 @@ public final class ScenarioFile {
 
     /** Events per second written {@code 1000/s} (or a plain number, read as per second). */
     private static double perSecond(ConfigNode n, String key) {
-        double v = n.scalar(key, 0.0, s -> {
-            String t = s.strip();
-            try {
-                return Double.parseDouble(t.endsWith("/s") ? t.substring(0, t.length() - 2).strip() : t);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("\"" + s + "\" is not a rate per second (e.g. 1000/s)", e);
-            }
-        });
+        double v = suffixedNumber(n, key, "/s", "a rate per second (e.g. 1000/s)");
         if (!(v > 0)) {
             throw n.error(key, "must be more than 0 per second");
         }
@@ -481,18 +473,28 @@ public final class ScenarioFile {
 
     /** {@code 10%} or a number of percent, above 0 and at most 100. */
     private static double percent(ConfigNode n, String key) {
-        double p = n.scalar(key, 0.0, s -> {
-            String t = s.strip();
-            try {
-                return Double.parseDouble(t.endsWith("%") ? t.substring(0, t.length() - 1).strip() : t);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("\"" + s + "\" is not a percentage (e.g. 10%)", e);
-            }
-        });
+        double p = suffixedNumber(n, key, "%", "a percentage (e.g. 10%)");
         if (!(p > 0 && p <= 100)) {
             throw n.error(key, "must be above 0 % and at most 100 %, not " + p);
         }
         return p;
+    }
+
+    /** {@code key}'s number, written with or without {@code suffix}; an error says it is not {@code what}. */
+    private static double suffixedNumber(ConfigNode n, String key, String suffix, String what) {
+        return n.scalar(key, 0.0, s -> {
+            try {
+                return Double.parseDouble(withoutSuffix(s, suffix));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("\"" + s + "\" is not " + what, e);
+            }
+        });
+    }
+
+    /** {@code s} stripped, without a trailing {@code suffix} (and the blanks before it) if it has one. */
+    private static String withoutSuffix(String s, String suffix) {
+        String t = s.strip();
+        return t.endsWith(suffix) ? t.substring(0, t.length() - suffix.length()).strip() : t;
     }
 
     private static <T extends Number> T required(ConfigNode n, String key, Supplier<T> value) {
