@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import org.tapeq.workload.Percentile;
+
 /**
  * The delays of one phase's loop probes, in nanoseconds, kept whole (a plain growing array: a probe every
  * millisecond for two minutes is 120 000 longs) and sorted once for the summary. Written by one thread at a
@@ -39,13 +41,15 @@ final class LatencySample {
                 percentile(sorted, 0.999), count == 0 ? 0 : sorted[count - 1], late);
     }
 
-    /** Nearest-rank percentile: the smallest delay that at least {@code q} of the probes do not exceed. */
+    /**
+     * Nearest-rank percentile ({@link Percentile}): the smallest delay that at least {@code q} of the probes do not
+     * exceed.
+     */
     private static long percentile(long[] sorted, double q) {
         if (sorted.length == 0) {
             return 0;
         }
-        int rank = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.max(0, rank - 1)];
+        return sorted[Percentile.nearestRank(sorted.length, q)];
     }
 
     /** Index of the first element greater than {@code limit}. */
