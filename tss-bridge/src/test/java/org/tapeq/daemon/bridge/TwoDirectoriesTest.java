@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.tapeq.daemon.bridge.BridgeRig.awaitTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,8 +33,6 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 
 /** A daemon serving two request directories: every outcome is answered in the directory its request came from. */
 class TwoDirectoriesTest {
-
-    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     @TempDir
     Path tmp;
@@ -161,15 +158,5 @@ class TwoDirectoriesTest {
         byte[] bytes = new byte[n];
         ThreadLocalRandom.current().nextBytes(bytes);
         return bytes;
-    }
-
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT_NANOS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }
