@@ -95,7 +95,7 @@ final class Answers {
 
     private void stageEnded(Tracked t, Outcome outcome, boolean current) {
         if (current && outcome instanceof Outcome.Staged s) {
-            if (Files.exists(cx.dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+            if (cx.requestFilePresent(t.pnfsid)) {
                 deliver(t, s);
                 return;
             }
@@ -198,7 +198,7 @@ final class Answers {
     void answerWithError(Tracked t, int rc, String message) {
         t.answered(message);
         String kind = t.request() == null ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
-        if (!Files.exists(cx.dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS) || t.request() != null
+        if (!cx.requestFilePresent(t.pnfsid) || t.request() != null
                 && !t.isStage() && !Files.exists(cx.dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
             // Withdrawn by the pool meanwhile: an error file now would answer the next request for this file.
             table.remove(t);

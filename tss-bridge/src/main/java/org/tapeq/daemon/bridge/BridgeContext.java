@@ -2,6 +2,7 @@ package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.LongSupplier;
@@ -88,6 +89,11 @@ final class BridgeContext {
      */
     static boolean present(Path p) {
         return Files.exists(p);
+    }
+
+    /** Whether the request file of {@code pnfsid} is still there (itself, not followed if it is a link). */
+    boolean requestFilePresent(String pnfsid) {
+        return Files.exists(dir.requestFile(pnfsid), LinkOption.NOFOLLOW_LINKS);
     }
 
     static void deleteQuietly(Path p) {

@@ -5,7 +5,6 @@ import static org.tapeq.daemon.bridge.BridgeContext.present;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -236,7 +235,7 @@ final class Intake {
         for (Tracked t : table.all()) {
             if (t.listedIn() != gen && t.listedIn() != 0) {
                 // One listing can miss a file being renamed over; only a missing file is gone.
-                if (!Files.exists(cx.dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+                if (!cx.requestFilePresent(t.pnfsid)) {
                     gone.add(t);
                 }
             } else if (!t.inProgress() && rewritten(t)) {

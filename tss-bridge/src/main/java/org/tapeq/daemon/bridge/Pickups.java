@@ -3,8 +3,6 @@ package org.tapeq.daemon.bridge;
 import static org.tapeq.daemon.bridge.BridgeContext.deleteQuietly;
 import static org.tapeq.daemon.bridge.BridgeContext.present;
 
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
@@ -82,7 +80,7 @@ final class Pickups {
         table.remove(t);
         cx.freeSpace(t.id);
         t.acknowledged();
-        if (t.requestGoneMillis() == 0 && Files.exists(cx.dir.requestFile(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
+        if (t.requestGoneMillis() == 0 && cx.requestFilePresent(t.pnfsid)) {
             // Both providers remove the request before they take the file; someone else removed it.
             LOG.warn("{}: {} disappeared from in/ but its request is still there; staging it again",
                     cx.name(), t.pnfsid);
