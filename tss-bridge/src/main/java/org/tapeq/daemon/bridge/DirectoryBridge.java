@@ -131,10 +131,8 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
                         e.toString(), settings.rescanMillis());
             }
         }
-        boolean watched = watcher != null;
-        intake.watched(watched);
-        pickups.watched(watched);
-        if (watched) {
+        pickups.watched(watcher != null);
+        if (watcher != null) {
             watcher.start();
         }
         thread.run(intake::rescan);

@@ -75,7 +75,6 @@ final class Intake {
     private final ArrayDeque<List<String>> waiting = new ArrayDeque<>();
     /** Request files created since the last {@link #eventsDone}. */
     private final List<String> eventNames = new ArrayList<>();
-    private boolean watched;
     private int generation;
     private int batchesOut;
     /** The pool refused a batch; its call-back ends the pause. */
@@ -102,10 +101,6 @@ final class Intake {
     /** Completes when every request found by the first rescan has been handed to the scheduler or answered. */
     CompletableFuture<Void> ready() {
         return ready;
-    }
-
-    void watched(boolean w) {
-        watched = w;
     }
 
     long rescans() {
@@ -196,9 +191,7 @@ final class Intake {
         long started = System.nanoTime();
         try {
             scanDirectories();
-            if (watched) {
-                pickups.checkAll(); // with events, removals from in/ are seen at once; this catches lost ones
-            }
+            pickups.rescanned();
         } finally {
             long nanos = System.nanoTime() - started;
             lastRescanMillis = nanos / 1_000_000;

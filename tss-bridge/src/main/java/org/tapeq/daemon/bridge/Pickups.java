@@ -53,7 +53,14 @@ final class Pickups {
         }
     }
 
-    void checkAll() {
+    /** After a rescan: with a watcher, removal events say when files are taken; this catches lost ones. */
+    void rescanned() {
+        if (watched) {
+            checkAll();
+        }
+    }
+
+    private void checkAll() {
         for (Tracked t : table.inState(Tracked.State.DELIVERED)) {
             check(t);
         }
