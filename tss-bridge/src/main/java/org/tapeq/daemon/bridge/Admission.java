@@ -283,6 +283,10 @@ final class Admission {
                 t.requestGone(cx.wallClock.getAsLong());
                 pickups.check(t);
                 break;
+            case UNWRITTEN:
+                table.remove(pnfsid);
+                answers.withdrawn(t);
+                break;
             case PARKED:
             case WAITING_LINK:
                 table.remove(pnfsid);

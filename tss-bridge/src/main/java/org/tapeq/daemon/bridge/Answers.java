@@ -7,7 +7,6 @@ import static org.tapeq.daemon.bridge.BridgeContext.deleteQuietly;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -15,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.tapeq.protocol.AtomicFiles;
-import org.tapeq.protocol.ErrorReport;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.protocol.StageChecksums;
 import org.tapeq.scheduler.format.Checksums;
@@ -43,10 +41,12 @@ final class Answers {
 
     private final BridgeContext cx;
     private final RequestTable table;
+    private final ErrorAnswers errors;
 
-    Answers(BridgeContext cx, RequestTable table) {
+    Answers(BridgeContext cx, RequestTable table, ErrorAnswers.Writer errorFiles) {
         this.cx = cx;
         this.table = table;
+        this.errors = new ErrorAnswers(cx, table, errorFiles);
     }
 
     /** An outcome from the scheduler, on the bridge's thread. */
@@ -195,24 +195,14 @@ final class Answers {
         cx.metrics.completed(cx.name(), KIND_FLUSH, "parked", cx.seconds(t), 0);
     }
 
+    /** Answers {@code t} with an error file, now or as soon as one can be written ({@link ErrorAnswers}). */
     void answerWithError(Tracked t, int rc, String message) {
-        t.answered(message);
-        String kind = t.request() == null ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
-        if (!cx.requestFilePresent(t.pnfsid) || t.request() != null
-                && !t.isStage() && !Files.exists(cx.dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS)) {
-            // Withdrawn by the pool meanwhile: an error file now would answer the next request for this file.
-            table.remove(t);
-            cx.metrics.completed(cx.name(), kind, "cancelled", cx.seconds(t), 0);
-            return;
-        }
-        try {
-            AtomicFiles.write(cx.dir.errorFile(t.pnfsid), new ErrorReport(rc, message).toBytes());
-            LOG.warn("{}: answered {} with rc {}: {}", cx.name(), t.pnfsid, rc, message);
-        } catch (IOException e) {
-            LOG.error("{}: cannot write the error file for {} (rc {}: {}): {}", cx.name(), t.pnfsid, rc,
-                    message, e.toString());
-        }
-        cx.metrics.completed(cx.name(), kind, "failed", cx.seconds(t), 0);
+        errors.answer(t, rc, message);
+    }
+
+    /** {@code t}'s request went away while its error file was waiting to be written. */
+    void withdrawn(Tracked t) {
+        errors.withdrawn(t);
     }
 
     private void removed(String name, Outcome outcome) {

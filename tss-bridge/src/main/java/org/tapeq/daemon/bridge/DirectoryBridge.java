@@ -71,6 +71,12 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private ExclusiveLock lock;
 
     public DirectoryBridge(BridgeSettings settings, BridgeServices services) throws IOException {
+        this(settings, services, AtomicFiles::write);
+    }
+
+    /** With the writer of error files given (tests make it fail as a full filesystem would). */
+    DirectoryBridge(BridgeSettings settings, BridgeServices services, ErrorAnswers.Writer errorFiles)
+            throws IOException {
         this.settings = settings;
         this.dir = RequestDirectory.at(settings.path());
         List<String> problems = dir.problems();
@@ -81,7 +87,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         this.buffer = new StageBuffer(settings.name(), dir.inDir(), settings.stageBuffer(), settings.reserveBytes());
         this.thread = new BridgeThread(settings.name());
         BridgeContext cx = new BridgeContext(settings, dir, services, buffer, thread, this);
-        this.answers = new Answers(cx, table);
+        this.answers = new Answers(cx, table, errorFiles);
         this.pickups = new Pickups(cx, table, this::reread);
         this.admission = new Admission(cx, table, answers, pickups);
         this.intake = new Intake(cx, table, admission, answers, pickups, services.intake(), services.intakeBatches());

@@ -23,6 +23,8 @@ final class Tracked {
         ACKNOWLEDGED,
         /** An error file was written; the pool removes the request and the error file. */
         ANSWERED,
+        /** Failed, and its error file could not be written yet: tried again until written or withdrawn. */
+        UNWRITTEN,
         /** Failed with no channel to say so (a flush from the ENDIT provider): kept, with the reason in status. */
         PARKED,
         /** The request file disappeared; waiting for the scheduler to confirm the cancellation. */
@@ -145,6 +147,11 @@ final class Tracked {
 
     void answered(String why) {
         state = State.ANSWERED;
+        reason = why;
+    }
+
+    void unwritten(String why) {
+        state = State.UNWRITTEN;
         reason = why;
     }
 

@@ -98,6 +98,13 @@ public final class DaemonMetrics {
             .labelNames("directory")
             .register(registry);
 
+    private final Gauge answersUnwritten = Gauge.builder()
+            .name("tapeq_answers_unwritten")
+            .help("Failed requests whose error file could not be written yet (a full or failing filesystem); each "
+                    + "is tried again with backoff until it is written or its request goes away")
+            .labelNames("directory")
+            .register(registry);
+
     private final Histogram catalogTasks = Histogram.builder()
             .name("tapeq_catalog_task_duration_seconds")
             .help("Catalog calls of the scheduler on its catalog writer, by kind (commit: an aggregate's commit and "
@@ -119,6 +126,7 @@ public final class DaemonMetrics {
         rescans.labelValues(directory);
         watchOverflows.labelValues(directory);
         intakeBacklog.labelValues(directory).set(0);
+        answersUnwritten.labelValues(directory).set(0);
     }
 
     /** Creates the catalog writer's series at zero, one per task kind. */
@@ -157,6 +165,10 @@ public final class DaemonMetrics {
 
     public void intakeBacklog(String directory, int files) {
         intakeBacklog.labelValues(directory).set(files);
+    }
+
+    public void answersUnwritten(String directory, int answers) {
+        answersUnwritten.labelValues(directory).set(answers);
     }
 
     public void received(String directory, String kind) {

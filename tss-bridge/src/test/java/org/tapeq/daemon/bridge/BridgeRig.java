@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 
 import org.tapeq.scheduler.time.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
+import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.Scheduler;
@@ -58,10 +59,16 @@ final class BridgeRig implements AutoCloseable {
 
     /** A bridge (not started) on {@code dir}, closed with the rig. */
     DirectoryBridge bridge(String name, RequestDirectory dir, ReadPool pool, long rescanMillis) throws Exception {
+        return bridge(name, dir, pool, rescanMillis, AtomicFiles::write);
+    }
+
+    /** A bridge (not started) whose error files are written by {@code errorFiles}, closed with the rig. */
+    DirectoryBridge bridge(String name, RequestDirectory dir, ReadPool pool, long rescanMillis,
+                           ErrorAnswers.Writer errorFiles) throws Exception {
         BridgeServices services = new BridgeServices(scheduler, catalog, loop, loop.speed(), metrics, pool, 2,
                 System::currentTimeMillis);
         DirectoryBridge bridge = new DirectoryBridge(new BridgeSettings(name, dir.base(), null, 1L << 30, 0,
-                rescanMillis, true, 65536, 3_600_000), services);
+                rescanMillis, true, 65536, 3_600_000), services, errorFiles);
         closeables.add(bridge);
         return bridge;
     }
