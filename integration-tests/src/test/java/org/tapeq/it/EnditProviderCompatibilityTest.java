@@ -186,7 +186,7 @@ class EnditProviderCompatibilityTest {
         enditStageRequest(wrongSize);
 
         Map<TestFile, Integer> expected = Map.of(unknown, ReturnCodes.NOT_ON_TAPE,
-                wrongSize, ReturnCodes.INVALID_REQUEST);
+                wrongSize, ReturnCodes.DATA_MISMATCH);
         for (Map.Entry<TestFile, Integer> e : expected.entrySet()) {
             TestFile f = e.getKey();
             Path err = site.dir.errorFile(f.pnfsid());

@@ -241,9 +241,10 @@ abstract class Task implements Runnable {
         }
         int rc = report.returnCode();
         String message = report.message();
-        if (ReturnCodes.disablesPool(rc) || rc == 0) {
+        String unfit = ReturnCodes.unfitForFailure(rc);
+        if (unfit != null) {
             message = message + " (the daemon's return code " + rc + " is reported as " + ReturnCodes.FAILED
-                    + ": " + (rc == 0 ? "0 is not a failure code" : "41-43 would disable the pool") + ")";
+                    + ": " + unfit + ")";
             rc = ReturnCodes.FAILED;
         }
         endWithdrawn(Ending.failed(rc, message));

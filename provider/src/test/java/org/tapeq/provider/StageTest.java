@@ -126,7 +126,9 @@ class StageTest {
         "33\\nfile not found on tape VOL001|33|file not found on tape VOL001",
         "ANS1345E No objects on the server match|1|ANS1345E No objects on the server match",
         "''|1|the tape daemon reported a failure without a reason (empty error file)",
-        "42\\nread error on drive 3|1|read error on drive 3 (the daemon's return code 42 is reported as 1: 41-43 would disable the pool)",
+        "42\\nread error on drive 3|1|read error on drive 3 (the daemon's return code 42 is reported as 1: 41-43 and 204 would disable the pool)",
+        "204\\ndisk I/O error|1|disk I/O error (the daemon's return code 204 is reported as 1: 41-43 and 204 would disable the pool)",
+        "210\\nalready there|1|already there (the daemon's return code 210 is reported as 1: dCache would report 210 as a success)",
         "34|34|the tape daemon reported return code 34",
     })
     void stage_errorFile_failsPerProtocol(String content, int rc, String message) throws Exception {

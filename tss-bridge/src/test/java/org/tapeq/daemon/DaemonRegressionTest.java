@@ -160,9 +160,9 @@ class DaemonRegressionTest {
         assertNull(f.awaitStage(id));
         assertEquals(5000, f.daemon.status().directories().get(0).bufferReserved());
 
-        f.stage(id, 4999, null, true); // rewritten with another size: a different request (refused by size)
+        f.stage(id, 4999, null, true); // rewritten with another size: a different request (refused by size: rc 31)
         ErrorReport e = f.awaitStageError(id);
-        assertEquals(ReturnCodes.INVALID_REQUEST, e.returnCode(), e.message());
+        assertEquals(ReturnCodes.DATA_MISMATCH, e.returnCode(), e.message());
         DaemonFixture.await("space released", () -> f.daemon.status().directories().get(0).bufferReserved() == 0);
     }
 }

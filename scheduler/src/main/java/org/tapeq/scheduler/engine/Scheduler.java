@@ -157,8 +157,9 @@ public final class Scheduler {
                             + f.hintOrder() + "); it was written by another HSM, which must recall it", 0));
         }
         if (request.size() >= 0 && request.size() != f.size()) {
-            // Deliberately not the NOT_FOUND mapping (33): the request is wrong, not the tape copy.
-            return reject(request, now, new Outcome.Failed(FaultKind.NOT_FOUND, ReturnCodes.INVALID_REQUEST,
+            // A data mismatch (31, docs/protocol.md), not the NOT_FOUND mapping (33): the tape copy is there, but
+            // it is not the file dCache asks for.
+            return reject(request, now, new Outcome.Failed(FaultKind.CHECKSUM, ReturnCodes.DATA_MISMATCH,
                     request.pnfsid() + ": requested size " + request.size() + " but the catalog has "
                             + f.size() + " bytes on " + f.cartridge(), 0));
         }

@@ -76,6 +76,20 @@ class SchedulerCatalogFaultTest {
     }
 
     @Test
+    void sizeDiffersFromCatalog_failsAtOnceWithDataMismatch() throws Exception {
+        try (EngineFixture f = written(1)) {
+            StageRequest s = new StageRequest(700, EngineFixture.pnfsid(0), 39_999, "atlas:raw@osm", "/f0", "atlas",
+                    null, 0, 0, dir.resolve("s0"));
+            f.scheduler.stage(s);
+            f.loop.runUntilIdle();
+            Outcome.Failed failed = assertInstanceOf(Outcome.Failed.class, f.outcome(s));
+            assertEquals(ReturnCodes.DATA_MISMATCH, failed.returnCode(), failed.toString());
+            assertTrue(failed.message().contains("requested size 39999 but the catalog has 40000 bytes"),
+                    failed.message());
+        }
+    }
+
+    @Test
     void locationBeyondEndOfData_failsAtOnceNotOnTape() throws Exception {
         try (EngineFixture f = written(2)) {
             String lost = EngineFixture.pnfsid(0);

@@ -106,8 +106,10 @@ public abstract class EmulatedRequest<T> implements NearlineRequest<T> {
 
     @Override
     public void failed(int rc, String msg) {
-        if (rc == 41 || rc == 42 || rc == 43) {
+        if (rc == 41 || rc == 42 || rc == 43 || rc == 204) {
             pool.violation(kind() + " " + id + " failed with rc " + rc + ", which disables a dCache pool: " + msg);
+        } else if (rc == 210 && this instanceof EmulatedStageRequest) {
+            pool.violation(kind() + " " + id + " failed with rc 210, which dCache reports as a success: " + msg);
         }
         finish(Outcome.failed(rc, msg));
     }

@@ -354,13 +354,13 @@ public final class PoolEmulator implements AutoCloseable {
             return this;
         }
 
-        /** dCache's {@code st set timeout}: deadline = activation + this; 0 for none. */
+        /** dCache's {@code rh set timeout} (the restore timeout): deadline = activation + this; 0 for none. */
         public Builder stageTimeoutMillis(long millis) {
             this.stageTimeoutMillis = millis;
             return this;
         }
 
-        /** dCache's {@code rh set timeout} for flushes; 0 for none. */
+        /** dCache's {@code st set timeout} (the store timeout) for flushes; 0 for none. */
         public Builder flushTimeoutMillis(long millis) {
             this.flushTimeoutMillis = millis;
             return this;

@@ -61,4 +61,20 @@ class PoolEmulatorTest {
         poolKiller.failed(42, "read error");
         assertTrue(other.violations().get(2).contains("disables a dCache pool"), other.violations().toString());
     }
+
+    /** dCache's {@code PoolV4.ReplyToPoolFetch.failed}: 41-43 and 204 disable the pool, 210 counts as a success. */
+    @Test
+    void stageFailure_withACodeDCacheTreatsSpecially_isAViolation() {
+        PoolEmulator pool = pool();
+        int[] codes = {41, 43, 204, 210, 1, 31, 33};
+        for (int i = 0; i < codes.length; i++) {
+            EmulatedStageRequest stage = pool.newStage(new PnfsId("00B" + i), 1, "a:b", null, List.of());
+            stage.activate();
+            stage.failed(codes[i], "rc " + codes[i]);
+        }
+        List<String> v = pool.violations();
+        assertEquals(4, v.size(), v.toString());
+        assertTrue(v.get(2).contains("rc 204, which disables a dCache pool"), v.toString());
+        assertTrue(v.get(3).contains("rc 210, which dCache reports as a success"), v.toString());
+    }
 }
