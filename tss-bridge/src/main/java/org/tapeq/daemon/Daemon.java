@@ -114,8 +114,8 @@ public final class Daemon implements AutoCloseable {
     private void startAll() throws IOException, InterruptedException {
         LOG.info("Effective configuration:\n{}", config.describe());
         config.warnings().forEach(w -> LOG.warn("Configuration: {}", w));
+        config.checkPaths(); // before anything starts: a missing directory is a configuration error (exit 78)
         Path state = config.state();
-        Files.createDirectories(state);
         closeables.add(ExclusiveLock.take(state.resolve(STATE_LOCK), "state directory " + state));
 
         catalog = config.catalog().open();
@@ -150,7 +150,6 @@ public final class Daemon implements AutoCloseable {
         List<CompletableFuture<Void>> ready = new ArrayList<>();
         int n = 0;
         for (DirectoryConfig dc : config.directories()) {
-            Files.createDirectories(dc.path());
             long reserve = dc.reserveBytes(Files.getFileStore(dc.path()).getTotalSpace());
             int index = n++;
             BridgeSettings s = new BridgeSettings(dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),

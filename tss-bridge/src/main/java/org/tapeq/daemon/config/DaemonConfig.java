@@ -2,6 +2,9 @@ package org.tapeq.daemon.config;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +15,7 @@ import java.util.regex.Pattern;
 
 import org.tapeq.config.ConfigException;
 import org.tapeq.config.ConfigNode;
+import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 
 /**
@@ -54,8 +58,11 @@ public final class DaemonConfig {
     private final IntakeConfig intake;
     private final InetSocketAddress httpBind;
     private final List<String> warnings = new ArrayList<>();
+    /** The file's name as given, for the errors of {@link #checkPaths}. */
+    private final String source;
 
-    private DaemonConfig(ConfigNode root) {
+    private DaemonConfig(ConfigNode root, String source) {
+        this.source = source;
         root.allow(KEYS);
         List<ConfigNode> items = root.list(DIRECTORIES);
         if (items.isEmpty()) {
@@ -91,7 +98,61 @@ public final class DaemonConfig {
 
     /** Parses and validates {@code yaml}; errors name {@code sourceName} as the file. */
     public static DaemonConfig parse(String yaml, String sourceName) {
-        return new DaemonConfig(ConfigNode.parse(yaml, sourceName));
+        return new DaemonConfig(ConfigNode.parse(yaml, sourceName), sourceName);
+    }
+
+    /**
+     * Checks the directories the configuration names on this machine, before the daemon starts anything: each
+     * request directory must exist with its four subdirectories, and the state directory must exist or be
+     * creatable (it is created here). An error names the file and the key, as the other configuration errors do,
+     * so the daemon exits with 78 and systemd does not retry it. Not part of {@link #parse}: the admin commands
+     * and the tests read configurations of other machines.
+     */
+    public void checkPaths() {
+        for (int i = 0; i < directories.size(); i++) {
+            Path p = directories.get(i).path();
+            String key = DIRECTORIES + "[" + i + "]." + DirectoryConfig.PATH;
+            if (!Files.exists(p)) {
+                throw pathError(key, p + " does not exist; create it and its subdirectories in/ out/ request/ trash/, "
+                        + "writable by the daemon's user (operations guide, \"Users, directories and permissions\")");
+            }
+            List<String> problems = RequestDirectory.at(p).problems();
+            if (!problems.isEmpty()) {
+                throw pathError(key, "request directory " + p + ": " + String.join("; ", problems));
+            }
+        }
+        try {
+            Files.createDirectories(state);
+        } catch (IOException e) {
+            throw pathError(STATE, "the state directory " + state + " does not exist and cannot be created ("
+                    + reason(e) + "); create it owned by the daemon's user (install -d -m 0750 -o tapeq -g tapeq "
+                    + state + "), or start the daemon through its systemd unit, which creates " + DEFAULT_STATE, e);
+        }
+        if (!Files.isDirectory(state) || !Files.isWritable(state)) {
+            throw pathError(STATE, "the state directory " + state + " is not a directory the daemon can write");
+        }
+    }
+
+    private ConfigException pathError(String key, String message) {
+        return pathError(key, message, null);
+    }
+
+    private ConfigException pathError(String key, String message, Throwable cause) {
+        return new ConfigException(source + ": " + key + ": " + message, cause);
+    }
+
+    /** What went wrong, in words: an AccessDeniedException's message is only the path. */
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException f) {
+            return f.getFile() + " is in the way and is not a directory";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.toString();
     }
 
     private InetSocketAddress httpBind(ConfigNode http) {

@@ -178,6 +178,38 @@ class TapeqCommandTest {
         assertTrue(r.err.contains("scheduler.quietTme"), r.err);
     }
 
+    @Test
+    void missingRequestDirectory_isAConfigError_namingTheKey_beforeTheCatalogOpens() throws Exception {
+        Path endit = tmp.resolve("no-such-endit");
+        Path state = tmp.resolve("state");
+        Path config = Files.writeString(tmp.resolve("tapeq.yaml"), "directories:\n  - path: " + endit + "\nstate: "
+                + state + "\nhttp:\n  bind: off\n");
+        Run r = run("daemon", "-c", config.toString());
+        assertEquals(78, r.code, r.err);
+        assertTrue(r.err.contains(config + ": directories[0].path: " + endit + " does not exist"), r.err);
+        assertFalse(Files.exists(state.resolve("catalog.db")), "found before the catalog was opened");
+
+        RequestDirectory.create(endit);
+        Files.delete(endit.resolve(RequestDirectory.TRASH));
+        r = run("daemon", "-c", config.toString());
+        assertEquals(78, r.code, r.err);
+        assertTrue(r.err.contains("directories[0].path: request directory " + endit + ": missing subdirectory "
+                + endit.resolve(RequestDirectory.TRASH)), r.err);
+    }
+
+    @Test
+    void stateDirectoryThatCannotBeCreated_isAConfigError_sayingWhatAndWhichKey() throws Exception {
+        Path endit = RequestDirectory.create(tmp.resolve("endit")).base();
+        Path blocker = Files.writeString(tmp.resolve("a-file"), "");
+        Path state = blocker.resolve("state");
+        Path config = Files.writeString(tmp.resolve("tapeq.yaml"), "directories:\n  - path: " + endit + "\nstate: "
+                + state + "\nhttp:\n  bind: off\n");
+        Run r = run("daemon", "-c", config.toString());
+        assertEquals(78, r.code, r.err);
+        assertTrue(r.err.contains(config + ": state: the state directory " + state
+                + " does not exist and cannot be created"), r.err);
+    }
+
     private record Run(int code, String out, String err) {
     }
 
