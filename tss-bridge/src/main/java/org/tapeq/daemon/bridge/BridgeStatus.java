@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * One request directory as {@code tapeq status} and {@code /status} show it.
  *
- * @param requests       tracked request files by state (queued, waiting_link, delivered, answered, parked, ...)
+ * @param requests       tracked request files by state (queued, waiting_link, delivered, answered, unwritten,
+ *                       parked, ...)
  * @param removing       trash entries being removed
  * @param inScheduler    requests the scheduler holds
  * @param oldestMillis   wall-clock time the oldest waiting request was first seen, or 0
