@@ -241,6 +241,21 @@ public final class Daemon implements AutoCloseable {
                     byState.forEach((k, v) -> cb.call(v, k));
                 }))
                 .register(metrics.registry());
+        GaugeWithCallback.builder().name("tapeq_requests_blocked")
+                .help("Requests that cannot be served at all, by reason: no_drive (every drive out of service), "
+                        + "no_cartridge (flushes of a family without an appendable cartridge); they fail with rc 1 "
+                        + "once the reason has lasted scheduler.blockedLimit")
+                .labelNames("reason")
+                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> s.blocked().forEach(
+                        (reason, b) -> cb.call(b.requests(), reason))))
+                .register(metrics.registry());
+        GaugeWithCallback.builder().name("tapeq_requests_blocked_seconds")
+                .help("How long each reason of tapeq_requests_blocked has lasted (0 while service is possible)")
+                .labelNames("reason")
+                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> s.blocked().forEach(
+                        (reason, b) -> cb.call(b.since() == 0 ? 0 : (s.now() - b.since()) / 1000.0 / loop.speed(),
+                                reason))))
+                .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_directory_requests")
                 .help("Request files being served, by directory and state")
                 .labelNames("directory", "state")

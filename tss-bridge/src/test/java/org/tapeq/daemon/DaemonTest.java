@@ -248,6 +248,10 @@ class DaemonTest {
         assertTrue(metrics.contains("tapeq_scheduler_events_total{event=\"mounts\"}"), metrics);
         assertTrue(metrics.contains("tapeq_loop_latency_seconds"), metrics);
         assertTrue(metrics.contains("tapeq_catalog_task_duration_seconds_count{kind=\"commit\"} 1"), metrics);
+        assertTrue(metrics.contains("tapeq_requests_blocked{reason=\"no_drive\"} 0.0"), metrics);
+        assertTrue(metrics.contains("tapeq_requests_blocked{reason=\"no_cartridge\"} 0.0"), metrics);
+        assertTrue(metrics.contains("tapeq_requests_blocked_seconds{reason=\"no_drive\"} 0.0"), metrics);
+        assertTrue(metrics.contains("tapeq_answers_unwritten{directory=\"test\"} 0.0"), metrics);
         HttpResponse<String> status = http.send(HttpRequest.newBuilder(base.resolve("/status")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, status.statusCode());

@@ -66,11 +66,16 @@ final class Aggregator {
     }
 
     void cancelled(FlushItem item) {
+        ended(item, new Outcome.Cancelled());
+    }
+
+    /** Ends a waiting flush with {@code outcome} (one being written is reported when the write ends). */
+    void ended(FlushItem item, Outcome outcome) {
         PendingAggregate agg = item.aggregate();
         if (agg != null && agg.writing()) {
             return; // reported when the write ends
         }
-        engine.ends.finish(item, new Outcome.Cancelled());
+        engine.ends.finish(item, outcome);
         if (agg != null && !agg.closed() && agg.liveBytes() == 0 && agg.live().isEmpty()) {
             open.remove(key(agg.family(), agg.dataset()));
             agg.cancelCloseTimer();

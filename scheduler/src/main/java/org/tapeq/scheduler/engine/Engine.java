@@ -64,6 +64,7 @@ final class Engine {
     final Dispatcher dispatcher;
     final RequestEnds ends;
     final Aggregator aggregator;
+    final Stalls stalls;
     private final Removals removals;
     private final EngineContext context;
 
@@ -84,6 +85,8 @@ final class Engine {
                 config.robotErrorLimit()), policy, queues, cartridges);
         this.ends = new RequestEnds(loop, config, queues, counters, listener);
         this.aggregator = new Aggregator(this);
+        this.stalls = new Stalls(this);
+        dispatcher.afterEachDispatch(stalls::observe);
         this.removals = new Removals(this);
         this.context = new EngineContext(this, policy, stageSpace);
     }

@@ -47,6 +47,11 @@ public final class SchedulerConfig {
     public static final int DEFAULT_DRIVE_ERROR_LIMIT = 3;
     /** Consecutive robot errors after which mounts pause for the backoff. */
     public static final int DEFAULT_ROBOT_ERROR_LIMIT = 3;
+    /**
+     * Requests that cannot be served at all (every drive out of service; for flushes, no appendable cartridge
+     * of their family) fail with a retriable code once that has lasted this long; 0 = they wait (docs/scheduler.md).
+     */
+    public static final long DEFAULT_BLOCKED_LIMIT_MILLIS = 4 * 3_600_000L;
     /** A cartridge with less free space than this is closed for writing. */
     public static final long DEFAULT_FULL_MARGIN_BYTES = DEFAULT_AGGREGATE_BYTES;
 
@@ -66,6 +71,7 @@ public final class SchedulerConfig {
     private final long retryBackoffMillis;
     private final int driveErrorLimit;
     private final int robotErrorLimit;
+    private final long blockedLimitMillis;
     private final long fullMarginBytes;
     private final int maxReadDrives;
     private final int maxWriteDrives;
@@ -92,6 +98,7 @@ public final class SchedulerConfig {
         retryBackoffMillis = b.retryBackoffMillis;
         driveErrorLimit = b.driveErrorLimit;
         robotErrorLimit = b.robotErrorLimit;
+        blockedLimitMillis = b.blockedLimitMillis;
         fullMarginBytes = b.fullMarginBytes;
         maxReadDrives = b.maxReadDrives;
         maxWriteDrives = b.maxWriteDrives;
@@ -126,6 +133,7 @@ public final class SchedulerConfig {
     public long retryBackoffMillis() { return retryBackoffMillis; }
     public int driveErrorLimit() { return driveErrorLimit; }
     public int robotErrorLimit() { return robotErrorLimit; }
+    public long blockedLimitMillis() { return blockedLimitMillis; }
     public long fullMarginBytes() { return fullMarginBytes; }
     /** The settings a mount policy uses. */
     public MountCriteria mountCriteria() {
@@ -200,6 +208,7 @@ public final class SchedulerConfig {
         m.put("retryBackoffMillis", retryBackoffMillis);
         m.put("driveErrorLimit", driveErrorLimit);
         m.put("robotErrorLimit", robotErrorLimit);
+        m.put("blockedLimitMillis", blockedLimitMillis);
         m.put("fullMarginBytes", fullMarginBytes);
         m.put("maxReadDrives", maxReadDrives);
         m.put("maxWriteDrives", maxWriteDrives);
@@ -261,6 +270,7 @@ public final class SchedulerConfig {
         private long retryBackoffMillis = DEFAULT_RETRY_BACKOFF_MILLIS;
         private int driveErrorLimit = DEFAULT_DRIVE_ERROR_LIMIT;
         private int robotErrorLimit = DEFAULT_ROBOT_ERROR_LIMIT;
+        private long blockedLimitMillis = DEFAULT_BLOCKED_LIMIT_MILLIS;
         private long fullMarginBytes = DEFAULT_FULL_MARGIN_BYTES;
         private int maxReadDrives;
         private int maxWriteDrives;
@@ -286,6 +296,7 @@ public final class SchedulerConfig {
         public Builder retryBackoffMillis(long v) { retryBackoffMillis = v; return this; }
         public Builder driveErrorLimit(int v) { driveErrorLimit = v; return this; }
         public Builder robotErrorLimit(int v) { robotErrorLimit = v; return this; }
+        public Builder blockedLimitMillis(long v) { blockedLimitMillis = v; return this; }
         public Builder fullMarginBytes(long v) { fullMarginBytes = v; return this; }
         public Builder maxReadDrives(int v) { maxReadDrives = v; return this; }
         public Builder maxWriteDrives(int v) { maxWriteDrives = v; return this; }
@@ -320,6 +331,7 @@ public final class SchedulerConfig {
             nonNegative("retryBackoffMillis", retryBackoffMillis);
             positive("driveErrorLimit", driveErrorLimit);
             positive("robotErrorLimit", robotErrorLimit);
+            nonNegative("blockedLimitMillis", blockedLimitMillis);
             nonNegative("fullMarginBytes", fullMarginBytes);
             nonNegative("maxReadDrives", maxReadDrives);
             nonNegative("maxWriteDrives", maxWriteDrives);

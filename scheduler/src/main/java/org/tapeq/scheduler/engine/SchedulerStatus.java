@@ -13,12 +13,22 @@ import java.util.Map;
  * @param queues          the most urgent queues (mounted first, then by rank), at most the number asked for
  * @param oldestArrival   arrival time of the oldest waiting request, or 0
  * @param robot           why mounts are paused, or null
+ * @param blocked         requests that cannot be served at all, by reason ({@code no_drive}: every drive out of
+ *                        service; {@code no_cartridge}: flushes of a family without an appendable cartridge);
+ *                        both reasons always present
  */
 public record SchedulerStatus(long now, String policy, Map<String, Long> counters, List<DriveStatus> drives,
                               int queueCount, int readyQueues, int waitingQueues, List<QueueStatus> queues,
                               List<AggregateStatus> openAggregates, Map<String, Integer> cartridgesByState,
                               List<CartridgeStatus> attention, long oldestArrival, String robot,
-                              Map<String, Integer> mountsPerCartridge) {
+                              Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked) {
+
+    /**
+     * Requests waiting on one condition that stops service, and since when it holds (loop time; 0 when it does
+     * not hold). They fail once it has lasted {@code scheduler.blockedLimit}.
+     */
+    public record Blocked(long requests, long since) {
+    }
 
     /** One drive: its state, cartridge, what it is doing since when, and why it is down. */
     public record DriveStatus(String id, String state, String cartridge, String activity, long since, int errors,

@@ -65,7 +65,8 @@ final class StatusBuilder {
         String robot = e.dispatcher.robot().paused(now) ? e.dispatcher.robot().reason() : null;
         return new SchedulerStatus(now, e.config.policy(), e.counters.snapshot(), drives, all.size(),
                 e.queues.index().readyCount(), e.queues.index().waitingCount(), queues, open, byState, attention,
-                oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()));
+                oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()),
+                new TreeMap<>(e.stalls.snapshot()));
     }
 
     private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {

@@ -80,6 +80,8 @@ final class SchedulerSection {
                     SchedulerConfig::driveErrorLimit),
             new Key("robotErrorLimit", "robotErrorLimit", Syntax.COUNT, (b, v) -> b.robotErrorLimit((int) v),
                     SchedulerConfig::robotErrorLimit),
+            new Key("blockedLimit", "blockedLimitMillis", Syntax.DURATION, Builder::blockedLimitMillis,
+                    SchedulerConfig::blockedLimitMillis),
             new Key("fullMargin", "fullMarginBytes", Syntax.SIZE, Builder::fullMarginBytes,
                     SchedulerConfig::fullMarginBytes),
             new Key("maxReadDrives", "maxReadDrives", Syntax.COUNT, (b, v) -> b.maxReadDrives((int) v),

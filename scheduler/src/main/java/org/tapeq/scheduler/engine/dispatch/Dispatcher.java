@@ -55,6 +55,7 @@ public final class Dispatcher {
     private final Map<String, DriveRunner> drives = new LinkedHashMap<>();
     private final Map<DriveRunner, Use> uses = new HashMap<>();
     private final List<AdminTask> adminTasks = new ArrayList<>();
+    private Runnable afterDispatch = () -> { };
     private boolean dispatchQueued;
     private boolean started;
     private int readDrives;
@@ -99,6 +100,11 @@ public final class Dispatcher {
     public void submitAdmin(AdminTask task) {
         adminTasks.add(task);
         requestDispatch();
+    }
+
+    /** Runs after each dispatch (set once, at wiring): the engine notes what cannot be served. */
+    public void afterEachDispatch(Runnable r) {
+        afterDispatch = r;
     }
 
     public void requestDispatch() {
@@ -147,6 +153,7 @@ public final class Dispatcher {
                 d.idle();
             }
         }
+        afterDispatch.run();
     }
 
     /**
@@ -258,6 +265,7 @@ public final class Dispatcher {
         if (drive.mounted() != null) {
             CartridgeRecord own = cartridges.get(drive.mounted());
             if (own != null && fq.family().equals(own.family()) && cartridges.writable(own, need)) {
+                fq.blocked(null);
                 return own.barcode();
             }
         }

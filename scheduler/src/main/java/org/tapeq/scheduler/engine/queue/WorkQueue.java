@@ -2,6 +2,7 @@ package org.tapeq.scheduler.engine.queue;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 
@@ -105,6 +106,11 @@ public final class WorkQueue implements QueueView {
     /** Its reads in arrival order, finished ones included until compacted. */
     public List<StageItem> reads() {
         return readsView;
+    }
+
+    /** Its writes in order, read-only. */
+    public Collection<PendingAggregate> writesView() {
+        return Collections.unmodifiableCollection(writes);
     }
 
     /** The next write, without taking it, or null. */
