@@ -3,6 +3,7 @@ package org.tapeq.daemon.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -195,6 +196,16 @@ class TapeqCommandTest {
         assertEquals(78, r.code, r.err);
         assertTrue(r.err.contains("directories[0].path: request directory " + endit + ": missing subdirectory "
                 + endit.resolve(RequestDirectory.TRASH)), r.err);
+    }
+
+    /** The shipped example (etc/tapeq.yaml) on a host where the install guide's steps were not done yet. */
+    @Test
+    void shippedExample_onAHostWithoutItsDirectories_says78AndWhichDirectory() {
+        Path example = Path.of("..", "docs", "tapeq.example.yaml");
+        assumeFalse(Files.exists(Path.of("/pool1/endit")), "this host has the example's request directory");
+        Run r = run("daemon", "-c", example.toString());
+        assertEquals(78, r.code, r.err);
+        assertTrue(r.err.contains(example + ": directories[0].path: /pool1/endit does not exist; create it"), r.err);
     }
 
     @Test

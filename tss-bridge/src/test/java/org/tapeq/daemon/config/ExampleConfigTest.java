@@ -40,7 +40,9 @@ class ExampleConfigTest {
     void example_showsTheDefaults() throws IOException {
         DaemonConfig example = DaemonConfig.load(EXAMPLE);
         StringBuilder directories = new StringBuilder("directories:\n");
-        example.directories().forEach(d -> directories.append("  - path: ").append(d.path()).append('\n'));
+        // Named as in the example: both request directories are .../endit, and names must differ.
+        example.directories().forEach(d -> directories.append("  - path: ").append(d.path()).append('\n')
+                .append("    name: ").append(d.name()).append('\n'));
         JsonNode defaults = YAML.readTree(DaemonConfig.parse(directories.toString(), "defaults").describe());
         JsonNode shown = YAML.readTree(example.describe());
         // the SCSI backend's devices have no defaults: the example shows an example
