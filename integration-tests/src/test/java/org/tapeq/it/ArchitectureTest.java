@@ -62,6 +62,14 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /** The simulated library is the truth a scheduler is graded against: it shares no code with its estimate. */
+    @Test
+    void simulatedLibrary_neverUsesTheSchedulersEstimate() {
+        noClasses().that().resideInAPackage("org.tapeq.scheduler.tape.sim..")
+                .should().dependOnClassesThat().resideInAPackage("org.tapeq.scheduler.policy..")
+                .check(classes);
+    }
+
     @Test
     void policies_doNotReachIntoTheEngine() {
         noClasses().that().resideInAPackage("org.tapeq.scheduler.policy..")

@@ -17,11 +17,13 @@ import org.tapeq.workload.Trace;
  * (never from the scheduler's estimates), so that no policy can beat it.
  *
  * Per cartridge c holding requested files (one mount each is unavoidable):
- *   R_c = exchange + load + L_c + S_c
+ *   R_c = exchange + load + E_c + S_c
  *     exchange, load   robot move and load to ready (library and media figures)
- *     L_c              the library's locate time from the load point to the nearest requested file (min over files)
+ *     E_c              the entry term: every requested file entered once at no less than its cheapest entry
+ *                      (from the load point or the end of another requested file; TrueReadCosts)
  *     S_c              sum of the requested files' sizes / native rate (only the files themselves are streamed)
- *   U_c = min over requested files f of rewind(end of f) + unload + exchange: the cheapest way to free the drive.
+ *   U_c = min over requested files f of unload-rewind(end of f) + unload + exchange: the cheapest way to free the
+ *     drive, the unload-rewind being the cheaper of a rewind and a locate to the start plus the rewind from there.
  * Writes of W bytes need at least M_w = max(1, ceil(W / capacity)) mounts: R_w = M_w (exchange + load) + W / rate,
  *   each freed with at least unload + exchange.
  * With D drives and M = C + M_w mounts, at most D cartridges stay in their drives at the end, so the M - D
@@ -32,14 +34,16 @@ import org.tapeq.workload.Trace;
  *   arrival = max over requests of (earliest arrival + size / rate), and at least the source's own minimum span
  *             (a carousel of N inputs through W slots held P each after staging: (ceil(N / W) - 1) P)
  *   bound   = max(drives, longest, robot, arrival)
- * Left out, so the bound stays a lower bound: locates between requested files, filemarks, queueing for the robot,
- * group caps, a carousel's window (its requests count as arriving at 0).
- * Alongside, for reads: the locate time of the best order of whole runs per cartridge (BestReadOrder).
+ * Left out, so the bound stays a lower bound: any locate beyond each file's cheapest entry, filemarks, queueing for
+ * the robot, group caps, a carousel's window (its requests count as arriving at 0).
+ * Alongside, for reads: the locate time of the best order of whole runs per cartridge (BestReadOrder) and of the
+ * greedy order on the true physics (the oracle, TrueReadCosts).
  */
 
 /** The physical lower bound of a workload's makespan; see the design notes at the top of this file. */
 record PhysicalBound(double boundMillis, double drivesMillis, double longestMillis, double robotMillis,
-                     double arrivalMillis, int mounts, double bestLocateMillis) {
+                     double arrivalMillis, int mounts, double bestLocateMillis, double entryMillis,
+                     double oracleLocateMillis) {
 
     static PhysicalBound of(List<Trace.Arrival> demand, long minimumSpanMillis,
                             Map<String, TapeLoader.Location> locations, SimulatedLibrary library, MediaType media,
@@ -67,19 +71,20 @@ record PhysicalBound(double boundMillis, double drivesMillis, double longestMill
         double work = 0;
         double longest = 0;
         List<Double> unmounts = new ArrayList<>();
+        double entries = 0;
+        double oracle = 0;
         for (Map.Entry<String, List<TapeLoader.Location>> e : byCartridge.entrySet()) {
-            long firstLocate = Long.MAX_VALUE;
-            long rewind = Long.MAX_VALUE;
             long bytes = 0;
             for (TapeLoader.Location l : e.getValue()) {
-                firstLocate = Math.min(firstLocate, library.locateFromLoadPointMillis(e.getKey(), l.startBlock()));
-                rewind = Math.min(rewind, library.rewindMillisFrom(e.getKey(), l.endBlock()));
                 bytes += l.size();
             }
-            double r = exchange + media.loadMillis() + firstLocate + bytes / rate;
+            TrueReadCosts c = TrueReadCosts.of(e.getKey(), e.getValue(), library);
+            entries += c.entryMillis();
+            oracle += c.oracleMillis();
+            double r = exchange + media.loadMillis() + c.entryMillis() + bytes / rate;
             work += r;
             longest = Math.max(longest, r);
-            unmounts.add((double) rewind + media.unloadMillis() + exchange);
+            unmounts.add(c.unmountMillis() + media.unloadMillis() + exchange);
         }
         int mounts = byCartridge.size();
         if (writeBytes > 0) {
@@ -99,6 +104,7 @@ record PhysicalBound(double boundMillis, double drivesMillis, double longestMill
         double robot = (mounts + forced) * (double) exchange / library.robotArms();
         double bound = Math.max(Math.max(drivesBound, longest), Math.max(robot, arrival));
         return new PhysicalBound(bound, drivesBound, longest, robot, arrival, byCartridge.size(),
-                BestReadOrder.locateMillis(byCartridge.values(), library));
+                BestReadOrder.locateMillis(byCartridge.values(), library), entries,
+                byCartridge.isEmpty() ? Double.NaN : oracle);
     }
 }

@@ -9,6 +9,10 @@ import org.tapeq.charts.Series;
  * @param boundS             the workload's physical lower bound
  * @param bestLocateS        the workload's locate time under the best order of whole runs ({@link BestReadOrder}),
  *                           or NaN where it is not computed
+ * @param entryLocateS       the bound's locate term: every requested file entered once at its cheapest entry
+ *                           ({@link TrueReadCosts}); no order locates less
+ * @param oracleLocateS      the locate time of the greedy order on the true physics, one mount per cartridge
+ *                           ({@link TrueReadCosts}), or NaN without reads
  * @param mountsPerCartridge mounts / distinct cartridges mounted
  * @param locateS            positioning time over all drives (includes positioning to end of data for writes)
  * @param locateShare        locate time / busy time of all drives
@@ -24,7 +28,8 @@ import org.tapeq.charts.Series;
  * @param queueDepth         outstanding requests over time (hours)
  * @param throughput         MB/s of completed requests over time (hours)
  */
-public record PolicyResult(String name, long seed, double makespanS, double boundS, double bestLocateS, long mounts,
+public record PolicyResult(String name, long seed, double makespanS, double boundS, double bestLocateS,
+                           double entryLocateS, double oracleLocateS, long mounts,
                            int cartridgesMounted, double mountsPerCartridge, double locateS, double locateShare,
                            double mbPerDrive, double driveEfficiency, double writeEfficiency, double latencyP50S,
                            double latencyP99S, double idleShare, long completed, long failed, double setupS, double wallS,

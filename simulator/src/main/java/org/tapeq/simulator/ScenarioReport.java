@@ -50,13 +50,22 @@ public final class ScenarioReport {
 
     private final String scenario;
     private final String description;
+    private final String physics;
     private final List<Double> bounds = new ArrayList<>();
     private final List<Double> bestLocates = new ArrayList<>();
+    private final List<Double> entryLocates = new ArrayList<>();
+    private final List<Double> oracleLocates = new ArrayList<>();
     private final Map<String, List<PolicyResult>> byPolicy = new LinkedHashMap<>();
 
     public ScenarioReport(String scenario, String description) {
+        this(scenario, description, "nominal");
+    }
+
+    /** The results of a scenario in a library with the named physics profile. */
+    public ScenarioReport(String scenario, String description, String physics) {
         this.scenario = scenario;
         this.description = description;
+        this.physics = physics;
     }
 
     public void add(PolicyResult r) {
@@ -64,6 +73,8 @@ public final class ScenarioReport {
         if (byPolicy.get(r.name()).size() > bounds.size()) {
             bounds.add(r.boundS());
             bestLocates.add(r.bestLocateS());
+            entryLocates.add(r.entryLocateS());
+            oracleLocates.add(r.oracleLocateS());
         }
     }
 
@@ -74,6 +85,16 @@ public final class ScenarioReport {
     /** Mean over seeds of the locate time of the best order of whole runs, NaN where it is not computed. */
     public double meanBestLocateS() {
         return bestLocates.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
+
+    /** Mean over seeds of the bound's locate term (each requested file's cheapest entry). */
+    public double meanEntryLocateS() {
+        return entryLocates.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
+
+    /** Mean over seeds of the greedy order's locate time on the true physics, NaN without reads. */
+    public double meanOracleLocateS() {
+        return oracleLocates.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
     }
 
     private static double mean(List<PolicyResult> rs, ToDoubleFunction<PolicyResult> f) {
@@ -93,8 +114,14 @@ public final class ScenarioReport {
         StringBuilder out = new StringBuilder();
         int seeds = bounds.size();
         out.append(String.format(Locale.ROOT, "scenario %s: %s%n", scenario, description));
+        out.append(String.format(Locale.ROOT, "physics %s%n", physics));
         out.append(String.format(Locale.ROOT, "physical bound %.2f h (mean over %d seed%s)%n", meanBoundS() / 3600,
                 seeds, seeds == 1 ? "" : "s"));
+        if (!Double.isNaN(meanOracleLocateS())) {
+            out.append(String.format(Locale.ROOT, "locate: bound %.2f h (each requested file entered once at its"
+                    + " cheapest), oracle %.2f h (greedy on the true physics, one mount per cartridge)%n",
+                    meanEntryLocateS() / 3600, meanOracleLocateS() / 3600));
+        }
         if (!Double.isNaN(meanBestLocateS())) {
             out.append(String.format(Locale.ROOT, "best read order %.2f h of locate with one mount per cartridge"
                     + " (whole runs, each entered at its start or a wrap turn; library physics)%n",
@@ -125,9 +152,67 @@ public final class ScenarioReport {
         return out.toString();
     }
 
+    /**
+     * The figures of one scenario over several physics profiles: per policy, each column as the range (min-max)
+     * of the per-profile means; then each policy's locate hours per profile.
+     */
+    public static String sweepTable(List<ScenarioReport> perProfile) {
+        StringBuilder out = new StringBuilder();
+        ScenarioReport first = perProfile.get(0);
+        List<String> names = perProfile.stream().map(r -> r.physics).toList();
+        out.append(String.format(Locale.ROOT, "scenario %s over %d physics profiles (%s), each the mean over %d"
+                + " seed%s: min-max over the profiles%n", first.scenario, perProfile.size(), String.join(", ", names),
+                first.bounds.size(), first.bounds.size() == 1 ? "" : "s"));
+        out.append(String.format(Locale.ROOT, "physical bound %s h%n", range(perProfile, r -> r.meanBoundS() / 3600,
+                "%.2f")));
+        if (!Double.isNaN(first.meanOracleLocateS())) {
+            out.append(String.format(Locale.ROOT, "locate: bound %s h, oracle %s h%n",
+                    range(perProfile, r -> r.meanEntryLocateS() / 3600, "%.2f"),
+                    range(perProfile, r -> r.meanOracleLocateS() / 3600, "%.2f")));
+        }
+        if (!Double.isNaN(first.meanBestLocateS())) {
+            out.append(String.format(Locale.ROOT, "best read order %s h of locate%n",
+                    range(perProfile, r -> r.meanBestLocateS() / 3600, "%.2f")));
+        }
+        out.append(String.format(Locale.ROOT, "%-20s", "policy"));
+        for (Column c : COLUMNS) {
+            out.append(String.format(Locale.ROOT, " %13s", c.header()));
+        }
+        out.append(System.lineSeparator());
+        for (String policy : first.byPolicy.keySet()) {
+            out.append(String.format(Locale.ROOT, "%-20s", policy));
+            for (Column c : COLUMNS) {
+                out.append(String.format(Locale.ROOT, " %13s", range(perProfile,
+                        r -> mean(r.byPolicy.get(policy), c.shown()), c.format())));
+            }
+            out.append(System.lineSeparator());
+        }
+        out.append(String.format(Locale.ROOT, "%-20s", "locate h by profile"));
+        for (String n : names) {
+            out.append(String.format(Locale.ROOT, " %13s", n));
+        }
+        out.append(System.lineSeparator());
+        for (String policy : first.byPolicy.keySet()) {
+            out.append(String.format(Locale.ROOT, "%-20s", policy));
+            for (ScenarioReport r : perProfile) {
+                out.append(String.format(Locale.ROOT, " %13.2f", mean(r.byPolicy.get(policy), PolicyResult::locateS)
+                        / 3600));
+            }
+            out.append(System.lineSeparator());
+        }
+        return out.toString();
+    }
+
+    private static String range(List<ScenarioReport> reports, ToDoubleFunction<ScenarioReport> f, String format) {
+        double lo = reports.stream().mapToDouble(f).min().orElse(0);
+        double hi = reports.stream().mapToDouble(f).max().orElse(0);
+        return String.format(Locale.ROOT, format + "-" + format, lo, hi);
+    }
+
     /** The CSV header line. */
     public static String csvHeader() {
-        StringBuilder out = new StringBuilder("scenario,policy,seed,bound_s,best_locate_s");
+        StringBuilder out = new StringBuilder("scenario,physics,policy,seed,bound_s,best_locate_s,"
+                + "bound_locate_s,oracle_locate_s");
         for (Column c : COLUMNS) {
             out.append(',').append(c.csv());
         }
@@ -140,9 +225,11 @@ public final class ScenarioReport {
         for (List<PolicyResult> rs : byPolicy.values()) {
             for (PolicyResult r : rs) {
                 StringBuilder out = new StringBuilder();
-                out.append(scenario).append(',').append(r.name()).append(',').append(r.seed()).append(',')
+                out.append(scenario).append(',').append(physics).append(',').append(r.name()).append(',').append(r.seed()).append(',')
                         .append(num(r.boundS())).append(',')
-                        .append(Double.isNaN(r.bestLocateS()) ? "" : num(r.bestLocateS()));
+                        .append(Double.isNaN(r.bestLocateS()) ? "" : num(r.bestLocateS())).append(',')
+                        .append(num(r.entryLocateS())).append(',')
+                        .append(Double.isNaN(r.oracleLocateS()) ? "" : num(r.oracleLocateS()));
                 for (Column c : COLUMNS) {
                     out.append(',').append(num(c.raw().applyAsDouble(r)));
                 }
@@ -166,9 +253,14 @@ public final class ScenarioReport {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
         root.put("scenario", scenario);
+        root.put("physics", physics);
         root.put("bound_s", meanBoundS());
         if (!Double.isNaN(meanBestLocateS())) {
             root.put("best_locate_s", meanBestLocateS());
+        }
+        if (!Double.isNaN(meanOracleLocateS())) {
+            root.put("bound_locate_s", meanEntryLocateS());
+            root.put("oracle_locate_s", meanOracleLocateS());
         }
         ArrayNode seeds = root.putArray("seeds");
         byPolicy.values().stream().findFirst().ifPresent(rs -> rs.forEach(r -> seeds.add(r.seed())));

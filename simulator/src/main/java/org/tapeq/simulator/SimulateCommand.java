@@ -6,11 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.tapeq.config.ConfigException;
+import org.tapeq.scheduler.tape.sim.PhysicsProfile;
 import org.tapeq.workload.Workload;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -56,6 +59,15 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object per scenario as the last line(s)")
     boolean json;
 
+    @Option(names = "--physics", paramLabel = "NAME|FILE",
+            description = "physics profile of the simulated library: a built-in name or a profile file FILE.yaml "
+                    + "(all its profiles); default: nominal")
+    String physics;
+
+    @Option(names = "--physics-sweep",
+            description = "run every built-in physics profile and report each figure as a range over them")
+    boolean physicsSweep;
+
     @Option(names = "--list", description = "list the scenarios and policies, and exit")
     boolean list;
 
@@ -68,6 +80,8 @@ public final class SimulateCommand implements Callable<Integer> {
             }
             out.println("or a scenario file: NAME.yaml (docs/simulator.md)");
             out.println("policies: " + String.join(", ", SimPolicies.names()));
+            out.println("physics: " + String.join(", ",
+                    PhysicsProfiles.family().stream().map(PhysicsProfile::name).toList()));
             out.flush();
             return 0;
         }
@@ -75,29 +89,41 @@ public final class SimulateCommand implements Callable<Integer> {
         List<Scenarios.Sim> chosen = validate(names);
         List<String> policyNames = policies == null || policies.isEmpty() ? policyDefaults(chosen) : policies;
         validatePolicies(policyNames);
+        List<PhysicsProfile> profiles = profiles();
         List<ScenarioReport> reports = new ArrayList<>();
         for (Scenarios.Sim scenario : chosen) {
             String name = scenario.name();
-            ScenarioReport report = new ScenarioReport(name, scenario.description());
-            for (long s = seed; s < seed + seeds; s++) {
-                Workload w = scenario.build(s, scale);
-                for (String p : policyNames) {
-                    PolicyResult r = SimulationRun.run(w, SimPolicies.get(p));
-                    report.add(r);
-                    spec.commandLine().getErr().printf(Locale.ROOT, "%s seed %d %s: %.2f h virtual in %.1f s"
-                            + " (%.0fx real time), %.1f s CPU (%.0fx); preload %.1f s%n", name, s, p,
-                            r.makespanS() / 3600, r.wallS(), r.speedup(), r.cpuS(), r.cpuSpeedup(), r.setupS());
+            List<ScenarioReport> perProfile = new ArrayList<>();
+            for (PhysicsProfile profile : profiles) {
+                ScenarioReport report = new ScenarioReport(name, scenario.description(), profile.name());
+                for (long s = seed; s < seed + seeds; s++) {
+                    Workload w = scenario.build(s, scale);
+                    Map<PhysicsProfile, PhysicalBound> bounds = new HashMap<>();
+                    for (String p : policyNames) {
+                        PolicyResult r = SimulationRun.run(w, SimPolicies.get(p), profile, bounds);
+                        report.add(r);
+                        spec.commandLine().getErr().printf(Locale.ROOT, "%s [%s] seed %d %s: %.2f h virtual in"
+                                + " %.1f s (%.0fx real time), %.1f s CPU (%.0fx); preload %.1f s%n", name,
+                                profile.name(), s, p, r.makespanS() / 3600, r.wallS(), r.speedup(), r.cpuS(),
+                                r.cpuSpeedup(), r.setupS());
+                    }
                 }
-            }
-            out.print(report.table());
-            out.println();
-            out.flush();
-            if (plots != null) {
-                for (Path png : report.plots(plots)) {
-                    out.println("plot: " + png);
+                out.print(report.table());
+                out.println();
+                out.flush();
+                if (plots != null && perProfile.isEmpty()) {
+                    for (Path png : report.plots(plots)) {
+                        out.println("plot: " + png);
+                    }
                 }
+                perProfile.add(report);
             }
-            reports.add(report);
+            if (perProfile.size() > 1) {
+                out.print(ScenarioReport.sweepTable(perProfile));
+                out.println();
+                out.flush();
+            }
+            reports.addAll(perProfile);
         }
         if (csv != null) {
             List<String> lines = new ArrayList<>();
@@ -119,6 +145,21 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The physics profiles to run: the whole family with --physics-sweep, else the one named (nominal). */
+    private List<PhysicsProfile> profiles() {
+        try {
+            if (physicsSweep && physics != null) {
+                throw new IllegalArgumentException("--physics and --physics-sweep exclude each other");
+            }
+            if (physicsSweep) {
+                return PhysicsProfiles.family();
+            }
+            return physics == null ? List.of(PhysicsProfile.NOMINAL) : PhysicsProfiles.get(physics);
+        } catch (IllegalArgumentException | ConfigException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** The bulk recalls also run tapeq with file-sequence order, the reference for the locate time saved. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +14,7 @@ import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.tape.sim.PhysicsProfile;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimStats;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
@@ -41,11 +43,21 @@ final class SimulationRun {
     private SimulationRun() {
     }
 
-    /** The policy's figures on the workload, with the workload's bound. */
+    /** The policy's figures on the workload under the nominal physics, with the workload's bound. */
     static PolicyResult run(Workload w, SimPolicies.SimPolicy policy) {
+        return run(w, policy, PhysicsProfile.NOMINAL, new HashMap<>());
+    }
+
+    /**
+     * The policy's figures on the workload in a library with the given physics, with the workload's bound.
+     * {@code bounds} keeps the bound per profile for this workload (the caller's, one map per workload): it is the
+     * same for every policy, and pricing every file's cheapest entry is quadratic per cartridge.
+     */
+    static PolicyResult run(Workload w, SimPolicies.SimPolicy policy, PhysicsProfile physics,
+                            Map<PhysicsProfile, PhysicalBound> bounds) {
         VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
         SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
-                .seed(w.seed());
+                .seed(w.seed()).physics(physics);
         for (TapeImage t : w.tapes()) {
             lb.cartridge(t.barcode(), w.media());
         }
@@ -55,7 +67,8 @@ final class SimulationRun {
             long setupStart = System.nanoTime();
             Map<String, TapeLoader.Location> locations = TapeLoader.load(w.tapes(), w.media(), library, catalog,
                     loop.now(), config.fullMarginBytes());
-            PhysicalBound bound = PhysicalBound.of(w.source().demand(), w.source().minimumSpanMillis(), locations, library, w.media(), w.drives());
+            PhysicalBound bound = bounds.computeIfAbsent(physics, p -> PhysicalBound.of(w.source().demand(),
+                    w.source().minimumSpanMillis(), locations, library, w.media(), w.drives()));
             long wallStart = System.nanoTime();
             long cpuStart = THREADS.getCurrentThreadCpuTime();
             double setupS = (wallStart - setupStart) / 1e9;
@@ -125,7 +138,8 @@ final class SimulationRun {
         double mbPerDrive = driveSeconds <= 0 ? 0 : r.usefulBytes() / 1e6 / driveSeconds;
         double[] latency = r.latencyQuantilesS(0.5, 0.99);
         return new PolicyResult(name, w.seed(), makespanS, bound.boundMillis() / 1000d,
-                bound.bestLocateMillis() / 1000d, stats.mounts(), cartridges,
+                bound.bestLocateMillis() / 1000d, bound.entryMillis() / 1000d, bound.oracleLocateMillis() / 1000d,
+                stats.mounts(), cartridges,
                 cartridges == 0 ? 0 : stats.mounts() / (double) cartridges, stats.locateMillis() / 1000d,
                 busy == 0 ? 0 : stats.locateMillis() / (double) busy, mbPerDrive,
                 mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, latency[0], latency[1],

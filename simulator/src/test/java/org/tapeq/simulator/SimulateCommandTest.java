@@ -52,12 +52,57 @@ class SimulateCommandTest {
         List<String> rows = Files.readAllLines(csv);
         assertEquals(1 + 2 * 2, rows.size(), "header + 2 policies x 2 seeds");
         int columns = rows.get(0).split(",").length;
-        assertTrue(rows.get(0).startsWith("scenario,policy,seed,bound_s,best_locate_s,makespan_s"));
+        assertTrue(rows.get(0).startsWith("scenario,physics,policy,seed,bound_s,best_locate_s,bound_locate_s,"
+                + "oracle_locate_s,makespan_s"), rows.get(0));
         rows.forEach(row -> assertEquals(columns, row.split(",").length, row));
         for (String name : List.of("bulk-recall-queue.png", "bulk-recall-throughput.png")) {
             byte[] png = Files.readAllBytes(dir.resolve("img").resolve(name));
             assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', name);
         }
+    }
+
+    @Test
+    void physicsSweep_runsEveryProfileAndReportsRanges() {
+        Run r = run("bulk-recall-scattered", "--scale", "0.01", "--policies", "tapeq", "--physics-sweep");
+        assertEquals(0, r.code(), r.err());
+        for (String profile : List.of("nominal", "cta-lto8-fit", "slow-fixed", "jitter10", "offset+3", "offset-3")) {
+            assertTrue(r.out().contains("physics " + profile + "\n") || r.out().contains("physics " + profile
+                    + System.lineSeparator()), profile + " in " + r.out());
+        }
+        assertTrue(r.out().contains("over 6 physics profiles") && r.out().contains("locate h by profile"), r.out());
+    }
+
+    @Test
+    void aPhysicsProfile_changesTheFiguresAndTheBoundHoldsOnIt() throws Exception {
+        Figures nominal = Figures.of(run("bulk-recall-scattered", "--scale", "0.01", "--policies", "tapeq",
+                "--json"));
+        Run offset = run("bulk-recall-scattered", "--scale", "0.01", "--policies", "tapeq", "--physics",
+                "offset+3", "--json");
+        Figures shifted = Figures.of(offset);
+        assertTrue(!nominal.figures().equals(shifted.figures()));
+        String[] lines = offset.out().strip().split("\\R");
+        JsonNode json = new ObjectMapper().readTree(lines[lines.length - 1]);
+        assertEquals("offset+3", json.get("physics").asText());
+        JsonNode tapeq = json.get("policies").get(0);
+        assertTrue(tapeq.get("locate_s").asDouble() >= json.get("bound_locate_s").asDouble(),
+                "no order locates less than every file's cheapest entry: " + json);
+        assertTrue(json.get("oracle_locate_s").asDouble() >= json.get("bound_locate_s").asDouble(), json.toString());
+    }
+
+    @Test
+    void badPhysics_isAUsageErrorNamingTheChoicesOrTheFileAndKey(@TempDir Path dir) throws Exception {
+        Run unknown = run("trickle", "--physics", "fast");
+        assertEquals(2, unknown.code());
+        assertTrue(unknown.err().contains("known: nominal, cta-lto8-fit"), unknown.err());
+        Path file = Files.writeString(dir.resolve("p.yaml"), "profiles:\n  - {name: mine, wrapJiter: 0.1}\n");
+        Run bad = run("trickle", "--physics", file.toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains(file + ": profiles[0].wrapJiter: unknown key (did you mean wrapJitter?)"),
+                bad.err());
+        Path big = Files.writeString(dir.resolve("q.yaml"), "profiles:\n  - {name: mine, wrapJitter: 0.7}\n");
+        Run range = run("trickle", "--physics", big.toString());
+        assertEquals(2, range.code());
+        assertTrue(range.err().contains(big + ": profiles[0]: physics profile mine: wrapJitter"), range.err());
     }
 
     @Test

@@ -24,7 +24,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.policy.MountPolicy;
-import org.tapeq.scheduler.policy.TapeGeometry;
+import org.tapeq.scheduler.policy.EstimatedGeometry;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.time.EventLoop;
 
@@ -35,7 +35,7 @@ final class EngineContext implements DriveContext {
     private final MountPolicy policy;
     private final StageSpace stageSpace;
     private final DriveSettings settings;
-    private final Map<MediaType, TapeGeometry> geometries = new HashMap<>();
+    private final Map<MediaType, EstimatedGeometry> geometries = new HashMap<>();
 
     EngineContext(Engine engine, MountPolicy policy, StageSpace stageSpace) {
         this.engine = engine;
@@ -55,8 +55,8 @@ final class EngineContext implements DriveContext {
     @Override public Cartridges cartridges() { return engine.cartridges; }
 
     @Override
-    public TapeGeometry geometry(MediaType media) {
-        return geometries.computeIfAbsent(media, m -> new TapeGeometry(m, engine.library.blockSize()));
+    public EstimatedGeometry geometry(MediaType media) {
+        return geometries.computeIfAbsent(media, m -> new EstimatedGeometry(m, engine.library.blockSize()));
     }
 
     @Override public void requestDispatch() { engine.dispatcher.requestDispatch(); }

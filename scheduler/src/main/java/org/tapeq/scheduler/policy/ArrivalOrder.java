@@ -4,7 +4,7 @@ package org.tapeq.scheduler.policy;
 public final class ArrivalOrder implements ReadOrder {
 
     @Override
-    public int[] order(long headBlock, long[] starts, long[] ends, TapeGeometry g) {
+    public int[] order(long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         ReadOrder.checkSpans(headBlock, starts, ends);
         int[] order = new int[starts.length];
         for (int i = 0; i < order.length; i++) {

@@ -24,7 +24,7 @@ public final class BatchedOrder implements ReadOrder {
     }
 
     @Override
-    public int[] order(long headBlock, long[] starts, long[] ends, TapeGeometry g) {
+    public int[] order(long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         SpanTable t = new SpanTable(headBlock, starts, ends, g);
         int[] internal = t.internalIndex();
         int[] order = new int[t.n];

@@ -7,7 +7,7 @@ package org.tapeq.scheduler.policy;
 public final class FileSequenceOrder implements ReadOrder {
 
     @Override
-    public int[] order(long headBlock, long[] starts, long[] ends, TapeGeometry g) {
+    public int[] order(long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         ReadOrder.checkSpans(headBlock, starts, ends);
         return SpanTable.sortedBy(starts);
     }

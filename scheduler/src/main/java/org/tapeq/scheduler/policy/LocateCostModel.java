@@ -11,7 +11,7 @@ import org.tapeq.scheduler.model.MediaType;
  *            + directionChange*[direction differs] + stepBack*[same wrap, target behind] + perLength*|deltaLPOS|
  * </pre>
  *
- * with LPOS as a fraction of the tape length ({@link TapeGeometry}), so the distance coefficient is seconds per
+ * with LPOS as a fraction of the tape length ({@link EstimatedGeometry}), so the distance coefficient is seconds per
  * whole tape length.
  *
  * <p>Where the numbers come from:
@@ -47,13 +47,13 @@ public final class LocateCostModel {
     /** LPOS span of LTO-7M/LTO-8 media in CTA's media-type configuration (2 696..171 097); not in our reference. */
     public static final double CTA_LTO8_LPOS_SPAN = 171_097 - 2_696;
 
-    private final TapeGeometry geometry;
+    private final EstimatedGeometry geometry;
     private final double secondsPerLength;
     private final double secondsPerBlock;
     private final int[] bandOfWrap;
 
     /** A model with an explicit distance coefficient, in seconds per whole tape length. */
-    public LocateCostModel(TapeGeometry geometry, double secondsPerLength) {
+    public LocateCostModel(EstimatedGeometry geometry, double secondsPerLength) {
         if (!(secondsPerLength > 0)) {
             throw new IllegalArgumentException("seconds per tape length must be positive: " + secondsPerLength);
         }
@@ -67,7 +67,7 @@ public final class LocateCostModel {
     }
 
     /** The model for a geometry, its distance term calibrated to the media's average locate (see class notes). */
-    public static LocateCostModel of(TapeGeometry geometry) {
+    public static LocateCostModel of(EstimatedGeometry geometry) {
         return new LocateCostModel(geometry, calibratedSecondsPerLength(geometry));
     }
 
@@ -77,7 +77,7 @@ public final class LocateCostModel {
      * never binds there); the distance averages half a length. Falls back to CTA's LTO-8 figure if the media's
      * average locate is too short to be explained by the fixed terms alone.
      */
-    static double calibratedSecondsPerLength(TapeGeometry g) {
+    static double calibratedSecondsPerLength(EstimatedGeometry g) {
         double fixed = 0;
         for (int w = 0; w < g.wraps(); w++) {
             double f = CONSTANT - LANDING_ZONE_CHANGE / 2;
@@ -87,7 +87,7 @@ public final class LocateCostModel {
             if (g.band(w) != g.band(0)) {
                 f += BAND_CHANGE;
             }
-            if (!TapeGeometry.isForward(w)) {
+            if (!EstimatedGeometry.isForward(w)) {
                 f += DIRECTION_CHANGE;
             }
             fixed += f;
@@ -97,7 +97,7 @@ public final class LocateCostModel {
         return perLength > 1 ? perLength : CTA_SECONDS_PER_LPOS * CTA_LTO8_LPOS_SPAN;
     }
 
-    public TapeGeometry geometry() {
+    public EstimatedGeometry geometry() {
         return geometry;
     }
 
@@ -112,7 +112,7 @@ public final class LocateCostModel {
     }
 
     /** As {@link #locateSeconds(long, long)} for positions already computed. */
-    public double locateSeconds(TapeGeometry.Position from, TapeGeometry.Position to) {
+    public double locateSeconds(EstimatedGeometry.Position from, EstimatedGeometry.Position to) {
         return locateSeconds(from.block(), from.wrap(), from.lpos(), to.block(), to.wrap(), to.lpos());
     }
 

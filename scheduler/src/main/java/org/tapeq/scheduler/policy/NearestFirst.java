@@ -127,7 +127,7 @@ final class NearestFirst {
     }
 
     private double fixedLowerBound(int from, int to) {
-        TapeGeometry g = t.geometry;
+        EstimatedGeometry g = t.geometry;
         double c = LocateCostModel.CONSTANT + LocateCostModel.WRAP_CHANGE - LocateCostModel.LANDING_ZONE_CHANGE;
         if (g.band(from) != g.band(to)) {
             c += LocateCostModel.BAND_CHANGE;

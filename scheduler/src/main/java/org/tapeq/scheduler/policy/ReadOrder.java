@@ -12,10 +12,10 @@ package org.tapeq.scheduler.policy;
  */
 public interface ReadOrder {
 
-    int[] order(long headBlock, long[] starts, long[] ends, TapeGeometry g);
+    int[] order(long headBlock, long[] starts, long[] ends, EstimatedGeometry g);
 
     /** Estimated seconds to serve the spans in the given order: every locate plus every read. */
-    static double estimateSeconds(int[] order, long headBlock, long[] starts, long[] ends, TapeGeometry g) {
+    static double estimateSeconds(int[] order, long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         LocateCostModel model = LocateCostModel.of(g);
         double read = 0;
         for (int i : order) {
@@ -25,11 +25,11 @@ public interface ReadOrder {
     }
 
     /** Estimated seconds spent locating (and reading through gaps) when serving the spans in the given order. */
-    static double estimateLocateSeconds(int[] order, long headBlock, long[] starts, long[] ends, TapeGeometry g) {
+    static double estimateLocateSeconds(int[] order, long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         return estimateLocateSeconds(order, headBlock, starts, ends, LocateCostModel.of(g));
     }
 
-    /** As {@link #estimateLocateSeconds(int[], long, long[], long[], TapeGeometry)} with an explicit model. */
+    /** As {@link #estimateLocateSeconds(int[], long, long[], long[], EstimatedGeometry)} with an explicit model. */
     static double estimateLocateSeconds(int[] order, long headBlock, long[] starts, long[] ends,
                                         LocateCostModel model) {
         checkSpans(headBlock, starts, ends);

@@ -65,7 +65,7 @@ public final class SerpentineOrder implements ReadOrder {
     static final int MAX_MOVES_PER_SPAN = 20;
 
     @Override
-    public int[] order(long headBlock, long[] starts, long[] ends, TapeGeometry g) {
+    public int[] order(long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         SpanTable t = new SpanTable(headBlock, starts, ends, g);
         if (t.n == 0) {
             return new int[0];

@@ -10,7 +10,7 @@ package org.tapeq.scheduler.policy;
 final class SpanTable {
 
     final LocateCostModel model;
-    final TapeGeometry geometry;
+    final EstimatedGeometry geometry;
     final int n;
     final long headBlock;
     final int headWrap;
@@ -24,7 +24,7 @@ final class SpanTable {
     /** The caller's index of each internal span. */
     final int[] callerIndex;
 
-    SpanTable(long headBlock, long[] starts, long[] ends, TapeGeometry g) {
+    SpanTable(long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         ReadOrder.checkSpans(headBlock, starts, ends);
         this.model = LocateCostModel.of(g);
         this.geometry = g;

@@ -80,7 +80,7 @@ final class SweepTours {
     }
 
     /** Group sizes from 2 wraps, growing by about half, up to a band; then two bands and the whole tape. */
-    static TreeSet<Integer> groupSizes(TapeGeometry g) {
+    static TreeSet<Integer> groupSizes(EstimatedGeometry g) {
         TreeSet<Integer> sizes = new TreeSet<>();
         int band = g.wrapsPerBand();
         for (int s = 2; s < band; s = Math.max(s + 2, (s * 3 / 2) & ~1)) {
@@ -95,7 +95,7 @@ final class SweepTours {
     }
 
     /** Group index of each wrap for groups of {@code size} wraps (a multiple of a band means whole bands). */
-    static int[] groupOfWrap(TapeGeometry g, int size) {
+    static int[] groupOfWrap(EstimatedGeometry g, int size) {
         int[] group = new int[g.wraps()];
         int band = g.wrapsPerBand();
         int lastBandWraps = g.wraps() - (g.bands() - 1) * band;
@@ -143,7 +143,7 @@ final class SweepTours {
             }
             int w = t.startWrap[i];
             int g = ascending ? groupOfWrap[w] : groups - 1 - groupOfWrap[w];
-            passOf[i] = 2 * g + (TapeGeometry.isForward(w) ? 0 : 1);
+            passOf[i] = 2 * g + (EstimatedGeometry.isForward(w) ? 0 : 1);
             next[passOf[i] + 1] += runLength[i];
         }
         for (int p = 1; p < next.length; p++) {

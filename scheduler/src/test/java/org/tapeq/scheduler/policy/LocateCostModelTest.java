@@ -16,12 +16,12 @@ class LocateCostModelTest {
     private static final double EPS = 0.01;
 
     /** CTA's LTO-8 model: published coefficients, distance per LPOS unit times CTA's LPOS span. */
-    private final TapeGeometry lto8 = new TapeGeometry(MediaType.LTO8, BLOCK);
+    private final EstimatedGeometry lto8 = new EstimatedGeometry(MediaType.LTO8, BLOCK);
     private final LocateCostModel cta = new LocateCostModel(lto8,
             LocateCostModel.CTA_SECONDS_PER_LPOS * LocateCostModel.CTA_LTO8_LPOS_SPAN);
 
     private long at(int wrap, double lpos) {
-        double along = TapeGeometry.isForward(wrap) ? lpos : 1 - lpos;
+        double along = EstimatedGeometry.isForward(wrap) ? lpos : 1 - lpos;
         return (long) Math.ceil((wrap + along) * lto8.blocksPerWrap());
     }
 
@@ -64,7 +64,7 @@ class LocateCostModelTest {
         // a slow drive, so that reading through the gap is no alternative
         MediaType slow = new MediaType("slow", "SL", MediaType.LTO8.capacityBytes(), 1_000_000L, 208, 4, 1, 1,
                 50_000, 1);
-        TapeGeometry g = new TapeGeometry(slow, BLOCK);
+        EstimatedGeometry g = new EstimatedGeometry(slow, BLOCK);
         LocateCostModel model = new LocateCostModel(g, cta.secondsPerLength());
         long from = (long) (0.495 * g.blocksPerWrap());
         long to = (long) (0.505 * g.blocksPerWrap());
@@ -90,7 +90,7 @@ class LocateCostModelTest {
     @ValueSource(strings = {"LTO-8", "LTO-9", "TS1160"})
     void of_meanLocateFromLoadPoint_matchesTheMediaAverage(String name) {
         MediaType media = MediaType.byName(name).orElseThrow();
-        TapeGeometry g = new TapeGeometry(media, BLOCK);
+        EstimatedGeometry g = new EstimatedGeometry(media, BLOCK);
         LocateCostModel model = LocateCostModel.of(g);
         SplittableRandom random = new SplittableRandom(7);
         long blocks = media.capacityBytes() / BLOCK;
@@ -107,13 +107,13 @@ class LocateCostModelTest {
 
     @Test
     void of_lto9_travelsATapeLengthInAbout64Seconds() {
-        assertEquals(64.1, LocateCostModel.of(new TapeGeometry(MediaType.LTO9, BLOCK)).secondsPerLength(), 0.1);
+        assertEquals(64.1, LocateCostModel.of(new EstimatedGeometry(MediaType.LTO9, BLOCK)).secondsPerLength(), 0.1);
         assertEquals(104.3, cta.secondsPerLength(), 0.1);
     }
 
     @Test
     void readSeconds_oneGigabyteOnLto9_isTwoAndAHalfSeconds() {
-        TapeGeometry g = new TapeGeometry(MediaType.LTO9, 1_000_000);
+        EstimatedGeometry g = new EstimatedGeometry(MediaType.LTO9, 1_000_000);
         assertEquals(2.5, LocateCostModel.of(g).readSeconds(1000, 2000), 1e-9);
     }
 

@@ -15,7 +15,7 @@ import org.tapeq.scheduler.model.MediaType;
 
 class ReadOrderTest {
 
-    private static final TapeGeometry LTO9 = new TapeGeometry(MediaType.LTO9, SpanQueues.BLOCK_SIZE);
+    private static final EstimatedGeometry LTO9 = new EstimatedGeometry(MediaType.LTO9, SpanQueues.BLOCK_SIZE);
     private static final long MID_TAPE = SpanQueuesHeads.midTape(LTO9);
 
     static Stream<Arguments> ordersAndQueues() {

@@ -14,7 +14,7 @@ import org.tapeq.scheduler.model.MediaType;
 /** RunTours: the order of whole runs is the cheapest of all permutations, and serpentine takes it. */
 class RunToursTest {
 
-    private static final TapeGeometry LTO9 = new TapeGeometry(MediaType.LTO9, SpanQueues.BLOCK_SIZE);
+    private static final EstimatedGeometry LTO9 = new EstimatedGeometry(MediaType.LTO9, SpanQueues.BLOCK_SIZE);
     private static final long GB_BLOCKS = 1_000_000_000L / SpanQueues.BLOCK_SIZE;
 
     /** {@code runs} runs of 40 adjacent 1 GB spans each, at seeded places, 200-1 200 GB apart. */

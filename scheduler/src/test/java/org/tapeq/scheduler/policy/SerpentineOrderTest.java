@@ -21,7 +21,7 @@ import org.tapeq.scheduler.model.MediaType;
  */
 class SerpentineOrderTest {
 
-    private static final TapeGeometry LTO9 = new TapeGeometry(MediaType.LTO9, SpanQueues.BLOCK_SIZE);
+    private static final EstimatedGeometry LTO9 = new EstimatedGeometry(MediaType.LTO9, SpanQueues.BLOCK_SIZE);
     private static final long MID_TAPE = SpanQueuesHeads.midTape(LTO9);
     private static final double SLACK = 1e-6;
 
@@ -198,7 +198,7 @@ class SerpentineOrderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"LTO-8", "TS1160"})
     void order_otherMedia_isNeverWorseAndStillGains(String media) {
-        TapeGeometry g = new TapeGeometry(MediaType.byName(media).orElseThrow(), SpanQueues.BLOCK_SIZE);
+        EstimatedGeometry g = new EstimatedGeometry(MediaType.byName(media).orElseThrow(), SpanQueues.BLOCK_SIZE);
         for (long seed = 1; seed <= 2; seed++) {
             SpanQueues q = SpanQueues.uniform(g, 1000, seed);
             double serpentine = ReadOrder.estimateLocateSeconds(new SerpentineOrder().order(0, q.starts, q.ends, g),

@@ -26,12 +26,12 @@ final class SpanQueues {
      * {@code n} spans whose starts are spread uniformly over the whole tape; sizes 100 MB..4 GB, cut short one
      * block before the next span. From about 5 000 spans on, these queues cover most of the tape.
      */
-    static SpanQueues uniform(TapeGeometry g, int n, long seed) {
+    static SpanQueues uniform(EstimatedGeometry g, int n, long seed) {
         return uniform(g, n, seed, 100 * MB, 4_000 * MB);
     }
 
-    /** As {@link #uniform(TapeGeometry, int, long)} with span sizes drawn uniformly from the given range. */
-    static SpanQueues uniform(TapeGeometry g, int n, long seed, long minBytes, long maxBytes) {
+    /** As {@link #uniform(EstimatedGeometry, int, long)} with span sizes drawn uniformly from the given range. */
+    static SpanQueues uniform(EstimatedGeometry g, int n, long seed, long minBytes, long maxBytes) {
         SplittableRandom random = new SplittableRandom(seed);
         long blocks = capacityBlocks(g);
         TreeSet<Long> startSet = new TreeSet<>();
@@ -45,7 +45,7 @@ final class SpanQueues {
      * {@code n} spans in {@code clusters} regions of the block space (as when a dataset was written in a few
      * sessions): each start is drawn around a random centre with a spread of {@code spreadWraps} wraps.
      */
-    static SpanQueues clustered(TapeGeometry g, int n, int clusters, double spreadWraps, long seed) {
+    static SpanQueues clustered(EstimatedGeometry g, int n, int clusters, double spreadWraps, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         long blocks = capacityBlocks(g);
         long[] centres = new long[clusters];
@@ -64,7 +64,7 @@ final class SpanQueues {
         return fromStarts(g, startSet, random, 100 * MB, 4_000 * MB);
     }
 
-    private static SpanQueues fromStarts(TapeGeometry g, TreeSet<Long> startSet, SplittableRandom random,
+    private static SpanQueues fromStarts(EstimatedGeometry g, TreeSet<Long> startSet, SplittableRandom random,
                                          long minBytes, long maxBytes) {
         long blocks = capacityBlocks(g);
         long[] sorted = startSet.stream().mapToLong(Long::longValue).toArray();
@@ -92,7 +92,7 @@ final class SpanQueues {
         return new SpanQueues(starts, ends);
     }
 
-    static long capacityBlocks(TapeGeometry g) {
+    static long capacityBlocks(EstimatedGeometry g) {
         return g.media().capacityBytes() / g.blockSize();
     }
 

@@ -19,7 +19,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.policy.MountPolicy;
-import org.tapeq.scheduler.policy.TapeGeometry;
+import org.tapeq.scheduler.policy.EstimatedGeometry;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.time.EventLoop;
 
@@ -44,7 +44,7 @@ public interface DriveContext {
 
     Cartridges cartridges();
 
-    TapeGeometry geometry(MediaType media);
+    EstimatedGeometry geometry(MediaType media);
 
     // ---------------------------------------------------------------- dispatch
 

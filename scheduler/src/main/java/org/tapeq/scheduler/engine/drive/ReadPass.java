@@ -18,7 +18,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
-import org.tapeq.scheduler.policy.TapeGeometry;
+import org.tapeq.scheduler.policy.EstimatedGeometry;
 import org.tapeq.scheduler.tape.Completion;
 
 /**
@@ -163,7 +163,7 @@ final class ReadPass {
             starts[i] = units.get(i).startBlock;
             ends[i] = units.get(i).endBlock;
         }
-        TapeGeometry geometry = context.geometry(q.media());
+        EstimatedGeometry geometry = context.geometry(q.media());
         int[] order = context.policy().readOrder().order(Math.max(0, drive.position()), starts, ends, geometry);
         int limit = Math.min(order.length, context.policy().passLimit());
         ArrayDeque<ReadUnit> pass = new ArrayDeque<>(limit);

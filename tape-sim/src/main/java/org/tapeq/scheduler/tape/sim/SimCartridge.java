@@ -10,11 +10,12 @@ final class SimCartridge {
 
     final String barcode;
     final MediaType media;
+    /** The true capacity: the nominal one with the physics profile's capacity offset. */
     final long capacity;
     /** Home slot, 1-based. */
     final int slot;
     final TapePhysics physics;
-    final TapeGeometry geometry;
+    final TrueWrapMap geometry;
     final TapeFileTable files;
     /** Name of the local data file of each tape file (BYTES mode), parallel to {@link #files}. */
     final List<String> dataFiles = new ArrayList<>();
@@ -25,13 +26,14 @@ final class SimCartridge {
     /** Loaded at least once (no one-time calibration needed any more). */
     boolean calibrated;
 
-    SimCartridge(String barcode, MediaType media, long capacity, int slot, long seed, int blockSize) {
+    SimCartridge(String barcode, MediaType media, long nominalCapacity, int slot, long seed, int blockSize,
+                 PhysicsProfile profile) {
         this.barcode = barcode;
         this.media = media;
-        this.capacity = capacity;
         this.slot = slot;
-        this.physics = TapePhysics.of(media);
-        this.geometry = physics.geometry(barcode, capacity, seed);
+        this.physics = TapePhysics.of(media, profile);
+        this.geometry = physics.geometry(barcode, nominalCapacity, seed);
+        this.capacity = geometry.capacity();
         this.files = new TapeFileTable(blockSize);
     }
 

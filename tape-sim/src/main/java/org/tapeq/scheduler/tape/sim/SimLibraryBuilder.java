@@ -35,6 +35,7 @@ public final class SimLibraryBuilder {
     Executor copyExecutor;
     long filemarkMillis = SimulatedLibrary.DEFAULT_FILEMARK_MILLIS;
     long calibrationMillis;
+    PhysicsProfile physics = PhysicsProfile.NOMINAL;
 
     SimLibraryBuilder(EventLoop loop) {
         this.loop = Objects.requireNonNull(loop, "loop");
@@ -140,6 +141,12 @@ public final class SimLibraryBuilder {
     /** Seed of the cartridges' irregular geometry. */
     public SimLibraryBuilder seed(long seed) {
         this.seed = seed;
+        return this;
+    }
+
+    /** The physical constants of the library (default {@link PhysicsProfile#NOMINAL}). */
+    public SimLibraryBuilder physics(PhysicsProfile profile) {
+        this.physics = Objects.requireNonNull(profile, "profile");
         return this;
     }
 

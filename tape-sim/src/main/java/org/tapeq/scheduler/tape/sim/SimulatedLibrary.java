@@ -98,7 +98,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         int slot = 1;
         for (SimLibraryBuilder.CartridgeSpec spec : b.cartridges.values()) {
             SimCartridge cartridge = new SimCartridge(spec.barcode(), spec.media(), spec.capacity(), slot++, b.seed,
-                    blockSize);
+                    blockSize, b.physics);
             store.load(cartridge);
             cartridges.put(spec.barcode(), cartridge);
         }
@@ -199,10 +199,27 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         return c.headAt(c.files.offsetOf(block)).wrap();
     }
 
-    /** Milliseconds this library's physics needs to rewind a cartridge from {@code block} to the load point. */
+    /**
+     * Milliseconds this library's physics needs to bring a cartridge from {@code block} back to the load point for
+     * an unload: a rewind, or a locate to the start and a rewind from there where that is quicker.
+     */
     public long rewindMillisFrom(String barcode, long block) {
         SimCartridge c = knownCartridge(barcode);
-        return c.physics.rewindMillis(c.headAt(c.files.offsetOf(block)));
+        return c.physics.unloadRewindMillis(c.headAt(c.files.offsetOf(block)), c.headAt(0));
+    }
+
+    /** The true positions of some blocks of a cartridge, to price references with this library's physics. */
+    public TruePositions truePositions(String barcode, long[] blocks) {
+        return new TruePositions(knownCartridge(barcode), blocks);
+    }
+
+    /**
+     * The block address at which each wrap of a cartridge ends, as a drive reports them (READ END OF WRAP
+     * POSITION): the truth, not an estimate. Past the end of data, addresses continue at one block per block size.
+     */
+    public long[] wrapEndBlocks(String barcode) {
+        SimCartridge c = knownCartridge(barcode);
+        return TruePositions.wrapEndBlocks(c, blockSize);
     }
 
     /** Duration of one robot move. */
@@ -355,7 +372,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         }
         String operation = "unmount " + cartridge.barcode + " from " + driveId;
         long start = loop.now();
-        long rewind = drive.ejected ? 0 : cartridge.physics.rewindMillis(drive.head);
+        long rewind = drive.ejected ? 0 : cartridge.physics.unloadRewindMillis(drive.head, cartridge.headAt(0));
         long unload = drive.ejected ? 0 : cartridge.media.unloadMillis();
         loop.schedule(rewind + unload, () -> {
             stats.rewound(rewind);

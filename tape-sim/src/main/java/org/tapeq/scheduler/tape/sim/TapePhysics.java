@@ -8,7 +8,7 @@ import org.tapeq.scheduler.model.MediaType;
 /*
  * Design notes: the physical model behind the simulated library (the ground truth a scheduler is graded against).
  *
- * Geometry (TapeGeometry). A cartridge is linear serpentine tape of W wraps (MediaType.wraps) in B bands
+ * Geometry (TrueWrapMap). A cartridge is linear serpentine tape of W wraps (MediaType.wraps) in B bands
  * (MediaType.bands) of W/B consecutive wraps. Even wraps are recorded from the beginning of tape (BOT) towards the
  * end (EOT), odd wraps back. The longitudinal position (LPOS) is in metres from BOT along a nominal tape length.
  * Data fill wrap 0, then wrap 1 and so on, so a byte offset maps to (wrap, LPOS) through the cumulative wrap
@@ -57,52 +57,70 @@ import org.tapeq.scheduler.model.MediaType;
  */
 final class TapePhysics {
 
-    /** Largest relative deviation of one wrap's usable length and capacity from nominal. */
-    static final double WRAP_JITTER = 0.02;
-    /** Stop, servo lock and search for the target dataset after a high-speed move. */
-    static final long SETTLE_MILLIS = 2_500;
-    /** Stepping the head to another wrap. */
-    static final long HEAD_STEP_MILLIS = 3_500;
-    /** Extra cost of moving the head to another servo band. */
-    static final long BAND_CHANGE_MILLIS = 3_000;
-    /** Stopping and running the tape the other way. */
-    static final long REVERSAL_MILLIS = 2_500;
-    /** Run back past a target behind the head and forward again (two reversals). */
-    static final long BACK_HITCH_MILLIS = 5_000;
-    /** Fixed part of a rewind. */
-    static final long REWIND_SETTLE_MILLIS = 2_500;
+    /** Largest relative deviation of one wrap's usable length and capacity from nominal (the nominal profile). */
+    static final double WRAP_JITTER = PhysicsProfile.NOMINAL.wrapJitter();
+    /** Run back past a target behind the head and forward again (two reversals), nominal profile. */
+    static final long BACK_HITCH_MILLIS = PhysicsProfile.NOMINAL.backHitchMillis();
 
-    private static final Map<MediaType, TapePhysics> CACHE = new ConcurrentHashMap<>();
+    private record Key(MediaType media, PhysicsProfile profile) {
+    }
+
+    private static final Map<Key, TapePhysics> CACHE = new ConcurrentHashMap<>();
 
     private final MediaType media;
+    private final PhysicsProfile profile;
     private final double tapeMetres;
     private final int wrapsPerBand;
     private final double locateMillisPerMetre;
     private final double rewindMillisPerMetre;
+    private final long settle;
+    private final long headStep;
+    private final long bandChange;
+    private final long reversal;
+    private final long backHitch;
+    private final long landingZone;
+    private final long rewindSettle;
 
-    private TapePhysics(MediaType media) {
+    private TapePhysics(MediaType media, PhysicsProfile profile) {
         this.media = media;
+        this.profile = profile;
         this.tapeMetres = tapeMetres(media);
         this.wrapsPerBand = Math.max(1, media.wraps() / media.bands());
+        this.settle = profile.scaled(profile.settleMillis());
+        this.headStep = profile.scaled(profile.headStepMillis());
+        this.bandChange = profile.scaled(profile.bandChangeMillis());
+        this.reversal = profile.scaled(profile.reversalMillis());
+        this.backHitch = profile.scaled(profile.backHitchMillis());
+        this.landingZone = profile.scaled(profile.landingZoneMillis());
+        this.rewindSettle = profile.scaled(profile.rewindSettleMillis());
 
-        double nominalSpan = tapeMetres / (1 + WRAP_JITTER);
+        // calibrated with the nominal fixed costs, so that a profile's fixed costs do not change its speed
+        PhysicsProfile n = PhysicsProfile.NOMINAL;
+        double nominalSpan = tapeMetres / (1 + n.wrapJitter());
         double meanLocateDistance = nominalSpan / 2;
-        double expectedPenalties = SETTLE_MILLIS
-                + HEAD_STEP_MILLIS * (1 - 1d / media.wraps())
-                + BAND_CHANGE_MILLIS * (1 - 1d / media.bands())
-                + REVERSAL_MILLIS * 0.5;
+        double expectedPenalties = n.settleMillis()
+                + n.headStepMillis() * (1 - 1d / media.wraps())
+                + n.bandChangeMillis() * (1 - 1d / media.bands())
+                + n.reversalMillis() * 0.5;
         double locateTravel = Math.max(media.averageLocateMillis() - expectedPenalties,
                 0.25 * media.averageLocateMillis());
-        this.locateMillisPerMetre = locateTravel / meanLocateDistance;
+        this.locateMillisPerMetre = profile.locateSecondsPerLength() > 0
+                ? profile.locateSecondsPerLength() * 1000 / tapeMetres : locateTravel / meanLocateDistance;
 
-        double rewindTravel = Math.max(media.averageRewindMillis() - REWIND_SETTLE_MILLIS,
+        double rewindTravel = Math.max(media.averageRewindMillis() - n.rewindSettleMillis(),
                 0.25 * media.averageRewindMillis());
-        this.rewindMillisPerMetre = rewindTravel / (tapeMetres / 2);
+        this.rewindMillisPerMetre = profile.rewindSecondsPerLength() > 0
+                ? profile.rewindSecondsPerLength() * 1000 / tapeMetres : rewindTravel / (tapeMetres / 2);
     }
 
-    /** The (cached) physics of a media type. */
+    /** The (cached) physics of a media type under the nominal profile. */
     static TapePhysics of(MediaType media) {
-        return CACHE.computeIfAbsent(media, TapePhysics::new);
+        return of(media, PhysicsProfile.NOMINAL);
+    }
+
+    /** The (cached) physics of a media type under a profile. */
+    static TapePhysics of(MediaType media, PhysicsProfile profile) {
+        return CACHE.computeIfAbsent(new Key(media, profile), k -> new TapePhysics(k.media(), k.profile()));
     }
 
     /** Nominal tape length in metres. It only sets the unit of LPOS: all speeds are calibrated per length. */
@@ -116,13 +134,14 @@ final class TapePhysics {
     }
 
     /** The irregular geometry of one cartridge, the same for the same barcode, capacity and seed. */
-    TapeGeometry geometry(String barcode, long capacityBytes, long seed) {
+    TrueWrapMap geometry(String barcode, long capacityBytes, long seed) {
         long mixed = seed * 0x9E3779B97F4A7C15L ^ (long) barcode.hashCode() * 0xC2B2AE3D27D4EB4FL;
-        return new TapeGeometry(media.wraps(), capacityBytes, tapeMetres, WRAP_JITTER, mixed);
+        return new TrueWrapMap(media.wraps(), capacityBytes, tapeMetres, profile.wrapJitter(),
+                profile.capacityOffset(), mixed);
     }
 
     /** Where the head is when it is positioned at a byte offset. */
-    Head headAt(TapeGeometry geometry, long offset) {
+    Head headAt(TrueWrapMap geometry, long offset) {
         int wrap = geometry.wrapOf(offset);
         return new Head(offset, wrap, geometry.lpos(wrap, offset));
     }
@@ -141,21 +160,24 @@ final class TapePhysics {
             return 0;
         }
         double deltaLpos = to.lpos() - from.lpos();
-        double millis = SETTLE_MILLIS + Math.abs(deltaLpos) * locateMillisPerMetre;
+        double millis = settle + Math.abs(deltaLpos) * locateMillisPerMetre;
         if (from.wrap() == to.wrap()) {
             if (to.offset() < from.offset()) {
-                millis += BACK_HITCH_MILLIS;
+                millis += backHitch;
             }
         } else {
-            millis += HEAD_STEP_MILLIS;
+            millis += headStep;
             if (band(from.wrap()) != band(to.wrap())) {
-                millis += BAND_CHANGE_MILLIS;
+                millis += bandChange;
             }
             if (from.direction() != to.direction()) {
-                millis += REVERSAL_MILLIS;
+                millis += reversal;
             } else if (deltaLpos * to.direction() < 0) {
-                millis += BACK_HITCH_MILLIS;
+                millis += backHitch;
             }
+        }
+        if (landingZone > 0 && (from.lpos() < tapeMetres / 2) != (to.lpos() < tapeMetres / 2)) {
+            millis = Math.max(settle, millis - landingZone);
         }
         if (to.offset() > from.offset()) {
             millis = Math.min(millis, streamMillisExact(to.offset() - from.offset(), bytesPerSecond));
@@ -165,7 +187,15 @@ final class TapePhysics {
 
     /** Milliseconds to rewind to BOT from the head's position. */
     long rewindMillis(Head from) {
-        return Math.round(REWIND_SETTLE_MILLIS + from.lpos() * rewindMillisPerMetre);
+        return Math.round(rewindSettle + from.lpos() * rewindMillisPerMetre);
+    }
+
+    /**
+     * Milliseconds to bring the tape back to BOT for an unload: a plain rewind, or a locate to the start of the
+     * tape (offset 0, at locate speed) and the short rewind from there, whichever is quicker, as a drive would.
+     */
+    long unloadRewindMillis(Head from, Head start) {
+        return Math.min(rewindMillis(from), locateMillis(from, start, Double.MAX_VALUE) + rewindMillis(start));
     }
 
     /** Milliseconds to stream the bytes at the given rate. */

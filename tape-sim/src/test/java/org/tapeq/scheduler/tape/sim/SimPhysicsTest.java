@@ -18,7 +18,7 @@ class SimPhysicsTest {
 
     @Test
     void geometry_serpentine_evenWrapsRunForwardOddWrapsBack() {
-        TapeGeometry g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
+        TrueWrapMap g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
         double length = physics.tapeMetres();
         Head start0 = physics.headAt(g, 0);
         Head end0 = physics.headAt(g, g.wrapStart(1) - 1);
@@ -39,9 +39,9 @@ class SimPhysicsTest {
 
     @Test
     void geometry_perBarcode_irregularWithinTwoPercentAndExactTotal() {
-        TapeGeometry a = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
-        TapeGeometry again = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
-        TapeGeometry b = physics.geometry("A00002L9", LTO9.capacityBytes(), 1);
+        TrueWrapMap a = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
+        TrueWrapMap again = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
+        TrueWrapMap b = physics.geometry("A00002L9", LTO9.capacityBytes(), 1);
         long nominal = LTO9.bytesPerWrap();
         long[] capsA = new long[LTO9.wraps()];
         long[] capsAgain = new long[LTO9.wraps()];
@@ -62,7 +62,7 @@ class SimPhysicsTest {
 
     @Test
     void geometry_nominalEstimate_closeButNotExact() {
-        TapeGeometry g = physics.geometry("A00001L9", LTO9.capacityBytes(), 7);
+        TrueWrapMap g = physics.geometry("A00001L9", LTO9.capacityBytes(), 7);
         SplittableRandom random = new SplittableRandom(3);
         int wrong = 0;
         int samples = 10_000;
@@ -82,7 +82,7 @@ class SimPhysicsTest {
 
     @Test
     void stream_oneNominalWrap_takesAbout160sEndToEnd() {
-        TapeGeometry g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
+        TrueWrapMap g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
         long wrapBytes = g.wrapCapacity(10);
         long millis = TapePhysics.streamMillis(wrapBytes, rate);
         assertEquals(160_000, millis, 160_000 * 0.025);
@@ -93,7 +93,7 @@ class SimPhysicsTest {
 
     @Test
     void locate_sameWrapShortForwardHop_isCheap() {
-        TapeGeometry g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
+        TrueWrapMap g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
         long base = g.wrapStart(20) + 1_000_000_000L;
         Head from = physics.headAt(g, base);
         long hop100MB = physics.locateMillis(from, physics.headAt(g, base + 100_000_000L), rate);
@@ -105,7 +105,7 @@ class SimPhysicsTest {
 
     @Test
     void locate_shortHopAcrossAWrapTurn_readsThrough() {
-        TapeGeometry g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
+        TrueWrapMap g = physics.geometry("A00001L9", LTO9.capacityBytes(), 1);
         long turn = g.wrapStart(11);
         Head before = physics.headAt(g, turn - 100_000_000);
         Head after = physics.headAt(g, turn + 100_000_000);

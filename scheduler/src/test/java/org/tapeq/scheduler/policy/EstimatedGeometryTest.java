@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.tapeq.scheduler.model.MediaType;
 
-class TapeGeometryTest {
+class EstimatedGeometryTest {
 
     private static final int BLOCK = 256 * 1024;
-    private final TapeGeometry lto9 = new TapeGeometry(MediaType.LTO9, BLOCK);
+    private final EstimatedGeometry lto9 = new EstimatedGeometry(MediaType.LTO9, BLOCK);
 
     /** The first block whose byte offset lies at {@code fraction} of wrap {@code wrap}. */
     private long blockAt(int wrap, double fraction) {
@@ -20,8 +20,8 @@ class TapeGeometryTest {
 
     @Test
     void position_blockZero_isBotOfWrapZeroRunningForward() {
-        TapeGeometry.Position p = lto9.position(0);
-        assertEquals(new TapeGeometry.Position(0, 0, 0, 0.0, true), p);
+        EstimatedGeometry.Position p = lto9.position(0);
+        assertEquals(new EstimatedGeometry.Position(0, 0, 0, 0.0, true), p);
     }
 
     @Test
@@ -33,7 +33,7 @@ class TapeGeometryTest {
 
     @Test
     void position_firstBlockOfWrapOne_isNearEotRunningBack() {
-        TapeGeometry.Position p = lto9.position(blockAt(1, 0));
+        EstimatedGeometry.Position p = lto9.position(blockAt(1, 0));
         assertEquals(1, p.wrap());
         assertFalse(p.forward());
         assertTrue(p.lpos() > 0.9999, "lpos " + p.lpos());
@@ -41,7 +41,7 @@ class TapeGeometryTest {
 
     @Test
     void position_blockOnWrapOneNearBot_isAtEndOfThatWrap() {
-        TapeGeometry.Position p = lto9.position(blockAt(1, 0.99));
+        EstimatedGeometry.Position p = lto9.position(blockAt(1, 0.99));
         assertEquals(1, p.wrap());
         assertEquals(0.01, p.lpos(), 1e-6);
     }
@@ -85,7 +85,7 @@ class TapeGeometryTest {
     @Test
     void band_uneven_remainderGoesToLastBand() {
         MediaType odd = new MediaType("odd", "OD", 10_000_000_000L, 100_000_000L, 10, 4, 1, 1, 30_000, 1);
-        TapeGeometry g = new TapeGeometry(odd, 4096);
+        EstimatedGeometry g = new EstimatedGeometry(odd, 4096);
         assertEquals(2, g.wrapsPerBand());
         assertEquals(3, g.band(7));
         assertEquals(3, g.band(9));
@@ -99,7 +99,7 @@ class TapeGeometryTest {
 
     @Test
     void constructor_invalidArguments_areRejected() {
-        assertThrows(IllegalArgumentException.class, () -> new TapeGeometry(MediaType.LTO9, 0));
+        assertThrows(IllegalArgumentException.class, () -> new EstimatedGeometry(MediaType.LTO9, 0));
         assertThrows(IllegalArgumentException.class, () -> lto9.position(-1));
     }
 }

@@ -3,7 +3,8 @@ package org.tapeq.scheduler.policy;
 import org.tapeq.scheduler.model.MediaType;
 
 /**
- * The scheduler's estimate of where a logical block sits on a serpentine tape. It knows only the nominal
+ * The scheduler's estimate of where a logical block sits on a serpentine tape (the simulated library's truth is
+ * a separate class in tape-sim, {@code TrueWrapMap}, that shares no code with this one). It knows only the nominal
  * figures of the {@link MediaType} and the block size; it is an estimate, not the drive's real map (the drive
  * does not tell us the wrap of a block without a locate, and compression, rewritten blocks and filemarks shift
  * the real positions).
@@ -17,14 +18,14 @@ import org.tapeq.scheduler.model.MediaType;
  * <p><b>LPOS</b> (longitudinal position) is a fraction of the tape length: 0 at BOT, 1 at EOT. On an even wrap
  * it grows with the block address, on an odd wrap it shrinks.
  */
-public final class TapeGeometry {
+public final class EstimatedGeometry {
 
     private final MediaType media;
     private final int blockSize;
     private final long bytesPerWrap;
     private final int wrapsPerBand;
 
-    public TapeGeometry(MediaType media, int blockSize) {
+    public EstimatedGeometry(MediaType media, int blockSize) {
         if (blockSize <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockSize);
         }

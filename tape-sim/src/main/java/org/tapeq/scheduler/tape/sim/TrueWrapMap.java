@@ -3,10 +3,12 @@ package org.tapeq.scheduler.tape.sim;
 import java.util.SplittableRandom;
 
 /**
- * Where the bytes of one cartridge lie: per wrap its capacity and its usable span of LPOS. Irregular per
- * cartridge (see the design notes in {@link TapePhysics}).
+ * The truth of the simulated library: where the bytes of one cartridge really lie, per wrap its capacity and its
+ * usable span of LPOS. Irregular per cartridge (see the design notes in {@link TapePhysics}). It never calls the
+ * scheduler's estimate ({@code org.tapeq.scheduler.policy.EstimatedGeometry}): the two are separate on purpose,
+ * so that the scheduler is graded against a tape that is not built from its own assumptions.
  */
-final class TapeGeometry {
+final class TrueWrapMap {
 
     private final int wraps;
     private final long capacity;
@@ -15,7 +17,8 @@ final class TapeGeometry {
     private final double[] spanLow;
     private final double[] spanHigh;
 
-    TapeGeometry(int wraps, long capacity, double tapeMetres, double jitter, long seed) {
+    TrueWrapMap(int wraps, long nominalCapacity, double tapeMetres, double jitter, double capacityOffset, long seed) {
+        long capacity = Math.round(nominalCapacity * (1 + capacityOffset));
         if (capacity < wraps * 1024L) {
             throw new IllegalArgumentException("capacity " + capacity + " is below 1 KiB per wrap (" + wraps
                     + " wraps)");
