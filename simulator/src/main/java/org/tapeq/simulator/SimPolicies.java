@@ -13,6 +13,7 @@ import org.tapeq.scheduler.policy.MountPolicy;
 import org.tapeq.scheduler.policy.QueueView;
 import org.tapeq.scheduler.policy.ReadOrder;
 import org.tapeq.scheduler.policy.ReadOrders;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 
 /**
  * The policies the simulator compares, by name: the scheduler's registry ({@link MountPolicies}: tapeq, fifo,
@@ -20,7 +21,8 @@ import org.tapeq.scheduler.policy.ReadOrders;
  * file-sequence order (the reference for how much locate time the serpentine order saves).
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code fifo} and {@code cta}
- * run with aggregation off (one file per aggregate); ENDIT hands files to TSM, which aggregates the files of a
+ * run with aggregation off (one file per aggregate); CTA writes buffered tape marks, so {@code cta}'s filemarks
+ * cost no synchronous flush; ENDIT hands files to TSM, which aggregates the files of a
  * transaction, so {@code endit} keeps the scheduler's aggregation, like {@code tapeq}.
  */
 public final class SimPolicies {
@@ -32,6 +34,14 @@ public final class SimPolicies {
         /** Settings that belong to the policy's model of a system (applied after the scenario's). */
         SchedulerConfig.Builder configure(SchedulerConfig.Builder config);
 
+        /**
+         * Milliseconds a filemark costs when this system writes: the library's synchronous filemark, or 0 where
+         * the system writes buffered tape marks (CTA), whose occasional flush is not modelled.
+         */
+        default long filemarkMillis() {
+            return SimulatedLibrary.DEFAULT_FILEMARK_MILLIS;
+        }
+
         MountPolicy create(SchedulerConfig config);
     }
 
@@ -42,18 +52,25 @@ public final class SimPolicies {
     static {
         for (String name : MountPolicies.names()) {
             boolean oneFilePerTapeFile = name.equals("fifo") || name.equals("cta");
-            register(name, b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b, c -> MountPolicies.create(name, c.mountCriteria()));
+            register(name, b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b, c -> MountPolicies.create(name, c.mountCriteria()),
+                    name.equals("cta") ? 0 : SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
         }
         register(TAPEQ_FILE_SEQUENCE, b -> b,
-                c -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()), ReadOrders.create(ReadOrders.FILE_SEQUENCE)));
+                c -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()), ReadOrders.create(ReadOrders.FILE_SEQUENCE)),
+                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
     }
 
     private SimPolicies() {
     }
 
     private static void register(String name, UnaryOperator<SchedulerConfig.Builder> configure,
-                                 Function<SchedulerConfig, MountPolicy> create) {
+                                 Function<SchedulerConfig, MountPolicy> create, long filemarkMillis) {
         REGISTRY.put(name, new SimPolicy() {
+            @Override
+            public long filemarkMillis() {
+                return filemarkMillis;
+            }
+
             @Override
             public String name() {
                 return name;

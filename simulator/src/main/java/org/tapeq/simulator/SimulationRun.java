@@ -57,7 +57,7 @@ final class SimulationRun {
                             Map<PhysicsProfile, PhysicalBound> bounds) {
         VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
         SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
-                .seed(w.seed()).physics(physics);
+                .seed(w.seed()).physics(physics).filemarkMillis(policy.filemarkMillis());
         for (TapeImage t : w.tapes()) {
             lb.cartridge(t.barcode(), w.media());
         }

@@ -3,7 +3,8 @@ package org.tapeq.scheduler.policy;
 /**
  * The baseline of CTA (../shared/reference/tape-and-anchors.md): a queue qualifies at 500 GB or 10 000 files,
  * or when its oldest request is older than the minimum age; queues go by priority, then age; a mounted tape
- * is read in batches of 4 000 files in arrival order, each batch ordered by estimated locate time.
+ * is read in file-sequence batches of at most 4 000 files or 80 GB, each ordered by CTA's software RAO from the
+ * beginning of tape ({@link CtaRecallOrder}).
  */
 public final class CtaMountPolicy implements MountPolicy {
 
@@ -12,7 +13,7 @@ public final class CtaMountPolicy implements MountPolicy {
     /** CTA mount policies set this per activity; 5 minutes is assumed, not from the reference. */
     static final long MIN_AGE_MILLIS = 300_000;
 
-    private final ReadOrder order = new BatchedOrder(BatchedOrder.CTA_BATCH_SIZE);
+    private final ReadOrder order = new CtaRecallOrder();
 
     @Override
     public long eligibleAt(QueueView q) {
@@ -34,6 +35,6 @@ public final class CtaMountPolicy implements MountPolicy {
 
     @Override
     public int passLimit() {
-        return BatchedOrder.CTA_BATCH_SIZE;
+        return CtaRecallOrder.MAX_FILES;
     }
 }
