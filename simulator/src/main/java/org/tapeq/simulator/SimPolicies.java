@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 
 import org.tapeq.scheduler.engine.SchedulerConfig;
@@ -17,8 +17,11 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 
 /**
  * The policies the simulator compares, by name: the scheduler's registry ({@link MountPolicies}: tapeq, fifo,
- * endit, cta) plus {@code tapeq-file-sequence}, tapeq's mount decisions with the reads of each mount in tape
- * file-sequence order (the reference for how much locate time the serpentine order saves).
+ * endit, cta, where {@code cta}'s software RAO uses the drive-reported end-of-wrap positions as CTA does) plus
+ * references: {@code tapeq-file-sequence}, tapeq's mount decisions with the reads of each mount in tape
+ * file-sequence order (how much locate time the serpentine order saves); {@code cta-drive-rao}, CTA with the
+ * drive's recommended access order (true physics, {@link DriveTruth}); {@code tapeq-wrap-ends}, tapeq's order
+ * on the drive-reported wrap ends.
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code fifo} and {@code cta}
  * run with aggregation off (one file per aggregate); CTA writes buffered tape marks, so {@code cta}'s filemarks
@@ -42,29 +45,43 @@ public final class SimPolicies {
             return SimulatedLibrary.DEFAULT_FILEMARK_MILLIS;
         }
 
-        MountPolicy create(SchedulerConfig config);
+        /** The policy's instance; {@code drive} is what the simulated drives know, for baselines that use it. */
+        MountPolicy create(SchedulerConfig config, DriveTruth drive);
     }
 
     public static final String TAPEQ_FILE_SEQUENCE = "tapeq-file-sequence";
+    public static final String CTA_DRIVE_RAO = "cta-drive-rao";
+    public static final String TAPEQ_WRAP_ENDS = "tapeq-wrap-ends";
 
     private static final Map<String, SimPolicy> REGISTRY = new LinkedHashMap<>();
 
     static {
         for (String name : MountPolicies.names()) {
             boolean oneFilePerTapeFile = name.equals("fifo") || name.equals("cta");
-            register(name, b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b, c -> MountPolicies.create(name, c.mountCriteria()),
-                    name.equals("cta") ? 0 : SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
+            boolean cta = name.equals("cta");
+            register(name, b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b, (c, drive) -> {
+                MountPolicy p = MountPolicies.create(name, c.mountCriteria());
+                // CTA's software RAO positions files with the drive's end-of-wrap positions
+                return cta ? new WithReadOrder(p, drive.withWrapEnds(p.readOrder())) : p;
+            }, cta ? 0 : SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
         }
+        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1),
+                (c, drive) -> new WithReadOrder(MountPolicies.create("cta", c.mountCriteria()), drive.driveRao()), 0);
         register(TAPEQ_FILE_SEQUENCE, b -> b,
-                c -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()), ReadOrders.create(ReadOrders.FILE_SEQUENCE)),
+                (c, drive) -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()),
+                        ReadOrders.create(ReadOrders.FILE_SEQUENCE)),
                 SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
+        register(TAPEQ_WRAP_ENDS, b -> b, (c, drive) -> {
+            MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
+            return new WithReadOrder(p, drive.withWrapEnds(p.readOrder()));
+        }, SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
     }
 
     private SimPolicies() {
     }
 
     private static void register(String name, UnaryOperator<SchedulerConfig.Builder> configure,
-                                 Function<SchedulerConfig, MountPolicy> create, long filemarkMillis) {
+                                 BiFunction<SchedulerConfig, DriveTruth, MountPolicy> create, long filemarkMillis) {
         REGISTRY.put(name, new SimPolicy() {
             @Override
             public long filemarkMillis() {
@@ -82,8 +99,8 @@ public final class SimPolicies {
             }
 
             @Override
-            public MountPolicy create(SchedulerConfig config) {
-                return create.apply(config);
+            public MountPolicy create(SchedulerConfig config, DriveTruth drive) {
+                return create.apply(config, drive);
             }
         });
     }

@@ -74,7 +74,7 @@ final class SimulationRun {
             double setupS = (wallStart - setupStart) / 1e9;
             RunRecorder recorder = new RunRecorder(w.source().requestCount(), loop::now);
             Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
-                    .policy(policy.create(config)).listener(recorder).build();
+                    .policy(policy.create(config, new DriveTruth(library, locations))).listener(recorder).build();
             await(loop, scheduler.start());
             long t0 = loop.now();
             recorder.begin();

@@ -90,6 +90,20 @@ class SimulateCommandTest {
     }
 
     @Test
+    void theDriveAwareBaselines_findTheirCartridgeAndUseWhatTheDriveKnows() throws Exception {
+        Run r = run("bulk-recall-scattered", "--scale", "0.01", "--policies",
+                "cta,cta-drive-rao,tapeq,tapeq-wrap-ends", "--physics", "offset+3", "--json");
+        assertEquals(0, r.code(), r.err());
+        String[] lines = r.out().strip().split("\\R");
+        JsonNode json = new ObjectMapper().readTree(lines[lines.length - 1]);
+        double bound = json.get("bound_locate_s").asDouble();
+        for (JsonNode p : json.get("policies")) {
+            assertEquals(0, p.get("failed").asInt(), p.toString());
+            assertTrue(p.get("locate_s").asDouble() >= bound, "the entry term bounds every order: " + p);
+        }
+    }
+
+    @Test
     void badPhysics_isAUsageErrorNamingTheChoicesOrTheFileAndKey(@TempDir Path dir) throws Exception {
         Run unknown = run("trickle", "--physics", "fast");
         assertEquals(2, unknown.code());

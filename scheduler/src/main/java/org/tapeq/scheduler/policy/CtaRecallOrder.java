@@ -1,6 +1,8 @@
 package org.tapeq.scheduler.policy;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * CTA's recall order (docs/simulator.md, "Policies", with the CTA sources it follows): the queue in file-sequence
@@ -21,24 +23,39 @@ public final class CtaRecallOrder implements ReadOrder {
     public int[] order(long headBlock, long[] starts, long[] ends, EstimatedGeometry g) {
         SpanTable t = new SpanTable(0, starts, ends, g);
         int[] order = new int[t.n];
-        long blockSize = g.blockSize();
-        int from = 0;
-        while (from < t.n) {
-            int to = from;
-            long bytes = 0;
-            while (to < t.n && to - from < MAX_FILES
-                    && (to == from || bytes + (t.endBlock[to] - t.startBlock[to]) * blockSize <= MAX_BYTES)) {
-                bytes += (t.endBlock[to] - t.startBlock[to]) * blockSize;
-                to++;
-            }
-            int first = from;
-            int[] batch = new int[to - from];
-            Arrays.setAll(batch, k -> first + k); // internal indices are in block (file-sequence) order
+        int at = 0;
+        for (int[] batch : batches(t.startBlock, t.endBlock, g.blockSize())) {
             int[] tour = new NearestFirst(t, batch).tour(0, t.headWrap, t.headLpos);
-            System.arraycopy(tour, 0, order, from, tour.length);
-            from = to;
+            System.arraycopy(tour, 0, order, at, tour.length);
+            at += tour.length;
         }
         return t.toCaller(order);
+    }
+
+    /**
+     * CTA's batches of the spans: indices in file-sequence (start block) order, cut at {@link #MAX_FILES} files
+     * or {@link #MAX_BYTES} bytes, each batch holding at least one span.
+     */
+    public static List<int[]> batches(long[] starts, long[] ends, int blockSize) {
+        int[] bySequence = SpanTable.sortedBy(starts);
+        List<int[]> out = new ArrayList<>();
+        int from = 0;
+        while (from < bySequence.length) {
+            int to = from;
+            long bytes = 0;
+            while (to < bySequence.length && to - from < MAX_FILES) {
+                int i = bySequence[to];
+                long size = (ends[i] - starts[i]) * blockSize;
+                if (to > from && bytes + size > MAX_BYTES) {
+                    break;
+                }
+                bytes += size;
+                to++;
+            }
+            out.add(Arrays.copyOfRange(bySequence, from, to));
+            from = to;
+        }
+        return out;
     }
 
     @Override

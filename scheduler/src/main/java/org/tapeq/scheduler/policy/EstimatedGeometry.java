@@ -24,8 +24,14 @@ public final class EstimatedGeometry {
     private final int blockSize;
     private final long bytesPerWrap;
     private final int wrapsPerBand;
+    /** Drive-reported end-of-wrap block addresses (READ END OF WRAP POSITION), or null: nominal wraps. */
+    private final long[] wrapEnds;
 
     public EstimatedGeometry(MediaType media, int blockSize) {
+        this(media, blockSize, null);
+    }
+
+    private EstimatedGeometry(MediaType media, int blockSize, long[] wrapEnds) {
         if (blockSize <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockSize);
         }
@@ -36,6 +42,25 @@ public final class EstimatedGeometry {
         this.blockSize = blockSize;
         this.bytesPerWrap = media.bytesPerWrap();
         this.wrapsPerBand = media.wraps() / media.bands();
+        this.wrapEnds = wrapEnds;
+    }
+
+    /**
+     * This estimate corrected by the block addresses at which the drive reports each wrap ends ({@code ends[w]}:
+     * the first block past wrap w, non-decreasing, one per wrap of the media), as CTA's
+     * InterpolationFilePositionEstimator uses them: a block's wrap is the first whose end lies at or past it, and
+     * its LPOS is interpolated linearly along that wrap.
+     */
+    public EstimatedGeometry withWrapEnds(long[] ends) {
+        if (ends.length != media.wraps()) {
+            throw new IllegalArgumentException(ends.length + " wrap ends for " + media.wraps() + " wraps");
+        }
+        for (int w = 1; w < ends.length; w++) {
+            if (ends[w] < ends[w - 1] || ends[0] <= 0) {
+                throw new IllegalArgumentException("wrap ends must be positive and non-decreasing: wrap " + w);
+            }
+        }
+        return new EstimatedGeometry(media, blockSize, ends.clone());
     }
 
     /** An estimated head position: the block, its wrap and band, LPOS (0 = BOT, 1 = EOT), and the direction. */
@@ -70,6 +95,19 @@ public final class EstimatedGeometry {
     /** Wrap of a block: {@code byte offset / bytesPerWrap}, clamped to the last wrap. */
     public int wrap(long block) {
         requireBlock(block);
+        if (wrapEnds != null) {
+            int low = 0;
+            int high = wrapEnds.length - 1;
+            while (low < high) { // the first wrap whose end lies past the block
+                int mid = (low + high) >>> 1;
+                if (wrapEnds[mid] > block) {
+                    high = mid;
+                } else {
+                    low = mid + 1;
+                }
+            }
+            return low;
+        }
         long wrap = Math.multiplyHigh(block, blockSize) != 0 ? Long.MAX_VALUE : block * blockSize / bytesPerWrap;
         return (int) Math.min(wrap, media.wraps() - 1);
     }
@@ -77,6 +115,12 @@ public final class EstimatedGeometry {
     /** LPOS of a block as a fraction of the tape length, 0 = BOT, 1 = EOT. */
     public double lpos(long block) {
         int wrap = wrap(block);
+        if (wrapEnds != null) {
+            long first = wrap == 0 ? 0 : wrapEnds[wrap - 1];
+            double fraction = (double) (block - first) / Math.max(1, wrapEnds[wrap] - first);
+            fraction = Math.min(1.0, Math.max(0.0, fraction));
+            return isForward(wrap) ? fraction : 1.0 - fraction;
+        }
         double along = ((double) block * blockSize - (double) wrap * bytesPerWrap) / bytesPerWrap;
         along = Math.min(1.0, Math.max(0.0, along));
         return isForward(wrap) ? along : 1.0 - along;
@@ -116,6 +160,7 @@ public final class EstimatedGeometry {
 
     @Override
     public String toString() {
-        return media.name() + " " + media.wraps() + " wraps, " + media.bands() + " bands, " + blockSize + " B blocks";
+        return media.name() + " " + media.wraps() + " wraps, " + media.bands() + " bands, " + blockSize + " B blocks"
+                + (wrapEnds == null ? "" : ", drive-reported wrap ends");
     }
 }

@@ -102,4 +102,21 @@ class EstimatedGeometryTest {
         assertThrows(IllegalArgumentException.class, () -> new EstimatedGeometry(MediaType.LTO9, 0));
         assertThrows(IllegalArgumentException.class, () -> lto9.position(-1));
     }
+
+    @Test
+    void withWrapEnds_usesTheDriveReportedWrapsInsteadOfNominalOnes() {
+        long[] ends = new long[MediaType.LTO9.wraps()];
+        long perWrap = (long) (lto9.blocksPerWrap() * 1.03); // every wrap holds 3 % more than nominal
+        for (int w = 0; w < ends.length; w++) {
+            ends[w] = (w + 1) * perWrap;
+        }
+        EstimatedGeometry reported = lto9.withWrapEnds(ends);
+        long middle = 140 * perWrap + perWrap / 4; // a quarter into wrap 140 (even: forward)
+        assertEquals(140, reported.wrap(middle));
+        assertEquals(0.25, reported.lpos(middle), 1e-4);
+        assertTrue(lto9.wrap(middle) >= 144, "the nominal estimate is wraps off: " + lto9.wrap(middle));
+        assertEquals(141, reported.wrap(141 * perWrap), "a wrap's end block is the first of the next wrap");
+        assertEquals(1.0, reported.lpos(141 * perWrap), 1e-9, "wrap 141 runs back from EOT");
+        assertThrows(IllegalArgumentException.class, () -> lto9.withWrapEnds(new long[] {1, 2}));
+    }
 }

@@ -208,6 +208,17 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         return c.physics.unloadRewindMillis(c.headAt(c.files.offsetOf(block)), c.headAt(0));
     }
 
+    /** The barcodes of the cartridges now in drives, loaded or not. Loop thread only. */
+    public List<String> barcodesInDrives() {
+        List<String> out = new ArrayList<>();
+        for (SimDrive d : drives.values()) {
+            if (d.cartridge != null) {
+                out.add(d.cartridge.barcode);
+            }
+        }
+        return out;
+    }
+
     /** The true positions of some blocks of a cartridge, to price references with this library's physics. */
     public TruePositions truePositions(String barcode, long[] blocks) {
         return new TruePositions(knownCartridge(barcode), blocks);
