@@ -26,7 +26,8 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code fifo} and {@code cta}
  * run with aggregation off (one file per aggregate); CTA writes buffered tape marks, so {@code cta}'s filemarks
  * cost no synchronous flush; ENDIT hands files to TSM, which aggregates the files of a
- * transaction, so {@code endit} keeps the scheduler's aggregation, like {@code tapeq}.
+ * transaction, so {@code endit} keeps the scheduler's aggregation, like {@code tapeq}; ENDIT's retriever runs one
+ * dsmc retrieve at a time by default, so {@code endit} reads with one drive.
  */
 public final class SimPolicies {
 
@@ -59,7 +60,10 @@ public final class SimPolicies {
         for (String name : MountPolicies.names()) {
             boolean oneFilePerTapeFile = name.equals("fifo") || name.equals("cta");
             boolean cta = name.equals("cta");
-            register(name, b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b, (c, drive) -> {
+            // ENDIT runs retriever_maxworkers dsmc retrieves at a time, default 1 (Endit.pm): one reading drive
+            UnaryOperator<SchedulerConfig.Builder> configure = name.equals("endit") ? b -> b.maxReadDrives(1)
+                    : b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b;
+            register(name, configure, (c, drive) -> {
                 MountPolicy p = MountPolicies.create(name, c.mountCriteria());
                 // CTA's software RAO positions files with the drive's end-of-wrap positions
                 return cta ? new WithReadOrder(p, drive.withWrapEnds(p.readOrder())) : p;
