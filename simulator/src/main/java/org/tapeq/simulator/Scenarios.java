@@ -20,7 +20,7 @@ public final class Scenarios {
 
     /** The built-in scenarios, in the order {@code tapeq simulate} runs them. */
     static final List<String> BUILT_IN = List.of("bulk-recall", "bulk-recall-scattered", "carousel", "dt-write",
-            "dt-write-100mb", "mixed", "trickle");
+            "dt-write-100mb", "mixed", "trickle", "small-files", "many-datasets");
     static final String YAML = ".yaml";
 
     private Scenarios() {
