@@ -69,8 +69,13 @@ public final class AtomicFiles {
 
     /** A fresh temporary name next to {@code target}: {@code .<name>.<random>.tmp}. */
     public static Path temporarySibling(Path target) {
+        return target.resolveSibling(temporaryName(target.getFileName().toString()));
+    }
+
+    /** A fresh temporary name for a file named {@code name}: {@code .<name>.<random>.tmp}. */
+    public static String temporaryName(String name) {
         String random = Long.toHexString(ThreadLocalRandom.current().nextLong());
-        return target.resolveSibling(TEMPORARY_PREFIX + target.getFileName() + '.' + random + TEMPORARY_SUFFIX);
+        return TEMPORARY_PREFIX + name + '.' + random + TEMPORARY_SUFFIX;
     }
 
     /** Whether {@code fileName} is a temporary name as made by {@link #temporarySibling}. */

@@ -37,6 +37,17 @@ public final class ProtocolFiles {
      * links (for callers that need them too: one stat instead of two).
      */
     public static byte[] readSmallFile(Path file, int maxSize, BasicFileAttributes attributes) throws IOException {
+        check(file, maxSize, attributes);
+        try (InputStream in = Channels.newInputStream(Files.newByteChannel(file, StandardOpenOption.READ,
+                LinkOption.NOFOLLOW_LINKS))) {
+            return readBounded(file, in, maxSize);
+        } catch (FileSystemLoopException e) {
+            throw new ProtocolException(file, "became a symbolic link while being read, refused", e);
+        }
+    }
+
+    /** Refuses {@code file} if its {@code attributes} say a link, not a regular file, or more than {@code maxSize}. */
+    static void check(Path file, int maxSize, BasicFileAttributes attributes) throws ProtocolException {
         if (attributes.isSymbolicLink()) {
             throw new ProtocolException(file, "is a symbolic link, refused", null);
         }
@@ -47,15 +58,14 @@ public final class ProtocolFiles {
             throw new ProtocolException(file, "has " + attributes.size() + " bytes, more than the "
                     + maxSize + " allowed", null);
         }
-        try (InputStream in = Channels.newInputStream(Files.newByteChannel(file, StandardOpenOption.READ,
-                LinkOption.NOFOLLOW_LINKS))) {
-            byte[] data = in.readNBytes(maxSize + 1);
-            if (data.length > maxSize) {
-                throw new ProtocolException(file, "grew beyond the " + maxSize + " bytes allowed", null);
-            }
-            return data;
-        } catch (FileSystemLoopException e) {
-            throw new ProtocolException(file, "became a symbolic link while being read, refused", e);
+    }
+
+    /** Reads {@code in} to its end, refusing more than {@code maxSize} bytes. */
+    static byte[] readBounded(Path file, InputStream in, int maxSize) throws IOException {
+        byte[] data = in.readNBytes(maxSize + 1);
+        if (data.length > maxSize) {
+            throw new ProtocolException(file, "grew beyond the " + maxSize + " bytes allowed", null);
         }
+        return data;
     }
 }

@@ -1,0 +1,96 @@
+package org.tapeq.protocol;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A request directory whose base and four subdirectories are held open ({@link HeldDirectory}) from start
+ * to close: file access through it never leaves the directories that were opened, whatever happens to their
+ * paths meanwhile. {@link #changed} tells when a path no longer names what was opened.
+ */
+public final class HeldRequestDirectory implements Closeable {
+
+    private final RequestDirectory layout;
+    private final HeldDirectory base;
+    private final HeldDirectory in;
+    private final HeldDirectory out;
+    private final HeldDirectory request;
+    private final HeldDirectory trash;
+
+    private HeldRequestDirectory(RequestDirectory layout, HeldDirectory base, HeldDirectory in, HeldDirectory out,
+                                 HeldDirectory request, HeldDirectory trash) {
+        this.layout = layout;
+        this.base = base;
+        this.in = in;
+        this.out = out;
+        this.request = request;
+        this.trash = trash;
+    }
+
+    /** Opens the base directory and its subdirectories; a subdirectory that is a symbolic link is refused. */
+    public static HeldRequestDirectory open(RequestDirectory layout) throws IOException {
+        HeldDirectory base = HeldDirectory.open(layout.base());
+        List<HeldDirectory> subs = new ArrayList<>();
+        try {
+            for (String name : RequestDirectory.SUBDIRECTORIES) {
+                subs.add(base.openChild(name));
+            }
+        } catch (IOException | RuntimeException e) {
+            subs.add(base);
+            HeldDirectory.closeAll(subs.toArray(new HeldDirectory[0]));
+            throw e;
+        }
+        return new HeldRequestDirectory(layout, base, subs.get(0), subs.get(1), subs.get(2), subs.get(3));
+    }
+
+    public RequestDirectory layout() {
+        return layout;
+    }
+
+    public HeldDirectory base() {
+        return base;
+    }
+
+    public HeldDirectory in() {
+        return in;
+    }
+
+    public HeldDirectory out() {
+        return out;
+    }
+
+    public HeldDirectory request() {
+        return request;
+    }
+
+    public HeldDirectory trash() {
+        return trash;
+    }
+
+    /**
+     * Null while every path still names the directory opened at start; otherwise what changed, one sentence
+     * per directory, for an operator.
+     */
+    public String changed() {
+        List<String> found = new ArrayList<>();
+        for (HeldDirectory d : new HeldDirectory[] {base, in, out, request, trash}) {
+            String c = d.changed();
+            if (c != null) {
+                found.add(c);
+            }
+        }
+        return found.isEmpty() ? null : String.join("; ", found);
+    }
+
+    @Override
+    public void close() throws IOException {
+        HeldDirectory.closeAll(in, out, request, trash, base);
+    }
+
+    @Override
+    public String toString() {
+        return layout.toString();
+    }
+}

@@ -1,0 +1,95 @@
+package org.tapeq.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HeldDirectoryTest {
+    @TempDir
+    Path tmp;
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The attack of issue 18: in/ renamed and replaced by a link to a directory elsewhere while held open. */
+    @Test
+    void swappedForLink_writesStayInTheOpenedDirectory_andChangeIsReported() throws Exception {
+        RequestDirectory layout = RequestDirectory.create(tmp.resolve("E"));
+        Path outside = Files.createDirectory(tmp.resolve("outside"));
+        try (HeldRequestDirectory held = HeldRequestDirectory.open(layout)) {
+            assertNull(held.changed());
+            Path real = tmp.resolve("E/in.real");
+            Files.move(layout.inDir(), real);
+            Files.createSymbolicLink(layout.inDir(), outside);
+
+            held.in().write("000A", utf8("data"), true);
+            held.in().openWrite("000B").close();
+            Files.write(outside.resolve("000C"), utf8("outside"));
+
+            assertEquals(List.of(), listing(outside, "000C"), "nothing written through the link");
+            assertArrayEquals(utf8("data"), Files.readAllBytes(real.resolve("000A")));
+            assertTrue(Files.exists(real.resolve("000B")));
+            assertFalse(held.in().exists("000C"), "nothing read through the link");
+            assertFalse(held.in().probablyExists("000C"));
+            String changed = held.changed();
+            assertTrue(changed.contains(layout.inDir() + " is now a symbolic link to " + outside), changed);
+        }
+    }
+
+    @Test
+    void replacedByAnotherDirectory_isReported() throws Exception {
+        RequestDirectory layout = RequestDirectory.create(tmp.resolve("E"));
+        try (HeldRequestDirectory held = HeldRequestDirectory.open(layout)) {
+            Files.move(layout.requestDir(), tmp.resolve("E/request.old"));
+            Files.createDirectory(layout.requestDir());
+            assertTrue(held.changed().contains(layout.requestDir() + " is now a different directory"),
+                    held.changed());
+        }
+    }
+
+    @Test
+    void linkAtStart_isRefused() throws Exception {
+        RequestDirectory layout = RequestDirectory.create(tmp.resolve("E"));
+        Files.delete(layout.outDir());
+        Files.createSymbolicLink(layout.outDir(), Files.createDirectory(tmp.resolve("elsewhere")));
+        ProtocolException e = assertThrows(ProtocolException.class, () -> HeldRequestDirectory.open(layout));
+        assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+    }
+
+    @Test
+    void namesWithSeparatorsOrDots_areRefused_andLinksAreNotFollowed() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("d"));
+        Path secret = Files.write(tmp.resolve("secret"), utf8("secret"));
+        Files.createSymbolicLink(dir.resolve("link"), secret);
+        try (HeldDirectory held = HeldDirectory.open(dir)) {
+            assertThrows(IllegalArgumentException.class, () -> held.write("../x", utf8("x"), false));
+            assertThrows(IllegalArgumentException.class, () -> held.openRead(".."));
+            assertThrows(ProtocolException.class, () -> held.readSmall("link", 100));
+            assertThrows(java.io.IOException.class, () -> held.openWrite("link"));
+            assertTrue(held.delete("link"));
+            assertArrayEquals(utf8("secret"), Files.readAllBytes(secret), "the link's target is untouched");
+            held.write("a", utf8("1"), false);
+            held.commit("a", "b");
+            assertEquals(List.of("b"), held.list());
+            assertArrayEquals(utf8("1"), held.readSmall("b", 10));
+        }
+    }
+
+    private static List<String> listing(Path dir, String except) throws Exception {
+        try (var s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> !n.equals(except)).sorted()
+                    .collect(java.util.stream.Collectors.toList());
+        }
+    }
+}
