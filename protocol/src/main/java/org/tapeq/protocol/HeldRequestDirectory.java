@@ -2,6 +2,7 @@ package org.tapeq.protocol;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -67,6 +68,20 @@ public final class HeldRequestDirectory implements Closeable {
 
     public HeldDirectory trash() {
         return trash;
+    }
+
+    /**
+     * The held subdirectory {@code file} is directly in, for code that names files by {@link RequestDirectory}'s
+     * paths; an IllegalArgumentException for a path elsewhere.
+     */
+    public HeldDirectory holding(Path file) {
+        Path parent = file.getParent();
+        for (HeldDirectory d : new HeldDirectory[] {in, out, request, trash}) {
+            if (d.path().equals(parent)) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException(file + " is not in a subdirectory of " + layout);
     }
 
     /**

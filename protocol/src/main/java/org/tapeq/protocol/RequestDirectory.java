@@ -118,6 +118,16 @@ public final class RequestDirectory {
         return trash.resolve(PnfsIds.requirePnfsId(bfid));
     }
 
+    /** {@code <pnfsid>.err}, the name of an error file in {@code request/}. */
+    public static String errorFileName(String pnfsid) {
+        return PnfsIds.requirePnfsId(pnfsid) + ERROR_SUFFIX;
+    }
+
+    /** {@code <pnfsid>.checksum}, the name of a checksum file in {@code in/}. */
+    public static String checksumFileName(String pnfsid) {
+        return PnfsIds.requirePnfsId(pnfsid) + CHECKSUM_SUFFIX;
+    }
+
     /**
      * The pnfsid an error file name belongs to ({@code <pnfsid>.err}), or null if {@code fileName} is not
      * an error file name.

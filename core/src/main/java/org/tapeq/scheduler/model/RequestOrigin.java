@@ -1,9 +1,16 @@
 package org.tapeq.scheduler.model;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
+
 /**
  * Where a request came from (in the daemon: the request directory that sent it). Chosen by the caller and
  * only handed back with the request's outcome, so the caller can route the outcome without encoding anything
- * in the request id. The scheduler never looks inside it.
+ * in the request id. The scheduler never looks inside it; it asks it to open a stage's target, so an origin that
+ * holds its directory open decides where the bytes go ({@link #openTarget}).
  */
 public interface RequestOrigin {
 
@@ -12,4 +19,13 @@ public interface RequestOrigin {
 
     /** A short name for logs. */
     String name();
+
+    /**
+     * Opens {@code request}'s target for writing, created or truncated, never through a symbolic link. By default
+     * by its path; the daemon's request directories open it relative to the directory they hold open.
+     */
+    default SeekableByteChannel openTarget(StageRequest request) throws IOException {
+        return FileChannel.open(request.target(), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    }
 }

@@ -3,11 +3,8 @@ package org.tapeq.daemon.bridge;
 import static org.tapeq.daemon.bridge.BridgeContext.KIND_FLUSH;
 import static org.tapeq.daemon.bridge.BridgeContext.KIND_REMOVE;
 import static org.tapeq.daemon.bridge.BridgeContext.KIND_STAGE;
-import static org.tapeq.daemon.bridge.BridgeContext.present;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -21,6 +18,7 @@ import org.tapeq.daemon.config.DirectoryConfig;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.Request;
+import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.engine.queue.Ticket;
 import org.tapeq.scheduler.format.Checksums;
@@ -108,23 +106,23 @@ final class Admission {
      * request the pool has since withdrawn and sent again: it is removed, not taken as the answer.
      */
     private boolean answeredBefore(String pnfsid) {
-        Path err = cx.dir.errorFile(pnfsid);
-        if (!present(err)) {
+        String err = RequestDirectory.errorFileName(pnfsid);
+        if (!cx.requests().probablyExists(err)) {
             return false; // the usual case, without the cost of an exception
         }
         try {
-            BasicFileAttributes e = Files.readAttributes(err, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            BasicFileAttributes r = Files.readAttributes(cx.dir.requestFile(pnfsid), BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes e = cx.requests().attributes(err);
+            BasicFileAttributes r = cx.requests().attributes(pnfsid);
             if (e.lastModifiedTime().compareTo(r.lastModifiedTime()) >= 0) {
                 return true;
             }
-            LOG.info("{}: removing {}: it is older than the request file, which was sent again", cx.name(), err);
-            Files.deleteIfExists(err);
+            LOG.info("{}: removing {}: it is older than the request file, which was sent again", cx.name(),
+                    cx.requests().resolve(err));
+            cx.requests().delete(err);
         } catch (NoSuchFileException e) {
             // no error file (the usual case), or the request is gone already
         } catch (IOException e) {
-            LOG.warn("{}: cannot check {}: {}", cx.name(), err, e.toString());
+            LOG.warn("{}: cannot check {}: {}", cx.name(), cx.requests().resolve(err), e.toString());
         }
         return false;
     }
@@ -133,10 +131,10 @@ final class Admission {
         Request r = t.request();
         Path in = cx.dir.inFile(t.pnfsid);
         try {
-            if (!present(in)) {
+            if (!cx.in().probablyExists(t.pnfsid)) {
                 throw new NoSuchFileException(in.toString()); // the usual case: skip the attribute read
             }
-            BasicFileAttributes a = Files.readAttributes(in, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes a = cx.in().attributes(t.pnfsid);
             if (a.isRegularFile() && a.size() == r.fileSize()) {
                 t.delivered(); // delivered before a restart; the pool will take it
                 cx.buffer.adopt(t.id, a.size());
@@ -144,7 +142,7 @@ final class Admission {
             }
             LOG.warn("{}: removing {} ({} bytes, not the {} requested) before staging it again", cx.name(),
                     in, a.size(), r.fileSize());
-            Files.deleteIfExists(in);
+            cx.in().delete(t.pnfsid);
         } catch (NoSuchFileException e) {
             // the usual case
         } catch (IOException e) {
@@ -183,10 +181,10 @@ final class Admission {
         Path link = cx.dir.outLink(t.pnfsid);
         BasicFileAttributes a;
         try {
-            if (!present(link) && !Files.isSymbolicLink(link)) {
+            if (!cx.out().probablyExists(t.pnfsid)) {
                 throw new NoSuchFileException(link.toString()); // the provider links after the request file
             }
-            a = Files.readAttributes(link, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            a = cx.out().attributes(t.pnfsid);
         } catch (NoSuchFileException e) {
             // The provider writes the request before the link; or the flush was acknowledged before a restart
             // and the pool has not removed the request yet. Either way: wait for a link.

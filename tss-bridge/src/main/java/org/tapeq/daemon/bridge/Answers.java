@@ -6,14 +6,13 @@ import static org.tapeq.daemon.bridge.BridgeContext.KIND_STAGE;
 import static org.tapeq.daemon.bridge.BridgeContext.deleteQuietly;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import org.tapeq.protocol.AtomicFiles;
+import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.protocol.StageChecksums;
 import org.tapeq.scheduler.format.Checksums;
@@ -53,6 +52,10 @@ final class Answers {
     void outcome(TapeRequest request, Outcome outcome) {
         try {
             MDC.put("pnfsid", request.pnfsid());
+            if (cx.guard.check() != null) {
+                stopped(request);
+                return;
+            }
             onOutcome(request, outcome);
         } catch (RuntimeException e) {
             LOG.error("{}: handling the outcome {} of {} failed", cx.name(), outcome, request.pnfsid(), e);
@@ -62,13 +65,25 @@ final class Answers {
         }
     }
 
+    /**
+     * The bridge stopped serving its directory (a path there names something else now): the outcome is not
+     * delivered; the stage's temporary file goes (from the directory held open) and its space is given back.
+     */
+    private void stopped(TapeRequest request) {
+        Tracked t = table.returned(request.id());
+        if (t != null && t.isStage()) {
+            cx.deleteTemporary(t);
+            cx.freeSpace(t.id);
+        }
+    }
+
     /** After a failure handling an outcome: no temporary file or reservation is left behind. */
     private void abandon(TapeRequest request, RuntimeException e) {
         Tracked t = table.get(request.pnfsid());
         if (t == null || t.id != request.id() || !(request instanceof StageRequest)) {
             return;
         }
-        deleteQuietly(t.temporary);
+        cx.deleteTemporary(t);
         cx.freeSpace(t.id);
         if (t.is(Tracked.State.QUEUED)) {
             answerWithError(t, ReturnCodes.FAILED, "internal error answering " + t.pnfsid + ": " + e);
@@ -102,7 +117,7 @@ final class Answers {
             table.remove(t.pnfsid); // cancelled while the answer was on its way
             current = false;
         }
-        deleteQuietly(t.temporary);
+        cx.deleteTemporary(t);
         cx.freeSpace(t.id);
         if (!current) {
             cx.metrics.completed(cx.name(), KIND_STAGE, "cancelled", cx.seconds(t), 0);
@@ -119,7 +134,7 @@ final class Answers {
     private void deliver(Tracked t, Outcome.Staged s) {
         String wanted = BridgeContext.checksumOf(t.request());
         if (Checksums.contradicts(wanted, s.checksum())) {
-            deleteQuietly(t.temporary);
+            cx.deleteTemporary(t);
             cx.freeSpace(t.id);
             answerWithError(t, ReturnCodes.DATA_MISMATCH, t.pnfsid + ": read " + s.checksum() + " from tape but "
                     + "dCache expects " + wanted + "; not delivered");
@@ -129,15 +144,15 @@ final class Answers {
         try {
             if (t.hasExtension() && s.checksum() != null) {
                 int colon = s.checksum().indexOf(':');
-                AtomicFiles.write(cx.dir.checksumFile(t.pnfsid), StageChecksums.format(
+                cx.in().write(RequestDirectory.checksumFileName(t.pnfsid), StageChecksums.format(
                         Map.of(s.checksum().substring(0, colon), s.checksum().substring(colon + 1))), true);
             }
             // On disk before the name says "complete": after a power cut a restart adopts any in/ file of the
             // right size as delivered.
-            AtomicFiles.commit(t.temporary, in);
+            cx.in().commit(t.temporary.getFileName().toString(), t.pnfsid);
         } catch (IOException e) {
-            deleteQuietly(t.temporary);
-            deleteQuietly(cx.dir.checksumFile(t.pnfsid));
+            cx.deleteTemporary(t);
+            deleteQuietly(cx.in(), RequestDirectory.checksumFileName(t.pnfsid));
             cx.freeSpace(t.id);
             answerWithError(t, ReturnCodes.FAILED, "cannot deliver " + t.pnfsid + " into " + in + ": "
                     + e.getMessage());
@@ -171,7 +186,7 @@ final class Answers {
 
     void acknowledgeFlush(Tracked t, long bytes) {
         try {
-            Files.deleteIfExists(cx.dir.outLink(t.pnfsid));
+            cx.out().delete(t.pnfsid);
         } catch (IOException e) {
             LOG.error("{}: {} is on tape but its link {} cannot be removed: {}; will retry", cx.name(),
                     t.pnfsid, cx.dir.outLink(t.pnfsid), e.toString());
@@ -208,7 +223,7 @@ final class Answers {
     private void removed(String name, Outcome outcome) {
         table.removalEnded(name);
         if (outcome instanceof Outcome.Removed) {
-            deleteQuietly(cx.dir.trashFile(name));
+            deleteQuietly(cx.trash(), name);
             cx.metrics.completed(cx.name(), KIND_REMOVE, "removed", 0, 0);
         } else {
             LOG.warn("{}: removing the tape copy of {} did not complete ({}); the trash entry stays and is tried "

@@ -1,9 +1,6 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -11,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.daemon.config.DirectoryConfig;
 import org.tapeq.daemon.metrics.DaemonMetrics;
+import org.tapeq.protocol.HeldDirectory;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.catalog.Catalog;
@@ -29,6 +27,8 @@ final class BridgeContext {
 
     final BridgeSettings settings;
     final RequestDirectory dir;
+    /** The directory held open: every file access of the bridge goes through it. */
+    final DirectoryGuard guard;
     final Scheduler scheduler;
     final Catalog catalog;
     final EventLoop loop;
@@ -40,10 +40,11 @@ final class BridgeContext {
     /** Set on every request this bridge hands to the scheduler: its outcome comes back here. */
     final RequestOrigin origin;
 
-    BridgeContext(BridgeSettings settings, RequestDirectory dir, BridgeServices services, StageBuffer buffer,
+    BridgeContext(BridgeSettings settings, DirectoryGuard guard, BridgeServices services, StageBuffer buffer,
                   BridgeThread thread, RequestOrigin origin) {
         this.settings = settings;
-        this.dir = dir;
+        this.guard = guard;
+        this.dir = guard.held.layout();
         this.scheduler = services.scheduler();
         this.catalog = services.catalog();
         this.loop = services.loop();
@@ -81,26 +82,40 @@ final class BridgeContext {
         return r.checksumType().toLowerCase(Locale.ROOT) + ':' + r.checksumValue().toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * Whether a file is at {@code p}, following a symbolic link (a dangling one counts as nothing, as it does for
-     * the provider reading it). For probes whose usual answer is no: unlike {@code Files.exists(p,
-     * NOFOLLOW_LINKS)}, which builds and catches a NoSuchFileException, this costs one stat and no exception.
-     * At a million requests those exceptions took a third of the bridge's thread at restart.
-     */
-    static boolean present(Path p) {
-        return Files.exists(p);
+    HeldDirectory in() {
+        return guard.held.in();
+    }
+
+    HeldDirectory out() {
+        return guard.held.out();
+    }
+
+    HeldDirectory requests() {
+        return guard.held.request();
+    }
+
+    HeldDirectory trash() {
+        return guard.held.trash();
     }
 
     /** Whether the request file of {@code pnfsid} is still there (itself, not followed if it is a link). */
     boolean requestFilePresent(String pnfsid) {
-        return Files.exists(dir.requestFile(pnfsid), LinkOption.NOFOLLOW_LINKS);
+        return requests().exists(pnfsid);
     }
 
-    static void deleteQuietly(Path p) {
+    /** Removes {@code name} from {@code dir}, logging a failure. */
+    static void deleteQuietly(HeldDirectory dir, String name) {
         try {
-            Files.deleteIfExists(p);
+            dir.delete(name);
         } catch (IOException e) {
-            LOG.warn("cannot remove {}: {}", p, e.toString());
+            LOG.warn("cannot remove {}: {}", dir.resolve(name), e.toString());
+        }
+    }
+
+    /** Removes a stage's temporary file from in/, if it has one. */
+    void deleteTemporary(Tracked t) {
+        if (t.temporary != null) {
+            deleteQuietly(in(), t.temporary.getFileName().toString());
         }
     }
 }

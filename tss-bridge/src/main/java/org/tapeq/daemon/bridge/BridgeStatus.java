@@ -23,11 +23,13 @@ import java.util.Map;
  * @param intakePauses   times the intake pool was full and this directory waited for it to drain
  * @param reads          request files read by the intake since start (one gone before it was read is not; a
  *                       re-read of an empty one counts again)
+ * @param stopped        why the daemon stopped serving this directory (a path in it names something else than
+ *                       at start: a symbolic link, another directory), or null while it serves it
  */
 public record BridgeStatus(String name, String path, Map<String, Integer> requests, int removing, int inScheduler,
                            long oldestMillis, long bufferReserved, long bufferCapacity, long bufferRefusals,
                            long rejected, int parkedCount, List<Parked> parked, long rescans, int intakeBacklog,
-                           long intakePauses, long reads) {
+                           long intakePauses, long reads, String stopped) {
 
     /** A parked flush and why. */
     public record Parked(String pnfsid, long seenMillis, String reason) {

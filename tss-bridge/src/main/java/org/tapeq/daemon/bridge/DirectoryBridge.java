@@ -1,8 +1,7 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,10 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.DirectoryWatcher;
+import org.tapeq.protocol.HeldDirectory;
+import org.tapeq.protocol.HeldRequestDirectory;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.RequestOrigin;
+import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeRequest;
 
@@ -36,6 +38,14 @@ import org.tapeq.scheduler.model.TapeRequest;
  * <li><b>The directory and the catalog are the truth.</b> Nothing else is persisted. At start partial stage
  *     files are removed and every request file is read again; each step's commit point is an atomic rename or
  *     unlink, so a kill at any moment neither loses a request nor answers one twice.</li>
+ * <li><b>Held open.</b> The base directory and its subdirectories are opened at start and every file access
+ *     goes through those handles ({@link HeldRequestDirectory}), stage targets included ({@link #openTarget}):
+ *     a subdirectory renamed and replaced by a link or another directory at run time redirects nothing. Once a
+ *     second, at every rescan and before every answer, the bridge checks that the paths still name what it
+ *     opened; if not it stops serving the directory for good (an ERROR, {@code stopped} in status, its
+ *     requests withdrawn from the scheduler) until the operator restores it and restarts the daemon. The
+ *     flush source in {@code out/} is the exception: the scheduler reads it by path after the bridge checked
+ *     the directory (docs/operations.md, the residual race).</li>
  * </ul>
  */
 public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
@@ -59,6 +69,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
 
     private final BridgeSettings settings;
     private final RequestDirectory dir;
+    private final DirectoryGuard guard;
     private final BridgeThread thread;
     private final StageBuffer buffer;
     private final RequestTable table = new RequestTable();
@@ -67,27 +78,36 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private final Admission admission;
     private final Intake intake;
     private final WatchEvents events;
+    private final BridgeServices services;
     private DirectoryWatcher watcher;
     private ExclusiveLock lock;
+    /** Whether the stop of service was logged; on the bridge's thread. */
+    private boolean stopReported;
 
     public DirectoryBridge(BridgeSettings settings, BridgeServices services) throws IOException {
-        this(settings, services, AtomicFiles::write);
+        this(settings, services, null);
     }
 
-    /** With the writer of error files given (tests make it fail as a full filesystem would). */
+    /**
+     * With the writer of error files given (tests make it fail as a full filesystem would); null writes them
+     * through the request/ directory held open.
+     */
     DirectoryBridge(BridgeSettings settings, BridgeServices services, ErrorAnswers.Writer errorFiles)
             throws IOException {
         this.settings = settings;
+        this.services = services;
         this.dir = RequestDirectory.at(settings.path());
         List<String> problems = dir.problems();
         if (!problems.isEmpty()) {
             throw new IOException("request directory " + settings.path() + " (" + settings.name() + "): "
                     + String.join("; ", problems));
         }
+        this.guard = new DirectoryGuard(HeldRequestDirectory.open(dir));
         this.buffer = new StageBuffer(settings.name(), dir.inDir(), settings.stageBuffer(), settings.reserveBytes());
         this.thread = new BridgeThread(settings.name());
-        BridgeContext cx = new BridgeContext(settings, dir, services, buffer, thread, this);
-        this.answers = new Answers(cx, table, errorFiles);
+        BridgeContext cx = new BridgeContext(settings, guard, services, buffer, thread, this);
+        this.answers = new Answers(cx, table, errorFiles != null ? errorFiles
+                : (file, content) -> guard.held.request().write(file.getFileName().toString(), content, false));
         this.pickups = new Pickups(cx, table, this::reread);
         this.admission = new Admission(cx, table, answers, pickups);
         this.intake = new Intake(cx, table, admission, answers, pickups, services.intake(), services.intakeBatches());
@@ -143,8 +163,52 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         }
         thread.run(intake::rescan);
         thread.every(intake::rescan, settings.rescanMillis());
-        thread.every(pickups::tick, TICK_MILLIS);
+        thread.every(this::tick, TICK_MILLIS);
         return intake.ready();
+    }
+
+    private void tick() {
+        String stopped = guard.check();
+        if (stopped == null) {
+            pickups.tick();
+        } else if (!stopReported) {
+            stopReported = true;
+            stopServing(stopped);
+        }
+    }
+
+    /**
+     * A path in the directory names something else now: nothing more is read or written there, and the requests
+     * in the scheduler are withdrawn (the pool sends them again once the directory is served again).
+     */
+    private void stopServing(String why) {
+        List<Tracked> queued = table.inState(Tracked.State.QUEUED);
+        for (Tracked t : queued) {
+            if (t.ticket() != null) {
+                services.scheduler().cancel(t.ticket());
+            }
+        }
+        LOG.error("{}: STOPPED serving request directory {}: {}. Nothing is read or written there any more and "
+                + "{} queued request(s) were withdrawn. Restore the directory (a real directory, not a link) and "
+                + "restart the daemon; see docs/operations.md", settings.name(), dir.base(), why, queued.size());
+    }
+
+    /**
+     * Opens a stage's target in the in/ directory held open at start, never by its path; refused once the bridge
+     * stopped serving the directory.
+     */
+    @Override
+    public SeekableByteChannel openTarget(StageRequest request) throws IOException {
+        Path target = request.target();
+        String stopped = guard.stopped();
+        if (stopped != null) {
+            throw new IOException("not writing " + target + ": request directory " + dir.base()
+                    + " is no longer served (" + stopped + ")");
+        }
+        if (target == null || !dir.inDir().equals(target.getParent())) {
+            throw new IOException(target + " is not in " + dir.inDir());
+        }
+        return guard.held.in().openWrite(target.getFileName().toString());
     }
 
     /**
@@ -153,20 +217,17 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
      * the provider's own temporaries there are left alone).
      */
     private void removePartials() throws IOException {
-        removeTemporaries(dir.inDir(), name -> true);
+        removeTemporaries(guard.held.in(), name -> true);
         String errorPart = RequestDirectory.ERROR_SUFFIX + ".";
-        removeTemporaries(dir.requestDir(), name -> name.contains(errorPart));
+        removeTemporaries(guard.held.request(), name -> name.contains(errorPart));
     }
 
-    private void removeTemporaries(Path directory, Predicate<String> ours) throws IOException {
+    private void removeTemporaries(HeldDirectory directory, Predicate<String> ours) throws IOException {
         int removed = 0;
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(directory)) {
-            for (Path p : ds) {
-                String n = p.getFileName().toString();
-                if (AtomicFiles.isTemporaryName(n) && ours.test(n)) {
-                    Files.deleteIfExists(p);
-                    removed++;
-                }
+        for (String n : directory.list()) {
+            if (AtomicFiles.isTemporaryName(n) && ours.test(n)) {
+                directory.delete(n);
+                removed++;
             }
         }
         if (removed > 0) {
@@ -187,7 +248,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
             f.complete(new BridgeStatus(settings.name(), dir.base().toString(), s.states(), s.removing(),
                     s.inScheduler(), s.oldestMillis(), buffer.reservedBytes(), buffer.capacity(), buffer.refusals(),
                     intake.rejected(), s.parkedCount(), s.parked(), intake.rescans(), intake.backlog(),
-                    intake.pauses(), intake.reads()));
+                    intake.pauses(), intake.reads(), guard.stopped()));
         };
         if (!thread.tryRun(snapshot)) {
             f.completeExceptionally(new IllegalStateException(settings.name() + " is stopped"));
@@ -207,7 +268,12 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
                 lock.close();
             }
         } catch (IOException e) {
-            LOG.debug("releasing the lock: {}", e.toString());
+            LOG.warn("{}: removing the lock {}: {}", settings.name(), dir.base().resolve(LOCK_FILE), e.toString());
+        }
+        try {
+            guard.held.close();
+        } catch (IOException e) {
+            LOG.debug("closing the request directory: {}", e.toString());
         }
     }
 }

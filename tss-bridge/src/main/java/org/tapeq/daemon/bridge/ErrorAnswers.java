@@ -4,8 +4,6 @@ import static org.tapeq.daemon.bridge.BridgeContext.KIND_FLUSH;
 import static org.tapeq.daemon.bridge.BridgeContext.KIND_STAGE;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,7 +26,7 @@ import org.tapeq.protocol.ErrorReport;
  */
 final class ErrorAnswers {
 
-    /** Writes an error file; the daemon's writes {@code AtomicFiles}, tests can fail it. */
+    /** Writes an error file; the daemon's writes through the request/ directory held open, tests can fail it. */
     interface Writer {
         void write(Path file, byte[] content) throws IOException;
     }
@@ -132,8 +130,7 @@ final class ErrorAnswers {
 
     /** Withdrawn by the pool: its request file is gone, or for a flush its link. */
     private boolean unwanted(Tracked t) {
-        return !cx.requestFilePresent(t.pnfsid) || t.request() != null && !t.isStage()
-                && !Files.exists(cx.dir.outLink(t.pnfsid), LinkOption.NOFOLLOW_LINKS);
+        return !cx.requestFilePresent(t.pnfsid) || t.request() != null && !t.isStage() && !cx.out().exists(t.pnfsid);
     }
 
     private static String kind(Tracked t) {

@@ -1,11 +1,6 @@
 package org.tapeq.daemon.bridge;
 
-import static org.tapeq.daemon.bridge.BridgeContext.present;
-
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -130,6 +125,9 @@ final class Intake {
 
     /** One watch event (names are pnfsids); request files created are read at {@link #eventsDone}. */
     void onEvent(String sub, String pnfsid, boolean created) {
+        if (cx.guard.stopped() != null) {
+            return;
+        }
         switch (sub) {
             case RequestDirectory.REQUEST:
                 if (created) {
@@ -202,11 +200,13 @@ final class Intake {
 
     private void scanDirectories() {
         rescanRequested = false;
+        if (cx.guard.check() != null) {
+            return; // the bridge stopped serving the directory (DirectoryBridge says why)
+        }
         int gen = ++generation;
         List<String> fresh = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(cx.dir.requestDir())) {
-            for (Path p : ds) {
-                String n = p.getFileName().toString();
+        try {
+            for (String n : cx.requests().list()) {
                 if (!PnfsIds.isPnfsId(n)) {
                     continue;
                 }
@@ -236,7 +236,7 @@ final class Intake {
                 // requests are not checked: a rescan must not stat a million files.
                 fresh.add(t.pnfsid);
             } else if (t.is(Tracked.State.WAITING_LINK)
-                    || Admission.linkExpected(t) && present(cx.dir.outLink(t.pnfsid))) {
+                    || Admission.linkExpected(t) && cx.out().probablyExists(t.pnfsid)) {
                 admission.startFlush(t);
             }
         }
@@ -244,9 +244,9 @@ final class Intake {
             requestGone(t.pnfsid);
         }
         read(fresh);
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(cx.dir.trashDir())) {
-            for (Path p : ds) {
-                admission.remove(p.getFileName().toString());
+        try {
+            for (String n : cx.trash().list()) {
+                admission.remove(n);
             }
         } catch (IOException | RuntimeException e) {
             LOG.error("{}: cannot list {}: {}", cx.name(), cx.dir.trashDir(), e.toString());
@@ -259,7 +259,7 @@ final class Intake {
 
     private boolean rewritten(Tracked t) {
         try {
-            String now = Parsed.version(cx.dir.requestFile(t.pnfsid));
+            String now = Parsed.version(cx.requests(), t.pnfsid);
             return now != null && !now.equals(t.version());
         } catch (IOException e) {
             return false;
@@ -311,13 +311,17 @@ final class Intake {
     private void readBatch(List<String> names) {
         List<Parsed> results = new ArrayList<>(names.size());
         for (String n : names) {
-            results.add(Parsed.read(n, cx.dir.requestFile(n), cx.settings.maxRequestBytes()));
+            results.add(Parsed.read(cx.requests(), n, cx.settings.maxRequestBytes()));
         }
         cx.thread.run(() -> taken(results));
     }
 
     private void taken(List<Parsed> results) {
         batchesOut--;
+        if (cx.guard.check() != null) {
+            results.forEach(p -> reading.remove(p.pnfsid())); // read from the directory held open, not served
+            return;
+        }
         for (Parsed p : results) {
             reads += p.gone() ? 0 : 1;
             acceptSafely(p);

@@ -1,14 +1,12 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
+import org.tapeq.protocol.HeldDirectory;
 import org.tapeq.protocol.ProtocolException;
-import org.tapeq.protocol.ProtocolFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 
@@ -26,14 +24,14 @@ import org.tapeq.protocol.RequestCodec;
 record Parsed(String pnfsid, Request request, String error, boolean retry, boolean gone, String version) {
 
     /** Reads and parses {@code file}; never throws. */
-    static Parsed read(String pnfsid, Path file, int maxBytes) {
+    static Parsed read(HeldDirectory requests, String pnfsid, int maxBytes) {
+        Path file = requests.resolve(pnfsid);
         String version = null;
         byte[] content;
         try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes attributes = requests.attributes(pnfsid);
             version = version(attributes);
-            content = ProtocolFiles.readSmallFile(file, maxBytes, attributes);
+            content = requests.readSmall(pnfsid, maxBytes, attributes);
         } catch (NoSuchFileException e) {
             return new Parsed(pnfsid, null, null, false, true, null);
         } catch (ProtocolException e) {
@@ -58,12 +56,12 @@ record Parsed(String pnfsid, Request request, String error, boolean retry, boole
     }
 
     /**
-     * The identity of the file now at {@code file}: providers write request files under a temporary name and
+     * The identity of the file now named {@code pnfsid}: providers write request files under a temporary name and
      * rename them into place, so a rewritten request is a new inode. Null if there is none.
      */
-    static String version(Path file) throws IOException {
+    static String version(HeldDirectory requests, String pnfsid) throws IOException {
         try {
-            return version(Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+            return version(requests.attributes(pnfsid));
         } catch (NoSuchFileException e) {
             return null;
         }

@@ -1,13 +1,12 @@
 package org.tapeq.daemon.bridge;
 
 import static org.tapeq.daemon.bridge.BridgeContext.deleteQuietly;
-import static org.tapeq.daemon.bridge.BridgeContext.present;
 
-import java.nio.file.Path;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.protocol.RequestDirectory;
 
 /**
  * Delivered files and the space they hold, on the bridge's thread: a file the pool took frees its room in the
@@ -68,17 +67,16 @@ final class Pickups {
 
     /** A delivered file the pool took frees its space; one left behind by a cancelled request is an orphan. */
     void check(Tracked t) {
-        Path in = cx.dir.inFile(t.pnfsid);
-        if (!present(in)) {
+        if (!cx.in().exists(t.pnfsid)) {
             finish(t);
             return;
         }
         long now = cx.wallClock.getAsLong();
         if (t.requestGoneMillis() != 0 && now - t.requestGoneMillis() > cx.settings.orphanMillis()) {
             LOG.info("{}: removing {}: delivered, but its request went away {} ms ago and the pool never took it",
-                    cx.name(), in, now - t.requestGoneMillis());
-            deleteQuietly(in);
-            deleteQuietly(cx.dir.checksumFile(t.pnfsid));
+                    cx.name(), cx.in().resolve(t.pnfsid), now - t.requestGoneMillis());
+            deleteQuietly(cx.in(), t.pnfsid);
+            deleteQuietly(cx.in(), RequestDirectory.checksumFileName(t.pnfsid));
             finish(t);
         }
     }

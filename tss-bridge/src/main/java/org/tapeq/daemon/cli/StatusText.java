@@ -24,6 +24,9 @@ final class StatusText {
         }
         for (JsonNode d : st.path("directories")) {
             out.printf("%ndirectory %s (%s)%n", d.path("name").asText(), d.path("path").asText());
+            if (d.hasNonNull("stopped")) {
+                out.printf("  STOPPED: not served any more: %s%n", d.path("stopped").asText());
+            }
             out.printf("  requests: %s, removing %d%n", d.path("requests").toString(), d.path("removing").asInt());
             long oldest = d.path("oldestMillis").asLong();
             if (oldest > 0) {

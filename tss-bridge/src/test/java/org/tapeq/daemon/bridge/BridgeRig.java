@@ -10,7 +10,6 @@ import java.util.function.BooleanSupplier;
 
 import org.tapeq.scheduler.time.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
-import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.Scheduler;
@@ -59,7 +58,7 @@ final class BridgeRig implements AutoCloseable {
 
     /** A bridge (not started) on {@code dir}, closed with the rig. */
     DirectoryBridge bridge(String name, RequestDirectory dir, ReadPool pool, long rescanMillis) throws Exception {
-        return bridge(name, dir, pool, rescanMillis, AtomicFiles::write);
+        return bridge(name, dir, pool, rescanMillis, null);
     }
 
     /** A bridge (not started) whose error files are written by {@code errorFiles}, closed with the rig. */

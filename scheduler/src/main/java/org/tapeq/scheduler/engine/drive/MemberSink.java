@@ -2,14 +2,15 @@ package org.tapeq.scheduler.engine.drive;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.RandomAccessFile;
-import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.zip.Adler32;
 
 import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.format.Checksums;
+import org.tapeq.scheduler.model.StageRequest;
 
 /**
  * Splits one streaming read of a tape-file range into the requested members: bytes of member {@code i} go
@@ -92,8 +93,7 @@ final class MemberSink extends OutputStream {
         }
         try {
             if (outs[i] == null && target(i) != null) {
-                outs[i] = Files.newOutputStream(target(i), StandardOpenOption.CREATE,
-                        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+                outs[i] = Channels.newOutputStream(open(i));
             }
             if (sums[i] == null) {
                 sums[i] = new Adler32();
@@ -188,10 +188,16 @@ final class MemberSink extends OutputStream {
         }
     }
 
+    /** The target of member {@code i}, opened by its request's origin (which may hold the directory open). */
+    private SeekableByteChannel open(int i) throws IOException {
+        StageRequest r = items.get(i).request();
+        return r.origin().openTarget(r);
+    }
+
     private void createSparse(int i, long size) {
-        try (RandomAccessFile f = new RandomAccessFile(target(i).toFile(), "rw")) {
-            f.setLength(0);
-            f.setLength(size);
+        try (SeekableByteChannel c = open(i)) {
+            c.position(size - 1); // opened truncated: one zero byte at the end leaves a hole before it
+            c.write(ByteBuffer.allocate(1));
         } catch (IOException e) {
             errors[i] = "cannot write " + target(i) + ": " + e.getMessage();
         }
