@@ -73,6 +73,9 @@ final class FlushTask extends Task {
             return;
         }
         RequestFiles.writeFlush(this, attributes, path);
+        if (rt.checkDirectory() != null) {
+            return; // a link is made by path (Java has no linkat): never into a directory no longer served
+        }
         link(rt.directory.outLink(name()), replica);
         mark = rt.generation;
         setFlag(LINKED);

@@ -1,5 +1,6 @@
 package org.tapeq.provider;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Clock;
@@ -11,7 +12,11 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.protocol.HeldRequestDirectory;
 import org.tapeq.protocol.RequestDirectory;
 
 /**
@@ -20,9 +25,15 @@ import org.tapeq.protocol.RequestDirectory;
  * queued at most once at a time (see {@link Task}), so it never holds more entries than requests in flight.
  */
 final class ProviderRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(ProviderRuntime.class);
+
     final String hsmType;
     final String hsmName;
     final RequestDirectory directory;
+    /** The directory held open at start: every file access goes through it (never by the paths above). */
+    final HeldRequestDirectory held;
+    /** Why the directory is no longer served (a path there names something else now), or null. */
+    private final AtomicReference<String> stopped = new AtomicReference<>();
     final RequestRegistry registry = new RequestRegistry();
     /** Stage tasks whose staged file is still being written; checked every {@link ProviderConfig#period()}. */
     final Set<Task> polled = ConcurrentHashMap.newKeySet();
@@ -37,11 +48,12 @@ final class ProviderRuntime {
     /** Incremented at the start of each rescan; see {@link Rescanner}. */
     volatile int generation;
 
-    ProviderRuntime(String hsmType, String hsmName, ProviderConfig config, Clock clock) {
+    ProviderRuntime(String hsmType, String hsmName, ProviderConfig config, Clock clock) throws IOException {
         this.hsmType = hsmType;
         this.hsmName = hsmName;
         this.config = config;
         this.directory = RequestDirectory.at(config.directory());
+        this.held = HeldRequestDirectory.open(directory);
         this.clock = clock;
         this.startMillis = clock.millis();
         this.io = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS,
@@ -52,6 +64,28 @@ final class ProviderRuntime {
 
     ProviderConfig config() {
         return config;
+    }
+
+    /**
+     * Null while every path of the directory still names what was opened at start; otherwise why it is no
+     * longer served (logged once). Once stopped it stays stopped: the pool must be restarted with the directory
+     * restored.
+     */
+    String checkDirectory() {
+        if (stopped.get() == null) {
+            String changed = held.changed();
+            if (changed != null && stopped.compareAndSet(null, changed)) {
+                LOG.error("tapeq provider {}: STOPPED serving request directory {}: {}. Every request fails from "
+                        + "now on and nothing is read or written there. Restore the directory (a real directory, "
+                        + "not a link) and restart the pool (docs/provider.md)", hsmName, directory, changed);
+            }
+        }
+        return stopped.get();
+    }
+
+    /** Why the directory is no longer served, or null; no file access. */
+    String stopped() {
+        return stopped.get();
     }
 
     /** Applies new settings; the directory is never changed here (see TapeqNearlineStorage#configure). */
@@ -89,5 +123,10 @@ final class ProviderRuntime {
     void stop() {
         timer.shutdownNow();
         io.shutdownNow();
+        try {
+            held.close();
+        } catch (IOException e) {
+            LOG.debug("closing {}: {}", directory, e.toString());
+        }
     }
 }

@@ -9,7 +9,6 @@ import java.util.concurrent.ExecutionException;
 import org.dcache.pool.nearline.spi.RemoveRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.PnfsIds;
 
 /**
@@ -40,7 +39,7 @@ final class Removals {
         try {
             activation.get();
             String bfid = bfid(uri);
-            AtomicFiles.write(rt.directory.trashFile(bfid), uri.toASCIIString().getBytes(StandardCharsets.US_ASCII));
+            rt.held.trash().write(bfid, uri.toASCIIString().getBytes(StandardCharsets.US_ASCII), false);
             LOG.debug("{} remove of {} queued", bfid, uri);
             request.completed(null);
         } catch (ExecutionException e) {

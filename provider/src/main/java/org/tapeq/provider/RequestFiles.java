@@ -2,7 +2,6 @@ package org.tapeq.provider;
 
 import diskCacheV111.vehicles.StorageInfo;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Set;
@@ -10,7 +9,6 @@ import org.dcache.namespace.FileAttribute;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
 import org.dcache.vehicles.FileAttributes;
-import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 
@@ -40,8 +38,7 @@ final class RequestFiles {
     }
 
     private static void write(Task task, Request request) throws IOException {
-        Path file = task.rt.directory.requestFile(task.name());
-        AtomicFiles.write(file, RequestCodec.toBytes(request));
+        task.rt.held.request().write(task.name(), RequestCodec.toBytes(request), false);
         task.setFlag(Task.REQUEST_WRITTEN);
         task.rt.requestFilesWritten.increment();
     }

@@ -1,9 +1,6 @@
 package org.tapeq.provider;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -11,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.protocol.HeldDirectory;
 import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.RequestDirectory;
 
@@ -74,6 +72,10 @@ final class Rescanner {
     }
 
     void rescan() {
+        if (rt.checkDirectory() != null) {
+            rt.registry.tasks().forEach(Task::signal); // each fails: the directory is no longer served
+            return;
+        }
         long start = rt.clock.millis();
         int generation = ++rt.generation;
         try {
@@ -97,62 +99,58 @@ final class Rescanner {
     }
 
     private void scanRequestDirectory(long now) throws IOException {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(rt.directory.requestDir())) {
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
-                boolean isRequest = PnfsIds.isPnfsId(name);
-                String id = isRequest ? name : RequestDirectory.pnfsIdOfErrorFile(name);
-                Task task = id == null ? null : rt.registry.byFileName(id);
-                if (task != null) {
-                    if (!isRequest) {
-                        task.signal(); // an error file for a request in flight
-                    }
-                } else {
-                    deleteIfOrphaned(entry, now);
+        for (String name : rt.held.request().list()) {
+            Path entry = rt.directory.requestDir().resolve(name);
+            boolean isRequest = PnfsIds.isPnfsId(name);
+            String id = isRequest ? name : RequestDirectory.pnfsIdOfErrorFile(name);
+            Task task = id == null ? null : rt.registry.byFileName(id);
+            if (task != null) {
+                if (!isRequest) {
+                    task.signal(); // an error file for a request in flight
                 }
+            } else {
+                deleteIfOrphaned(entry, now);
             }
         }
     }
 
     private void scanInDirectory(long now) throws IOException {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(rt.directory.inDir())) {
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
-                boolean isData = PnfsIds.isPnfsId(name);
-                String id = isData ? name : RequestDirectory.pnfsIdOfChecksumFile(name);
-                if (id == null) {
-                    continue; // the daemon's temporary files are the daemon's business
+        for (String name : rt.held.in().list()) {
+            Path entry = rt.directory.inDir().resolve(name);
+            boolean isData = PnfsIds.isPnfsId(name);
+            String id = isData ? name : RequestDirectory.pnfsIdOfChecksumFile(name);
+            if (id == null) {
+                continue; // the daemon's temporary files are the daemon's business
+            }
+            Task task = rt.registry.byFileName(id);
+            if (task != null) {
+                if (isData) {
+                    task.signal();
                 }
-                Task task = rt.registry.byFileName(id);
-                if (task != null) {
-                    if (isData) {
-                        task.signal();
-                    }
-                } else if (isData || !Files.exists(rt.directory.inFile(id), LinkOption.NOFOLLOW_LINKS)) {
-                    // a staged file nobody claims, or a checksum file whose data is gone
-                    deleteIfOrphaned(entry, now);
-                }
+            } else if (isData || !rt.held.in().exists(id)) {
+                // a staged file nobody claims, or a checksum file whose data is gone
+                deleteIfOrphaned(entry, now);
             }
         }
     }
 
     private void scanOutDirectory(int generation) throws IOException {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(rt.directory.outDir())) {
-            for (Path entry : entries) {
-                Task task = rt.registry.byFileName(entry.getFileName().toString());
-                if (task != null) {
-                    task.mark = generation;
-                }
+        for (String name : rt.held.out().list()) {
+            Task task = rt.registry.byFileName(name);
+            if (task != null) {
+                task.mark = generation;
             }
         }
     }
 
     private void deleteIfOrphaned(Path entry, long now) {
         try {
-            BasicFileAttributes a = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            HeldDirectory dir = rt.held.holding(entry);
+            String name = entry.getFileName().toString();
+            BasicFileAttributes a = dir.attributes(name);
             long since = Math.max(a.lastModifiedTime().toMillis(), rt.startMillis);
             if (now - since >= rt.config().orphanTimeout().toMillis()) {
-                Files.deleteIfExists(entry);
+                dir.delete(name);
                 LOG.info("{}: removed, no request has claimed it for {} s", entry, (now - since) / 1000);
             }
         } catch (NoSuchFileException e) {

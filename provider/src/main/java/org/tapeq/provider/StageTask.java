@@ -1,13 +1,9 @@
 package org.tapeq.provider;
 
 import diskCacheV111.util.PnfsId;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collections;
 import java.util.HashSet;
@@ -84,9 +80,12 @@ final class StageTask extends Task {
      * exception; {@link #checkArrival()} looks closer (links, file type) before anything is delivered.
      */
     private long stagedSize() {
-        File staged = rt.directory.inFile(name()).toFile();
-        long size = staged.length();
-        return size == 0 && !staged.isFile() ? -1 : size;
+        try {
+            BasicFileAttributes a = rt.held.in().attributes(name());
+            return a.isRegularFile() ? a.size() : 0;
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     private void checkArrival() throws IOException {
@@ -98,7 +97,7 @@ final class StageTask extends Task {
         Path in = rt.directory.inFile(name());
         BasicFileAttributes staged;
         try {
-            staged = Files.readAttributes(in, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            staged = rt.held.in().attributes(name());
         } catch (NoSuchFileException e) {
             rt.polled.remove(this);
             notBefore = 0;
@@ -168,7 +167,7 @@ final class StageTask extends Task {
         }
         deleteQuietly(rt.directory.requestFile(name()));
         try {
-            Files.move(in, replica, StandardCopyOption.ATOMIC_MOVE);
+            rt.held.in().moveOut(name(), replica);
         } catch (IOException e) {
             withdraw();
             settle(Ending.failed(ReturnCodes.FAILED, "cannot move " + in + " to the replica " + replica + ": " + e));
@@ -178,10 +177,10 @@ final class StageTask extends Task {
         settle(Ending.completed(checksums));
     }
 
-    private static Set<Checksum> readChecksums(Path file) throws IOException {
+    private Set<Checksum> readChecksums(Path file) throws IOException {
         byte[] content;
         try {
-            content = ProtocolFiles.readSmallFile(file, ProtocolFiles.MAX_PROTOCOL_FILE_SIZE);
+            content = rt.held.in().readSmall(file.getFileName().toString(), ProtocolFiles.MAX_PROTOCOL_FILE_SIZE);
         } catch (NoSuchFileException e) {
             return Collections.emptySet(); // an ENDIT daemon: dCache computes or trusts checksums itself
         }

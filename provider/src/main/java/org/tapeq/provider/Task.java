@@ -6,8 +6,6 @@ import diskCacheV111.util.PnfsId;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.CancellationException;
@@ -180,6 +178,14 @@ abstract class Task implements Runnable {
         if ((f & DONE) != 0) {
             return;
         }
+        String stopped = rt.stopped();
+        if (stopped != null) {
+            if (claim()) { // nothing is touched in a directory no longer served
+                settle(Ending.failed(ReturnCodes.FAILED, kind() + " of " + name() + ": request directory "
+                        + rt.directory + " is no longer served: " + stopped));
+            }
+            return;
+        }
         if ((f & CANCEL) != 0) {
             cancelNow();
         } else if ((f & FAILED) != 0) {
@@ -230,7 +236,8 @@ abstract class Task implements Runnable {
     final void endWithErrorFile(Path errorFile) {
         ErrorReport report;
         try {
-            report = ErrorReport.parse(ProtocolFiles.readSmallFile(errorFile, ProtocolFiles.MAX_PROTOCOL_FILE_SIZE));
+            report = ErrorReport.parse(rt.held.request().readSmall(errorFile.getFileName().toString(),
+                    ProtocolFiles.MAX_PROTOCOL_FILE_SIZE));
         } catch (ProtocolException e) {
             report = new ErrorReport(ReturnCodes.FAILED, "the tape daemon's error file is unusable: " + e.getMessage());
         } catch (NoSuchFileException e) {
@@ -284,13 +291,15 @@ abstract class Task implements Runnable {
         }
     }
 
-    static boolean exists(Path path) {
-        return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+    /** Whether {@code path} (in a subdirectory) is there, looked up in the directory held open. */
+    final boolean exists(Path path) {
+        return rt.held.holding(path).exists(path.getFileName().toString());
     }
 
-    static void deleteQuietly(Path path) {
+    /** Removes {@code path} (in a subdirectory) from the directory held open, logging a failure. */
+    final void deleteQuietly(Path path) {
         try {
-            Files.deleteIfExists(path);
+            rt.held.holding(path).delete(path.getFileName().toString());
         } catch (IOException e) {
             LOG.warn("{}: cannot delete: {}", path, e.toString());
         }
