@@ -40,10 +40,10 @@ import java.util.Set;
  * <li><b>Names, not paths.</b> Every method takes a plain file name; one with a separator, {@code .} or
  *     {@code ..} is refused, so nothing here reaches outside the directory. The last component is never
  *     followed if it is a symbolic link.</li>
- * <li><b>What the handle cannot do.</b> Java has no {@code linkat} and no {@code fstat} of an open file, and a
- *     path given to another component (the scheduler's flush source, dCache's replica) is resolved by path.
- *     Where a caller must use a path, it checks {@link #changed} first; the window between that check and the
- *     use is the residual race, documented in docs/operations.md.</li>
+ * <li><b>What the handle cannot do.</b> Java has no {@code linkat}, so the provider's hard link into
+ *     {@code out/} is made by path, and a rename into a directory not held ({@link #moveOut}, dCache's
+ *     replica) resolves its target by path. Such a caller checks {@link #changed} first; the window between
+ *     that check and the use is the residual race, documented in docs/provider.md.</li>
  * <li><b>Where it is not available.</b> The handle needs a {@link SecureDirectoryStream} (Linux and the other
  *     Unix JDKs have one). Without it {@link #open} fails: serving a directory unsafely is worse than not
  *     serving it.</li>
@@ -63,7 +63,12 @@ public final class HeldDirectory implements Closeable {
         this.path = path;
         this.handle = handle;
         this.follow = follow;
-        this.identity = handle.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+        try {
+            this.identity = handle.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+        } catch (IOException | RuntimeException e) {
+            handle.close();
+            throw e;
+        }
     }
 
     /** Opens {@code dir} (it may be reached through links: it is what the operator configured). */
@@ -167,12 +172,14 @@ public final class HeldDirectory implements Closeable {
     }
 
     /**
-     * A cheap probe for a question whose usual answer is no: a lookup by path that throws nothing when the file
-     * is absent, confirmed through the handle when it says yes. A "no" may come from whatever the path names now;
-     * use it only where a wrong "no" costs repeated work, never a read or write elsewhere.
+     * A cheap probe for a question whose usual answer is no: a lookup by path that builds no exception when the
+     * file is absent (a dangling link counts as absent), confirmed through the handle when it says yes. A "no"
+     * may come from whatever the path names now; use it only where a wrong "no" costs repeated work, never to
+     * decide a read or write elsewhere. At a million requests, the exceptions {@link #exists} builds for absent
+     * files took a third of the daemon's bridge thread at restart.
      */
     public boolean probablyExists(String name) {
-        return Files.exists(resolve(name), LinkOption.NOFOLLOW_LINKS) && exists(name);
+        return Files.exists(resolve(name)) && exists(name);
     }
 
     /** Whether {@code name} is a symbolic link. */

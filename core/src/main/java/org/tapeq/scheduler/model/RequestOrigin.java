@@ -10,7 +10,7 @@ import java.nio.file.StandardOpenOption;
  * Where a request came from (in the daemon: the request directory that sent it). Chosen by the caller and
  * only handed back with the request's outcome, so the caller can route the outcome without encoding anything
  * in the request id. The scheduler never looks inside it; it asks it to open a stage's target, so an origin that
- * holds its directory open decides where the bytes go ({@link #openTarget}).
+ * holds its directory open decides where the bytes go ({@link #openTarget}) and come from ({@link #sources}).
  */
 public interface RequestOrigin {
 
@@ -27,5 +27,13 @@ public interface RequestOrigin {
     default SeekableByteChannel openTarget(StageRequest request) throws IOException {
         return FileChannel.open(request.target(), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * How the sources of this origin's flushes are looked at and read. By default by their paths; the daemon's
+     * request directories read them relative to the {@code out/} directory they hold open.
+     */
+    default SourceAccess sources() {
+        return SourceAccess.BY_PATH;
     }
 }

@@ -3,6 +3,8 @@ package org.tapeq.scheduler.format;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import org.tapeq.scheduler.model.SourceAccess;
+
 /**
  * A file to put into an aggregate.
  *
@@ -14,12 +16,20 @@ import java.util.Objects;
  * @param path         the file's dCache path, or null
  * @param dataset      co-location key, or null
  * @param source       the file to read the data from, or null for a size-only member (simulation, planning)
+ * @param access       how {@code source} is looked at and read (by path, or relative to a directory held open)
  */
 public record AggregateMember(String pnfsid, long size, String checksum, String storageClass, String path,
-                              String dataset, Path source) {
+                              String dataset, Path source, SourceAccess access) {
+
+    /** A member whose source is read by its path. */
+    public AggregateMember(String pnfsid, long size, String checksum, String storageClass, String path,
+                           String dataset, Path source) {
+        this(pnfsid, size, checksum, storageClass, path, dataset, source, SourceAccess.BY_PATH);
+    }
 
     public AggregateMember {
         Objects.requireNonNull(pnfsid, "pnfsid");
+        Objects.requireNonNull(access, "access");
         if (size < 0) {
             throw new IllegalArgumentException(pnfsid + ": negative size " + size);
         }
@@ -27,6 +37,6 @@ public record AggregateMember(String pnfsid, long size, String checksum, String 
 
     /** The same member with another checksum. */
     public AggregateMember withChecksum(String newChecksum) {
-        return new AggregateMember(pnfsid, size, newChecksum, storageClass, path, dataset, source);
+        return new AggregateMember(pnfsid, size, newChecksum, storageClass, path, dataset, source, access);
     }
 }

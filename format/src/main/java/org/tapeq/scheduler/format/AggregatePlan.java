@@ -117,7 +117,7 @@ public final class AggregatePlan {
         if (member.source() == null) {
             return member.withChecksum(checksum);
         }
-        String problem = SourceFiles.problem(member.source(), member.size());
+        String problem = SourceFiles.problem(member);
         if (problem != null) {
             throw new SourceProblem(problem);
         }
@@ -126,7 +126,7 @@ public final class AggregatePlan {
         }
         String actual;
         try {
-            actual = Checksums.format(SourceFiles.adler32(member.source(), member.size()));
+            actual = Checksums.format(SourceFiles.adler32(member));
         } catch (IOException e) {
             throw new SourceProblem(e.getMessage());
         }

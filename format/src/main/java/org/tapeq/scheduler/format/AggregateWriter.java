@@ -42,12 +42,12 @@ final class AggregateWriter implements TapeFileSource {
 
         @Override
         public InputStream open(AggregateMember member) throws IOException {
-            String problem = SourceFiles.problem(member.source(), member.size());
+            String problem = SourceFiles.problem(member);
             if (problem != null) {
                 throw new SourceChangedException(member.pnfsid(), member.source(), problem);
             }
             try {
-                return SourceFiles.open(member.source());
+                return SourceFiles.open(member);
             } catch (IOException e) {
                 throw new SourceChangedException(member.pnfsid(), member.source(), SourceFiles.describe(e), e);
             }

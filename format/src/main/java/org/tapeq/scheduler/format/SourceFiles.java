@@ -2,15 +2,9 @@ package org.tapeq.scheduler.format;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.zip.Adler32;
 
@@ -21,11 +15,12 @@ final class SourceFiles {
     private SourceFiles() {
     }
 
-    /** Why {@code file} cannot be the source of a member of {@code size} bytes, or null if it can. */
-    static String problem(Path file, long size) {
+    /** Why {@code member}'s source cannot be the source of a member of its size, or null if it can. */
+    static String problem(AggregateMember member) {
+        long size = member.size();
         BasicFileAttributes attributes;
         try {
-            attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            attributes = member.access().attributes(member.source());
         } catch (IOException e) {
             return describe(e);
         }
@@ -41,20 +36,21 @@ final class SourceFiles {
         return null;
     }
 
-    /** Opens {@code file} for reading; fails if it is a symbolic link. */
-    static InputStream open(Path file) throws IOException {
-        return Channels.newInputStream(FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+    /** Opens {@code member}'s source for reading; fails if it is a symbolic link. */
+    static InputStream open(AggregateMember member) throws IOException {
+        return member.access().open(member.source());
     }
 
     /**
-     * Adler-32 of a file that must have exactly {@code size} bytes.
+     * Adler-32 of a member's source, which must have exactly the member's size in bytes.
      *
      * @throws IOException with a reason that names no file, if it cannot be read or has another length
      */
-    static long adler32(Path file, long size) throws IOException {
+    static long adler32(AggregateMember member) throws IOException {
+        long size = member.size();
         Adler32 adler = new Adler32();
         byte[] buffer = new byte[(int) Math.min(BUFFER_SIZE, Math.max(size, 1))];
-        try (InputStream in = open(file)) {
+        try (InputStream in = open(member)) {
             long remaining = size;
             while (remaining > 0) {
                 int n = in.read(buffer, 0, (int) Math.min(buffer.length, remaining));

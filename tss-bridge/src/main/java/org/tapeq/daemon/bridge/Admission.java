@@ -181,10 +181,7 @@ final class Admission {
         Path link = cx.dir.outLink(t.pnfsid);
         BasicFileAttributes a;
         try {
-            if (!cx.out().probablyExists(t.pnfsid)) {
-                throw new NoSuchFileException(link.toString()); // the provider links after the request file
-            }
-            a = cx.out().attributes(t.pnfsid);
+            a = cx.out().attributes(t.pnfsid); // a dangling link too: it is refused below
         } catch (NoSuchFileException e) {
             // The provider writes the request before the link; or the flush was acknowledged before a restart
             // and the pool has not removed the request yet. Either way: wait for a link.

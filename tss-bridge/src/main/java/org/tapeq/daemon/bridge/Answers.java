@@ -70,6 +70,10 @@ final class Answers {
      * delivered; the stage's temporary file goes (from the directory held open) and its space is given back.
      */
     private void stopped(TapeRequest request) {
+        if (request instanceof RemoveRequest) {
+            table.removalEnded(request.pnfsid());
+            return;
+        }
         Tracked t = table.returned(request.id());
         if (t != null && t.isStage()) {
             cx.deleteTemporary(t);

@@ -1,8 +1,10 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
@@ -17,6 +19,7 @@ import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.RequestOrigin;
+import org.tapeq.scheduler.model.SourceAccess;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeRequest;
@@ -43,9 +46,8 @@ import org.tapeq.scheduler.model.TapeRequest;
  *     a subdirectory renamed and replaced by a link or another directory at run time redirects nothing. Once a
  *     second, at every rescan and before every answer, the bridge checks that the paths still name what it
  *     opened; if not it stops serving the directory for good (an ERROR, {@code stopped} in status, its
- *     requests withdrawn from the scheduler) until the operator restores it and restarts the daemon. The
- *     flush source in {@code out/} is the exception: the scheduler reads it by path after the bridge checked
- *     the directory (docs/operations.md, the residual race).</li>
+ *     requests withdrawn from the scheduler) until the operator restores it and restarts the daemon. Flush
+ *     sources too are looked at and read through the held {@code out/} ({@link #sources}).</li>
  * </ul>
  */
 public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
@@ -102,8 +104,14 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
             throw new IOException("request directory " + settings.path() + " (" + settings.name() + "): "
                     + String.join("; ", problems));
         }
-        this.guard = new DirectoryGuard(HeldRequestDirectory.open(dir));
-        this.buffer = new StageBuffer(settings.name(), dir.inDir(), settings.stageBuffer(), settings.reserveBytes());
+        HeldRequestDirectory held = HeldRequestDirectory.open(dir);
+        this.guard = new DirectoryGuard(held);
+        try {
+            this.buffer = new StageBuffer(settings.name(), dir.inDir(), settings.stageBuffer(), settings.reserveBytes());
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
+        }
         this.thread = new BridgeThread(settings.name());
         BridgeContext cx = new BridgeContext(settings, guard, services, buffer, thread, this);
         this.answers = new Answers(cx, table, errorFiles != null ? errorFiles
@@ -209,6 +217,36 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
             throw new IOException(target + " is not in " + dir.inDir());
         }
         return guard.held.in().openWrite(target.getFileName().toString());
+    }
+
+    /** Flush sources are looked at and read in the out/ directory held open at start, never by their path. */
+    @Override
+    public SourceAccess sources() {
+        return sources;
+    }
+
+    private final SourceAccess sources = new SourceAccess() {
+        @Override
+        public BasicFileAttributes attributes(Path source) throws IOException {
+            return guard.held.out().attributes(inOut(source));
+        }
+
+        @Override
+        public InputStream open(Path source) throws IOException {
+            return guard.held.out().openRead(inOut(source));
+        }
+    };
+
+    /** The name of {@code source} in out/; refused once the bridge stopped serving the directory. */
+    private String inOut(Path source) throws IOException {
+        String stopped = guard.stopped();
+        if (stopped != null) {
+            throw new IOException("request directory " + dir.base() + " is no longer served (" + stopped + ")");
+        }
+        if (!dir.outDir().equals(source.getParent())) {
+            throw new IOException("is not in " + dir.outDir());
+        }
+        return source.getFileName().toString();
     }
 
     /**

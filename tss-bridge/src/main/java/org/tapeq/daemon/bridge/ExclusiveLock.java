@@ -3,6 +3,7 @@ package org.tapeq.daemon.bridge;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -42,7 +43,7 @@ public final class ExclusiveLock implements AutoCloseable {
             FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     LinkOption.NOFOLLOW_LINKS);
             try {
-                if (channel.tryLock() == null) {
+                if (!tryLock(channel)) {
                     throw new IOException(what + " is in use by another tapeq daemon (" + file + " is locked)");
                 }
                 byte[] token = ("pid " + ProcessHandle.current().pid() + " "
@@ -61,6 +62,15 @@ public final class ExclusiveLock implements AutoCloseable {
                 throw e;
             }
             channel.close(); // the locked file was removed by the daemon that held it: take the new one
+        }
+    }
+
+    /** Whether the lock was taken; false if another process, or this one through another channel, holds it. */
+    private static boolean tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock() != null;
+        } catch (OverlappingFileLockException e) {
+            return false;
         }
     }
 

@@ -52,7 +52,8 @@ public final class AggregateFormat {
 
     private static AggregateMember member(FlushItem item) {
         return new AggregateMember(item.request().pnfsid(), item.request().size(), item.request().checksum(),
-                item.request().storageClass(), item.request().path(), item.dataset(), item.request().source());
+                item.request().storageClass(), item.request().path(), item.dataset(), item.request().source(),
+                item.request().origin().sources());
     }
 
     /** The plan for writing on {@code barcode}, without members cancelled since the pre-pass. No I/O. */
