@@ -4,6 +4,11 @@ package org.tapeq.scheduler.model;
 public enum FaultKind {
     /** The drive failed (hardware, connection, timeout). Retry elsewhere; repeated errors take it out of service. */
     DRIVE,
+    /**
+     * The drive asks to be cleaned (TapeAlert "cleaning required"). It is taken out of service at once with that
+     * reason, until an operator has cleaned it and puts it back ({@code tapeq drive up}).
+     */
+    CLEANING,
     /** The cartridge could not be read or written at some place. The cartridge becomes suspect (read-only). */
     MEDIA,
     /** The robot could not move a cartridge. Retried with backoff. */

@@ -44,4 +44,13 @@ public interface TapeLibrary {
 
     /** Writes tape file 0 at the beginning of tape. Everything recorded after it becomes unreadable. */
     void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done);
+
+    /**
+     * The capacity of the cartridge in the drive as its cartridge memory reported it at the mount, if the library
+     * reads it (the SCSI backend: READ ATTRIBUTE); empty otherwise, and the scheduler keeps the media type's
+     * nominal capacity. Asked on the loop after a mount (or adoption) completed, before the drive's next operation.
+     */
+    default java.util.Optional<CartridgeCapacity> capacity(String drive) {
+        return java.util.Optional.empty();
+    }
 }

@@ -387,6 +387,7 @@ public final class DriveRunner implements WorkQueue.Holder {
             @Override
             public void failed(TapeFault fault) {
                 context.countFault(fault.kind());
+                LOG.warn("Drive {}: unload of {} failed: {}", id, barcode, fault.toString());
                 String reason = "cannot unload " + barcode + ": " + fault.getMessage();
                 if (q != null) {
                     q.blocked("cartridge stuck in drive " + id + ": " + fault.getMessage());
@@ -483,7 +484,9 @@ public final class DriveRunner implements WorkQueue.Holder {
     void driveError(TapeFault fault) {
         errors++;
         lastError = fault.getMessage();
-        if (errors >= context.settings().driveErrorLimit() && !down) {
+        if (FaultReactions.takesDriveOut(fault.kind()) && !down) {
+            markDown(fault.getMessage(), true);
+        } else if (errors >= context.settings().driveErrorLimit() && !down) {
             markDown("taken out of service after " + errors + " consecutive errors; last: " + fault.getMessage(), true);
         }
     }

@@ -80,9 +80,16 @@ public final class FaultReactions {
         NO_DRIVE
     }
 
-    /** One cell of the table. */
+    /**
+     * One cell of the table.
+     *
+     * @param driveOut the drive is taken out of service at once, the fault its reason ({@link #takesDriveOut})
+     */
     public record Reaction(boolean driveError, boolean robotError, Cartridge cartridge, Requests requests,
-                           Then then) {
+                           Then then, boolean driveOut) {
+        Reaction(boolean driveError, boolean robotError, Cartridge cartridge, Requests requests, Then then) {
+            this(driveError, robotError, cartridge, requests, then, false);
+        }
     }
 
     private static final Map<Operation, Map<FaultKind, Reaction>> TABLE = new EnumMap<>(Operation.class);
@@ -105,7 +112,22 @@ public final class FaultReactions {
         return TABLE.get(op).get(kind);
     }
 
+    /**
+     * Whether a fault of this kind takes the drive out of service at once, whatever the operation: a drive that
+     * asks for cleaning (TapeAlert) is not used until an operator has cleaned it and puts it back.
+     */
+    public static boolean takesDriveOut(FaultKind kind) {
+        return kind == FaultKind.CLEANING;
+    }
+
     private static Reaction decide(Operation op, FaultKind k) {
+        Reaction r = decideCounted(op, k == FaultKind.CLEANING ? FaultKind.DRIVE : k);
+        return takesDriveOut(k) && r.driveError()
+                ? new Reaction(true, false, r.cartridge(), r.requests(), r.then(), true)
+                : r;
+    }
+
+    private static Reaction decideCounted(Operation op, FaultKind k) {
         boolean drive = k == FaultKind.DRIVE;
         return switch (op) {
             case MOUNT -> switch (k) {
@@ -151,7 +173,7 @@ public final class FaultReactions {
             // A flush whose file changed or has the wrong size: dCache must not retry blindly.
             case SOURCE -> ReturnCodes.DATA_MISMATCH;
             // Transient: drives, robot, tape full, the target disk. dCache retries later.
-            case DRIVE, ROBOT, TAPE_FULL, TARGET, CATALOG -> ReturnCodes.FAILED;
+            case DRIVE, CLEANING, ROBOT, TAPE_FULL, TARGET, CATALOG -> ReturnCodes.FAILED;
         };
     }
 
@@ -195,7 +217,9 @@ public final class FaultReactions {
 
     private static String describe(Reaction r) {
         List<String> parts = new ArrayList<>();
-        if (r.driveError()) {
+        if (r.driveOut()) {
+            parts.add("drive out of service at once, the fault its reason");
+        } else if (r.driveError()) {
             parts.add("drive error counted (out of service at the limit)");
         }
         if (r.robotError()) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.tapeq.protocol.ReturnCodes;
@@ -36,6 +37,20 @@ class FaultReactionsTest {
         assertFalse(r.robotError());
         assertEquals(Requests.RETRY, r.requests());
         assertEquals(Then.UNLOAD_AVOID, r.then());
+    }
+
+    @Test
+    void of_cleaningRequired_takesTheDriveOutAtOnceWhateverTheOperation() {
+        for (Operation op : List.of(Operation.MOUNT, Operation.LABEL_CHECK, Operation.READ, Operation.WRITE)) {
+            Reaction r = FaultReactions.of(op, FaultKind.CLEANING);
+            Reaction drive = FaultReactions.of(op, FaultKind.DRIVE);
+            assertTrue(r.driveOut(), op.toString());
+            assertFalse(drive.driveOut(), op.toString());
+            assertEquals(drive.requests(), r.requests(), op + ": the requests fare as after a drive error");
+            assertEquals(drive.then(), r.then(), op.toString());
+        }
+        assertTrue(FaultReactions.takesDriveOut(FaultKind.CLEANING));
+        assertFalse(FaultReactions.takesDriveOut(FaultKind.DRIVE));
     }
 
     @Test

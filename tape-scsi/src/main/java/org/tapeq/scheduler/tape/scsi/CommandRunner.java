@@ -51,6 +51,10 @@ final class CommandRunner implements AutoCloseable {
     private static final long WATCHDOG_PERIOD_MILLIS = 200;
     /** How long the pipes of a killed command may stay open before their I/O is abandoned. */
     private static final long ABANDON_GRACE_MILLIS = 2_000;
+    /** {@code timeout -k}: seconds between the remote TERM and KILL of a command past its limit. */
+    private static final int REMOTE_KILL_AFTER_SECONDS = 5;
+    /** The exit code of {@code timeout} when it stopped the command. */
+    static final int REMOTE_TIMEOUT_EXIT = 124;
 
     /** A blocking job on a runner thread; throws the fault the operation reports. */
     @FunctionalInterface
@@ -89,6 +93,9 @@ final class CommandRunner implements AutoCloseable {
             String err = stderr.strip();
             if (timedOut) {
                 return "timed out" + (err.isEmpty() ? "" : " (" + err + ")");
+            }
+            if (exitCode == REMOTE_TIMEOUT_EXIT && err.isEmpty()) {
+                return "timed out on the tape host (exit code " + exitCode + " of timeout)";
             }
             return err.isEmpty() ? "exit code " + exitCode : err + " (exit code " + exitCode + ")";
         }
@@ -141,9 +148,23 @@ final class CommandRunner implements AutoCloseable {
         }
     }
 
-    /** Runs a command line to its end, capturing its output; kills it after {@code timeoutMillis}. */
+    /**
+     * Runs a command line to its end, capturing its output; kills it after {@code timeoutMillis}. Behind a
+     * prefix the line runs under {@code timeout} on the tape host too: killing the local {@code ssh} does not
+     * stop its remote side, and a remote {@code mt} left waiting on a drive acts on whatever is loaded there
+     * later (an {@code mt offline} ejecting the next cartridge).
+     */
     Result run(String line, long timeoutMillis) {
         return execute(line, timeoutMillis, false, null, null);
+    }
+
+    /** The line as the tape host runs it: bounded by {@code timeout} (GNU coreutils) behind a prefix. */
+    String remote(String line, long timeoutMillis) {
+        if (prefix.isEmpty()) {
+            return line; // local: the watchdog kills the command and its children itself
+        }
+        long seconds = Math.max(1, (timeoutMillis + 999) / 1000);
+        return Shell.line("timeout", "-k", REMOTE_KILL_AFTER_SECONDS, seconds, "sh", "-c", line);
     }
 
     /**
@@ -164,7 +185,7 @@ final class CommandRunner implements AutoCloseable {
         if (prefix.isEmpty()) {
             argv.addAll(List.of("sh", "-c", line));
         } else {
-            argv.add(line);
+            argv.add(stall ? line : remote(line, timeoutMillis));
         }
         long t0 = System.nanoTime();
         Process process;

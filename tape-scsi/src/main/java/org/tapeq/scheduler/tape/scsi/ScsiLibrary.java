@@ -1,7 +1,6 @@
 package org.tapeq.scheduler.tape.scsi;
 
 import java.io.ByteArrayOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,6 +20,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.LabelVerifier;
@@ -65,6 +66,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final ScsiSettings settings;
     private final LabelVerifier labels;
     private final CommandRunner runner;
+    private final DriveProbe probe;
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
     private final ReentrantLock robot = new ReentrantLock(true);
     /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
@@ -83,6 +85,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         volatile boolean labelVerified;
         /** The drive was put into variable-block mode since the library started or it was loaded. */
         volatile boolean prepared;
+        /** Drive flags (cleaning, hardware) read after the last unload and not yet reported. */
+        volatile TapeAlert pendingAlert = TapeAlert.NONE;
+        /** Media flags the drive raised for the loaded cartridge: it is not written. Null if none. */
+        volatile TapeAlert mediaAlert;
+        /** What the loaded cartridge's memory said about its capacity at the load, or null. */
+        volatile CartridgeCapacity capacity;
 
         DriveState(ScsiSettings.Drive config) {
             this.config = config;
@@ -106,11 +114,18 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             }
         }
         this.runner = new CommandRunner(loop, settings.commandPrefix(), settings.drives().size() + 2);
+        this.probe = new DriveProbe(runner, settings.tapeTimeoutMillis());
     }
 
     @Override
     public int blockSize() {
         return settings.blockSize();
+    }
+
+    @Override
+    public Optional<CartridgeCapacity> capacity(String drive) {
+        DriveState d = drives.get(drive);
+        return d == null || d.barcode == null ? Optional.empty() : Optional.ofNullable(d.capacity);
     }
 
     @Override
@@ -224,6 +239,9 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 }
                 CommandRunner.Result r = mt(d, "status");
                 online = r.ok();
+                if (online && loaded != null) {
+                    d.capacity = probe.capacity(d.device()).orElse(null);
+                }
                 if (!online) {
                     LOG.warn("Drive {} ({}) does not answer: {}", d.config.name(), d.device(), r.diagnostic());
                 }
@@ -257,11 +275,26 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     private Void doMount(DriveState d, String barcode) throws TapeFault {
         String what = "mount " + barcode + " into " + d.config.name();
+        TapeAlert before = d.pendingAlert.plus(probe.tapeAlert(d.device()));
+        d.pendingAlert = TapeAlert.NONE;
+        TapeFault unfit = before.fault(what, false);
+        if (unfit != null) {
+            throw unfit; // before any robot move: the cartridge stays where it is
+        }
         robot.lock();
         try {
             ChangerStatus status = changerStatus(what);
             ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
                     FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
+            if (drive.full() && d.barcode == null) {
+                // The changer says full, this library says empty (a cartridge ejected by a stale command, or
+                // moved by hand): give it back first.
+                LOG.warn("{}: the changer reports {} in the drive, which this library holds no cartridge in;"
+                        + " returning it to a slot", what, drive.barcode() == null ? "a cartridge" : drive.barcode());
+                returnToSlot(d, status, drive, what);
+                status = changerStatus(what);
+                drive = status.drive(d.config.changerIndex()).orElseThrow();
+            }
             if (drive.full()) {
                 throw new TapeFault(FaultKind.DRIVE, what + ": the drive already holds "
                         + (drive.barcode() == null ? "a cartridge without barcode" : drive.barcode()));
@@ -275,17 +308,89 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "load", slot.number(),
                     d.config.changerIndex()), settings.robotTimeoutMillis());
             if (!r.ok()) {
-                throw FaultMap.fault(FaultMap.Op.ROBOT, what, r);
+                TapeFault fault = FaultMap.fault(FaultMap.Op.ROBOT, what, r);
+                reconcile(d, what, fault);
+                throw fault;
             }
         } finally {
             robot.unlock();
         }
         forget(d);
         d.barcode = barcode;
-        awaitReady(d, what);
-        prepare(d, what);
-        check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
+        try {
+            awaitReady(d, what);
+            prepare(d, what);
+            check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
+            checkAlerts(d, what);
+        } catch (TapeFault fault) {
+            robot.lock();
+            try {
+                reconcile(d, what, fault); // the scheduler takes a failed mount for an empty drive: make it so
+            } finally {
+                robot.unlock();
+            }
+            throw fault;
+        }
+        d.capacity = probe.capacity(d.device()).orElse(null);
         return null;
+    }
+
+    /**
+     * After a failed mount: a cartridge the changer reports in the drive goes back to a slot, so that the drive
+     * is empty as the scheduler takes it to be. Under the robot lock; logs instead of throwing, the caller
+     * reports the original fault.
+     */
+    private void reconcile(DriveState d, String what, TapeFault cause) {
+        try {
+            ChangerStatus status = changerStatus(what + " (checking the drive after: " + cause.getMessage() + ")");
+            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElse(null);
+            if (drive != null && drive.full()) {
+                returnToSlot(d, status, drive, what);
+            }
+            forget(d);
+        } catch (TapeFault f) {
+            LOG.error("{}: after {}: could not check or empty the drive: {}", what, cause.getMessage(),
+                    f.getMessage());
+        }
+    }
+
+    /**
+     * Moves the cartridge in the drive back to a slot: {@code mt offline} first only if the drive reports a tape
+     * (on an empty drive it waits for a tape and unloads whatever is loaded next), then {@code mtx unload}.
+     * Under the robot lock.
+     */
+    private void returnToSlot(DriveState d, ChangerStatus status, ChangerStatus.Element drive, String what)
+            throws TapeFault {
+        if (holdsTape(d)) {
+            CommandRunner.Result offline = mt(d, "offline");
+            if (!offline.ok()) {
+                LOG.warn("{}: {} failed: {}; trying the robot anyway", what, offline.line(), offline.diagnostic());
+            }
+        }
+        int slot = status.returnSlot(drive).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what
+                + ": no free storage slot to return the cartridge in the drive to"));
+        CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "unload", slot,
+                d.config.changerIndex()), settings.robotTimeoutMillis());
+        if (!r.ok()) {
+            TapeFault fault = FaultMap.fault(FaultMap.Op.ROBOT, what + " (returning the cartridge in the drive)", r);
+            LOG.warn("{}: robot fault: {}", what, fault.getMessage());
+            throw fault;
+        }
+        LOG.info("{}: returned {} from the drive to slot {}", what, drive.barcode(), slot);
+        forget(d);
+    }
+
+    /** Whether {@code mt status} shows a tape in the drive; true if it cannot tell (then unloading is tried). */
+    private boolean holdsTape(DriveState d) {
+        CommandRunner.Result r = mt(d, "status");
+        if (!r.ok()) {
+            return true;
+        }
+        try {
+            return !DriveStatus.parse(r.stdout()).noTape();
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
     }
 
     private Void doUnmount(DriveState d) throws TapeFault {
@@ -301,11 +406,16 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 robot.unlock();
             }
         }
-        CommandRunner.Result offline = mt(d, "offline");
-        if (!offline.ok()) {
+        // On an empty drive (DR_OPEN: the tape was already ejected, e.g. by an unmount whose robot move failed)
+        // mt offline waits for the next tape and ejects it: skip it.
+        CommandRunner.Result offline = holdsTape(d) ? mt(d, "offline") : null;
+        if (offline == null) {
+            LOG.info("{}: the drive has no tape loaded (DR_OPEN); only the robot is asked", what);
+        } else if (!offline.ok()) {
             // The robot may still be able to take it (a drive that lost its connection); if not, mtx says so.
             LOG.warn("{}: {} failed: {}; trying the robot anyway", what, offline.line(), offline.diagnostic());
         }
+        boolean offlineOk = offline == null || offline.ok();
         robot.lock();
         try {
             ChangerStatus status = changerStatus(what);
@@ -320,13 +430,22 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "unload", slot,
                     d.config.changerIndex()), settings.robotTimeoutMillis());
             if (!r.ok()) {
-                throw FaultMap.fault(FaultMap.Op.ROBOT, what + (offline.ok() ? "" : " (after " + offline.line()
-                        + ": " + offline.diagnostic() + ")"), r);
+                throw FaultMap.fault(FaultMap.Op.ROBOT, what + (offlineOk ? "" : " (after "
+                        + offline.line() + ": " + offline.diagnostic() + ")"), r);
             }
+        } catch (TapeFault f) {
+            LOG.warn("{}: {} fault during the unload: {}", what, f.kind(), f.getMessage());
+            throw f;
         } finally {
             robot.unlock();
         }
+        String barcode = d.barcode;
         forget(d);
+        TapeAlert after = probe.tapeAlert(d.device());
+        if (!after.only(TapeAlert.MEDIA).isEmpty()) {
+            LOG.warn("{}: TapeAlert after the unload: {} (cartridge {})", what, after.only(TapeAlert.MEDIA), barcode);
+        }
+        d.pendingAlert = after; // drive flags: reported at the next mount, before any robot move
         return null;
     }
 
@@ -465,20 +584,20 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         long bs = settings.blockSize();
         long blocks = (skip + length + bs - 1) / bs;
         long[] delivered = new long[1];
-        SinkFailure[] sinkFailure = new SinkFailure[1];
-        Gate gate = new Gate();
+        Pipes.SinkFailure[] sinkFailure = new Pipes.SinkFailure[1];
+        Pipes.Gate gate = new Pipes.Gate();
         CommandRunner.Result r = runner.drain(Shell.line("dd", "if=" + d.device(), "bs=" + bs, "count=" + blocks),
                 settings.dataStallMillis(), in -> {
                     try (OutputStream out = gate.open(sink)) {
                         delivered[0] = copy(in, skip, length, out);
-                    } catch (SinkFailure e) {
+                    } catch (Pipes.SinkFailure e) {
                         sinkFailure[0] = e;
                         throw e;
                     } catch (IOException e) {
-                        if (e instanceof PipeFailure) {
+                        if (e instanceof Pipes.PipeFailure) {
                             throw e;
                         }
-                        sinkFailure[0] = new SinkFailure(e);
+                        sinkFailure[0] = new Pipes.SinkFailure(e);
                         throw sinkFailure[0];
                     }
                 });
@@ -490,6 +609,10 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         if (!r.ok()) {
             if (delivered[0] == 0 && r.exitCode() != 0 && !r.timedOut() && atEndOfData(d)) {
                 throw new TapeFault(FaultKind.NOT_FOUND, what + " of " + d.barcode + ": end of data");
+            }
+            if (delivered[0] == 0 && r.exitCode() != 0 && !r.timedOut() && probe.blankAtBot(d.device())) {
+                throw new TapeFault(FaultKind.NOT_FOUND, what + " of " + d.barcode + ": end of data at block 0,"
+                        + " a blank cartridge (" + r.diagnostic() + ")");
             }
             throw dataFault(d, FaultMap.Op.READ, what + " of " + d.barcode, r);
         }
@@ -517,7 +640,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 try {
                     out.write(buf, from, take);
                 } catch (IOException e) {
-                    throw new SinkFailure(e);
+                    throw new Pipes.SinkFailure(e);
                 }
                 copied += take;
             }
@@ -525,11 +648,11 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         return copied;
     }
 
-    private static int readPipe(InputStream in, byte[] buf) throws PipeFailure {
+    private static int readPipe(InputStream in, byte[] buf) throws Pipes.PipeFailure {
         try {
             return in.read(buf);
         } catch (IOException e) {
-            throw new PipeFailure(e);
+            throw new Pipes.PipeFailure(e);
         }
     }
 
@@ -540,6 +663,10 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             throw new TapeFault(FaultKind.SOURCE, what + ": negative length");
         }
         verifyLabel(d, what);
+        if (d.mediaAlert != null) {
+            throw new TapeFault(FaultKind.MEDIA, what + ": the drive raised TapeAlert " + d.mediaAlert
+                    + " for this cartridge since its load; it is not written");
+        }
         long eod = endOfData(d, what);
         CommandRunner.Result r = mt(d, List.of("eod"), List.of("tell"));
         check(r, FaultMap.Op.POSITION, what + " (positioning to end of data)");
@@ -573,12 +700,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         long[] fed = new long[1];
         CommandRunner.Result r = runner.feed(Shell.line("dd", "of=" + d.device(), "bs=" + bs, "iflag=fullblock"),
                 settings.dataStallMillis(), stdin -> {
-                    CountingPipe out = new CountingPipe(stdin);
+                    Pipes.CountingPipe out = new Pipes.CountingPipe(stdin);
                     source.writeTo(out);
                     fed[0] = out.count;
                 });
         TapeFault fault = null;
-        if (r.ioError() != null && !(r.ioError() instanceof PipeFailure)) {
+        if (r.ioError() != null && !(r.ioError() instanceof Pipes.PipeFailure)) {
             fault = new TapeFault(FaultKind.SOURCE, what + ": the source failed: " + r.ioError().getMessage(),
                     r.ioError());
         } else if (!r.ok()) {
@@ -637,11 +764,28 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         LOG.error("{}: could not cut off the partial tape file at block {}: the device stayed busy", what, start);
     }
 
+    /**
+     * Reads the drive's TapeAlert flags with a cartridge loaded (after the load, before its first write): cleaning
+     * and hardware flags fail the operation, media flags keep the cartridge from being written.
+     */
+    private void checkAlerts(DriveState d, String what) throws TapeFault {
+        TapeAlert alert = probe.tapeAlert(d.device());
+        TapeFault fault = alert.fault(what, false);
+        if (fault != null) {
+            throw fault;
+        }
+        if (!alert.only(TapeAlert.MEDIA).isEmpty()) {
+            d.mediaAlert = alert.only(TapeAlert.MEDIA).plus(d.mediaAlert == null ? TapeAlert.NONE : d.mediaAlert);
+            LOG.warn("{}: TapeAlert {}: cartridge {} is not written", what, d.mediaAlert, d.barcode);
+        }
+    }
+
     /** Before the first append after a mount: the cartridge must carry a tapeq label for its barcode. */
     private void verifyLabel(DriveState d, String what) throws TapeFault {
         if (d.labelVerified) {
             return;
         }
+        checkAlerts(d, what);
         check(mt(d, "rewind"), FaultMap.Op.POSITION, what + " (reading the label)");
         ByteArrayOutputStream label = new ByteArrayOutputStream();
         try {
@@ -672,6 +816,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     /** A failed data command, with an I/O error checked against the drive: a drive that is gone is no media error. */
     private TapeFault dataFault(DriveState d, FaultMap.Op op, String what, CommandRunner.Result r) {
         TapeFault f = FaultMap.fault(op, what, r);
+        if (f.kind() == FaultKind.MEDIA || f.kind() == FaultKind.DRIVE) {
+            TapeFault alert = probe.tapeAlert(d.device()).fault(f.getMessage(), true);
+            if (alert != null) {
+                return alert;
+            }
+        }
         if (f.kind() == FaultKind.MEDIA) {
             CommandRunner.Result s = mt(d, "status");
             boolean online;
@@ -711,6 +861,8 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         d.files = -1;
         d.labelVerified = false;
         d.prepared = false;
+        d.mediaAlert = null;
+        d.capacity = null;
     }
 
     private CommandRunner.Result mt(DriveState d, Object... words) {
@@ -739,96 +891,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The pipe to or from the tape host failed (the command died): the command's own error tells why. */
-    private static final class PipeFailure extends IOException {
-        PipeFailure(IOException cause) {
-            super(cause.getMessage(), cause);
-        }
-    }
-
-    /** Passes bytes to a read's sink until shut; then refuses them, so an abandoned transfer writes nothing. */
-    private static final class Gate {
-        private volatile boolean shut;
-
-        OutputStream open(ByteSink sink) throws IOException {
-            OutputStream out = sink.open();
-            return new FilterOutputStream(out) {
-                @Override
-                public void write(int b) throws IOException {
-                    check();
-                    out.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) throws IOException {
-                    check();
-                    out.write(b, off, len);
-                }
-            };
-        }
-
-        private void check() throws IOException {
-            if (shut) {
-                throw new IOException("the transfer was abandoned");
-            }
-        }
-
-        void shut() {
-            shut = true;
-        }
-    }
-
-    /** The sink a read delivers to failed. */
-    private static final class SinkFailure extends IOException {
-        SinkFailure(IOException cause) {
-            super(cause.getMessage(), cause);
-        }
-    }
-
-    /** Counts what the source writes and marks failures of the pipe itself. */
-    private static final class CountingPipe extends OutputStream {
-        private final OutputStream out;
-        long count;
-
-        CountingPipe(OutputStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            try {
-                out.write(b);
-            } catch (IOException e) {
-                throw new PipeFailure(e);
-            }
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            try {
-                out.write(b, off, len);
-            } catch (IOException e) {
-                throw new PipeFailure(e);
-            }
-            count += len;
-        }
-
-        @Override
-        public void flush() throws IOException {
-            try {
-                out.flush();
-            } catch (IOException e) {
-                throw new PipeFailure(e);
-            }
-        }
-
-        @Override
-        public void close() {
-            // the runner closes the command's standard input
         }
     }
 }

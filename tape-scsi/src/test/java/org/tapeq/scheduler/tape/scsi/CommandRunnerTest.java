@@ -72,6 +72,39 @@ class CommandRunnerTest {
     }
 
     @Test
+    void run_throughAPrefixThatDetaches_theRemoteSideEndsAtTheLimitToo() throws Exception {
+        // Like ssh: the command runs detached from the local process, so killing that does not stop it.
+        java.nio.file.Path pidFile = java.nio.file.Files.createTempFile("tapeq-remote-", ".pid");
+        CommandRunner detaching = new CommandRunner(loop, List.of("sh", "-c",
+                "(setsid sh -c \"$0\" >/dev/null 2>&1 &); sleep 60"), 1);
+        try {
+            CommandRunner.Result r = detaching.run("echo $$ > " + pidFile + "; exec sleep 60", 1_000);
+            assertTrue(r.timedOut());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long pid = -1;
+            while (System.nanoTime() < deadline) {
+                String text = java.nio.file.Files.readString(pidFile).strip();
+                if (!text.isEmpty()) {
+                    pid = Long.parseLong(text);
+                    if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                        Thread.sleep(100); // polling for the remote command's end, not timing it
+                        continue;
+                    }
+                    break;
+                }
+                Thread.sleep(100);
+            }
+            long remote = pid;
+            assertTrue(remote > 0, "the remote command started");
+            assertFalse(ProcessHandle.of(remote).map(ProcessHandle::isAlive).orElse(false),
+                    "the remote command " + remote + " still runs 30 s after its 1 s limit");
+        } finally {
+            detaching.close();
+            java.nio.file.Files.deleteIfExists(pidFile);
+        }
+    }
+
+    @Test
     void drain_streamThatKeepsMoving_outlivesTheStallLimit() {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         long t0 = System.nanoTime();

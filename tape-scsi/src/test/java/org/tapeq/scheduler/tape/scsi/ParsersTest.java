@@ -2,6 +2,8 @@ package org.tapeq.scheduler.tape.scsi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,8 +12,13 @@ import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
 
-/** The mtx and mt parsers on output captured from the lab library (mtx 1.3.12, mt-st 1.4) and from mtx's sources. */
+/**
+ * The mtx and mt parsers on output captured from the lab library (mtx 1.3.12, mt-st 1.4) and from mtx's sources;
+ * the TapeAlert and cartridge memory parsers on output of the mhVTL lab (sg3_utils 1.46, src/test/resources/mhvtl).
+ */
 class ParsersTest {
 
     /** {@code mtx status} of the lab's STK L700 emulation with drive 0 loaded from slot 1. */
@@ -97,6 +104,46 @@ class ParsersTest {
         assertEquals(1234, DriveStatus.parseTell("At block 1234.\n"));
         assertThrows(IllegalArgumentException.class, () -> DriveStatus.parseTell("/dev/nst0: Input/output error"));
         assertThrows(IllegalArgumentException.class, () -> DriveStatus.parse("mt: unknown command"));
+    }
+
+    @Test
+    void tapeAlert_mhvtlHexDump_flagsAndWhatTheyCallFor() throws Exception {
+        TapeAlert a = TapeAlert.parse(resource("sg_logs-tapealert-flags-04-14-1e.txt"));
+        assertEquals(Set.of(0x04, 0x14, 0x1E), a.flags());
+        assertEquals("0x04 media, 0x14 cleaning required, 0x1e hardware A", a.toString());
+        assertEquals(FaultKind.CLEANING, a.fault("mount", true).kind(), "cleaning first");
+        assertEquals(FaultKind.DRIVE, a.only(Set.of(0x04, 0x1E)).fault("mount", true).kind(), "then hardware");
+        assertEquals(FaultKind.MEDIA, a.only(TapeAlert.MEDIA).fault("read", true).kind());
+        assertNull(a.only(TapeAlert.MEDIA).fault("mount", false), "media flags left out");
+        assertTrue(TapeAlert.parse(resource("sg_logs-tapealert-none.txt")).isEmpty());
+        assertNull(TapeAlert.NONE.fault("x", true));
+    }
+
+    @Test
+    void tapeAlert_notThePage_orCutShort_refused() {
+        assertThrows(IllegalArgumentException.class, () -> TapeAlert.parse("sg_logs: Illegal request"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TapeAlert.parse(" 00     2e 00 01 40 00 01 c0 01  00 00 02 c0 01 00 00 03    ...@....\n"));
+        assertTrue(e.getMessage().contains("cut short"), e.getMessage());
+    }
+
+    @Test
+    void cartridgeMemory_sgReadAttrOutput_capacityInBytes() throws Exception {
+        CartridgeCapacity c = CartridgeMemory.parse(resource("sg_read_attr-capacity.txt"));
+        assertEquals(new CartridgeCapacity(64L << 20, 64L << 20), c);
+        assertEquals(new CartridgeCapacity(2L << 20, 12_000_000L << 20), CartridgeMemory.parse("""
+                  Remaining capacity in partition [MiB]: 2
+                  Maximum capacity in partition [MiB]: 12000000
+                """));
+        assertThrows(IllegalArgumentException.class,
+                () -> CartridgeMemory.parse("Read attribute command: Device not ready"));
+    }
+
+    private static String resource(String name) throws java.io.IOException {
+        try (var in = ParsersTest.class.getResourceAsStream("/mhvtl/" + name)) {
+            assertNotNull(in, name);
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     @Test

@@ -1,0 +1,92 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
+
+/**
+ * What the backend asks a drive besides moving tape: its TapeAlert flags ({@code sg_logs}), the capacity in the
+ * loaded cartridge's memory ({@code sg_read_attr}), and whether the loaded cartridge is blank. The sg3_utils
+ * commands go to the drive's {@code st} device (the st driver passes SCSI commands through), so no sg device
+ * needs configuring; a drive or tape host without them (no sg3_utils, a drive without LOG SENSE page 0x2e or
+ * cartridge memory) answers "nothing known", logged once per drive and command.
+ *
+ * <p>Design notes. Called from the library's jobs on the runner's threads; the only state is the set of
+ * (drive, command) pairs already logged as unsupported, a concurrent set.
+ */
+final class DriveProbe {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DriveProbe.class);
+
+    private final CommandRunner runner;
+    private final long timeoutMillis;
+    private final Set<String> unsupported = ConcurrentHashMap.newKeySet();
+
+    DriveProbe(CommandRunner runner, long timeoutMillis) {
+        this.runner = runner;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    /** The drive's TapeAlert flags, which reading clears; none if the drive or the tape host cannot tell. */
+    TapeAlert tapeAlert(String device) {
+        CommandRunner.Result r = runner.run(Shell.line("sg_logs", "-p", "0x2e", "-HH", device), timeoutMillis);
+        if (!r.ok()) {
+            once(device, "TapeAlert", r.line() + ": " + r.diagnostic());
+            return TapeAlert.NONE;
+        }
+        try {
+            return TapeAlert.parse(r.stdout());
+        } catch (IllegalArgumentException e) {
+            once(device, "TapeAlert", e.getMessage());
+            return TapeAlert.NONE;
+        }
+    }
+
+    /** The loaded cartridge's remaining and maximum capacity from its memory, if the drive reads it. */
+    Optional<CartridgeCapacity> capacity(String device) {
+        CommandRunner.Result r = runner.run(CartridgeMemory.command(device), timeoutMillis);
+        if (!r.ok()) {
+            once(device, "cartridge memory", r.line() + ": " + r.diagnostic());
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(CartridgeMemory.parse(r.stdout()));
+        } catch (IllegalArgumentException e) {
+            once(device, "cartridge memory", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * After a read that failed without data and without end of data: whether the tape is blank, which a drive
+     * answers with BLANK CHECK (the st driver's {@code EIO}, and {@code mt status} shows no EOD). Blank means the
+     * tape is still at block 0 and spacing to end of data stays there. Moves the tape only when it is at block 0.
+     */
+    boolean blankAtBot(String device) {
+        CommandRunner.Result at = runner.run(Shell.line("mt", "-f", device, "tell"), timeoutMillis);
+        if (!at.ok() || tell(at) != 0) {
+            return false;
+        }
+        CommandRunner.Result eod = runner.run(Shell.line("mt", "-f", device, "eod") + " && "
+                + Shell.line("mt", "-f", device, "tell"), timeoutMillis);
+        return eod.ok() && tell(eod) == 0;
+    }
+
+    private static long tell(CommandRunner.Result r) {
+        try {
+            return DriveStatus.parseTell(r.stdout());
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+    }
+
+    private void once(String device, String what, String why) {
+        if (unsupported.add(device + " " + what)) {
+            LOG.info("Drive {}: no {} ({}); logged once", device, what, why);
+        }
+    }
+}

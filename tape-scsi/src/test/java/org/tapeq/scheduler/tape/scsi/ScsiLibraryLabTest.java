@@ -1,0 +1,454 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.tapeq.scheduler.format.TapeLabel;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+/**
+ * {@link ScsiLibrary} against a lab library (a real st/ch stack in a guest, reached through {@code vtl-ssh}): the
+ * {@link org.tapeq.scheduler.tape.TapeLibrary} semantics the simulated library defines, on real devices, run once
+ * per lab by the subclasses ({@link Lab}: the tgt lab, the mhVTL lab). Uses drive 0 and the cartridge before the
+ * lab's last one as scratch (the tgt lab's {@code TAPEQ_VTL_SCRATCH}, default VTL008L5), whose contents it
+ * destroys; on mhVTL the last cartridge is the blank one, the drives' TapeAlert flags and the library's state
+ * are set through the lab's {@code vtl-fault}, and everything is left as found.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ScsiLibraryLabTest {
+
+    private static final int BS = 64 * 1024;
+    /** Short: an mt command that waits for a tape shows up as a timeout within the test's time. */
+    private static final long TAPE_TIMEOUT_MILLIS = 30_000;
+    private final Lab lab;
+    private RealTimeEventLoop loop;
+    private ScsiLibrary library;
+    private String scratch;
+    private static final String DRIVE = "d0";
+
+    ScsiLibraryLabTest(Lab lab) {
+        this.lab = lab;
+    }
+
+    @BeforeAll
+    void start() throws Exception {
+        Assumptions.assumeTrue(lab != null, "no lab library of this kind (.ci/run sets TAPEQ_VTL_LAB, TAPEQ_MHVTL_LAB)");
+        ScsiSettings settings = lab.settings(BS, TAPE_TIMEOUT_MILLIS);
+        scratch = lab.mhvtl() ? lab.barcode(lab.tapes() - 1)
+                : System.getenv().getOrDefault("TAPEQ_VTL_SCRATCH", lab.barcode(8));
+        loop = new RealTimeEventLoop("vtl-test-loop", 1);
+        library = new ScsiLibrary(loop, settings, TapeLabel::parseFor);
+        for (Inventory.Drive d : inventory(library).drives()) {
+            if (d.loadedBarcode() != null) {
+                unmount(d.id());
+            }
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (library != null) {
+            Inventory inv = inventory(library);
+            for (Inventory.Drive d : inv.drives()) {
+                if (d.loadedBarcode() != null) {
+                    unmount(d.id());
+                }
+            }
+            library.close();
+            loop.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void inventory_listsDrivesAndCartridges() throws Exception {
+        Inventory inv = inventory(library);
+        assertEquals(List.of("d0", "d1"), inv.drives().stream().map(Inventory.Drive::id).toList());
+        assertTrue(inv.cartridges().stream().anyMatch(c -> c.barcode().equals(scratch)
+                && c.location().startsWith("slot:")), inv.toString());
+    }
+
+    @Test
+    @Order(2)
+    void writeAndRead_onRealDevices_positionsAndBytesAsSpecified() throws Exception {
+        mount(scratch);
+        Inventory inv = inventory(library);
+        assertEquals(scratch, inv.drives().get(0).loadedBarcode());
+
+        // a foreign cartridge is never written
+        writeForeignLabel();
+        TapeFault foreign = failure(() -> append(source(new byte[10])));
+        assertEquals(FaultKind.LABEL, foreign.kind(), foreign.toString());
+
+        TapeLabel label = new TapeLabel(scratch, "test", System.currentTimeMillis(), BS);
+        WrittenFile l = writeLabel(library, label.source());
+        assertEquals(new WrittenFile(0, 0, 1, label.source().length()), l);
+
+        Random random = new Random(5);
+        byte[] a = bytes(random, 3 * BS + 1000);
+        byte[] b = bytes(random, 2 * BS);
+        byte[] c = bytes(random, 100);
+        WrittenFile wa = append(source(a));
+        assertEquals(new WrittenFile(1, 2, 4, a.length), wa);
+        WrittenFile wb = append(source(b));
+        assertEquals(new WrittenFile(2, 7, 2, b.length), wb);
+        WrittenFile wc = append(source(c));
+        assertEquals(new WrittenFile(3, 10, 1, c.length), wc);
+
+        // straight to a member: locate to its block, skip inside the block
+        locate(3);
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        long n = read(500, 2 * BS, got);
+        assertEquals(2 * BS, n);
+        assertArrayEquals(Arrays.copyOfRange(a, BS + 500, 3 * BS + 500), got.toByteArray());
+
+        // a read stops at the filemark
+        locate(2);
+        ByteArrayOutputStream whole = new ByteArrayOutputStream();
+        assertEquals((long) a.length, read(0, 10L * BS, whole));
+        assertArrayEquals(a, whole.toByteArray());
+
+        // tape files by number, and the label read back
+        assertEquals(7L, locateFile(2));
+        assertEquals(10L, locateFile(3));
+        assertEquals(FaultKind.NOT_FOUND, failure(() -> locateFile(4)).kind());
+        assertEquals(FaultKind.NOT_FOUND, failure(() -> locate(99)).kind());
+        assertEquals(0L, locateFile(0));
+        ByteArrayOutputStream labelBytes = new ByteArrayOutputStream();
+        read(0, BS, labelBytes);
+        assertEquals("test", TapeLabel.parseFor(labelBytes.toByteArray(), scratch).family());
+
+        // a source that fails halfway leaves no partial tape file behind
+        TapeFault source = failure(() -> append(failingSource(5 * BS, 2 * BS)));
+        assertEquals(FaultKind.SOURCE, source.kind(), source.toString());
+        assertEquals(FaultKind.NOT_FOUND, failure(() -> locateFile(4)).kind());
+        WrittenFile after = append(source(c));
+        assertEquals(new WrittenFile(4, 12, 1, c.length), after);
+
+        // a sink that fails is the target's fault, not the tape's
+        locate(2);
+        TapeFault target = failure(() -> read(0, BS, new OutputStream() {
+            @Override
+            public void write(int x) throws IOException {
+                throw new IOException("disk full");
+            }
+
+            @Override
+            public void write(byte[] x, int off, int len) throws IOException {
+                throw new IOException("disk full");
+            }
+        }));
+        assertEquals(FaultKind.TARGET, target.kind(), target.toString());
+
+        // after unmount and mount, the library finds end of data and the file count again
+        unmount(DRIVE);
+        mount(scratch);
+        WrittenFile again = append(source(c));
+        assertEquals(new WrittenFile(5, 14, 1, c.length), again);
+        locate(14);
+        ByteArrayOutputStream last = new ByteArrayOutputStream();
+        read(0, BS, last);
+        assertArrayEquals(c, last.toByteArray());
+        unmount(DRIVE);
+    }
+
+    @Test
+    @Order(3)
+    void mount_errors_areClassified() throws Exception {
+        assertEquals(FaultKind.ROBOT, failure(() -> mount("NOSUCH01")).kind());
+        assertEquals(FaultKind.DRIVE, failure(() -> unmount(DRIVE)).kind());
+        assertEquals(FaultKind.DRIVE, failure(() -> locate(0)).kind());
+        assertEquals(FaultKind.DRIVE, failure(() -> await((Completion<Void> done) -> library.locate("nosuchdrive", 0, done))).kind());
+    }
+
+    // ---------------------------------------------------------------- what the mhVTL lab offers
+
+    @Test
+    @Order(4)
+    void blankCartridge_readAtBlockZeroIsEndOfData_andTakesALabel() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab has a truly blank cartridge");
+        emptyDrives();
+        String blank = lab.barcode(lab.tapes());
+        mount(blank);
+        // Blank again if an earlier run labelled it: mhVTL's ERASE at BOT formats the cartridge.
+        lab.ssh("mt -f " + Lab.device(0) + " rewind && mt -f " + Lab.device(0) + " erase");
+        unmount(DRIVE);
+        mount(blank);
+        locate(0);
+        TapeFault eod = failure(() -> read(0, BS, new ByteArrayOutputStream()));
+        assertEquals(FaultKind.NOT_FOUND, eod.kind(), "a read at BOT of a blank cartridge: " + eod);
+        TapeFault refused = failure(() -> append(source(new byte[10])));
+        assertEquals(FaultKind.LABEL, refused.kind(), "a blank cartridge is never appended to: " + refused);
+        TapeLabel label = new TapeLabel(blank, "test", System.currentTimeMillis(), BS);
+        assertEquals(new WrittenFile(0, 0, 1, label.source().length()), writeLabel(library, label.source()));
+        locate(0);
+        ByteArrayOutputStream back = new ByteArrayOutputStream();
+        read(0, BS, back);
+        assertEquals("test", TapeLabel.parseFor(back.toByteArray(), blank).family());
+        unmount(DRIVE);
+    }
+
+    @Test
+    @Order(5)
+    void unmountRetriedAfterARobotFault_leavesNoMtWaitingOnTheEmptyDrive() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab takes its library offline");
+        emptyDrives();
+        mount(scratch);
+        lab.fault("library-offline");
+        TapeFault robot;
+        try {
+            robot = failure(() -> unmount(DRIVE)); // mt offline ejects the tape, mtx unload fails
+        } finally {
+            lab.fault("library-online");
+        }
+        assertEquals(FaultKind.ROBOT, robot.kind(), robot.toString());
+        long t0 = System.nanoTime();
+        unmount(DRIVE); // the retry: the drive is empty (DR_OPEN), the changer still says full
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals("", lab.ssh("pgrep -af '^mt ' || true").strip(), "an mt command still waits in the guest");
+        assertTrue(millis < TAPE_TIMEOUT_MILLIS, "the retried unmount took " + millis + " ms");
+        assertEquals(List.of(), loadedBarcodes());
+        // the next cartridge loaded into the drive stays loaded
+        mount(scratch);
+        assertTrue(lab.ssh("mt -f " + Lab.device(0) + " status").contains("ONLINE"));
+        unmount(DRIVE);
+    }
+
+    @Test
+    @Order(6)
+    void changerSaysFull_libraryHoldsNothing_mountReturnsTheStrayCartridgeFirst() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "mhVTL lab");
+        emptyDrives();
+        // Behind the library's back: a cartridge loaded into drive 0 and ejected there, as a stale mt offline does.
+        String stray = lab.barcode(1);
+        lab.ssh("mtx -f /dev/vtl/changer load 1 0 && sleep 1 && mt -f " + Lab.device(0) + " offline");
+        mount(scratch);
+        Inventory inv = inventory(library);
+        assertEquals(scratch, inv.drives().get(0).loadedBarcode());
+        assertTrue(inv.cartridges().stream().anyMatch(c -> c.barcode().equals(stray)
+                && c.location().startsWith("slot:")), inv.toString());
+        unmount(DRIVE);
+    }
+
+    @Test
+    @Order(7)
+    void tapeAlert_cleaningAndHardwareFailTheMountBeforeTheRobotMoves_mediaFlagsStopWrites() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab raises TapeAlert flags");
+        emptyDrives();
+        try {
+            lab.fault("tapealert", "1", Long.toHexString(1L << (0x14 - 1))); // cleaning required
+            TapeFault cleaning = failure(() -> mount(scratch));
+            assertEquals(FaultKind.CLEANING, cleaning.kind(), cleaning.toString());
+            assertTrue(cleaning.getMessage().contains("0x14 cleaning required"), cleaning.getMessage());
+            assertEquals(List.of(), loadedBarcodes(), "no robot move");
+
+            lab.fault("tapealert", "1", Long.toHexString(1L << (0x1E - 1))); // hardware A
+            TapeFault hardware = failure(() -> mount(scratch));
+            assertEquals(FaultKind.DRIVE, hardware.kind(), hardware.toString());
+            assertTrue(hardware.getMessage().contains("0x1e hardware A"), hardware.getMessage());
+
+            mount(scratch); // the flags were cleared by reading them
+            TapeLabel label = new TapeLabel(scratch, "test", System.currentTimeMillis(), BS);
+            writeLabel(library, label.source());
+            unmount(DRIVE);
+            // a media flag raised while the cartridge is loaded: seen before its first write, which it stops
+            mount(scratch);
+            lab.fault("tapealert", "1", Long.toHexString(1L << (0x04 - 1)));
+            TapeFault media = failure(() -> append(source(new byte[10])));
+            assertEquals(FaultKind.MEDIA, media.kind(), media.toString());
+            assertTrue(media.getMessage().contains("0x04 media"), media.getMessage());
+            unmount(DRIVE);
+        } finally {
+            lab.fault("tapealert", "1", "0");
+        }
+    }
+
+    @Test
+    @Order(8)
+    void cartridgeMemory_givesTheRealCapacity() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab has cartridge memory");
+        emptyDrives();
+        mount(scratch);
+        org.tapeq.scheduler.tape.CartridgeCapacity c = library.capacity(DRIVE).orElseThrow(
+                () -> new AssertionError("no capacity read from the cartridge memory"));
+        assertEquals((long) lab.tapeMb() << 20, c.maximumBytes(), c.toString());
+        assertTrue(c.remainingBytes() <= c.maximumBytes() && c.remainingBytes() > 0, c.toString());
+        unmount(DRIVE);
+        assertTrue(library.capacity(DRIVE).isEmpty(), "nothing known of an empty drive");
+    }
+
+    @Test
+    @Order(9)
+    void libraryOffline_mountIsARobotFault_andWorksOnceItIsBack() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab takes its library offline");
+        emptyDrives();
+        TapeFault offline;
+        lab.fault("library-offline");
+        try {
+            offline = failure(() -> mount(scratch));
+        } finally {
+            lab.fault("library-online");
+        }
+        assertEquals(FaultKind.ROBOT, offline.kind(), offline.toString());
+        mount(scratch);
+        unmount(DRIVE);
+    }
+
+    /** Unloads what an earlier failed step left in a drive, so that one failure does not fail the next steps. */
+    private void emptyDrives() throws Exception {
+        for (Inventory.Drive d : inventory(library).drives()) {
+            if (d.loadedBarcode() != null) {
+                unmount(d.id());
+            }
+        }
+    }
+
+    private List<String> loadedBarcodes() throws Exception {
+        return inventory(library).drives().stream().map(Inventory.Drive::loadedBarcode)
+                .filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** Writes a tar-less, non-tapeq tape file 0, as another application would. */
+    private void writeForeignLabel() throws Exception {
+        byte[] foreign = "VOL1 not a tapeq tape".getBytes();
+        ScsiLibrary raw = new ScsiLibrary(loop, lab.settings(BS, TAPE_TIMEOUT_MILLIS), TapeLabel::parseFor);
+        try {
+            // the raw library forgets nothing about the drive but the label check; write file 0 directly
+            inventory(raw);
+            writeLabel(raw, source(foreign));
+        } finally {
+            raw.close();
+        }
+    }
+
+    private static byte[] bytes(Random random, int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private static TapeFileSource source(byte[] data) {
+        return new TapeFileSource() {
+            @Override
+            public long length() {
+                return data.length;
+            }
+
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                out.write(data);
+            }
+        };
+    }
+
+    private static TapeFileSource failingSource(long length, int failAfter) {
+        return new TapeFileSource() {
+            @Override
+            public long length() {
+                return length;
+            }
+
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                out.write(new byte[failAfter]);
+                throw new IOException("the file changed while it was written");
+            }
+        };
+    }
+
+    static <T> T await(Consumer<Completion<T>> op) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        op.accept(new Completion<>() {
+            @Override
+            public void succeeded(T value) {
+                f.complete(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                f.completeExceptionally(fault);
+            }
+        });
+        try {
+            return f.get(5, TimeUnit.MINUTES);
+        } catch (ExecutionException e) {
+            throw (Exception) e.getCause();
+        }
+    }
+
+    @FunctionalInterface
+    interface Call {
+        void run() throws Exception;
+    }
+
+    static TapeFault failure(Call call) throws Exception {
+        try {
+            call.run();
+        } catch (TapeFault f) {
+            assertNotNull(f.kind());
+            return f;
+        }
+        return fail("expected a fault");
+    }
+
+    Inventory inventory(ScsiLibrary lib) throws Exception {
+        return await((Completion<Inventory> done) -> lib.inventory(done));
+    }
+
+    void mount(String barcode) throws Exception {
+        await((Completion<Void> done) -> library.mount(DRIVE, barcode, done));
+    }
+
+    void unmount(String drive) throws Exception {
+        await((Completion<Void> done) -> library.unmount(drive, done));
+    }
+
+    void locate(long block) throws Exception {
+        await((Completion<Void> done) -> library.locate(DRIVE, block, done));
+    }
+
+    long locateFile(int file) throws Exception {
+        return await((Completion<Long> done) -> library.locateFile(DRIVE, file, done));
+    }
+
+    long read(long skip, long length, OutputStream out) throws Exception {
+        return await((Completion<Long> done) -> library.read(DRIVE, skip, length, () -> out, done));
+    }
+
+    WrittenFile append(TapeFileSource source) throws Exception {
+        return await((Completion<WrittenFile> done) -> library.append(DRIVE, source, done));
+    }
+
+    WrittenFile writeLabel(ScsiLibrary lib, TapeFileSource source) throws Exception {
+        return await((Completion<WrittenFile> done) -> lib.writeLabel(DRIVE, source, done));
+    }
+}
