@@ -34,9 +34,14 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
     @Override
     public void run(DriveRunner drive) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        // A blank tape has no data at block 0: the read ends with NOT_FOUND, which here means "empty".
+        // A blank tape has no data at block 0: the read ends with NOT_FOUND, which here means "empty". With force
+        // an unreadable beginning of tape (MEDIA) does not stop the label either: it is overwritten.
         java.util.function.Consumer<TapeFault> blankOrFail = fault -> {
             if (fault.kind() == FaultKind.NOT_FOUND) {
+                checkAndWrite(drive, new byte[0]);
+            } else if (force && fault.kind() == FaultKind.MEDIA) {
+                LOG.warn("Cartridge {}: the old label could not be read ({}); labelling with force anyway", barcode,
+                        fault.getMessage());
                 checkAndWrite(drive, new byte[0]);
             } else {
                 fail(drive, fault);

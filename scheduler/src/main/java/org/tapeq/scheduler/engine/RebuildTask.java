@@ -153,9 +153,13 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
             live += f.size();
         }
         CartridgeRecord c = engine.cartridges.get(barcode);
-        long capacity = c != null ? c.capacityBytes() : engine.cartridges.mediaOf(barcode).capacityBytes();
-        CartridgeState state = capacity - used < engine.config.fullMarginBytes()
-                ? CartridgeState.FULL : CartridgeState.APPENDABLE;
+        long nominal = c != null ? c.capacityBytes() : engine.cartridges.mediaOf(barcode).capacityBytes();
+        // The cartridge's memory knows what is left (a cartridge closed at early warning stays closed); without
+        // it the catalog's record, then the media type's nominal capacity.
+        long capacity = engine.library.capacity(drive.id())
+                .map(cap -> Math.min(cap.maximumBytes(), used + cap.remainingBytes())).orElse(nominal);
+        CartridgeState state = (c != null && c.state() == CartridgeState.FULL)
+                || engine.cartridges.tooLittleLeft(capacity - used) ? CartridgeState.FULL : CartridgeState.APPENDABLE;
         CartridgeRecord rebuilt = new CartridgeRecord(barcode, c != null ? c.mediaType()
                 : engine.cartridges.mediaOf(barcode).name(), family, state, capacity, used, used - live, tapeFiles,
                 c != null ? c.mountCount() : 1, c != null ? c.lastMount() : engine.loop.now(),

@@ -134,6 +134,7 @@ public final class DriveRunner implements WorkQueue.Holder {
         queue = q;
         label.forget();
         position = -1;
+        context.library().capacity(id).ifPresent(cap -> context.queues().capacityRead(barcode, cap));
         set(down ? State.DOWN : State.IDLE, "holding " + barcode + " found at start");
     }
 
@@ -336,6 +337,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                 label.forget();
                 position = 0;
                 context.mounted(barcode);
+                context.library().capacity(id).ifPresent(cap -> context.queues().capacityRead(barcode, cap));
                 attach(q);
                 loaded.run();
             }

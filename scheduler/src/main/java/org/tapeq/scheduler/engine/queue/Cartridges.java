@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.MediaType;
@@ -112,7 +113,26 @@ public final class Cartridges {
 
     /** Whether a cartridge this full is closed for writing. */
     public boolean nearlyFull(CartridgeRecord c) {
-        return c.state() == CartridgeState.APPENDABLE && c.freeBytes() < fullMarginBytes;
+        return c.state() == CartridgeState.APPENDABLE && tooLittleLeft(c.freeBytes());
+    }
+
+    /**
+     * The capacity a cartridge's memory reported, applied to its record: the capacity becomes what tapeq has
+     * written plus what the cartridge says is left (at most its maximum), so that free space is the real one
+     * and not the media type's nominal capacity. Returns the record to keep, or null if nothing changes.
+     */
+    public CartridgeRecord withMeasuredCapacity(CartridgeRecord c, CartridgeCapacity cap) {
+        long capacity = Math.min(cap.maximumBytes(), c.usedBytes() + cap.remainingBytes());
+        if (capacity == c.capacityBytes()) {
+            return null;
+        }
+        return new CartridgeRecord(c.barcode(), c.mediaType(), c.family(), c.state(), capacity, c.usedBytes(),
+                c.reclaimableBytes(), c.tapeFiles(), c.mountCount(), c.lastMount(), c.disabled(), c.reason());
+    }
+
+    /** Whether a cartridge with this much room left is closed for writing. */
+    public boolean tooLittleLeft(long freeBytes) {
+        return freeBytes < fullMarginBytes;
     }
 
     /** Keeps a changed record here and in the catalog. */

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
 
 /**
  * Every work queue (one per cartridge, one per tape family for unbound writes), the index of those not held by
@@ -76,6 +77,25 @@ public final class Queues {
         cartridges.save(updated);
         if (!updated.state().writable() || updated.disabled()) {
             rebindWrites(updated.barcode(), true);
+        }
+    }
+
+    /**
+     * What the cartridge's memory said at a mount (the SCSI backend's {@code TapeLibrary.capacity}): the record
+     * takes its real capacity, and a cartridge nearly full by it is closed for writing.
+     */
+    public void capacityRead(String barcode, CartridgeCapacity cap) {
+        CartridgeRecord c = cartridges.get(barcode);
+        CartridgeRecord measured = c == null ? null : cartridges.withMeasuredCapacity(c, cap);
+        if (measured == null) {
+            return;
+        }
+        if (cartridges.nearlyFull(measured)) {
+            updateCartridge(measured.withState(CartridgeState.FULL, "closed with " + measured.freeBytes()
+                    + " bytes free by its cartridge memory"));
+        } else {
+            updateCartridge(measured);
+            rebindWrites(barcode, false);
         }
     }
 
