@@ -26,6 +26,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
@@ -39,26 +40,61 @@ import org.tapeq.scheduler.model.FileRecord;
 
 /**
  * The whole chain on a real kernel tape stack: pool emulator -> tapeq provider -> daemon -> SCSI backend ->
- * {@code mtx}/{@code mt}/{@code dd} through the virtual library's {@code vtl-ssh} -> st/ch drivers in the lab's
- * guest -> the emulated library (../shared/vtl/README.md). Runs when {@code TAPEQ_VTL_LAB} names a running lab
- * (.ci/run starts one and sets it); {@code TAPEQ_VTL_TAPE_MB} is the lab's cartridge capacity.
+ * {@code mtx}/{@code mt}/{@code dd} through the lab's {@code vtl-ssh} -> st/ch drivers in the lab's guest -> the
+ * emulated library, once per lab ({@link Lab}): the tgt lab of ../shared/vtl ({@code TAPEQ_VTL_LAB},
+ * {@code TAPEQ_VTL_TAPE_MB}; {@link VtlEndToEndTest}) and the mhVTL lab of ../shared/mhvtl
+ * ({@code TAPEQ_MHVTL_LAB}, {@code TAPEQ_MHVTL_TAPE_MB}; {@link MhvtlEndToEndTest}). .ci/run starts both.
  *
  * <p>One campaign in steps that build on each other: flush a few hundred files of mixed sizes in several
  * datasets and stage them back in random order; wipe the catalog, rebuild it from the cartridges and stage
  * again; fill a cartridge so writing goes on on the next; take a drive offline in the lab's emulator in the
- * middle of a stage campaign; report the mounts per cartridge. Cartridges VTL001-003 are labelled for atlas,
- * VTL004-005 for cms (with force: the lab's cartridges keep earlier runs' data); VTL008 is left to the
- * scheduler module's library test.
+ * middle of a stage campaign; on mhVTL, take the library offline while stages wait for mounts, which must
+ * end without an operator; report the mounts per cartridge. Cartridges 1-3 are labelled for atlas, 4-5 for
+ * cms (with force: the lab's cartridges keep earlier runs' data); the others are left to the tape-scsi module's
+ * library test.
  */
 @Tag("slow")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class VtlEndToEndTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class LabEndToEndTest {
+
+    /**
+     * One lab library.
+     *
+     * @param dirKey     environment variable naming the lab folder
+     * @param tapeMbKey  environment variable with the cartridge capacity
+     * @param barcode    format of cartridge n's barcode
+     * @param driveOff   the lab's command (after the lab folder) that takes drive 0 away, and the one that
+     *                   brings it back
+     * @param libraryOff the same for the library, or null if the lab cannot
+     */
+    record Lab(String dirKey, String tapeMbKey, String barcode, List<List<String>> driveOff,
+               List<List<String>> libraryOff) {
+        static final Lab TGT = new Lab("TAPEQ_VTL_LAB", "TAPEQ_VTL_TAPE_MB", "VTL%03dL5", List.of(
+                tgtadm("online=0"), tgtadm("online=1")), null);
+        static final Lab MHVTL = new Lab("TAPEQ_MHVTL_LAB", "TAPEQ_MHVTL_TAPE_MB", "E01%03dL8", List.of(
+                List.of("vtl-fault", "drive-offline", "1"), List.of("vtl-fault", "drive-online", "1")), List.of(
+                List.of("vtl-fault", "library-offline"), List.of("vtl-fault", "library-online")));
+
+        /** Drive 0 of the daemon is the tgt lab's LUN 1. */
+        private static List<String> tgtadm(String params) {
+            return List.of("vtl-tgtadm", "--mode", "logicalunit", "--op", "update", "--tid", "1", "--lun", "1",
+                    "--params", params);
+        }
+
+        List<String> barcodes(int from, int to) {
+            List<String> list = new ArrayList<>();
+            for (int n = from; n <= to; n++) {
+                list.add(String.format(barcode, n));
+            }
+            return list;
+        }
+    }
 
     private static final long WAIT_SECONDS = 900;
-    private static final List<String> ATLAS = List.of("VTL001L5", "VTL002L5", "VTL003L5");
-    private static final List<String> CMS = List.of("VTL004L5", "VTL005L5");
-    /** Drive 0 of the daemon is the lab's LUN 1. */
-    private static final String OFFLINE_LUN = "1";
+    private final Lab spec;
+    private final List<String> atlas;
+    private final List<String> cms;
 
     private static Path lab;
     private static Path root;
@@ -72,11 +108,22 @@ class VtlEndToEndTest {
     private static boolean mountsReported;
     private static final Set<String> ADOPTED = new HashSet<>();
 
+    LabEndToEndTest(Lab spec) {
+        this.spec = spec;
+        this.atlas = spec.barcodes(1, 3);
+        this.cms = spec.barcodes(4, 5);
+    }
+
     @BeforeAll
-    static void start() throws Exception {
-        String labDir = System.getenv("TAPEQ_VTL_LAB");
+    void start() throws Exception {
+        String labDir = System.getenv(spec.dirKey());
         Assumptions.assumeTrue(labDir != null && !labDir.isBlank(),
-                "no virtual library configured (TAPEQ_VTL_LAB is not set; .ci/run sets it)");
+                "no lab library configured (" + spec.dirKey() + " is not set; .ci/run sets it)");
+        FILES.clear();
+        WRITTEN.clear();
+        STEP_MILLIS.clear();
+        ADOPTED.clear();
+        mountsReported = false;
         lab = Path.of(labDir);
         assertTrue(Files.isExecutable(lab.resolve("vtl-ssh")), lab + "/vtl-ssh missing: is the lab up?");
         root = Files.createTempDirectory("tapeq-it-vtl-");
@@ -100,10 +147,10 @@ class VtlEndToEndTest {
                 .scheduler("maxAttempts", "8");
         long t0 = System.nanoTime();
         daemon = site.startDaemon();
-        for (String barcode : ATLAS) {
+        for (String barcode : atlas) {
             daemon.scheduler().labelCartridge(barcode, "atlas", true).get(5, TimeUnit.MINUTES);
         }
-        for (String barcode : CMS) {
+        for (String barcode : cms) {
             daemon.scheduler().labelCartridge(barcode, "cms", true).get(5, TimeUnit.MINUTES);
         }
         pool = Pool.start(site);
@@ -111,11 +158,14 @@ class VtlEndToEndTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    void stop() throws Exception {
         if (lab == null) {
             return;
         }
-        tgtadm("online=1");
+        labCommand(spec.driveOff().get(1));
+        if (spec.libraryOff() != null) {
+            labCommand(spec.libraryOff().get(1));
+        }
         System.out.println("VTL end-to-end step durations (ms): " + STEP_MILLIS);
         Pool.closeAndCheck(pool, daemon);
         if (mountsReported) {
@@ -139,7 +189,7 @@ class VtlEndToEndTest {
             assertTrue(o.isCompleted(), f + ": " + o);
             FileRecord r = daemon.catalog().file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " not in catalog"));
             String family = f.storageClass().substring(0, f.storageClass().indexOf(':'));
-            assertTrue((family.equals("atlas") ? ATLAS : CMS).contains(r.cartridge()), f + " on " + r.cartridge());
+            assertTrue((family.equals("atlas") ? atlas : cms).contains(r.cartridge()), f + " on " + r.cartridge());
             WRITTEN.put(f.pnfsid(), r);
         }
         STEP_MILLIS.put("flush 300 files", (System.nanoTime() - t0) / 1_000_000);
@@ -166,7 +216,7 @@ class VtlEndToEndTest {
         });
         // Every labelled cartridge, also those with no data yet: the new catalog learns their family from the label.
         int files = 0;
-        for (String barcode : concat(ATLAS, CMS)) {
+        for (String barcode : concat(atlas, cms)) {
             Scheduler.RebuildReport report = daemon.scheduler().rebuildCartridge(barcode).get(10, TimeUnit.MINUTES);
             assertEquals(List.of(), report.skipped(), barcode + ": " + report);
             files += report.files();
@@ -190,7 +240,7 @@ class VtlEndToEndTest {
     @Order(3)
     void fillACartridge_writingGoesOnOnTheNext() throws Exception {
         long t0 = System.nanoTime();
-        long capacity = Long.parseLong(System.getenv().getOrDefault("TAPEQ_VTL_TAPE_MB", "16")) << 20;
+        long capacity = Long.parseLong(System.getenv().getOrDefault(spec.tapeMbKey(), "16")) << 20;
         int n = (int) (capacity * 5 / 4 / 1_000_000) + 1;
         List<TestFile> fill = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -207,7 +257,7 @@ class VtlEndToEndTest {
             WRITTEN.put(fill.get(i).pnfsid(), r);
         }
         List<String> full = new ArrayList<>();
-        for (String barcode : ATLAS) {
+        for (String barcode : atlas) {
             CartridgeRecord c = daemon.catalog().cartridge(barcode).orElseThrow();
             if (c.state() == CartridgeState.FULL) {
                 full.add(barcode);
@@ -239,7 +289,7 @@ class VtlEndToEndTest {
                     && d.activity() != null && d.activity().startsWith("reading"));
             return reading || s.counters().get("stages_done") - doneBefore >= order.size() / 5;
         });
-        tgtadm("online=0");
+        labCommand(spec.driveOff().get(0));
         long faultsBefore = counter("faults_drive");
         Poll.until("drive0's failure is noticed", Duration.ofSeconds(WAIT_SECONDS),
                 () -> counter("faults_drive") > faultsBefore
@@ -249,17 +299,50 @@ class VtlEndToEndTest {
         long driveFaults = counter("faults_drive") - faultsBefore;
         System.out.println("Drive offline: " + driveFaults + " drive faults; drive0 "
                 + daemon.scheduler().status(0).get().drives().get(0));
-        tgtadm("online=1");
-        daemon.scheduler().driveUp("drive0").get();
+        labCommand(spec.driveOff().get(1));
+        daemon.scheduler().driveUp("drive0").get(); // restores the drive for the next steps; the stages needed no one
         STEP_MILLIS.put("stage " + order.size() + " files with drive0 taken offline", (System.nanoTime() - t0) / 1_000_000);
     }
 
     @Test
     @Order(5)
+    void libraryOfflineWhileStagesWaitForMounts_endsWithoutAnOperator() throws Exception {
+        Assumptions.assumeTrue(spec.libraryOff() != null, "this lab cannot take its library offline");
+        long t0 = System.nanoTime();
+        // set-up, not recovery: both drives empty, so that every stage needs the robot
+        Poll.until("both drives empty", Duration.ofSeconds(WAIT_SECONDS), () -> {
+            daemon.scheduler().unloadIdleDrives().get();
+            return daemon.scheduler().status(0).get().drives().stream().allMatch(d -> d.cartridge() == null);
+        });
+        List<TestFile> some = new ArrayList<>(FILES.subList(0, Math.min(60, FILES.size())));
+        for (TestFile f : some) {
+            pool.dropReplica(f);
+        }
+        long robotFaults = counter("faults_robot");
+        labCommand(spec.libraryOff().get(0));
+        List<EmulatedStageRequest> stages;
+        try {
+            stages = pool.stage(some);
+            // offline long enough that mounts pause (robotErrorLimit consecutive robot faults)
+            Poll.until("mounts fail on the offline library", Duration.ofSeconds(WAIT_SECONDS),
+                    () -> counter("faults_robot") - robotFaults >= 3);
+        } finally {
+            labCommand(spec.libraryOff().get(1));
+        }
+        Pool.awaitAll(stages, WAIT_SECONDS);
+        compare(some, stages);
+        System.out.println("Library offline: " + (counter("faults_robot") - robotFaults) + " robot faults; "
+                + daemon.scheduler().status(0).get().drives());
+        STEP_MILLIS.put("stage " + some.size() + " files with the library offline for a while",
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Test
+    @Order(6)
     void mountsPerCartridge_reported() throws Exception {
         SchedulerStatus s = daemon.scheduler().status(0).get();
         Map<String, Long> mounts = new TreeMap<>();
-        for (String barcode : concat(ATLAS, CMS)) {
+        for (String barcode : concat(atlas, cms)) {
             daemon.catalog().cartridge(barcode).ifPresent(c -> mounts.put(barcode, c.mountCount()));
         }
         System.out.println("Mounts per cartridge (this daemon's catalog, since the rebuild): " + mounts
@@ -303,13 +386,14 @@ class VtlEndToEndTest {
         return all;
     }
 
-    /** Sets a parameter of drive 0's logical unit in the lab's emulator (online=0 takes the drive away). */
-    private static void tgtadm(String params) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(lab.resolve("vtl-tgtadm").toString(), "--mode", "logicalunit", "--op", "update",
-                "--tid", "1", "--lun", OFFLINE_LUN, "--params", params).redirectErrorStream(true).start();
+    /** Runs one of the lab's commands ({@code vtl-tgtadm ...}, {@code vtl-fault ...}) from the lab folder. */
+    private static void labCommand(List<String> words) throws IOException, InterruptedException {
+        List<String> argv = new ArrayList<>(words);
+        argv.set(0, lab.resolve(words.get(0)).toString());
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("vtl-tgtadm " + params + " failed: " + out);
+            throw new IOException(String.join(" ", words) + " failed: " + out);
         }
     }
 }
