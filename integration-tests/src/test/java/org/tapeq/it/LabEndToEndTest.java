@@ -67,14 +67,16 @@ abstract class LabEndToEndTest {
      * @param driveOff   the lab's command (after the lab folder) that takes drive 0 away, and the one that
      *                   brings it back
      * @param libraryOff the same for the library, or null if the lab cannot
+     * @param cartridgeMemory the drives report the cartridges' capacity (then a cartridge is closed as full by
+     *                   its real free space, usually before the drive reports end of tape)
      */
     record Lab(String dirKey, String tapeMbKey, String barcode, List<List<String>> driveOff,
-               List<List<String>> libraryOff) {
+               List<List<String>> libraryOff, boolean cartridgeMemory) {
         static final Lab TGT = new Lab("TAPEQ_VTL_LAB", "TAPEQ_VTL_TAPE_MB", "VTL%03dL5", List.of(
-                tgtadm("online=0"), tgtadm("online=1")), null);
+                tgtadm("online=0"), tgtadm("online=1")), null, false);
         static final Lab MHVTL = new Lab("TAPEQ_MHVTL_LAB", "TAPEQ_MHVTL_TAPE_MB", "E01%03dL8", List.of(
                 List.of("vtl-fault", "drive-offline", "1"), List.of("vtl-fault", "drive-online", "1")), List.of(
-                List.of("vtl-fault", "library-offline"), List.of("vtl-fault", "library-online")));
+                List.of("vtl-fault", "library-offline"), List.of("vtl-fault", "library-online")), true);
 
         /** Drive 0 of the daemon is the tgt lab's LUN 1. */
         private static List<String> tgtadm(String params) {
@@ -142,7 +144,9 @@ abstract class LabEndToEndTest {
                         "    robotTimeout: 2m",
                         "    tapeTimeout: 30s", // the lab answers in well under a second; an offline drive hangs minutes
                         "    dataStall: 2m"))
-                .scheduler("aggregateWait", "2s").scheduler("aggregateBytes", "4MB").scheduler("quietTime", "1s")
+                .scheduler("aggregateWait", "2s").scheduler("aggregateBytes", "4MB")
+                .scheduler("fullMargin", "2MB") // the labs' cartridges hold 16 MB
+                .scheduler("quietTime", "1s")
                 .scheduler("dwell", "2s").scheduler("retryBackoff", "2s").scheduler("remountGuard", "0")
                 .scheduler("maxAttempts", "8");
         long t0 = System.nanoTime();
@@ -266,7 +270,11 @@ abstract class LabEndToEndTest {
         System.out.println("Fill: " + n + " files of 1 MB on " + perCartridge + "; full: " + full);
         assertTrue(perCartridge.size() >= 2, "the files went to more than one cartridge: " + perCartridge);
         assertTrue(!full.isEmpty(), "a cartridge was closed as full");
-        assertTrue(daemon.scheduler().status(0).get().counters().getOrDefault("faults_tape_full", 0L) >= 1);
+        long tapeFull = daemon.scheduler().status(0).get().counters().getOrDefault("faults_tape_full", 0L);
+        System.out.println("Fill: " + tapeFull + " tape-full faults");
+        if (!spec.cartridgeMemory()) { // without it only the drive's end of tape closes a cartridge
+            assertTrue(tapeFull >= 1, "a tape-full fault");
+        }
         FILES.addAll(fill);
         STEP_MILLIS.put("fill a cartridge (" + n + " MB)", (System.nanoTime() - t0) / 1_000_000);
     }

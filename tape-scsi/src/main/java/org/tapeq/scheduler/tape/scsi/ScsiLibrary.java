@@ -291,7 +291,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 // moved by hand): give it back first.
                 LOG.warn("{}: the changer reports {} in the drive, which this library holds no cartridge in;"
                         + " returning it to a slot", what, drive.barcode() == null ? "a cartridge" : drive.barcode());
-                returnToSlot(d, status, drive, what);
+                try {
+                    returnToSlot(d, status, drive, what);
+                } catch (TapeFault f) { // the drive will not give it up: the drive's fault, not the robot's
+                    throw new TapeFault(FaultKind.DRIVE, what + ": the drive holds a cartridge it does not give"
+                            + " back: " + f.getMessage(), f);
+                }
                 status = changerStatus(what);
                 drive = status.drive(d.config.changerIndex()).orElseThrow();
             }
