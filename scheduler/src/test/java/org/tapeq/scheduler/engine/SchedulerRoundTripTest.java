@@ -17,6 +17,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.model.FileRecord;
@@ -191,6 +192,30 @@ class SchedulerRoundTripTest {
 
     private static long idOf(EngineFixture f, String pnfsid) {
         return f.order.stream().filter(r -> r.pnfsid().equals(pnfsid)).findFirst().orElseThrow().id();
+    }
+
+    @Test
+    void rebuild_ofAFullCartridge_keepsItFull() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAPACITY,
+                "A00001L9", "A00002L9")) {
+            f.label("raw", "A00001L9", "A00002L9");
+            for (int i = 0; i < 8; i++) {
+                f.scheduler.flush(f.flushRequest(i, 10_000 + i * 997, "ds0", "atlas:raw@osm"));
+            }
+            f.loop.runUntilIdle();
+        }
+        String written;
+        try (JdbcCatalog c = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"))) {
+            written = c.file(EngineFixture.pnfsid(0)).orElseThrow().cartridge();
+            CartridgeRecord r = c.cartridge(written).orElseThrow();
+            c.putCartridge(r.withState(CartridgeState.FULL, "closed at the drive's end of tape"));
+        }
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAPACITY,
+                "A00001L9", "A00002L9")) {
+            f.await(f.scheduler.rebuildCartridge(written));
+            assertEquals(CartridgeState.FULL, f.catalog.cartridge(written).orElseThrow().state(),
+                    "a rebuild does not reopen a cartridge closed as full");
+        }
     }
 
     @Test
