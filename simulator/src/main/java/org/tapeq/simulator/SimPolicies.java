@@ -16,14 +16,16 @@ import org.tapeq.scheduler.policy.ReadOrders;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 
 /**
- * The policies the simulator compares, by name: the scheduler's registry ({@link MountPolicies}: tapeq, fifo,
- * endit, cta, where {@code cta}'s software RAO uses the drive-reported end-of-wrap positions as CTA does) plus
+ * The policies the simulator compares, by name: the scheduler's registry ({@link MountPolicies}: tapeq, dcache,
+ * endit, cta, fifo, where {@code cta}'s software RAO uses the drive-reported end-of-wrap positions as CTA does) plus
  * references: {@code tapeq-file-sequence}, tapeq's mount decisions with the reads of each mount in tape
  * file-sequence order (how much locate time the serpentine order saves); {@code cta-drive-rao}, CTA with the
  * drive's recommended access order (true physics, {@link DriveTruth}); {@code tapeq-wrap-ends}, tapeq's order
- * on the drive-reported wrap ends.
+ * on the drive-reported wrap ends; {@code fifo}, one request at a time (a legacy worst case; {@code dcache}, dCache's
+ * own recall scheduler, is the "plain dCache" baseline).
  *
- * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code fifo} and {@code cta}
+ * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code dcache}, {@code fifo} and
+ * {@code cta}
  * run with aggregation off (one file per aggregate); CTA writes buffered tape marks, so {@code cta}'s filemarks
  * cost no synchronous flush; ENDIT hands files to TSM, which aggregates the files of a
  * transaction, so {@code endit} keeps the scheduler's aggregation, like {@code tapeq}; ENDIT's retriever runs one
@@ -58,7 +60,7 @@ public final class SimPolicies {
 
     static {
         for (String name : MountPolicies.names()) {
-            boolean oneFilePerTapeFile = name.equals("fifo") || name.equals("cta");
+            boolean oneFilePerTapeFile = name.equals("fifo") || name.equals("dcache") || name.equals("cta");
             boolean cta = name.equals("cta");
             // ENDIT runs retriever_maxworkers dsmc retrieves at a time, default 1 (Endit.pm): one reading drive
             UnaryOperator<SchedulerConfig.Builder> configure = name.equals("endit") ? b -> b.maxReadDrives(1)
@@ -115,7 +117,7 @@ public final class SimPolicies {
 
     /** The baselines and tapeq, in table order. */
     public static List<String> defaults() {
-        return List.of("fifo", "endit", "cta", "tapeq");
+        return List.of("dcache", "endit", "cta", "tapeq");
     }
 
     /** The policy of this name; an unknown name is an error naming the choices. */

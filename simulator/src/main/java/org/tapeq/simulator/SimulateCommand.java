@@ -37,7 +37,7 @@ public final class SimulateCommand implements Callable<Integer> {
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--policies", split = ",", paramLabel = "NAME",
-            description = "policies to compare (default: fifo,endit,cta,tapeq; also tapeq-file-sequence)")
+            description = "policies to compare (default: dcache,endit,cta,tapeq; also fifo, tapeq-file-sequence)")
     List<String> policies;
 
     @Option(names = "--seed", paramLabel = "N", description = "first seed (default: ${DEFAULT-VALUE})")

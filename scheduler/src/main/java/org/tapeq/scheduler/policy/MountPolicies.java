@@ -15,6 +15,7 @@ public final class MountPolicies {
         REGISTRY.put("fifo", c -> new FifoMountPolicy());
         REGISTRY.put("endit", c -> new EnditMountPolicy());
         REGISTRY.put("cta", c -> new CtaMountPolicy());
+        REGISTRY.put("dcache", c -> new DcacheMountPolicy());
     }
 
     private MountPolicies() {

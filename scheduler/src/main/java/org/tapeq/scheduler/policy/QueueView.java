@@ -34,4 +34,9 @@ public interface QueueView {
 
     /** Media of the cartridge, or of the family's cartridges for a family write queue. */
     MediaType media();
+
+    /** Bytes of tape files written on the cartridge (live and dead), or -1 if unknown or a family queue. */
+    default long cartridgeUsedBytes() {
+        return -1;
+    }
 }

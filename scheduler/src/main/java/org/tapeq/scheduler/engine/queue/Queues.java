@@ -38,13 +38,18 @@ public final class Queues {
     /** The cartridge's queue, created (accounted to {@code group}) if it has none. */
     public WorkQueue cartridgeQueue(String barcode, String group) {
         return cartridgeQueues.computeIfAbsent(barcode,
-                b -> new WorkQueue(b, null, cartridges.mediaOf(b), group, queueSeq++));
+                b -> new WorkQueue(b, null, cartridges.mediaOf(b), () -> usedBytesOf(b), group, queueSeq++));
     }
 
     /** The family's write queue, created (accounted to {@code group}) if it has none. */
     public WorkQueue familyQueue(String family, String group) {
         return familyQueues.computeIfAbsent(family,
-                f -> new WorkQueue(null, f, cartridges.familyMedia(f), group, queueSeq++));
+                f -> new WorkQueue(null, f, cartridges.familyMedia(f), () -> -1, group, queueSeq++));
+    }
+
+    private long usedBytesOf(String barcode) {
+        CartridgeRecord c = cartridges.get(barcode);
+        return c == null ? -1 : c.usedBytes();
     }
 
     /** The cartridge's queue, or null. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.policy.QueueView;
@@ -43,6 +44,8 @@ public final class WorkQueue implements QueueView {
     private final String barcode;
     private final String family;
     private final MediaType media;
+    /** The cartridge's written bytes as the catalogue has them now (-1 if unknown). */
+    private final LongSupplier usedBytes;
     private String group;
     private final ArrayList<StageItem> reads = new ArrayList<>();
     private final List<StageItem> readsView = Collections.unmodifiableList(reads);
@@ -73,10 +76,11 @@ public final class WorkQueue implements QueueView {
     /** Drives currently writing this family queue's aggregates. Only for family queues. */
     private int writers;
 
-    WorkQueue(String barcode, String family, MediaType media, String group, long seq) {
+    WorkQueue(String barcode, String family, MediaType media, LongSupplier usedBytes, String group, long seq) {
         this.barcode = barcode;
         this.family = family;
         this.media = media;
+        this.usedBytes = usedBytes;
         this.group = group;
         this.seq = seq;
     }
@@ -408,5 +412,10 @@ public final class WorkQueue implements QueueView {
     @Override
     public MediaType media() {
         return media;
+    }
+
+    @Override
+    public long cartridgeUsedBytes() {
+        return usedBytes.getAsLong();
     }
 }
