@@ -26,7 +26,6 @@ import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_DRIVE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_FILE;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -53,6 +52,7 @@ import org.sqlite.SQLiteConfig;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
@@ -93,13 +93,21 @@ import org.tapeq.scheduler.model.FileRecord;
  * WAL is synced (foreign_keys=ON, busy_timeout, a 64 MiB page cache). PostgreSQL commits are durable with
  * its default synchronous_commit=on.
  *
- * Threads: one JDBC connection guarded by one lock, held for each whole method (and per page in
+ * Threads: one JDBC connection at a time guarded by one lock, held for each whole method (and per page in
  * forEachFile, whose consumer runs outside the lock). A connection is not safe for concurrent use, and a
  * SQLite database has one writer anyway; reads are indexed point lookups (tens of microseconds through
  * JDBC, see CatalogLookupBenchmarkTest), so serialising them costs little next to a tape mount. A pool of
  * read-only connections would let reads overlap a write if that ever shows up in profiles. Prepared
  * statements are cached per SQL text; IN lists are padded to a few fixed lengths (repeating the last id)
  * so the cache stays small.
+ *
+ * Connections (CatalogConnections): SQLite keeps one connection for its life. PostgreSQL borrows its one
+ * connection from a HikariCP pool for each method and gives it back after (its statements are closed then;
+ * the driver keeps the server-side prepared statements per connection). A failure that means the server
+ * could not be reached (connection refused or cut, server shutting down) evicts the connection and surfaces
+ * as CatalogUnavailableException: nothing of the operation is recorded and it may be retried; the next call
+ * gets a new connection once the server answers. A commit whose answer was lost may have been recorded
+ * anyway, so commitAggregate is idempotent: an aggregate already recorded exactly as given counts as done.
  *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
@@ -160,15 +168,17 @@ public final class JdbcCatalog implements Catalog {
 
     private final String description;
     private final Dialect dialect;
-    private final Connection connection;
+    private final CatalogConnections connections;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, PreparedStatement> statements = new HashMap<>();
+    /** The connection of the method running now (under the lock); null between methods on PostgreSQL. */
+    private Connection connection;
     private boolean closed;
 
-    private JdbcCatalog(String description, Dialect dialect, Connection connection) {
+    private JdbcCatalog(String description, Dialect dialect, CatalogConnections connections) {
         this.description = description;
         this.dialect = dialect;
-        this.connection = connection;
+        this.connections = connections;
     }
 
     /**
@@ -176,6 +186,7 @@ public final class JdbcCatalog implements Catalog {
      * {@code jdbc:sqlite:/path/catalog.db}, {@code jdbc:sqlite::memory:} or {@code jdbc:postgresql://...}.
      *
      * @throws CatalogException if the database cannot be opened or its schema is newer than this code
+     * @throws CatalogUnavailableException if a PostgreSQL server cannot be reached now (a later call may succeed)
      */
     public static JdbcCatalog open(String jdbcUrl) {
         return open(jdbcUrl, new Properties());
@@ -186,15 +197,15 @@ public final class JdbcCatalog implements Catalog {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         Dialect dialect = Dialect.of(jdbcUrl);
         String description = redact(jdbcUrl);
-        Connection connection;
+        CatalogConnections connections;
         try {
-            connection = dialect == Dialect.SQLITE
-                    ? DriverManager.getConnection(jdbcUrl, sqliteConfig().toProperties())
-                    : DriverManager.getConnection(jdbcUrl, credentials);
-        } catch (SQLException e) {
+            connections = dialect == Dialect.SQLITE
+                    ? CatalogConnections.single(CatalogConnections.sqlite(jdbcUrl, sqliteConfig().toProperties()))
+                    : CatalogConnections.pooled(jdbcUrl, credentials, description);
+        } catch (SQLException | RuntimeException e) {
             throw new CatalogException("open " + description + ": " + e.getMessage(), e);
         }
-        JdbcCatalog catalog = new JdbcCatalog(description, dialect, connection);
+        JdbcCatalog catalog = new JdbcCatalog(description, dialect, connections);
         try {
             catalog.migrate();
         } catch (RuntimeException e) {
@@ -415,6 +426,17 @@ public final class JdbcCatalog implements Catalog {
     /** The rows of one aggregate, inside the caller's transaction. */
     private void writeAggregate(AggregateRecord aggregate, List<FileRecord> members, String subject)
             throws SQLException {
+        PreparedStatement recorded = statement("SELECT " + AGGREGATE_COLUMNS + " FROM aggregates"
+                + " WHERE cartridge = ? AND tape_file = ?");
+        recorded.setString(1, aggregate.cartridge());
+        recorded.setInt(2, aggregate.tapeFile());
+        try (ResultSet rs = recorded.executeQuery()) {
+            if (rs.next() && aggregate.equals(aggregateRecord(rs))) {
+                // A retry of a commit whose answer was lost: the first attempt was recorded.
+                LOG.info("Catalog {}: commitAggregate {}: already recorded", description, subject);
+                return;
+            }
+        }
         PreparedStatement check = statement("SELECT barcode FROM cartridges WHERE barcode = ?" + dialect.forUpdate);
         check.setString(1, aggregate.cartridge());
         try (ResultSet rs = check.executeQuery()) {
@@ -705,16 +727,9 @@ public final class JdbcCatalog implements Catalog {
                 return;
             }
             closed = true;
-            for (PreparedStatement ps : statements.values()) {
-                try {
-                    ps.close();
-                } catch (SQLException e) {
-                    LOG.debug("Catalog {}: closing a statement: {}", description, e.toString());
-                }
-            }
-            statements.clear();
+            closeStatements();
             try {
-                connection.close();
+                connections.close();
             } catch (SQLException e) {
                 throw new CatalogException("close " + description + ": " + e.getMessage(), e);
             }
@@ -892,22 +907,12 @@ public final class JdbcCatalog implements Catalog {
     }
 
     private <T> T read(String operation, String subject, Work<T> work) {
-        lock.lock();
-        try {
-            ensureOpen();
-            return work.run();
-        } catch (SQLException e) {
-            throw new CatalogException(operation + " " + subject + ": " + e.getMessage(), e);
-        } finally {
-            lock.unlock();
-        }
+        return withConnection(operation, subject, work);
     }
 
     /** Runs {@code work} as one transaction; rolls back on any failure. */
     private <T> T transaction(String operation, String subject, Work<T> work) {
-        lock.lock();
-        try {
-            ensureOpen();
+        return withConnection(operation, subject, () -> {
             try {
                 connection.setAutoCommit(false);
                 T result = work.run();
@@ -915,10 +920,7 @@ public final class JdbcCatalog implements Catalog {
                 return result;
             } catch (SQLException | RuntimeException e) {
                 rollback(operation, subject, e);
-                if (e instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                throw new CatalogException(operation + " " + subject + ": " + e.getMessage(), e);
+                throw e;
             } finally {
                 try {
                     connection.setAutoCommit(true);
@@ -927,9 +929,52 @@ public final class JdbcCatalog implements Catalog {
                             e.toString());
                 }
             }
+        });
+    }
+
+    /**
+     * Runs {@code work} under the lock with a connection; a failure that means the server could not be reached
+     * becomes a {@link CatalogUnavailableException} and the connection is not used again.
+     */
+    private <T> T withConnection(String operation, String subject, Work<T> work) {
+        lock.lock();
+        try {
+            ensureOpen();
+            boolean lost = false;
+            try {
+                connection = connections.acquire();
+                return work.run();
+            } catch (SQLException | RuntimeException e) {
+                if (!(e instanceof CatalogException) && CatalogConnections.isConnectionLoss(e)) {
+                    lost = true;
+                    throw new CatalogUnavailableException(operation + " " + subject + ": catalog " + description
+                            + " unreachable: " + e.getMessage(), e);
+                }
+                if (e instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new CatalogException(operation + " " + subject + ": " + e.getMessage(), e);
+            } finally {
+                if (connection != null && !connections.keepsStatements()) {
+                    closeStatements();
+                    connections.release(connection, lost);
+                    connection = null;
+                }
+            }
         } finally {
             lock.unlock();
         }
+    }
+
+    private void closeStatements() {
+        for (PreparedStatement ps : statements.values()) {
+            try {
+                ps.close();
+            } catch (SQLException e) {
+                LOG.debug("Catalog {}: closing a statement: {}", description, e.toString());
+            }
+        }
+        statements.clear();
     }
 
     private void rollback(String operation, String subject, Exception cause) {

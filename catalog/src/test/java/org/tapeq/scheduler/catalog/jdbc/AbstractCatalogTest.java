@@ -209,6 +209,23 @@ abstract class AbstractCatalogTest {
     }
 
     @Test
+    void commitAggregate_sameAggregateAgain_isARetryThatChangesNothing() throws SQLException {
+        // A commit whose answer was lost with the connection is retried: the first attempt counts.
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        List<FileRecord> members = members("A00001", 1, 1, 3, 1000, "ds1");
+        AggregateRecord agg = aggregate("A00001", 1, members, FAMILY, "ds1", 100);
+        catalog.commitAggregate(agg, members);
+        CartridgeRecord before = cartridgeOf("A00001");
+
+        catalog.commitAggregate(agg, members);
+
+        assertEquals(List.of(agg), catalog.aggregates("A00001"));
+        assertEquals(members, catalog.files("A00001"));
+        assertEquals(before, cartridgeOf("A00001"));
+        assertEquals(0, rows("deleted_files"));
+    }
+
+    @Test
     void commitAggregate_duplicateAggregateKey_failsAndChangesNothing() throws SQLException {
         catalog.putCartridge(cartridge("A00001", FAMILY));
         catalog.putCartridge(cartridge("B00001", FAMILY));

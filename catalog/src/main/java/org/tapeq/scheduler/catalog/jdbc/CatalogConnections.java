@@ -1,0 +1,155 @@
+package org.tapeq.scheduler.catalog.jdbc;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Properties;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where {@link JdbcCatalog} gets its connection for one operation, and what it does with it afterwards.
+ *
+ * <p>Design notes. PostgreSQL: a HikariCP pool of one connection (the catalog serialises its calls under one
+ * lock, so a second connection would sit idle). Each operation borrows it and gives it back; Hikari checks a
+ * connection that was idle before lending it, replaces one that failed, and opens a new one when the server is
+ * back, so a server restart costs the operations that ran into it and nothing after. The pool is built even if
+ * the server is down ({@code initializationFailTimeout = -1}); a borrow then waits {@link #CONNECT_TIMEOUT_MS}
+ * and fails. A failure that says the server is unreachable ({@link #isConnectionLoss}) evicts the connection
+ * and is reported as {@code CatalogUnavailableException}, which callers may retry.
+ *
+ * <p>SQLite: one connection to the file for the catalog's life, never replaced: there is no server to lose,
+ * and a pool would only add a second writer to a database that has one (WAL, BEGIN IMMEDIATE). The prepared
+ * statements of the SQLite connection are kept across operations; those of a pooled connection are closed
+ * when it goes back.
+ */
+abstract class CatalogConnections implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogConnections.class);
+
+    /** How long an operation waits for a PostgreSQL connection before it fails as unavailable. */
+    static final long CONNECT_TIMEOUT_MS = 5_000;
+    /** How long a validity check of an idle PostgreSQL connection may take. */
+    static final long VALIDATION_TIMEOUT_MS = 3_000;
+    /** How often Hikari checks the idle PostgreSQL connection, so a dead one is found before it is lent. */
+    static final long KEEPALIVE_MS = 30_000;
+    /** PostgreSQL's own connect timeout, seconds (a server host that is down does not answer at all). */
+    static final int DRIVER_CONNECT_TIMEOUT_S = 5;
+
+    /** The connection for one operation. */
+    abstract Connection acquire() throws SQLException;
+
+    /** Gives back what {@link #acquire} lent; {@code lost}: it failed as a connection loss and must not be reused. */
+    abstract void release(Connection connection, boolean lost);
+
+    /** Whether prepared statements stay valid across operations (the connection is never replaced). */
+    abstract boolean keepsStatements();
+
+    @Override
+    public abstract void close() throws SQLException;
+
+    /**
+     * Whether {@code e} (or an exception it chains) says the database could not be reached rather than that the
+     * statement was wrong: SQLSTATE class 08 (connection exception), 57P01-57P03 (server shutting down, crashed
+     * or starting), or the JDBC types for a lost or refused connection.
+     */
+    static boolean isConnectionLoss(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLRecoverableException) {
+                return true;
+            }
+            if (t instanceof SQLException sql) {
+                for (SQLException s = sql; s != null; s = s.getNextException()) {
+                    String state = s.getSQLState();
+                    if (state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
+                            || state.equals("57P03"))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** One SQLite connection for the catalog's life. */
+    static CatalogConnections single(Connection connection) {
+        return new CatalogConnections() {
+            @Override
+            Connection acquire() {
+                return connection;
+            }
+
+            @Override
+            void release(Connection c, boolean lost) {
+            }
+
+            @Override
+            boolean keepsStatements() {
+                return true;
+            }
+
+            @Override
+            public void close() throws SQLException {
+                connection.close();
+            }
+        };
+    }
+
+    /** A pool of one PostgreSQL connection; built even if the server is down now. */
+    static CatalogConnections pooled(String jdbcUrl, Properties credentials, String description) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("tapeq-catalog-pool");
+        config.setJdbcUrl(jdbcUrl);
+        Properties properties = new Properties();
+        properties.putAll(credentials);
+        properties.putIfAbsent("connectTimeout", Integer.toString(DRIVER_CONNECT_TIMEOUT_S));
+        config.setDataSourceProperties(properties);
+        config.setMaximumPoolSize(1);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
+        config.setValidationTimeout(VALIDATION_TIMEOUT_MS);
+        config.setKeepaliveTime(KEEPALIVE_MS);
+        config.setInitializationFailTimeout(-1);
+        config.setAutoCommit(true);
+        HikariDataSource pool = new HikariDataSource(config);
+        return new CatalogConnections() {
+            @Override
+            Connection acquire() throws SQLException {
+                return pool.getConnection();
+            }
+
+            @Override
+            void release(Connection c, boolean lost) {
+                if (lost) {
+                    pool.evictConnection(c);
+                    return;
+                }
+                try {
+                    c.close();
+                } catch (SQLException e) {
+                    LOG.debug("Catalog {}: returning a connection: {}", description, e.toString());
+                }
+            }
+
+            @Override
+            boolean keepsStatements() {
+                return false;
+            }
+
+            @Override
+            public void close() {
+                pool.close();
+            }
+        };
+    }
+
+    /** A SQLite connection with the catalog's settings. */
+    static Connection sqlite(String jdbcUrl, Properties sqliteProperties) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl, sqliteProperties);
+    }
+}
