@@ -19,6 +19,13 @@ import org.tapeq.scheduler.model.FileRecord;
  */
 public interface Catalog extends AutoCloseable {
 
+    /**
+     * Checks that the catalog answers now (a database round trip); throws {@link CatalogUnavailableException} if
+     * it cannot be reached. The default does nothing (a catalog in memory is always there).
+     */
+    default void check() {
+    }
+
     /** The live (not deleted) location of a file. */
     Optional<FileRecord> file(String pnfsid);
 

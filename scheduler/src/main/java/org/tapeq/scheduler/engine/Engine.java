@@ -67,6 +67,8 @@ final class Engine {
     final Stalls stalls;
     private final Removals removals;
     private final EngineContext context;
+    /** The loop's view of the catalog writer's {@link CatalogWriter#reachable()}. */
+    private boolean catalogReachable = true;
 
     Engine(EventLoop loop, TapeLibrary library, Catalog catalog, SchedulerConfig config, MountPolicy policy,
            RequestListener listener, StageSpace stageSpace, Executor io,
@@ -82,13 +84,24 @@ final class Engine {
                 this::requestDispatch);
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
-                config.robotErrorLimit()), policy, queues, cartridges);
+                config.robotErrorLimit()), policy, queues, cartridges, this::catalogReachable);
         this.ends = new RequestEnds(loop, config, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);
         dispatcher.afterEachDispatch(stalls::observe);
         this.removals = new Removals(this);
         this.context = new EngineContext(this, policy, stageSpace);
+        writer.health((reachable, reason) -> {
+            catalogReachable = reachable;
+            if (reachable) {
+                requestDispatch(); // writes and admin tasks held back by the outage may start
+            }
+        });
+    }
+
+    /** Whether the catalog answered its last task; no write or admin task starts while it does not. */
+    boolean catalogReachable() {
+        return catalogReachable;
     }
 
     /**
@@ -178,6 +191,12 @@ final class Engine {
             aggregator.cancelled(item);
         } else if (ticket instanceof RemoveItem item) {
             removals.cancel(item);
+        } else if (ticket instanceof PendingStage pending) {
+            if (pending.item() != null) {
+                cancel(pending.item());
+            } else {
+                pending.cancel(); // answered as cancelled when its lookup is done
+            }
         }
     }
 

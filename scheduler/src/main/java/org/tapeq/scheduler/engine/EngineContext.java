@@ -119,6 +119,30 @@ final class EngineContext implements DriveContext {
     }
 
     @Override
+    public boolean catalogReachable() {
+        return engine.catalogReachable();
+    }
+
+    @Override
+    public void whenCatalogAnswers(Runnable then) {
+        // The writer retries the check until the catalog answers; any other failure is the commit's to report.
+        engine.writer.submit(CatalogWriter.Kind.READ, () -> {
+            engine.catalog.check();
+            return null;
+        }, new CatalogWriter.Done<Object>() {
+            @Override
+            public void succeeded(Object value) {
+                then.run();
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                then.run();
+            }
+        });
+    }
+
+    @Override
     public void saveDrive(DriveRecord drive) {
         engine.writer.submit(CatalogWriter.Kind.DRIVE, () -> engine.catalog.putDrive(drive),
                 "save drive " + drive.id());

@@ -19,6 +19,7 @@ import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.RemoveItem;
@@ -81,6 +82,21 @@ public final class Scheduler {
         return engine.writer.depth();
     }
 
+    /** Whether the catalog answered the engine's last catalog task; any thread. */
+    public boolean catalogReachable() {
+        return engine.writer.reachable();
+    }
+
+    /** Wall-clock ms since which the catalog does not answer, or 0; any thread. */
+    public long catalogUnreachableSince() {
+        return engine.writer.unreachableSince();
+    }
+
+    /** Why the catalog does not answer (its last failure), or null; any thread. */
+    public String catalogUnreachableReason() {
+        return engine.writer.unreachableReason();
+    }
+
     /** Reads the library's inventory and starts scheduling; completes when ready. */
     public CompletableFuture<Void> start() {
         LOG.info("Scheduler configuration: {}", config);
@@ -111,6 +127,8 @@ public final class Scheduler {
         Optional<FileRecord> found;
         try {
             found = catalog.file(request.pnfsid());
+        } catch (CatalogUnavailableException e) {
+            return lookUpLater(List.of(request), now).get(0);
         } catch (CatalogException e) {
             return reject(request, now, engine.ends.failed(FaultKind.CATALOG,
                     "cannot look up " + request.pnfsid() + " in the catalog: " + e.getMessage(), 0));
@@ -132,6 +150,8 @@ public final class Scheduler {
         List<Ticket> tickets = new ArrayList<>(requests.size());
         try {
             found = catalog.files(ids);
+        } catch (CatalogUnavailableException e) {
+            return lookUpLater(requests, now);
         } catch (CatalogException e) {
             for (StageRequest r : requests) {
                 tickets.add(reject(r, now, engine.ends.failed(FaultKind.CATALOG,
@@ -143,6 +163,42 @@ public final class Scheduler {
             tickets.add(stage(r, now, Optional.ofNullable(found.get(r.pnfsid()))));
         }
         return tickets;
+    }
+
+    /**
+     * The catalog does not answer: the lookup goes to the catalog writer, which runs it once the catalog is
+     * back (an outage does not fail a stage), and each stage is then queued or rejected as usual.
+     */
+    private List<Ticket> lookUpLater(List<StageRequest> requests, long now) {
+        List<PendingStage> pending = new ArrayList<>(requests.size());
+        List<String> ids = new ArrayList<>(requests.size());
+        for (StageRequest r : requests) {
+            pending.add(new PendingStage(r));
+            ids.add(r.pnfsid());
+        }
+        LOG.warn("Catalog unreachable: the lookup of {} stage(s) waits for it", requests.size());
+        loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.READ, () -> catalog.files(ids),
+                new CatalogWriter.Done<Map<String, FileRecord>>() {
+                    @Override
+                    public void succeeded(Map<String, FileRecord> found) {
+                        for (PendingStage p : pending) {
+                            StageRequest r = (StageRequest) p.request();
+                            p.item((StageItem) (p.cancelled() ? reject(r, now, new Outcome.Cancelled())
+                                    : stage(r, now, Optional.ofNullable(found.get(r.pnfsid())))));
+                        }
+                    }
+
+                    @Override
+                    public void failed(RuntimeException e) {
+                        for (PendingStage p : pending) {
+                            StageRequest r = (StageRequest) p.request();
+                            p.item((StageItem) reject(r, now, p.cancelled() ? new Outcome.Cancelled()
+                                    : engine.ends.failed(FaultKind.CATALOG, "cannot look up " + r.pnfsid()
+                                            + " in the catalog: " + e.getMessage(), 0)));
+                        }
+                    }
+                }));
+        return new ArrayList<>(pending);
     }
 
     private Ticket stage(StageRequest request, long now, Optional<FileRecord> found) {
@@ -168,7 +224,7 @@ public final class Scheduler {
         return item;
     }
 
-    private Ticket reject(StageRequest request, long now, Outcome.Failed failure) {
+    private Ticket reject(StageRequest request, long now, Outcome failure) {
         StageItem item = new StageItem(request, now, -1, -1, -1, 0, null);
         loop.execute(() -> {
             engine.counters.stagesSubmitted++;

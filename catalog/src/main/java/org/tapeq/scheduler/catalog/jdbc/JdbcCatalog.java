@@ -276,6 +276,16 @@ public final class JdbcCatalog implements Catalog {
     // ---------------------------------------------------------------- reads
 
     @Override
+    public void check() {
+        read("check", "connection", () -> {
+            try (Statement s = connection.createStatement()) {
+                s.execute("SELECT 1");
+            }
+            return null;
+        });
+    }
+
+    @Override
     public Optional<FileRecord> file(String pnfsid) {
         Objects.requireNonNull(pnfsid, "pnfsid");
         return read("file", "pnfsid " + pnfsid, () -> {

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.engine.drive.AdminTask;
@@ -32,7 +33,9 @@ import org.tapeq.scheduler.time.EventLoop;
  * queue the cartridge is chosen too: the drive's own if it is of the family and has room, else the fullest
  * appendable one of the family not in a drive. Only the first {@link #SCAN_LIMIT} ready queues of a set are
  * looked at, so a decision stays logarithmic in the number of queues; choosing a family queue's cartridge
- * still scans every cartridge record. Admin tasks take a free drive first.
+ * still scans every cartridge record. Admin tasks take a free drive first. While the catalog does not answer,
+ * no write queue is chosen and no admin task (label, rebuild: both rewrite catalog rows) starts; reads go on,
+ * since a queued stage already knows where its file is.
  */
 public final class Dispatcher {
 
@@ -52,6 +55,7 @@ public final class Dispatcher {
     private final Queues queues;
     private final Cartridges cartridges;
     private final RobotGuard robot;
+    private final BooleanSupplier catalogReachable;
     private final Map<String, DriveRunner> drives = new LinkedHashMap<>();
     private final Map<DriveRunner, Use> uses = new HashMap<>();
     private final List<AdminTask> adminTasks = new ArrayList<>();
@@ -62,8 +66,9 @@ public final class Dispatcher {
     private int writeDrives;
 
     public Dispatcher(EventLoop loop, DispatchSettings settings, MountPolicy policy, Queues queues,
-                      Cartridges cartridges) {
+                      Cartridges cartridges, BooleanSupplier catalogReachable) {
         this.loop = loop;
+        this.catalogReachable = catalogReachable;
         this.settings = settings;
         this.policy = policy;
         this.queues = queues;
@@ -191,7 +196,8 @@ public final class Dispatcher {
             if (settings.maxReadDrives() == 0 || readDrives < settings.maxReadDrives()) {
                 candidate = firstUsable(g.reads(), drive, now);
             }
-            if (settings.maxWriteDrives() == 0 || writeDrives < settings.maxWriteDrives()) {
+            if ((settings.maxWriteDrives() == 0 || writeDrives < settings.maxWriteDrives())
+                    && catalogReachable.getAsBoolean()) {
                 Choice w = firstUsable(g.writes(), drive, now);
                 if (w != null && (candidate == null || w.queue.rankKey() > candidate.queue.rankKey())) {
                     candidate = w;
@@ -348,6 +354,9 @@ public final class Dispatcher {
     // ---------------------------------------------------------------- admin
 
     private void runAdminTasks() {
+        if (!catalogReachable.getAsBoolean()) {
+            return;
+        }
         for (var it = adminTasks.iterator(); it.hasNext(); ) {
             AdminTask task = it.next();
             WorkQueue q = queues.cartridgeQueueIfAny(task.barcode());

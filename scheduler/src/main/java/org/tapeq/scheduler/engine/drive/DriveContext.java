@@ -109,4 +109,13 @@ public interface DriveContext {
 
     /** Saves a drive's state through the catalog writer (nobody waits for it). */
     void saveDrive(DriveRecord drive);
+
+    /** Whether the catalog answered its last task (the loop's view): no write starts while it does not. */
+    boolean catalogReachable();
+
+    /**
+     * Runs {@code then} on the loop once the catalog answers a check made after every catalog task before it
+     * (at once, inline, in virtual time): a write starts only when its commit can follow.
+     */
+    void whenCatalogAnswers(Runnable then);
 }

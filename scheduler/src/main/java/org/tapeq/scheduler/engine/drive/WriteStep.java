@@ -75,6 +75,9 @@ final class WriteStep {
 
     /** The aggregate this drive should write next on its cartridge, without taking it. */
     PendingAggregate available() {
+        if (!context.catalogReachable()) {
+            return null; // no write starts while its commit could not follow
+        }
         CartridgeRecord c = context.cartridges().get(drive.mounted());
         if (c == null || !c.state().writable() || c.disabled()) {
             return null;
@@ -115,6 +118,17 @@ final class WriteStep {
     }
 
     void write(PendingAggregate agg) {
+        List<FlushItem> live = agg.live();
+        if (live.isEmpty()) {
+            drive.work();
+            return;
+        }
+        drive.set(DriveRunner.State.BUSY, "checking the catalog answers before writing to " + drive.mounted());
+        context.whenCatalogAnswers(() -> append(agg));
+    }
+
+    /** The catalog answered: the tape file is written (members cancelled meanwhile are left out). */
+    private void append(PendingAggregate agg) {
         List<FlushItem> live = agg.live();
         if (live.isEmpty()) {
             drive.work();

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.time.EventLoop;
 import org.tapeq.scheduler.time.Threads;
 
@@ -30,6 +31,16 @@ import org.tapeq.scheduler.time.Threads;
  * over as completions come back. Whoever waits for a completion (a drive whose commit is held, a rebuild, a
  * batch of removes) waits with it; the loop goes on serving everything else. Only the loop calls
  * {@link #submit}; the counts are the loop's, except {@link #depth()}, which any thread may read.
+ *
+ * <p>Catalog outage (real time only). A task that fails with {@link CatalogUnavailableException} (the database
+ * cannot be reached: server restarting, connection cut) is not completed: the writer marks the catalog
+ * unreachable, tells the loop ({@link Health}), waits ({@link #RETRY_FIRST_MILLIS} doubling up to
+ * {@link #RETRY_MAX_MILLIS}) and runs the same task again, for as long as the outage lasts; the tasks after it
+ * wait behind it, so the order is kept. The first task that succeeds again marks the catalog reachable and
+ * tells the loop. So an outage never turns into failed commits, reads or removes: they complete late. There is
+ * no limit on the wait: a commit held here is for a tape file already written, and failing it would only make
+ * the pool flush the file again (dead space); the pool's own timeouts bound how long a request waits. The
+ * reachability ({@link #reachable()}) is the writer thread's to change and any thread's to read.
  */
 public final class CatalogWriter {
 
@@ -68,6 +79,20 @@ public final class CatalogWriter {
         void failed(RuntimeException e);
     }
 
+    /** Told on the loop when the catalog becomes unreachable or reachable again. */
+    @FunctionalInterface
+    public interface Health {
+        Health NONE = (reachable, reason) -> { };
+
+        /** {@code reason}: why it is unreachable (the failure's message), or null when reachable. */
+        void changed(boolean reachable, String reason);
+    }
+
+    /** First wait before a task that found the catalog unreachable runs again, ms. */
+    public static final long RETRY_FIRST_MILLIS = 250;
+    /** Longest wait between two attempts during an outage, ms. */
+    public static final long RETRY_MAX_MILLIS = 5_000;
+
     /** Told the duration of every task, on the writer's thread. */
     @FunctionalInterface
     public interface Timing {
@@ -84,6 +109,11 @@ public final class CatalogWriter {
     private final ArrayDeque<Task<?>> held = new ArrayDeque<>();
     private final AtomicInteger depth = new AtomicInteger();
     private int inFlight;
+    private Health health = Health.NONE;
+    /** Written by the writer thread only. */
+    private volatile boolean reachable = true;
+    private volatile long unreachableSince;
+    private volatile String unreachableReason;
 
     private CatalogWriter(EventLoop loop, Executor thread, int capacity, Timing timing) {
         if (capacity < 1) {
@@ -106,6 +136,26 @@ public final class CatalogWriter {
                 Threads.named("tapeq-catalog"));
         pool.allowCoreThreadTimeOut(true);
         return new CatalogWriter(loop, pool, capacity, timing);
+    }
+
+    /** Who is told (on the loop) when the catalog becomes unreachable or reachable; set before the first task. */
+    public void health(Health h) {
+        health = h;
+    }
+
+    /** Whether the last catalog task found the database reachable; any thread. */
+    public boolean reachable() {
+        return reachable;
+    }
+
+    /** Wall-clock ms since which the catalog is unreachable, or 0; any thread. */
+    public long unreachableSince() {
+        return reachable ? 0 : unreachableSince;
+    }
+
+    /** Why the catalog is unreachable (the last failure), or null; any thread. */
+    public String unreachableReason() {
+        return reachable ? null : unreachableReason;
     }
 
     /** Runs {@code work} after every task submitted before it; {@code done} is told the result on the loop. */
@@ -193,13 +243,27 @@ public final class CatalogWriter {
             this.done = done;
         }
 
-        /** On the writer. */
+        /** On the writer; in real time, runs again while the catalog is unreachable (see the class comment). */
         void run() {
             long t0 = System.nanoTime();
-            try {
-                value = work.get();
-            } catch (RuntimeException e) {
-                failure = e;
+            long wait = RETRY_FIRST_MILLIS;
+            while (true) {
+                try {
+                    value = work.get();
+                    if (!reachable && thread != null) {
+                        reachableAgain();
+                    }
+                    break;
+                } catch (CatalogUnavailableException e) {
+                    if (thread == null || !unreachable(e, wait)) {
+                        failure = e;
+                        break;
+                    }
+                    wait = Math.min(RETRY_MAX_MILLIS, wait * 2);
+                } catch (RuntimeException e) {
+                    failure = e;
+                    break;
+                }
             }
             try {
                 if (kind != null) { // null: a barrier of afterWrites, not a catalog call
@@ -208,6 +272,35 @@ public final class CatalogWriter {
             } catch (RuntimeException e) {
                 LOG.warn("Catalog writer: timing failed: {}", e.toString());
             }
+        }
+
+        /** Notes the outage and waits before the next attempt; false if interrupted (shutting down). */
+        private boolean unreachable(CatalogUnavailableException e, long waitMillis) {
+            unreachableReason = e.getMessage();
+            if (reachable) {
+                unreachableSince = System.currentTimeMillis();
+                reachable = false;
+                LOG.error("Catalog unreachable: {}; no new writes start, and catalog work waits and is retried "
+                        + "until it answers", e.getMessage());
+                String reason = e.getMessage();
+                loop.execute(() -> health.changed(false, reason));
+            } else {
+                LOG.debug("Catalog still unreachable: {}", e.getMessage());
+            }
+            try {
+                Thread.sleep(waitMillis);
+                return true;
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        private void reachableAgain() {
+            long seconds = (System.currentTimeMillis() - unreachableSince) / 1000;
+            reachable = true;
+            LOG.warn("Catalog reachable again after {} s; held catalog work resumes", seconds);
+            loop.execute(() -> health.changed(true, null));
         }
 
         /** On the loop. */

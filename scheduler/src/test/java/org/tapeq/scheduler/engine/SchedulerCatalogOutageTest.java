@@ -1,0 +1,182 @@
+package org.tapeq.scheduler.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+/**
+ * A PostgreSQL outage in the middle of a campaign, on the daemon's configuration (real-time loop, catalog writer
+ * thread): the catalog's connection goes through a proxy the test cuts (every connection closed, new ones
+ * refused, as during a server restart) and restores. While it is cut no tape file is written and no flush is
+ * answered; after it is restored every flush and stage completes by itself, each flush recorded in the catalog
+ * before it was acknowledged, and every tape file written is in the catalog (no dead space). Uses the local
+ * server ({@code TAPEQ_TEST_POSTGRES_URL}, default {@value #DEFAULT_URL}); skipped if none answers.
+ */
+class SchedulerCatalogOutageTest {
+
+    static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    private static final Pattern URL = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?/([^?]*)(\\?.*)?");
+    private static final String BARCODE = "A00001L9";
+    private static final long WAIT_MILLIS = 60_000;
+
+    @TempDir
+    Path dir;
+
+    private String base;
+    private String schema;
+
+    @BeforeEach
+    void schema() throws SQLException {
+        String env = System.getenv("TAPEQ_TEST_POSTGRES_URL");
+        base = env != null && !env.isBlank() ? env : DEFAULT_URL;
+        try (Connection c = DriverManager.getConnection(base + (base.contains("?") ? "&" : "?")
+                + "connectTimeout=3"); Statement s = c.createStatement()) {
+            schema = "tapeq_test_" + UUID.randomUUID().toString().replace("-", "");
+            s.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            assumeTrue(false, "PostgreSQL not reachable: " + e.getMessage());
+        }
+    }
+
+    @AfterEach
+    void drop() throws SQLException {
+        if (schema != null) {
+            try (Connection c = DriverManager.getConnection(base); Statement s = c.createStatement()) {
+                s.execute("DROP SCHEMA " + schema + " CASCADE");
+            }
+        }
+    }
+
+    @Test
+    void catalogCutMidCampaign_nothingWrittenWhileDown_everythingCompletesAfter() throws Exception {
+        Matcher m = URL.matcher(base);
+        assertTrue(m.matches(), "not a PostgreSQL URL: " + base);
+        ExecutorService io = Executors.newFixedThreadPool(2);
+        try (CuttableProxy proxy = new CuttableProxy(m.group(1), m.group(2) == null ? 5432 : Integer.parseInt(m.group(2)));
+             RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-test-loop", 5000);
+             SimulatedLibrary library = SimulatedLibrary.builder(loop).bytes(dir.resolve("tapes")).drives(1)
+                     .cartridge(BARCODE, MediaType.LTO9, 1_000_000_000L).build();
+             JdbcCatalog catalog = JdbcCatalog.open("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + m.group(3)
+                     + (m.group(4) == null ? "?" : m.group(4) + "&") + "currentSchema=" + schema)) {
+            Map<Long, Outcome> outcomes = new ConcurrentHashMap<>();
+            Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).io(io)
+                    .config(SchedulerConfig.builder().aggregateBytes(300_000).aggregateWaitMillis(30_000)
+                            .quietMillis(10_000).build())
+                    .listener((r, o) -> outcomes.put(r.id(), o)).build();
+            scheduler.start().get(30, TimeUnit.SECONDS);
+            scheduler.labelCartridge(BARCODE, "raw", false).get(30, TimeUnit.SECONDS);
+
+            List<byte[]> data = new ArrayList<>();
+            Random rnd = new Random(7);
+            for (int i = 0; i < 20; i++) {
+                byte[] bytes = new byte[1 + rnd.nextInt(100_000)];
+                rnd.nextBytes(bytes);
+                data.add(bytes);
+            }
+            flush(scheduler, data, 0, 10);
+            await(() -> countAnswered(outcomes, 0, 10) == 10, "the first ten flushes");
+            long appendsBefore = library.stats().appends();
+
+            proxy.cut();
+            flush(scheduler, data, 10, 20);
+            await(() -> drivesActivity(scheduler).contains("checking the catalog answers"),
+                    "the next write to wait for the catalog");
+            await(() -> !scheduler.catalogReachable(), "the engine to see the catalog unreachable");
+            // A stage asked while the catalog is cut: its lookup waits for the catalog instead of failing.
+            scheduler.stage(new StageRequest(100, EngineFixture.pnfsid(3), -1, "raw", null, "atlas", null, 0, 0,
+                    dir.resolve("staged-3")));
+            assertTrue(scheduler.catalogUnreachableSince() > 0);
+            assertTrue(scheduler.catalogUnreachableReason().contains("unreachable"),
+                    scheduler.catalogUnreachableReason());
+            assertEquals(appendsBefore, library.stats().appends(), "no tape file written while the catalog is cut");
+            for (long id = 10; id < 20; id++) {
+                assertNull(outcomes.get(id), "flush " + id + " answered while the catalog is cut");
+            }
+            assertNull(outcomes.get(100L), "stage answered while its lookup could not run");
+
+            proxy.restore();
+            await(() -> countAnswered(outcomes, 10, 20) == 10 && outcomes.containsKey(100L),
+                    "every flush and the stage after the catalog is back");
+            await(scheduler::catalogReachable, "the engine to see the catalog reachable");
+            assertNull(scheduler.catalogUnreachableReason());
+            for (long id = 0; id < 20; id++) {
+                Outcome.Flushed f = assertInstanceOf(Outcome.Flushed.class, outcomes.get(id), "flush " + id);
+                assertEquals(f.location(), catalog.file(EngineFixture.pnfsid((int) id)).orElseThrow(),
+                        "flush " + id + " acknowledged with its catalog record");
+            }
+            assertInstanceOf(Outcome.Staged.class, outcomes.get(100L));
+            assertArrayEquals(data.get(3), Files.readAllBytes(dir.resolve("staged-3")));
+            assertEquals(library.stats().appends(), catalog.aggregates(BARCODE).size(),
+                    "every tape file written is in the catalog");
+            assertFalse(outcomes.values().stream().anyMatch(o -> o instanceof Outcome.Failed), outcomes.toString());
+        } finally {
+            io.shutdownNow();
+        }
+    }
+
+    private void flush(Scheduler scheduler, List<byte[]> data, int from, int to) throws Exception {
+        for (int i = from; i < to; i++) {
+            Path p = Files.write(dir.resolve("f" + i), data.get(i));
+            scheduler.flush(new FlushRequest(i, EngineFixture.pnfsid(i), data.get(i).length, "raw", "/d/f" + i, null,
+                    "atlas", 0, 0, null, p));
+        }
+    }
+
+    private static long countAnswered(Map<Long, Outcome> outcomes, long from, long to) {
+        return outcomes.entrySet().stream().filter(e -> e.getKey() >= from && e.getKey() < to).count();
+    }
+
+    private static String drivesActivity(Scheduler scheduler) {
+        try {
+            StringBuilder b = new StringBuilder();
+            scheduler.status(10).get(10, TimeUnit.SECONDS).drives().forEach(d -> b.append(d.activity()).append('\n'));
+            return b.toString();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Waits for an observable condition, polling; fails after {@link #WAIT_MILLIS}. */
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting for " + what);
+            Thread.sleep(20);
+        }
+    }
+}
