@@ -90,6 +90,9 @@ public final class Daemon implements AutoCloseable {
     private TapeLibrary library;
     private Scheduler scheduler;
     private HttpEndpoint http;
+    private final CatalogHealth catalogHealth = new CatalogHealth();
+    /** Every directory's requests found at start are queued: the daemon serves. */
+    private volatile boolean started;
     private volatile boolean closed;
     private volatile Snapshot<Optional<SchedulerStatus>> schedulerSnapshot;
     private volatile Snapshot<List<BridgeStatus>> bridgeSnapshot;
@@ -117,8 +120,18 @@ public final class Daemon implements AutoCloseable {
         config.checkPaths(); // before anything starts: a missing directory is a configuration error (exit 78)
         Path state = config.state();
         closeables.add(ExclusiveLock.take(state.resolve(STATE_LOCK), "state directory " + state));
+        // Up before the catalog, so that /ready, /metrics, status and admin commands answer while it is waited for.
+        GaugeWithCallback.builder().name("tapeq_catalog_connected")
+                .help("1 while the catalog answers, 0 while it is unreachable (or not yet opened at start)")
+                .callback(cb -> cb.call(catalogHealth.reachable() ? 1 : 0))
+                .register(metrics.registry());
+        if (config.httpBind().isPresent()) {
+            http = HttpEndpoint.start(config.httpBind().get(), metrics, this::statusJson, this::notReady);
+            closeables.add(http);
+        }
+        closeables.add(ControlServer.start(state.resolve(CONTROL_SOCKET), new DaemonControl(this)));
 
-        catalog = config.catalog().open();
+        catalog = catalogHealth.open(config.catalog());
         closeables.add(catalog);
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
@@ -136,6 +149,7 @@ public final class Daemon implements AutoCloseable {
                 .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
                 .catalogTiming((kind, nanos) -> metrics.catalogTask(kind.label(), nanos / 1e9))
                 .stageSpace(DirectoryBridge.STAGE_SPACE).build();
+        catalogHealth.follow(scheduler);
         metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);
         await(scheduler.start(), "starting the scheduler");
 
@@ -169,15 +183,9 @@ public final class Daemon implements AutoCloseable {
         }
         registerGauges();
         startLoopProbe();
-        if (config.httpBind().isPresent()) {
-            InetSocketAddress bind = config.httpBind().get();
-            http = HttpEndpoint.start(bind, metrics, this::statusJson);
-            closeables.add(http);
-        }
-        ControlServer control = ControlServer.start(state.resolve(CONTROL_SOCKET), new DaemonControl(this));
-        closeables.add(control);
         long t0 = System.nanoTime();
         await(CompletableFuture.allOf(ready.toArray(new CompletableFuture<?>[0])), "reading the request directories");
+        started = true;
         LOG.info("tapeq daemon ready: {} director{}, every request found at start queued in {} ms", bridges.size(),
                 bridges.size() == 1 ? "y" : "ies", (System.nanoTime() - t0) / 1_000_000);
     }
@@ -297,6 +305,9 @@ public final class Daemon implements AutoCloseable {
     }
 
     Optional<SchedulerStatus> schedulerStatus() {
+        if (scheduler == null) {
+            return Optional.empty(); // still starting
+        }
         try {
             return Optional.of(scheduler.status(DaemonStatus.MAX_QUEUES)
                     .get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
@@ -327,7 +338,20 @@ public final class Daemon implements AutoCloseable {
     /** The whole daemon's status. */
     public DaemonStatus status() {
         return new DaemonStatus(DaemonStatus.currentVersion(), startedMillis, System.currentTimeMillis(), rates.rates(),
-                bridgeStatuses(), schedulerStatus().orElse(null));
+                bridgeStatuses(), schedulerStatus().orElse(null), catalogHealth.state());
+    }
+
+    /** Null when the daemon serves and its catalog answers; else why not ({@code /ready} answers 503 with it). */
+    String notReady() {
+        String catalogDown = catalogHealth.unreachable();
+        if (catalogDown != null) {
+            return catalogDown;
+        }
+        return started ? null : "starting: reading the request directories";
+    }
+
+    CatalogHealth catalogHealth() {
+        return catalogHealth;
     }
 
     private byte[] statusJson() {

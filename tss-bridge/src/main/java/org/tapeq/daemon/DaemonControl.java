@@ -28,6 +28,15 @@ final class DaemonControl implements ControlTarget {
     }
 
     @Override
+    public String refusal() {
+        String catalogDown = daemon.catalogHealth().unreachable();
+        if (catalogDown != null) {
+            return catalogDown + "; try again once `tapeq status` shows the catalog reachable";
+        }
+        return daemon.scheduler() == null ? "the daemon is starting; try again in a moment" : null;
+    }
+
+    @Override
     public List<CartridgeRecord> cartridges() {
         return daemon.catalog().cartridges();
     }

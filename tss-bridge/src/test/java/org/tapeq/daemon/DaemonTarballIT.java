@@ -108,7 +108,7 @@ class DaemonTarballIT {
         }
         // commons-compress comes only through tapeq-format (the on-tape format): it must stay a runtime jar.
         for (String library : List.of("picocli", "logback-classic", "logback-core", "slf4j-api", "sqlite-jdbc",
-                "postgresql", "commons-compress", "jackson-databind", "jackson-dataformat-yaml",
+                "postgresql", "HikariCP", "commons-compress", "jackson-databind", "jackson-dataformat-yaml",
                 "prometheus-metrics-core", "prometheus-metrics-exposition-textformats")) {
             assertTrue(jars.stream().anyMatch(j -> j.matches(library + "-[0-9].*\\.jar")),
                     library + " missing: " + jars);

@@ -38,6 +38,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
+import org.tapeq.testing.proxy.CuttableProxy;
 
 /**
  * A PostgreSQL outage in the middle of a campaign, on the daemon's configuration (real-time loop, catalog writer

@@ -22,6 +22,17 @@ final class StatusText {
                     rates.path("files_staged").asDouble(), Units.roughSize(rates.path("bytes_read").asDouble()),
                     rates.path("files_flushed").asDouble(), Units.roughSize(rates.path("bytes_written").asDouble()));
         }
+        JsonNode catalog = st.path("catalog");
+        if (catalog.has("reachable")) {
+            if (catalog.path("reachable").asBoolean()) {
+                out.println("catalog: reachable");
+            } else {
+                long since = catalog.path("unreachableSince").asLong();
+                out.printf("catalog: UNREACHABLE%s: %s%n  no writes, mounts for writing or admin tasks start; catalog "
+                        + "work waits and is retried until it answers%n", since > 0 ? " for " + duration(now - since)
+                        + " (since " + Instant.ofEpochMilli(since) + ")" : "", catalog.path("reason").asText());
+            }
+        }
         for (JsonNode d : st.path("directories")) {
             out.printf("%ndirectory %s (%s)%n", d.path("name").asText(), d.path("path").asText());
             if (d.hasNonNull("stopped")) {

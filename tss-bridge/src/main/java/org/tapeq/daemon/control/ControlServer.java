@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.time.Threads;
 
 /**
@@ -111,9 +112,16 @@ public final class ControlServer implements AutoCloseable {
             List<String> args = new ArrayList<>();
             request.path("args").forEach(a -> args.add(a.asText()));
             LOG.info("Control: {} {}", command, args);
-            answer = ControlProtocol.ok(AdminCommand.decode(command, args).execute(daemon));
+            AdminCommand decoded = AdminCommand.decode(command, args);
+            String refusal = decoded instanceof AdminCommand.Status ? null : daemon.refusal();
+            answer = refusal != null ? ControlProtocol.error(command + ": " + refusal)
+                    : ControlProtocol.ok(decoded.execute(daemon));
         } catch (IllegalArgumentException e) {
             answer = ControlProtocol.error(e.getMessage());
+        } catch (CatalogUnavailableException e) {
+            LOG.warn("Control command failed: {}", e.getMessage());
+            answer = ControlProtocol.error("the catalog is unreachable (" + e.getMessage() + "); the daemon waits "
+                    + "for it and resumes by itself; try again once `tapeq status` shows the catalog reachable");
         } catch (Exception e) {
             LOG.warn("Control command failed", e);
             answer = ControlProtocol.error(e.getMessage() != null ? e.getMessage() : e.toString());

@@ -14,6 +14,14 @@ public interface ControlTarget {
     /** The daemon's status as {@code tapeq status --json} prints it. */
     JsonNode status();
 
+    /**
+     * Why admin commands other than {@code status} cannot run now (the catalog is unreachable, the daemon is
+     * starting), or null.
+     */
+    default String refusal() {
+        return null;
+    }
+
     /** The catalog's cartridges. */
     List<CartridgeRecord> cartridges();
 }

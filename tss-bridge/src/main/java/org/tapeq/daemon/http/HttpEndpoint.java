@@ -3,6 +3,7 @@ package org.tapeq.daemon.http;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -17,8 +18,10 @@ import org.tapeq.scheduler.time.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 
 /**
- * The read-only HTTP endpoint: {@code GET /metrics} (Prometheus text format) and {@code GET /status} (JSON).
- * Anything else is 404, any other method 405. One named thread; a slow scrape cannot pile up threads.
+ * The read-only HTTP endpoint: {@code GET /metrics} (Prometheus text format), {@code GET /status} (JSON) and
+ * {@code GET /ready} (200 {@code ready} when the daemon serves and its catalog answers, else 503 with the reason:
+ * for a load balancer, a monitoring probe or an operator). Anything else is 404, any other method 405. One named
+ * thread; a slow scrape cannot pile up threads.
  */
 public final class HttpEndpoint implements AutoCloseable {
 
@@ -32,8 +35,9 @@ public final class HttpEndpoint implements AutoCloseable {
         this.executor = executor;
     }
 
-    public static HttpEndpoint start(InetSocketAddress bind, DaemonMetrics metrics, Supplier<byte[]> status)
-            throws IOException {
+    /** {@code notReady}: null when ready, else why not. */
+    public static HttpEndpoint start(InetSocketAddress bind, DaemonMetrics metrics, Supplier<byte[]> status,
+                                     Supplier<String> notReady) throws IOException {
         HttpServer server;
         try {
             server = HttpServer.create(bind, 16);
@@ -56,8 +60,13 @@ public final class HttpEndpoint implements AutoCloseable {
                     case "/status":
                         send(exchange, 200, "application/json", status.get());
                         break;
+                    case "/ready":
+                        String why = notReady.get();
+                        send(exchange, why == null ? 200 : 503, "text/plain; charset=utf-8",
+                                (why == null ? "ready\n" : "not ready: " + why + "\n").getBytes(StandardCharsets.UTF_8));
+                        break;
                     default:
-                        send(exchange, 404, "text/plain", "not found: try /metrics or /status\n".getBytes());
+                        send(exchange, 404, "text/plain", "not found: try /metrics, /status or /ready\n".getBytes());
                         break;
                 }
             } catch (RuntimeException e) {
@@ -65,7 +74,7 @@ public final class HttpEndpoint implements AutoCloseable {
             }
         });
         server.start();
-        LOG.info("HTTP endpoint on http://{}:{}/ (/metrics, /status)", server.getAddress().getHostString(),
+        LOG.info("HTTP endpoint on http://{}:{}/ (/metrics, /status, /ready)", server.getAddress().getHostString(),
                 server.getAddress().getPort());
         return new HttpEndpoint(server, executor);
     }

@@ -1,4 +1,4 @@
-package org.tapeq.scheduler.engine;
+package org.tapeq.testing.proxy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,26 +13,35 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A test-only TCP forwarder to a database server that can be cut (every connection through it closed, new ones
  * refused: what clients see while the server restarts) and restored on the same port. Two threads per
- * connection; test traffic only.
+ * connection; test traffic only. A proxy made {@link #closed(String, int)} starts cut: a server not there yet.
  */
-final class CuttableProxy implements AutoCloseable {
+public final class CuttableProxy implements AutoCloseable {
 
     private final InetSocketAddress target;
     private final int port;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile ServerSocket server;
 
-    CuttableProxy(String host, int targetPort) throws IOException {
+    /** A proxy to {@code host:targetPort} that refuses connections until {@link #restore()}. */
+    public static CuttableProxy closed(String host, int targetPort) throws IOException {
+        CuttableProxy proxy = new CuttableProxy(host, targetPort);
+        proxy.cut();
+        return proxy;
+    }
+
+    /** Forwards a port of its own on the loopback address to {@code host:targetPort}. */
+    public CuttableProxy(String host, int targetPort) throws IOException {
         this.target = new InetSocketAddress(host, targetPort);
         this.port = listen(0);
     }
 
-    int port() {
+    /** The port clients connect to (the same after {@link #restore()}). */
+    public int port() {
         return port;
     }
 
     /** Closes every forwarded connection and refuses new ones until {@link #restore()}. */
-    synchronized void cut() throws IOException {
+    public synchronized void cut() throws IOException {
         ServerSocket s = server;
         server = null;
         if (s != null) {
@@ -45,7 +54,7 @@ final class CuttableProxy implements AutoCloseable {
     }
 
     /** Accepts connections again, on the same port. */
-    synchronized void restore() throws IOException {
+    public synchronized void restore() throws IOException {
         if (server == null) {
             listen(port);
         }
