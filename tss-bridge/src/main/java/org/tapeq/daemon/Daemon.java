@@ -1,6 +1,7 @@
 package org.tapeq.daemon;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -38,6 +40,8 @@ import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.daemon.http.HttpEndpoint;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.CatalogLeaseException;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
@@ -91,6 +95,7 @@ public final class Daemon implements AutoCloseable {
     private Scheduler scheduler;
     private HttpEndpoint http;
     private final CatalogHealth catalogHealth = new CatalogHealth();
+    private final CompletableFuture<String> deposed = new CompletableFuture<>();
     /** Every directory's requests found at start are queued: the daemon serves. */
     private volatile boolean started;
     private volatile boolean closed;
@@ -131,8 +136,12 @@ public final class Daemon implements AutoCloseable {
         }
         closeables.add(ControlServer.start(state.resolve(CONTROL_SOCKET), new DaemonControl(this)));
 
-        catalog = catalogHealth.open(config.catalog());
+        JdbcCatalog opened = catalogHealth.open(config.catalog());
+        catalog = opened;
         closeables.add(catalog);
+        // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease.
+        opened.acquireLease(config.catalog().site(), UUID.randomUUID().toString(), hostName(),
+                ProcessHandle.current().pid(), System.currentTimeMillis(), config.catalog().leaseTimeoutMillis());
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
         loop = new RealTimeEventLoop("tapeq-scheduler", scsi ? 1 : lib.simulated().speed());
@@ -190,6 +199,14 @@ public final class Daemon implements AutoCloseable {
                 bridges.size() == 1 ? "y" : "ies", (System.nanoTime() - t0) / 1_000_000);
     }
 
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown-host";
+        }
+    }
+
     private TapeLibrary openLibrary(LibraryConfig lib, Executor io) throws IOException {
         if (lib.backend() == LibraryConfig.Backend.SCSI) {
             ScsiLibrary scsi = new ScsiLibrary(loop, lib.scsi().settings(lib.blockSizeBytes()), TapeLabel::parseFor);
@@ -218,6 +235,15 @@ public final class Daemon implements AutoCloseable {
             long t0 = System.nanoTime();
             loop.execute(() -> metrics.loopLatency((System.nanoTime() - t0) / 1e9));
         }, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        long renew = config.catalog().leaseTimeoutMillis() / 3;
+        probe.scheduleWithFixedDelay(() -> scheduler.renewLease().whenComplete((v, e) -> {
+            if (e instanceof CatalogLeaseException lost) {
+                LOG.error("Deposed: {}; stopping", lost.getMessage());
+                deposed.complete(lost.getMessage());
+            } else if (e != null) {
+                LOG.warn("Renewing the site lease failed (tried again in {} s): {}", renew / 1000, e.getMessage());
+            }
+        }), renew, renew, TimeUnit.MILLISECONDS);
         probe.scheduleWithFixedDelay(() -> scheduler.status(0).thenAccept(
                 s -> rates.sample(System.currentTimeMillis(), s.counters())), 0, RATE_SAMPLE_MILLIS,
                 TimeUnit.MILLISECONDS);
@@ -348,6 +374,14 @@ public final class Daemon implements AutoCloseable {
             return catalogDown;
         }
         return started ? null : "starting: reading the request directories";
+    }
+
+    /**
+     * Completes (with the reason) if another process took this daemon's site lease over: the daemon must stop,
+     * its catalog writes are refused from then on.
+     */
+    public CompletableFuture<String> deposed() {
+        return deposed;
     }
 
     CatalogHealth catalogHealth() {

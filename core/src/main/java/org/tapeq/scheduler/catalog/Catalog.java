@@ -26,6 +26,13 @@ public interface Catalog extends AutoCloseable {
     default void check() {
     }
 
+    /**
+     * Moves the expiry of the site lease this catalog holds (if any) to {@code now} plus its length; refused
+     * ({@link CatalogLeaseException}) if another process took it over. The default does nothing.
+     */
+    default void renewLease(long now) {
+    }
+
     /** The live (not deleted) location of a file. */
     Optional<FileRecord> file(String pnfsid);
 

@@ -97,6 +97,30 @@ public final class Scheduler {
         return engine.writer.unreachableReason();
     }
 
+    /**
+     * Renews the catalog's site lease through the catalog writer, after the catalog work before it (any thread;
+     * the daemon calls it every third of the lease timeout). Fails with {@code CatalogLeaseException} if another
+     * process took the site over: this one is deposed and must stop.
+     */
+    public CompletableFuture<Void> renewLease() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.LEASE, () -> {
+            catalog.renewLease(System.currentTimeMillis());
+            return null;
+        }, new CatalogWriter.Done<Object>() {
+            @Override
+            public void succeeded(Object value) {
+                done.complete(null);
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }));
+        return done;
+    }
+
     /** Reads the library's inventory and starts scheduling; completes when ready. */
     public CompletableFuture<Void> start() {
         LOG.info("Scheduler configuration: {}", config);

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.tapeq.config.ConfigException;
+import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.control.AdminCommand;
@@ -30,6 +31,8 @@ public final class TapeqCommand extends CommandGroup {
 
     /** Where the daemon's configuration is looked for unless {@code --config} or TAPEQ_CONFIG says otherwise. */
     public static final String DEFAULT_CONFIG = "/etc/tapeq/tapeq.yaml";
+    /** Exit status of a daemon refused because another one holds its site's catalog lease (EX_TEMPFAIL). */
+    public static final int EXIT_LEASE_HELD = 75;
 
     /** The tools add-on's commands, named when one is used without the add-on installed. */
     private static final List<String> ADD_ON_COMMANDS = List.of("demo", "simulate", "loadtest");
@@ -46,7 +49,9 @@ public final class TapeqCommand extends CommandGroup {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println(cmd.getColorScheme().errorText("tapeq " + cmd.getCommandName() + ": "
                     + (e.getMessage() != null ? e.getMessage() : e.toString())));
-            return e instanceof ConfigException ? 78 : 1; // EX_CONFIG, as systemd reports it
+            // 78 EX_CONFIG: not restarted by the unit. 75 EX_TEMPFAIL: another daemon holds the site's catalog lease;
+            // restarted, it takes the site over once that lease lapses.
+            return e instanceof ConfigException ? 78 : e instanceof CatalogLeaseException ? EXIT_LEASE_HELD : 1;
         });
         CommandLine.IParameterExceptionHandler standard = cl.getParameterExceptionHandler();
         cl.setParameterExceptionHandler((e, args) -> {
@@ -100,7 +105,13 @@ public final class TapeqCommand extends CommandGroup {
                 daemon.close();
                 stopped.countDown();
             }, "tapeq-shutdown"));
+            daemon.deposed().thenRun(stopped::countDown);
             stopped.await();
+            if (daemon.deposed().isDone()) {
+                daemon.close();
+                System.err.println("tapeq daemon: deposed: " + daemon.deposed().join());
+                return EXIT_LEASE_HELD;
+            }
             return 0;
         }
     }

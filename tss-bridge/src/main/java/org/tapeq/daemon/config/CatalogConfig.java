@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Properties;
 
 import org.tapeq.config.ConfigNode;
+import org.tapeq.config.Units;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 
 /**
@@ -17,13 +18,21 @@ import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
  * @param url          JDBC URL, {@code jdbc:sqlite:} or {@code jdbc:postgresql:}
  * @param user         database user (PostgreSQL), or null
  * @param passwordFile file holding the database password (PostgreSQL), or null
+ * @param site         the site's name in the catalog's lease: one daemon per site may use the catalog
+ * @param leaseTimeoutMillis how long the lease outlives its holder's last renewal
  */
-public record CatalogConfig(String url, String user, Path passwordFile) {
+public record CatalogConfig(String url, String user, Path passwordFile, String site, long leaseTimeoutMillis) {
 
     static final String URL = "url";
     static final String USER = "user";
     static final String PASSWORD_FILE = "passwordFile";
-    static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE);
+    static final String SITE = "site";
+    static final String LEASE_TIMEOUT = "leaseTimeout";
+    static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE, SITE, LEASE_TIMEOUT);
+    static final String DEFAULT_SITE = "default";
+    static final long DEFAULT_LEASE_TIMEOUT_MILLIS = 30_000;
+    /** Renewed every third of the timeout, so two renewals may be missed; shorter than 6 s leaves too little. */
+    static final long MIN_LEASE_TIMEOUT_MILLIS = 6_000;
     /** Refused with a pointer to {@link #PASSWORD_FILE}. */
     private static final String PASSWORD = "password";
 
@@ -31,6 +40,11 @@ public record CatalogConfig(String url, String user, Path passwordFile) {
     static final String POSTGRESQL = "jdbc:postgresql:";
     /** The catalog file below the state directory when no URL is given. */
     static final String DEFAULT_FILE = "catalog.db";
+
+    /** A configuration with the default site and lease timeout. */
+    public CatalogConfig(String url, String user, Path passwordFile) {
+        this(url, user, passwordFile, DEFAULT_SITE, DEFAULT_LEASE_TIMEOUT_MILLIS);
+    }
 
     /** Opens the catalog with the configured credentials (the password read from its file now). */
     public JdbcCatalog open() throws IOException {
@@ -66,7 +80,17 @@ public record CatalogConfig(String url, String user, Path passwordFile) {
         if (!url.startsWith(SQLITE) && !url.startsWith(POSTGRESQL)) {
             throw catalog.error(URL, "\"" + url + "\" must start with " + SQLITE + " or " + POSTGRESQL);
         }
-        CatalogConfig config = new CatalogConfig(url, catalog.string(USER, null), catalog.path(PASSWORD_FILE, null));
+        String site = catalog.string(SITE, DEFAULT_SITE);
+        if (!site.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            throw catalog.error(SITE, "\"" + site + "\" must be 1 to 64 letters, digits, '.', '_' or '-'");
+        }
+        long lease = catalog.duration(LEASE_TIMEOUT, DEFAULT_LEASE_TIMEOUT_MILLIS);
+        if (lease < MIN_LEASE_TIMEOUT_MILLIS) {
+            throw catalog.error(LEASE_TIMEOUT, "must be at least " + Units.formatDuration(MIN_LEASE_TIMEOUT_MILLIS)
+                    + ", not " + Units.formatDuration(lease));
+        }
+        CatalogConfig config = new CatalogConfig(url, catalog.string(USER, null), catalog.path(PASSWORD_FILE, null),
+                site, lease);
         if (config.isSqlite() && (config.user != null || config.passwordFile != null)) {
             warnings.add(catalog.warning(config.user != null ? USER : PASSWORD_FILE, "ignored: SQLite has no users"));
         }
@@ -81,5 +105,6 @@ public record CatalogConfig(String url, String user, Path passwordFile) {
         if (passwordFile != null) {
             out.put(1, PASSWORD_FILE, YamlText.quote(passwordFile));
         }
+        out.put(1, SITE, YamlText.quote(site)).put(1, LEASE_TIMEOUT, Units.formatDuration(leaseTimeoutMillis));
     }
 }

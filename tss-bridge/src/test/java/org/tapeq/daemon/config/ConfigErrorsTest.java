@@ -33,6 +33,11 @@ class ConfigErrorsTest {
                         "intake.Inotify: unknown key (did you mean inotify?)"),
                 Arguments.of(DIRECTORY + "library:\n  simulated:\n    tapes: 3\n",
                         "library.simulated.tapes: unknown key; known here: dir, data"),
+                // the site lease
+                Arguments.of(DIRECTORY + "catalog:\n  site: \"tier 1\"\n",
+                        "catalog.site: \"tier 1\" must be 1 to 64 letters, digits, '.', '_' or '-'"),
+                Arguments.of(DIRECTORY + "catalog:\n  leaseTimeout: 2s\n",
+                        "catalog.leaseTimeout: must be at least 6s, not 2s"),
                 // wrong type
                 Arguments.of(DIRECTORY + "scheduler: 3\n", "scheduler: must be a map"),
                 Arguments.of("directories: /srv/pool1\n", "directories: must be a list"),

@@ -56,7 +56,13 @@ final class CatalogSchema {
                     + " up INTEGER NOT NULL,"
                     + " reason TEXT,"
                     + " error_count INTEGER NOT NULL,"
-                    + " updated_at BIGINT NOT NULL)"));
+                    + " updated_at BIGINT NOT NULL)"),
+            // 2: the site lease (SiteLease): who may write this catalog, and the fencing epoch.
+            List.of("CREATE TABLE site_lease (site TEXT NOT NULL PRIMARY KEY, holder TEXT NOT NULL,"
+                    + " host TEXT NOT NULL, pid BIGINT NOT NULL, epoch BIGINT NOT NULL, acquired_at BIGINT NOT NULL,"
+                    + " expires_at BIGINT NOT NULL)"));
+
+    static final String LEASE_COLUMNS = "site, holder, host, pid, epoch, acquired_at, expires_at";
 
     static final String FILE_COLUMNS = "pnfsid, cartridge, tape_file, block_no, offset_bytes, size, "
             + "checksum, storage_class, path, dataset, hint_order";

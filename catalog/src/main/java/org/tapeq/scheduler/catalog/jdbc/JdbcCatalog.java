@@ -16,6 +16,7 @@ import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.CARTRIDGE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.DRIVE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.FILE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.INSERT_AGGREGATE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.LEASE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.MIGRATIONS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.PUT_HINT;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_DELETED;
@@ -52,8 +53,10 @@ import org.sqlite.SQLiteConfig;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
 
@@ -109,6 +112,15 @@ import org.tapeq.scheduler.model.FileRecord;
  * gets a new connection once the server answers. A commit whose answer was lost may have been recorded
  * anyway, so commitAggregate is idempotent: an aggregate already recorded exactly as given counts as done.
  *
+ * Site lease (schema 2, table site_lease, one row per site): acquireLease takes it at start in one transaction
+ * (serialised on PostgreSQL by an advisory lock): a row that is free, lapsed, released, or held by a process of
+ * this host that no longer runs is taken with epoch + 1; a live one held by another is refused
+ * (CatalogLeaseException naming the site, holder host, pid and since when). From then on every mutating
+ * transaction first runs UPDATE site_lease ... WHERE site = ? AND holder = ? AND epoch = ? and is refused if
+ * no row matches (fencing: the lease was taken over); on PostgreSQL that row lock also orders the commit
+ * against a takeover. renewLease moves the expiry on; close releases it (expires_at = 0). Times are the
+ * hosts' wall clocks, so the hosts of a site must be NTP-synchronised (skew well below the lease time).
+ *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
  * refused. On PostgreSQL a transaction-scoped advisory lock serialises concurrent openers.
@@ -125,8 +137,8 @@ import org.tapeq.scheduler.model.FileRecord;
 public final class JdbcCatalog implements Catalog {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcCatalog.class);
 
-    /** The schema version this code writes and reads. */
-    public static final int SCHEMA_VERSION = 1;
+    /** The schema version this code writes and reads (2: the site lease). */
+    public static final int SCHEMA_VERSION = 2;
     /** How long a SQLite transaction waits for another process's write lock. */
     public static final int BUSY_TIMEOUT_MS = 30_000;
     /** SQLite page cache of the catalog's connection, KiB (the default 2 MiB is small for millions of files). */
@@ -174,6 +186,9 @@ public final class JdbcCatalog implements Catalog {
     /** The connection of the method running now (under the lock); null between methods on PostgreSQL. */
     private Connection connection;
     private boolean closed;
+    /** The site lease this catalog holds, or null (no fencing), and its length; under the lock. */
+    private SiteLease lease;
+    private long leaseTtlMillis;
 
     private JdbcCatalog(String description, Dialect dialect, CatalogConnections connections) {
         this.description = description;
@@ -736,6 +751,13 @@ public final class JdbcCatalog implements Catalog {
             if (closed) {
                 return;
             }
+            if (lease != null) {
+                try {
+                    releaseLease();
+                } catch (RuntimeException e) {
+                    LOG.warn("Catalog {}: releasing the site lease: {}", description, e.getMessage());
+                }
+            }
             closed = true;
             closeStatements();
             try {
@@ -746,6 +768,164 @@ public final class JdbcCatalog implements Catalog {
         } finally {
             lock.unlock();
         }
+    }
+
+    // ---------------------------------------------------------------- site lease
+
+    /**
+     * Takes the site's lease for this process (see the design notes): free, lapsed at {@code now}, released, or
+     * held by a dead process of this host. From now on every write of this catalog is fenced by it.
+     *
+     * @throws CatalogLeaseException if another process holds a live lease on the site
+     */
+    public SiteLease acquireLease(String site, String holder, String host, long pid, long now, long ttlMillis) {
+        Objects.requireNonNull(site, "site");
+        Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(host, "host");
+        SiteLease taken = transaction("acquireLease", "site " + site, () -> {
+            if (dialect == Dialect.POSTGRESQL) {
+                execute("SELECT pg_advisory_xact_lock(7365808)"); // two starting daemons: one after the other
+            }
+            SiteLease current = leaseRow(site, dialect.forUpdate);
+            if (current != null && current.expiresAt() > now && !current.holder().equals(holder)
+                    && !deadOnThisHost(current, host)) {
+                throw new CatalogLeaseException("site '" + site + "': the catalog is in use by another tapeq, "
+                        + describe(current, now) + "; a second daemon must not share it (stop the other one, or "
+                        + "give this one a catalog of its own)");
+            }
+            SiteLease next = new SiteLease(site, holder, host, pid, current == null ? 1 : current.epoch() + 1, now,
+                    now + ttlMillis);
+            PreparedStatement ps = statement(current == null
+                    ? "INSERT INTO site_lease (" + LEASE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    : "UPDATE site_lease SET site = ?, holder = ?, host = ?, pid = ?, epoch = ?, acquired_at = ?,"
+                            + " expires_at = ? WHERE site = ?");
+            ps.setString(1, next.site());
+            ps.setString(2, next.holder());
+            ps.setString(3, next.host());
+            ps.setLong(4, next.pid());
+            ps.setLong(5, next.epoch());
+            ps.setLong(6, next.acquiredAt());
+            ps.setLong(7, next.expiresAt());
+            if (current != null) {
+                ps.setString(8, site);
+            }
+            ps.executeUpdate();
+            if (current != null) {
+                LOG.warn("Catalog {}: site '{}' taken over from {} (epoch {} -> {})", description, site,
+                        describe(current, now), current.epoch(), next.epoch());
+            }
+            return next;
+        });
+        lock.lock();
+        try {
+            lease = taken;
+            leaseTtlMillis = ttlMillis;
+        } finally {
+            lock.unlock();
+        }
+        LOG.info("Catalog {}: site '{}' lease held by {} pid {} (epoch {})", description, site, host, pid,
+                taken.epoch());
+        return taken;
+    }
+
+    /** Moves the held lease's expiry to {@code now + ttl}; fenced like every write. */
+    @Override
+    public void renewLease(long now) {
+        SiteLease held;
+        long ttl;
+        lock.lock();
+        try {
+            held = lease;
+            ttl = leaseTtlMillis;
+        } finally {
+            lock.unlock();
+        }
+        if (held == null) {
+            return;
+        }
+        transaction("renewLease", "site " + held.site(), () -> {
+            PreparedStatement ps = statement("UPDATE site_lease SET expires_at = ? WHERE site = ? AND holder = ?"
+                    + " AND epoch = ?");
+            ps.setLong(1, now + ttl);
+            ps.setString(2, held.site());
+            ps.setString(3, held.holder());
+            ps.setLong(4, held.epoch());
+            ps.executeUpdate();
+            return null;
+        });
+        lock.lock();
+        try {
+            if (lease == held) {
+                lease = new SiteLease(held.site(), held.holder(), held.host(), held.pid(), held.epoch(),
+                        held.acquiredAt(), now + ttl);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The lease this catalog holds, or null. */
+    public SiteLease heldLease() {
+        lock.lock();
+        try {
+            return lease;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The site's lease row as the database has it now, or empty. */
+    public Optional<SiteLease> lease(String site) {
+        return read("lease", "site " + site, () -> Optional.ofNullable(leaseRow(site, "")));
+    }
+
+    /** Gives the lease up (a clean stop): the next daemon takes it at once. */
+    private void releaseLease() {
+        SiteLease held = lease;
+        transaction("releaseLease", "site " + held.site(), () -> {
+            PreparedStatement ps = statement("UPDATE site_lease SET expires_at = 0 WHERE site = ? AND holder = ?"
+                    + " AND epoch = ?");
+            ps.setString(1, held.site());
+            ps.setString(2, held.holder());
+            ps.setLong(3, held.epoch());
+            ps.executeUpdate();
+            return null;
+        });
+        lease = null;
+    }
+
+    /** Inside a write transaction: this process still holds its epoch, else the write is refused. */
+    private void fence(String operation, String subject) throws SQLException {
+        PreparedStatement ps = statement("UPDATE site_lease SET epoch = epoch WHERE site = ? AND holder = ?"
+                + " AND epoch = ?");
+        ps.setString(1, lease.site());
+        ps.setString(2, lease.holder());
+        ps.setLong(3, lease.epoch());
+        if (ps.executeUpdate() == 0) {
+            SiteLease now = leaseRow(lease.site(), "");
+            throw new CatalogLeaseException(operation + " " + subject + ": refused, site '" + lease.site()
+                    + "' was taken over: this tapeq held epoch " + lease.epoch() + ", the catalog now says "
+                    + (now == null ? "no lease" : describe(now, System.currentTimeMillis())));
+        }
+    }
+
+    private SiteLease leaseRow(String site, String suffix) throws SQLException {
+        PreparedStatement ps = statement("SELECT " + LEASE_COLUMNS + " FROM site_lease WHERE site = ?" + suffix);
+        ps.setString(1, site);
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? new SiteLease(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
+                    rs.getLong(5), rs.getLong(6), rs.getLong(7)) : null;
+        }
+    }
+
+    private static boolean deadOnThisHost(SiteLease l, String host) {
+        return l.host().equals(host) && ProcessHandle.of(l.pid()).map(p -> !p.isAlive()).orElse(true);
+    }
+
+    private static String describe(SiteLease l, long now) {
+        return "held by host " + l.host() + " pid " + l.pid() + " since " + java.time.Instant.ofEpochMilli(
+                l.acquiredAt()) + " (epoch " + l.epoch() + (l.expiresAt() > now ? ", lapses in "
+                + (l.expiresAt() - now + 999) / 1000 + " s unless renewed)" : ", lapsed)");
     }
 
     /** For tests and diagnostics: a SQLite PRAGMA's value on the catalog's own connection. */
@@ -925,6 +1105,9 @@ public final class JdbcCatalog implements Catalog {
         return withConnection(operation, subject, () -> {
             try {
                 connection.setAutoCommit(false);
+                if (lease != null) {
+                    fence(operation, subject);
+                }
                 T result = work.run();
                 connection.commit();
                 return result;

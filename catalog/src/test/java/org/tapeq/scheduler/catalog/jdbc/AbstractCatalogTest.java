@@ -2,6 +2,7 @@ package org.tapeq.scheduler.catalog.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tapeq.scheduler.catalog.jdbc.Records.aggregate;
@@ -33,7 +34,9 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
 
@@ -126,7 +129,7 @@ abstract class AbstractCatalogTest {
     @Test
     void open_emptyDatabase_createsAllTablesAtCurrentVersion() throws SQLException {
         assertEquals(JdbcCatalog.SCHEMA_VERSION, count("SELECT MAX(version) FROM schema_version"));
-        for (String table : List.of("cartridges", "aggregates", "files", "deleted_files", "drives")) {
+        for (String table : List.of("cartridges", "aggregates", "files", "deleted_files", "drives", "site_lease")) {
             assertEquals(0, rows(table), table);
         }
     }
@@ -134,7 +137,75 @@ abstract class AbstractCatalogTest {
     @Test
     void open_sameDatabaseTwice_migratesOnlyOnce() throws SQLException {
         JdbcCatalog.open(url).close();
-        assertEquals(1, rows("schema_version"));
+        assertEquals(JdbcCatalog.SCHEMA_VERSION, rows("schema_version"));
+    }
+
+    // ---------------------------------------------------------------- site lease
+
+    static final long TTL = 30_000;
+
+    @Test
+    void lease_heldByAnother_secondIsRefusedNamingSiteHolderAndSince() {
+        catalog.acquireLease("gridka", "a", "tape-a.example.org", 4242, 1_000, TTL);
+        try (JdbcCatalog second = JdbcCatalog.open(url)) {
+            CatalogLeaseException e = assertThrows(CatalogLeaseException.class,
+                    () -> second.acquireLease("gridka", "b", "tape-b.example.org", 77, 20_000, TTL));
+            for (String part : List.of("site 'gridka'", "tape-a.example.org", "pid 4242", "since 1970-01-01T00:00:01Z",
+                    "epoch 1")) {
+                assertTrue(e.getMessage().contains(part), part + " in: " + e.getMessage());
+            }
+            assertNull(second.heldLease());
+            second.putCartridge(cartridge("B00001", FAMILY)); // a catalog without a lease is not fenced
+        }
+        assertEquals("a", catalog.lease("gridka").orElseThrow().holder());
+    }
+
+    @Test
+    void lease_lapsed_isTakenOverWithTheNextEpoch_andTheDeposedHolderIsFenced() {
+        catalog.acquireLease("gridka", "a", "tape-a.example.org", 4242, 1_000, TTL);
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        try (JdbcCatalog second = JdbcCatalog.open(url)) {
+            SiteLease taken = second.acquireLease("gridka", "b", "tape-b.example.org", 77, 1_000 + TTL + 1, TTL);
+            assertEquals(2, taken.epoch());
+
+            CatalogLeaseException e = assertThrows(CatalogLeaseException.class,
+                    () -> catalog.putCartridge(cartridge("A00002", FAMILY)));
+            assertTrue(e.getMessage().contains("taken over") && e.getMessage().contains("tape-b.example.org"),
+                    e.getMessage());
+            List<FileRecord> members = members("A00001", 1, 1, 2, 1000, "ds1");
+            assertThrows(CatalogLeaseException.class, () -> catalog.commitAggregate(aggregate("A00001", 1, members,
+                    FAMILY, "ds1", 100), members));
+            assertThrows(CatalogLeaseException.class, () -> catalog.renewLease(50_000));
+            assertEquals(Optional.empty(), catalog.cartridge("A00002"));
+            assertEquals(Optional.empty(), catalog.file(pnfsid(1)));
+
+            second.putCartridge(cartridge("A00002", FAMILY));
+            second.renewLease(60_000);
+            assertEquals(60_000 + TTL, second.lease("gridka").orElseThrow().expiresAt());
+        }
+    }
+
+    @Test
+    void lease_renewed_staysHeld_releasedAtClose_isTakenAtOnce() {
+        catalog.acquireLease("gridka", "a", "tape-a.example.org", 4242, 1_000, TTL);
+        catalog.renewLease(25_000);
+        try (JdbcCatalog second = JdbcCatalog.open(url)) {
+            assertThrows(CatalogLeaseException.class,
+                    () -> second.acquireLease("gridka", "b", "tape-b.example.org", 77, 40_000, TTL));
+            catalog.close();
+            catalog = null;
+            assertEquals(2, second.acquireLease("gridka", "b", "tape-b.example.org", 77, 40_000, TTL).epoch());
+        }
+    }
+
+    @Test
+    void lease_heldByADeadProcessOfThisHost_isTakenAtOnce() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        catalog.acquireLease("gridka", "a", "this-host", gone.pid(), 1_000, TTL);
+        try (JdbcCatalog second = JdbcCatalog.open(url)) {
+            assertEquals(2, second.acquireLease("gridka", "b", "this-host", 77, 2_000, TTL).epoch());
+        }
     }
 
     // ---------------------------------------------------------------- commitAggregate

@@ -64,7 +64,9 @@ public final class CatalogWriter {
         /** {@code replaceCartridgeContents} (rebuild, relabel). */
         REPLACE,
         /** A read that must see the writes before it. */
-        READ;
+        READ,
+        /** {@code renewLease} of the site lease. */
+        LEASE;
 
         /** The label value in metrics. */
         public String label() {

@@ -1,0 +1,122 @@
+package org.tapeq.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.protocol.ErrorReport;
+import org.tapeq.scheduler.catalog.CatalogLeaseException;
+import org.tapeq.scheduler.catalog.SiteLease;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+
+/**
+ * Two daemons on one PostgreSQL catalog: the second is refused at start, naming the site and the holder; once
+ * the first stops it takes the site over with the next epoch; a daemon whose lease was taken over behind its
+ * back cannot record a flush and learns at its next renewal that it is deposed. Uses the local server
+ * ({@code TAPEQ_TEST_POSTGRES_URL}, default {@value DaemonCatalogOutageTest#DEFAULT_URL}); skipped if none.
+ */
+class DaemonSiteLeaseTest {
+
+    @TempDir
+    Path tmp;
+
+    private String base;
+    private String schema;
+    private DaemonFixture first;
+    private DaemonFixture second;
+
+    @BeforeEach
+    void schema() {
+        String env = System.getenv("TAPEQ_TEST_POSTGRES_URL");
+        base = env != null && !env.isBlank() ? env : DaemonCatalogOutageTest.DEFAULT_URL;
+        try (Connection c = DriverManager.getConnection(base + (base.contains("?") ? "&" : "?") + "connectTimeout=3");
+             Statement s = c.createStatement()) {
+            schema = "tapeq_test_" + UUID.randomUUID().toString().replace("-", "");
+            s.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            assumeTrue(false, "PostgreSQL not reachable: " + e.getMessage());
+        }
+    }
+
+    @AfterEach
+    void drop() throws SQLException {
+        for (DaemonFixture f : new DaemonFixture[] {first, second}) {
+            if (f != null) {
+                f.close();
+            }
+        }
+        if (schema != null) {
+            try (Connection c = DriverManager.getConnection(base); Statement s = c.createStatement()) {
+                s.execute("DROP SCHEMA " + schema + " CASCADE");
+            }
+        }
+    }
+
+    private String catalogUrl() {
+        return base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
+    private DaemonFixture daemon(String name) throws Exception {
+        return new DaemonFixture(Files.createDirectories(tmp.resolve(name)), String.join("\n",
+                "catalog:",
+                "  url: \"" + catalogUrl() + "\"",
+                "  site: gridka-test",
+                "  leaseTimeout: 6s"));
+    }
+
+    @Test
+    void secondDaemonRefusedNamingTheSite_takesOverAfterTheFirstStops() throws Exception {
+        first = daemon("a");
+        first.start();
+        second = daemon("b");
+        CatalogLeaseException refused = assertThrows(CatalogLeaseException.class, second::start);
+        for (String part : new String[] {"site 'gridka-test'", "pid " + ProcessHandle.current().pid(), "since",
+                "epoch 1", "a second daemon must not share it"}) {
+            assertTrue(refused.getMessage().contains(part), part + " in: " + refused.getMessage());
+        }
+        first.stop();
+        second.start();
+        SiteLease lease = ((JdbcCatalog) second.daemon.catalog()).heldLease();
+        assertEquals(2, lease.epoch());
+        second.labelAll();
+        second.onTape(DaemonFixture.randomBytes(2000));
+    }
+
+    @Test
+    void leaseTakenOverBehindItsBack_flushNotRecorded_daemonDeposed() throws Exception {
+        first = daemon("a");
+        first.start();
+        first.labelAll();
+        first.onTape(DaemonFixture.randomBytes(2000));
+        // Another process takes the site over as if the first had stopped renewing long ago.
+        try (JdbcCatalog other = JdbcCatalog.open(catalogUrl())) {
+            assertEquals(2, other.acquireLease("gridka-test", "other", "elsewhere.example.org", 1,
+                    System.currentTimeMillis() + 3_600_000, 60_000).epoch());
+
+            String id = DaemonFixture.newPnfsId();
+            first.flush(id, DaemonFixture.randomBytes(3000), true);
+            ErrorReport e = first.awaitFlush(id);
+            assertNotNull(e, "a deposed daemon acknowledged a flush");
+            assertTrue(e.message().contains("taken over"), e.message());
+            assertFalse(first.daemon.catalog().file(id).isPresent());
+            String reason = first.daemon.deposed().get(30, TimeUnit.SECONDS);
+            assertTrue(reason.contains("elsewhere.example.org"), reason);
+        }
+    }
+}
