@@ -15,16 +15,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
@@ -34,27 +27,23 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
-import org.tapeq.testing.proxy.CuttableProxy;
+import org.tapeq.testing.postgres.CuttableProxy;
+import org.tapeq.testing.postgres.TestSchema;
 
 /**
  * The daemon on a PostgreSQL catalog that goes away: its connection runs through a proxy the test cuts (every
  * connection closed, new ones refused, as while the server restarts) and restores. While cut, {@code /ready}
  * answers 503, {@code tapeq_catalog_connected} is 0, the status says so, admin commands answer with a clear
  * error, no tape file is written and no flush is acknowledged; after, everything resumes by itself. A daemon
- * started while the catalog is down waits for it. Uses the local server ({@code TAPEQ_TEST_POSTGRES_URL},
- * default {@value #DEFAULT_URL}); skipped if none answers.
+ * started while the catalog is down waits for it. Uses the local server ({@link TestSchema}); skipped if none
+ * answers.
  */
 class DaemonCatalogOutageTest {
-
-    static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
-    private static final Pattern URL = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?/([^?]*)(\\?.*)?");
 
     @TempDir
     Path tmp;
 
-    private String base;
-    private String schema;
-    private Matcher url;
+    private TestSchema schema;
     private CuttableProxy proxy;
     private DaemonFixture f;
     private final HttpClient http = HttpClient.newHttpClient();
@@ -62,17 +51,8 @@ class DaemonCatalogOutageTest {
 
     @BeforeEach
     void schema() throws Exception {
-        String env = System.getenv("TAPEQ_TEST_POSTGRES_URL");
-        base = env != null && !env.isBlank() ? env : DEFAULT_URL;
-        url = URL.matcher(base);
-        assertTrue(url.matches(), "not a PostgreSQL URL: " + base);
-        try (Connection c = DriverManager.getConnection(base + (base.contains("?") ? "&" : "?") + "connectTimeout=3");
-             Statement s = c.createStatement()) {
-            schema = "tapeq_test_" + UUID.randomUUID().toString().replace("-", "");
-            s.execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            assumeTrue(false, "PostgreSQL not reachable: " + e.getMessage());
-        }
+        schema = TestSchema.create().orElse(null);
+        assumeTrue(schema != null, "PostgreSQL not reachable");
         try (ServerSocket free = new ServerSocket(0)) {
             httpPort = free.getLocalPort(); // known before the daemon's start returns
         }
@@ -87,15 +67,13 @@ class DaemonCatalogOutageTest {
             proxy.close();
         }
         if (schema != null) {
-            try (Connection c = DriverManager.getConnection(base); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA " + schema + " CASCADE");
-            }
+            schema.close();
         }
     }
 
     @Test
     void catalogCutWhileRunning_reportedEverywhere_nothingWritten_resumesByItself() throws Exception {
-        proxy = new CuttableProxy(url.group(1), targetPort());
+        proxy = new CuttableProxy(schema.host(), schema.port());
         startDaemon().get(60, TimeUnit.SECONDS);
         f.labelAll();
         String before = f.onTape(DaemonFixture.randomBytes(5000));
@@ -131,7 +109,7 @@ class DaemonCatalogOutageTest {
 
     @Test
     void catalogDownAtStart_daemonWaitsReportingIt_thenStarts() throws Exception {
-        proxy = CuttableProxy.closed(url.group(1), targetPort());
+        proxy = CuttableProxy.closed(schema.host(), schema.port());
         CompletableFuture<Daemon> started = startDaemon();
         DaemonFixture.await("/ready to say the catalog is unreachable",
                 () -> readyCode() == 503 && ready().body().contains("the catalog is unreachable"));
@@ -163,8 +141,7 @@ class DaemonCatalogOutageTest {
     private CompletableFuture<Daemon> startDaemon() throws IOException {
         f = new DaemonFixture(tmp, String.join("\n",
                 "catalog:",
-                "  url: \"jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + url.group(3)
-                        + (url.group(4) == null ? "?" : url.group(4) + "&") + "currentSchema=" + schema + "\""));
+                "  url: \"" + schema.urlVia(proxy.port()) + "\""));
         Path config = tmp.resolve("tapeq.yaml");
         Files.writeString(config, f.yaml().replace("bind: 127.0.0.1:0", "bind: 127.0.0.1:" + httpPort));
         CompletableFuture<Daemon> started = new CompletableFuture<>();
@@ -180,10 +157,6 @@ class DaemonCatalogOutageTest {
         t.setDaemon(true);
         t.start();
         return started;
-    }
-
-    private int targetPort() {
-        return url.group(2) == null ? 5432 : Integer.parseInt(url.group(2));
     }
 
     private Path socket() {

@@ -9,11 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -24,34 +20,27 @@ import org.tapeq.protocol.ErrorReport;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.testing.postgres.TestSchema;
 
 /**
  * Two daemons on one PostgreSQL catalog: the second is refused at start, naming the site and the holder; once
  * the first stops it takes the site over with the next epoch; a daemon whose lease was taken over behind its
  * back cannot record a flush and learns at its next renewal that it is deposed. Uses the local server
- * ({@code TAPEQ_TEST_POSTGRES_URL}, default {@value DaemonCatalogOutageTest#DEFAULT_URL}); skipped if none.
+ * ({@link TestSchema}); skipped if none answers.
  */
 class DaemonSiteLeaseTest {
 
     @TempDir
     Path tmp;
 
-    private String base;
-    private String schema;
+    private TestSchema schema;
     private DaemonFixture first;
     private DaemonFixture second;
 
     @BeforeEach
     void schema() {
-        String env = System.getenv("TAPEQ_TEST_POSTGRES_URL");
-        base = env != null && !env.isBlank() ? env : DaemonCatalogOutageTest.DEFAULT_URL;
-        try (Connection c = DriverManager.getConnection(base + (base.contains("?") ? "&" : "?") + "connectTimeout=3");
-             Statement s = c.createStatement()) {
-            schema = "tapeq_test_" + UUID.randomUUID().toString().replace("-", "");
-            s.execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            assumeTrue(false, "PostgreSQL not reachable: " + e.getMessage());
-        }
+        schema = TestSchema.create().orElse(null);
+        assumeTrue(schema != null, "PostgreSQL not reachable");
     }
 
     @AfterEach
@@ -62,20 +51,14 @@ class DaemonSiteLeaseTest {
             }
         }
         if (schema != null) {
-            try (Connection c = DriverManager.getConnection(base); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA " + schema + " CASCADE");
-            }
+            schema.close();
         }
-    }
-
-    private String catalogUrl() {
-        return base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
 
     private DaemonFixture daemon(String name) throws Exception {
         return new DaemonFixture(Files.createDirectories(tmp.resolve(name)), String.join("\n",
                 "catalog:",
-                "  url: \"" + catalogUrl() + "\"",
+                "  url: \"" + schema.url() + "\"",
                 "  site: gridka-test",
                 "  leaseTimeout: 6s"));
     }
@@ -105,7 +88,7 @@ class DaemonSiteLeaseTest {
         first.labelAll();
         first.onTape(DaemonFixture.randomBytes(2000));
         // Another process takes the site over as if the first had stopped renewing long ago.
-        try (JdbcCatalog other = JdbcCatalog.open(catalogUrl())) {
+        try (JdbcCatalog other = JdbcCatalog.open(schema.url())) {
             assertEquals(2, other.acquireLease("gridka-test", "other", "elsewhere.example.org", 1,
                     System.currentTimeMillis() + 3_600_000, 60_000).epoch());
 

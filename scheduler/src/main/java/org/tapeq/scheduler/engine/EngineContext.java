@@ -129,17 +129,7 @@ final class EngineContext implements DriveContext {
         engine.writer.submit(CatalogWriter.Kind.READ, () -> {
             engine.catalog.check();
             return null;
-        }, new CatalogWriter.Done<Object>() {
-            @Override
-            public void succeeded(Object value) {
-                then.run();
-            }
-
-            @Override
-            public void failed(RuntimeException e) {
-                then.run();
-            }
-        });
+        }, CatalogWriter.Done.always(then));
     }
 
     @Override

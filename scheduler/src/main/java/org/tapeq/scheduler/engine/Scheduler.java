@@ -107,17 +107,7 @@ public final class Scheduler {
         loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.LEASE, () -> {
             catalog.renewLease(System.currentTimeMillis());
             return null;
-        }, new CatalogWriter.Done<Object>() {
-            @Override
-            public void succeeded(Object value) {
-                done.complete(null);
-            }
-
-            @Override
-            public void failed(RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        }));
+        }, CatalogWriter.Done.into(done)));
         return done;
     }
 

@@ -10,22 +10,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,7 +32,8 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
-import org.tapeq.testing.proxy.CuttableProxy;
+import org.tapeq.testing.postgres.CuttableProxy;
+import org.tapeq.testing.postgres.TestSchema;
 
 /**
  * A PostgreSQL outage in the middle of a campaign, on the daemon's configuration (real-time loop, catalog writer
@@ -46,54 +41,39 @@ import org.tapeq.testing.proxy.CuttableProxy;
  * refused, as during a server restart) and restores. While it is cut no tape file is written and no flush is
  * answered; after it is restored every flush and stage completes by itself, each flush recorded in the catalog
  * before it was acknowledged, and every tape file written is in the catalog (no dead space). Uses the local
- * server ({@code TAPEQ_TEST_POSTGRES_URL}, default {@value #DEFAULT_URL}); skipped if none answers.
+ * server ({@link TestSchema}); skipped if none answers.
  */
 class SchedulerCatalogOutageTest {
 
-    static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
-    private static final Pattern URL = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?/([^?]*)(\\?.*)?");
     private static final String BARCODE = "A00001L9";
     private static final long WAIT_MILLIS = 60_000;
 
     @TempDir
     Path dir;
 
-    private String base;
-    private String schema;
+    private TestSchema schema;
 
     @BeforeEach
-    void schema() throws SQLException {
-        String env = System.getenv("TAPEQ_TEST_POSTGRES_URL");
-        base = env != null && !env.isBlank() ? env : DEFAULT_URL;
-        try (Connection c = DriverManager.getConnection(base + (base.contains("?") ? "&" : "?")
-                + "connectTimeout=3"); Statement s = c.createStatement()) {
-            schema = "tapeq_test_" + UUID.randomUUID().toString().replace("-", "");
-            s.execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            assumeTrue(false, "PostgreSQL not reachable: " + e.getMessage());
-        }
+    void schema() {
+        schema = TestSchema.create().orElse(null);
+        assumeTrue(schema != null, "PostgreSQL not reachable");
     }
 
     @AfterEach
     void drop() throws SQLException {
         if (schema != null) {
-            try (Connection c = DriverManager.getConnection(base); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA " + schema + " CASCADE");
-            }
+            schema.close();
         }
     }
 
     @Test
     void catalogCutMidCampaign_nothingWrittenWhileDown_everythingCompletesAfter() throws Exception {
-        Matcher m = URL.matcher(base);
-        assertTrue(m.matches(), "not a PostgreSQL URL: " + base);
         ExecutorService io = Executors.newFixedThreadPool(2);
-        try (CuttableProxy proxy = new CuttableProxy(m.group(1), m.group(2) == null ? 5432 : Integer.parseInt(m.group(2)));
+        try (CuttableProxy proxy = new CuttableProxy(schema.host(), schema.port());
              RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-test-loop", 5000);
              SimulatedLibrary library = SimulatedLibrary.builder(loop).bytes(dir.resolve("tapes")).drives(1)
                      .cartridge(BARCODE, MediaType.LTO9, 1_000_000_000L).build();
-             JdbcCatalog catalog = JdbcCatalog.open("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + m.group(3)
-                     + (m.group(4) == null ? "?" : m.group(4) + "&") + "currentSchema=" + schema)) {
+             JdbcCatalog catalog = JdbcCatalog.open(schema.urlVia(proxy.port()))) {
             Map<Long, Outcome> outcomes = new ConcurrentHashMap<>();
             Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).io(io)
                     .config(SchedulerConfig.builder().aggregateBytes(300_000).aggregateWaitMillis(30_000)

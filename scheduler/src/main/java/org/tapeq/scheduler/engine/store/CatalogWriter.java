@@ -2,6 +2,7 @@ package org.tapeq.scheduler.engine.store;
 
 import java.util.ArrayDeque;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -79,6 +80,36 @@ public final class CatalogWriter {
         void succeeded(T value);
 
         void failed(RuntimeException e);
+
+        /** Runs {@code then} whether the task succeeded or failed. */
+        static <T> Done<T> always(Runnable then) {
+            return new Done<>() {
+                @Override
+                public void succeeded(T value) {
+                    then.run();
+                }
+
+                @Override
+                public void failed(RuntimeException e) {
+                    then.run();
+                }
+            };
+        }
+
+        /** Completes {@code future} as the task ends. */
+        static <T> Done<T> into(CompletableFuture<T> future) {
+            return new Done<>() {
+                @Override
+                public void succeeded(T value) {
+                    future.complete(value);
+                }
+
+                @Override
+                public void failed(RuntimeException e) {
+                    future.completeExceptionally(e);
+                }
+            };
+        }
     }
 
     /** Told on the loop when the catalog becomes unreachable or reachable again. */
@@ -195,17 +226,7 @@ public final class CatalogWriter {
 
     /** Runs {@code then} on the loop once every task submitted before has completed (at once if inline). */
     public void afterWrites(Runnable then) {
-        submit(null, () -> null, new Done<Object>() {
-            @Override
-            public void succeeded(Object value) {
-                then.run();
-            }
-
-            @Override
-            public void failed(RuntimeException e) {
-                then.run();
-            }
-        });
+        submit(null, () -> null, Done.always(then));
     }
 
     /** Tasks submitted and not yet completed (held, queued or running); any thread. */

@@ -1,4 +1,4 @@
-package org.tapeq.testing.proxy;
+package org.tapeq.testing.postgres;
 
 import java.io.IOException;
 import java.io.InputStream;
