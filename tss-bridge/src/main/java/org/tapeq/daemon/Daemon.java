@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -86,7 +87,8 @@ public final class Daemon implements AutoCloseable {
     private final DaemonConfig config;
     private final long startedMillis = System.currentTimeMillis();
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final List<DirectoryBridge> bridges = new ArrayList<>();
+    /** Read by status and metrics requests, which are served while the bridges are still being added. */
+    private final List<DirectoryBridge> bridges = new CopyOnWriteArrayList<>();
     private final DaemonMetrics metrics = new DaemonMetrics();
     private final RateMeter rates = new RateMeter(7);
     private RealTimeEventLoop loop;
