@@ -42,13 +42,11 @@ OLD_ID=$(git -C "$REPO" rev-parse --verify "$OLD_REV^{commit}")
 NEW_ID=$(git -C "$REPO" rev-parse --verify "$NEW_REV^{commit}")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tapeq-loop-compare.XXXXXX")
 
+# shellcheck source=benchmarks/revisions.sh
+. "$(dirname "$0")/revisions.sh"
+
 cleanup() {
-  for side in old new; do
-    if [ -d "$TMP/$side" ]; then
-      git -C "$REPO" worktree remove --force "$TMP/$side" >/dev/null 2>&1 || true
-    fi
-  done
-  git -C "$REPO" worktree prune
+  remove_revisions "$REPO" "$TMP" old new
   if [ "${KEEP:-0}" = 1 ]; then
     echo "kept $TMP" >&2
   else
@@ -64,15 +62,7 @@ build() {
     cp "$TMP/old.jar" "$TMP/new.jar"
     return
   fi
-  echo "building $side ${id:0:10} ..." >&2
-  git -C "$REPO" worktree add --detach "$TMP/$side" "$id" >/dev/null 2>&1
-  # shellcheck disable=SC2086  # MAVEN_ARGS is a list of arguments
-  if ! (cd "$TMP/$side" && mvn -B -q ${MAVEN_ARGS:-} -DskipTests package -pl benchmarks -am) >"$TMP/$side-build.log" 2>&1; then
-    tail -n 30 "$TMP/$side-build.log" >&2
-    echo "loop-latency-compare: the build of $side ($id) failed" >&2
-    exit 1
-  fi
-  cp "$TMP/$side/benchmarks/target/tapeq-benchmarks.jar" "$TMP/$side.jar"
+  build_revision "$REPO" "$TMP" "$side" "$id"
 }
 build old "$OLD_ID"
 build new "$NEW_ID"

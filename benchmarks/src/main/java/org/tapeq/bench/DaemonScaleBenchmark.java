@@ -47,7 +47,12 @@ import org.tapeq.daemon.cli.ScratchTree;
  *     each delivered file's request file and then the file, as the providers do. Completions per second: N /
  *     (drives up until the last delivered file was taken).</li>
  * </ol>
- * Heap: used heap sampled every 20 ms (peak, garbage included), and the heap after a full GC with N queued. Per
+ * Heap: used heap sampled every 20 ms (peak, garbage included), and the heap after a full GC with N queued (after
+ * the intake and after the restart), less the heap with the daemon started and nothing queued: bytes per queued
+ * request. {@code --histogram K} prints the K classes holding the most live heap with N queued. Status: the time
+ * {@link Daemon#status()} and its JSON take (what {@code tapeq status} and {@code /status} answer), called in a loop
+ * during the intake and the restart, and five times with N queued and the daemon quiet. The last line is every
+ * figure as one JSON object, for {@code benchmarks/daemon-scale-compare.sh}. Per
  * phase it also prints the time spent in GC and the CPU time of this JVM and of other processes
  * ({@link CpuShare}): the writer and the pool thread share the machine with the daemon, and a build running
  * elsewhere on it shows up there.
@@ -66,10 +71,14 @@ public final class DaemonScaleBenchmark {
     private final Path state;
     private final RequestDirectory dir;
     private final HeapPeak heap = new HeapPeak();
+    private final int histogram;
+    private final String label;
 
-    private DaemonScaleBenchmark(int n, int drives, int cartridges, long size, double speed, Path base)
-            throws IOException {
+    private DaemonScaleBenchmark(int n, int drives, int cartridges, long size, double speed, Path base, int histogram,
+                                 String label) throws IOException {
         this.n = n;
+        this.histogram = histogram;
+        this.label = label;
         this.drives = drives;
         this.cartridges = cartridges;
         this.size = size;
@@ -89,6 +98,8 @@ public final class DaemonScaleBenchmark {
         Path root = Path.of("/tmp");
         boolean keep = false;
         boolean completion = true;
+        int histogram = 0;
+        String label = "";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--requests": n = Integer.parseInt(args[++i]); break;
@@ -99,13 +110,16 @@ public final class DaemonScaleBenchmark {
                 case "--speed": speed = Double.parseDouble(args[++i]); break;
                 case "--keep": keep = true; break;
                 case "--no-completion": completion = false; break;
+                case "--histogram": histogram = Integer.parseInt(args[++i]); break;
+                case "--label": label = args[++i]; break;
                 default: throw new IllegalArgumentException("unknown argument " + args[i] + "; known: --requests N "
-                        + "--dir DIR --drives D --cartridges C --file-size BYTES --speed S --keep --no-completion");
+                        + "--dir DIR --drives D --cartridges C --file-size BYTES --speed S --keep --no-completion "
+                        + "--histogram K --label TEXT");
             }
         }
         Path base = Files.createTempDirectory(Files.createDirectories(root), "tapeq-bench-daemon-");
         try {
-            new DaemonScaleBenchmark(n, drives, cartridges, size, speed, base).run(completion);
+            new DaemonScaleBenchmark(n, drives, cartridges, size, speed, base, histogram, label).run(completion);
         } finally {
             if (keep) {
                 System.out.println("kept " + base);
@@ -133,6 +147,10 @@ public final class DaemonScaleBenchmark {
         // Intake.
         Daemon daemon = Daemon.start(config);
         List<String> driveIds = drivesDown(daemon);
+        long emptyHeap = heap.afterGc();
+        System.out.printf(Locale.ROOT, "heap: %,d MB after a full GC with the daemon started and nothing queued%n",
+                emptyHeap >> 20);
+        StatusProbe intakeStatus = new StatusProbe(daemon).start();
         heap.reset();
         long gc0 = gcMillis();
         CpuShare cpu = new CpuShare();
@@ -151,6 +169,7 @@ public final class DaemonScaleBenchmark {
         }
         long allWritten = System.nanoTime();
         long intakeDone = awaitQueued(daemon, "intake", firstWrite);
+        intakeStatus.stop();
         long intakePeak = heap.peak();
         long intakeGc = gcMillis() - gc0;
         String intakeCpu = cpu.describe();
@@ -162,6 +181,9 @@ public final class DaemonScaleBenchmark {
         System.out.printf(Locale.ROOT, "heap: %,d MB after a full GC with %,d queued; peak used during intake %,d MB; "
                 + "%.1f s in GC during intake%n", liveQueued >> 20, n, intakePeak >> 20, intakeGc / 1e3);
         System.out.println("  cpu during intake: " + intakeCpu);
+        System.out.printf(Locale.ROOT, "  bytes per queued request: %,.0f (heap after GC with %,d queued, less the "
+                + "heap with none)%n", (liveQueued - emptyHeap) / (double) n, n);
+        System.out.println("  status during intake: " + intakeStatus.describe());
 
         // Restart.
         daemon.close();
@@ -174,7 +196,9 @@ public final class DaemonScaleBenchmark {
         long restartStart = System.nanoTime();
         daemon = Daemon.start(config);
         long started = System.nanoTime();
+        StatusProbe restartStatus = new StatusProbe(daemon).start();
         long restartDone = awaitQueued(daemon, "restart", restartStart);
+        restartStatus.stop();
         long restartPeak = heap.peak();
         String restartCpu = cpu.describe();
         System.out.printf(Locale.ROOT, "restart: Daemon.start returned after %.1f s (every request file read and "
@@ -183,13 +207,32 @@ public final class DaemonScaleBenchmark {
                 seconds(restartDone - restartStart), n / seconds(restartDone - restartStart), restartPeak >> 20,
                 (gcMillis() - gc0) / 1e3);
         System.out.println("  cpu during restart: " + restartCpu);
+        System.out.println("  status from Daemon.start's return until all were queued: " + restartStatus.describe());
+        long liveRestarted = heap.afterGc();
+        StatusProbe quietStatus = new StatusProbe(daemon).run(5);
+        System.out.printf(Locale.ROOT, "restarted: heap %,d MB after a full GC with %,d queued (%,.0f bytes per "
+                + "request); status with the daemon quiet: %s%n", liveRestarted >> 20, n,
+                (liveRestarted - emptyHeap) / (double) n, quietStatus.describe());
+        if (histogram > 0) {
+            System.out.print("live heap by class with " + n + " queued (after the restart):\n"
+                    + HeapHistogram.top(histogram));
+        }
         if (!driveIds.equals(downDrives(daemon))) {
             throw new IllegalStateException("the drives did not stay down over the restart: " + downDrives(daemon));
         }
 
+        String result = String.format(Locale.ROOT, "{\"label\": \"%s\", \"requests\": %d, \"intake_s\": %.1f, "
+                        + "\"restart_s\": %.1f, \"heap_empty_mb\": %d, \"heap_queued_mb\": %d, "
+                        + "\"bytes_per_request\": %.0f, \"restart_peak_mb\": %d, \"status_quiet_median_ms\": %d, "
+                        + "\"status_quiet_max_ms\": %d, \"status_intake_max_ms\": %d, "
+                        + "\"status_restart_max_ms\": %d}", label.replace("\"", "'"), n,
+                seconds(intakeDone - firstWrite), seconds(restartDone - restartStart), emptyHeap >> 20,
+                liveRestarted >> 20, (liveRestarted - emptyHeap) / (double) n, restartPeak >> 20,
+                quietStatus.median(), quietStatus.max(), intakeStatus.max(), restartStatus.max());
         if (!completion) {
             daemon.close();
             System.out.println("completion: not run (--no-completion)");
+            System.out.println(result);
             return;
         }
 
@@ -245,6 +288,7 @@ public final class DaemonScaleBenchmark {
                 seconds(intakeDone - firstWrite), n / seconds(intakeDone - firstWrite),
                 seconds(restartDone - restartStart), n / seconds(restartDone - restartStart), n / completionSeconds,
                 liveQueued >> 20, Math.max(intakePeak, Math.max(restartPeak, completionPeak)) >> 20);
+        System.out.println(result);
     }
 
     private Path writeConfig() throws IOException {
