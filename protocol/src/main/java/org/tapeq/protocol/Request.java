@@ -44,8 +44,11 @@ public final class Request {
     private final String path;
     private final String checksumType;
     private final String checksumValue;
-    private final Long parentPid;
+    /** The pool's pid, or {@link #NO_PID}: a primitive, as a daemon keeps millions of requests. */
+    private final long parentPid;
     private final Extension extension;
+
+    private static final long NO_PID = Long.MIN_VALUE;
 
     private Request(Action action, long fileSize, long time, String storageClass, String path,
             String checksumType, String checksumValue, Long parentPid, Extension extension) {
@@ -55,11 +58,12 @@ public final class Request {
         }
         this.fileSize = fileSize;
         this.time = time;
-        this.storageClass = storageClass;
+        // A few storage classes are shared by millions of queued requests: one copy of each (docs/benchmarks.md).
+        this.storageClass = storageClass == null ? null : storageClass.intern();
         this.path = path;
         this.checksumType = emptyToNull(checksumType);
         this.checksumValue = emptyToNull(checksumValue);
-        this.parentPid = parentPid;
+        this.parentPid = parentPid == null ? NO_PID : parentPid;
         this.extension = extension;
     }
 
@@ -125,12 +129,18 @@ public final class Request {
 
     /** pid of the requesting pool's JVM (stage only), or null. */
     public Long parentPid() {
-        return parentPid;
+        return parentPid == NO_PID ? null : parentPid;
     }
 
     /** tapeq's extension, or null for a plain ENDIT request. */
     public Extension extension() {
         return extension;
+    }
+
+    /** The same request without its path (for a daemon that keeps millions of requests and never needs it). */
+    public Request withoutPath() {
+        return new Request(action, fileSize, time, storageClass, null, checksumType, checksumValue, parentPid(),
+                extension);
     }
 
     private static String emptyToNull(String s) {
@@ -146,7 +156,7 @@ public final class Request {
         return action == r.action && fileSize == r.fileSize && time == r.time
                 && Objects.equals(storageClass, r.storageClass) && Objects.equals(path, r.path)
                 && Objects.equals(checksumType, r.checksumType) && Objects.equals(checksumValue, r.checksumValue)
-                && Objects.equals(parentPid, r.parentPid) && Objects.equals(extension, r.extension);
+                && parentPid == r.parentPid && Objects.equals(extension, r.extension);
     }
 
     @Override

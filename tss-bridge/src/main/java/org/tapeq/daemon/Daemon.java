@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import org.tapeq.daemon.bridge.BridgeServices;
 import org.tapeq.daemon.bridge.BridgeSettings;
 import org.tapeq.daemon.bridge.BridgeStatus;
+import org.tapeq.daemon.control.StatusPage;
 import org.tapeq.daemon.bridge.DirectoryBridge;
 import org.tapeq.daemon.bridge.ExclusiveLock;
 import org.tapeq.daemon.bridge.IntakePool;
@@ -333,11 +334,15 @@ public final class Daemon implements AutoCloseable {
     }
 
     Optional<SchedulerStatus> schedulerStatus() {
+        return schedulerStatus(StatusPage.FIRST);
+    }
+
+    private Optional<SchedulerStatus> schedulerStatus(StatusPage page) {
         if (scheduler == null) {
             return Optional.empty(); // still starting
         }
         try {
-            return Optional.of(scheduler.status(DaemonStatus.MAX_QUEUES)
+            return Optional.of(scheduler.status(page.offset(), page.limit())
                     .get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -349,10 +354,14 @@ public final class Daemon implements AutoCloseable {
     }
 
     List<BridgeStatus> bridgeStatuses() {
+        return bridgeStatuses(StatusPage.FIRST);
+    }
+
+    private List<BridgeStatus> bridgeStatuses(StatusPage page) {
         List<BridgeStatus> out = new ArrayList<>();
         for (DirectoryBridge b : bridges) {
             try {
-                out.add(b.status(DaemonStatus.MAX_LISTED).get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
+                out.add(b.status(page.offset(), page.limit()).get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -363,10 +372,9 @@ public final class Daemon implements AutoCloseable {
         return out;
     }
 
-    /** The whole daemon's status. */
+    /** The whole daemon's status, with the first page of each list. */
     public DaemonStatus status() {
-        return new DaemonStatus(DaemonStatus.currentVersion(), startedMillis, System.currentTimeMillis(), rates.rates(),
-                bridgeStatuses(), schedulerStatus().orElse(null), catalogHealth.state());
+        return status(StatusPage.FIRST);
     }
 
     /** Null when the daemon serves and its catalog answers; else why not ({@code /ready} answers 503 with it). */
@@ -390,8 +398,15 @@ public final class Daemon implements AutoCloseable {
         return catalogHealth;
     }
 
-    private byte[] statusJson() {
-        return DaemonStatus.toJson(status());
+    /** The whole daemon's status with that page of each paged list (queues, parked flushes). */
+    public DaemonStatus status(StatusPage page) {
+        return new DaemonStatus(DaemonStatus.currentVersion(), startedMillis, System.currentTimeMillis(), rates.rates(),
+                bridgeStatuses(page), schedulerStatus(page).orElse(null), catalogHealth.state(), page.offset(),
+                page.limit());
+    }
+
+    private byte[] statusJson(StatusPage page) {
+        return DaemonStatus.toJson(status(page));
     }
 
     public Scheduler scheduler() {

@@ -5,6 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.daemon.control.ControlTarget;
+import org.tapeq.daemon.control.StatusPage;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.engine.Scheduler;
 
@@ -23,8 +24,8 @@ final class DaemonControl implements ControlTarget {
     }
 
     @Override
-    public JsonNode status() {
-        return ControlProtocol.JSON.valueToTree(daemon.status());
+    public JsonNode status(StatusPage page) {
+        return ControlProtocol.JSON.valueToTree(daemon.status(page));
     }
 
     @Override

@@ -7,17 +7,26 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.tapeq.daemon.bridge.BridgeStatus;
+import org.tapeq.daemon.control.StatusPage;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 
 /**
  * What {@code tapeq status} and {@code GET /status} show: the scheduler (queues per cartridge, drives,
  * cartridges needing attention, counters), every request directory, and rates over the last minute.
  *
+ * <p>Everything but two lists is an aggregate kept as requests come and go, so a status costs the same with ten
+ * million requests queued as with ten. The two lists are paged: the scheduler's {@code queues} (their total is
+ * {@code queueCount}) and each directory's {@code parked} flushes (total {@code parkedCount}) hold entries
+ * {@code offset} to {@code offset + limit - 1} of their own order ({@link StatusPage}; docs/operations.md, "Status").
+ *
  * @param rates   per second over the last minute: files staged and flushed, bytes read and written
  * @param catalog whether the catalog answers
+ * @param offset  the first entry of each paged list shown (0 is the first)
+ * @param limit   at most this many entries of each paged list
  */
 public record DaemonStatus(String version, long startedMillis, long nowMillis, Map<String, Double> rates,
-                           List<BridgeStatus> directories, SchedulerStatus scheduler, CatalogState catalog) {
+                           List<BridgeStatus> directories, SchedulerStatus scheduler, CatalogState catalog, int offset,
+                           int limit) {
 
     /**
      * Whether the catalog answers.
@@ -29,10 +38,6 @@ public record DaemonStatus(String version, long startedMillis, long nowMillis, M
     public record CatalogState(boolean reachable, long unreachableSince, String reason) {
     }
 
-    /** Queues listed in a status. */
-    public static final int MAX_QUEUES = 50;
-    /** Parked requests listed per directory. */
-    public static final int MAX_LISTED = 20;
 
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 

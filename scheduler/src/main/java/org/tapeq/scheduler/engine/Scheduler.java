@@ -282,7 +282,15 @@ public final class Scheduler {
 
     /** A snapshot of queues, drives and counters; at most {@code maxQueues} queues are listed. */
     public CompletableFuture<SchedulerStatus> status(int maxQueues) {
-        return onLoop(f -> f.complete(StatusBuilder.build(engine, maxQueues)));
+        return status(0, maxQueues);
+    }
+
+    /**
+     * A snapshot of queues, drives and counters, listing the queues {@code offset} to {@code offset + limit - 1}
+     * of the status order (mounted first, then by rank); {@link SchedulerStatus#queueCount()} is their total.
+     */
+    public CompletableFuture<SchedulerStatus> status(int offset, int limit) {
+        return onLoop(f -> f.complete(StatusBuilder.build(engine, offset, limit)));
     }
 
     /** Takes a drive out of service (it finishes its current operation first). */

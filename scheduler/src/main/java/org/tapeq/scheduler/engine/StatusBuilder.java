@@ -18,7 +18,7 @@ final class StatusBuilder {
     private StatusBuilder() {
     }
 
-    static SchedulerStatus build(Engine e, int maxQueues) {
+    static SchedulerStatus build(Engine e, int offset, int limit) {
         long now = e.loop.now();
         List<SchedulerStatus.DriveStatus> drives = new ArrayList<>();
         for (DriveRunner d : e.dispatcher.drives()) {
@@ -44,7 +44,8 @@ final class StatusBuilder {
                 .thenComparing(q -> !q.isReady())
                 .thenComparing(q -> -q.rankKey()));
         List<SchedulerStatus.QueueStatus> queues = new ArrayList<>();
-        for (WorkQueue q : all.subList(0, Math.min(maxQueues, all.size()))) {
+        int from = Math.min(offset, all.size());
+        for (WorkQueue q : all.subList(from, Math.min(all.size(), from + limit))) {
             queues.add(queueStatus(e, q, now));
         }
         List<SchedulerStatus.AggregateStatus> open = new ArrayList<>();

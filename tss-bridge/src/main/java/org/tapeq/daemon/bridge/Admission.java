@@ -15,7 +15,6 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.daemon.config.DirectoryConfig;
-import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestDirectory;
@@ -41,9 +40,6 @@ import org.tapeq.scheduler.model.StageRequest;
 final class Admission {
 
     private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
-
-    /** Marks stage targets ({@code .<pnfsid>.<id>.tapeq.tmp}) for whoever lists in/. */
-    private static final String TEMPORARY_MARK = ".tapeq";
 
     private final BridgeContext cx;
     private final RequestTable table;
@@ -82,8 +78,7 @@ final class Admission {
         boolean stage = r.action() == Request.Action.RECALL;
         cx.metrics.received(cx.name(), stage ? KIND_STAGE : KIND_FLUSH);
         long id = table.newId();
-        Tracked t = new Tracked(id, pnfsid, r, cx.wallClock.getAsLong(), stage ? temporaryFor(pnfsid, id) : null,
-                version);
+        Tracked t = new Tracked(id, pnfsid, r, cx.wallClock.getAsLong(), version);
         track(t, generation);
         if (answeredBefore(pnfsid)) {
             t.answered("answered by an error file"); // answered before a restart; the pool has not collected it
@@ -94,11 +89,6 @@ final class Admission {
         } else {
             startFlush(t);
         }
-    }
-
-    private Path temporaryFor(String pnfsid, long id) {
-        return cx.dir.inDir().resolve(AtomicFiles.TEMPORARY_PREFIX + pnfsid + '.' + Long.toHexString(id)
-                + TEMPORARY_MARK + AtomicFiles.TEMPORARY_SUFFIX);
     }
 
     /**
@@ -150,8 +140,8 @@ final class Admission {
             return;
         }
         Request.Extension x = r.extension();
-        StageRequest s = new StageRequest(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(), cx.groupOf(r),
-                x == null ? null : x.activity(), x == null ? 0 : x.priority(), deadline(x), t.temporary, cx.origin);
+        StageRequest s = StageRequest.named(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(), cx.groupOf(r),
+                x == null ? null : x.activity(), x == null ? 0 : x.priority(), deadline(x), table.targets(), cx.origin);
         t.queued();
         table.handedOver(t);
         stagesToSubmit.add(t);

@@ -74,7 +74,7 @@ final class Answers {
             table.removalEnded(request.pnfsid());
             return;
         }
-        Tracked t = table.returned(request.id());
+        Tracked t = table.returned(request.id(), request.pnfsid());
         if (t != null && t.isStage()) {
             cx.deleteTemporary(t);
             cx.freeSpace(t.id);
@@ -99,7 +99,7 @@ final class Answers {
             removed(request.pnfsid(), outcome);
             return;
         }
-        Tracked t = table.returned(request.id());
+        Tracked t = table.returned(request.id(), request.pnfsid());
         if (t == null) {
             LOG.warn("{}: outcome {} for unknown request {} ignored", cx.name(), outcome, request.pnfsid());
             return;
@@ -153,7 +153,7 @@ final class Answers {
             }
             // On disk before the name says "complete": after a power cut a restart adopts any in/ file of the
             // right size as delivered.
-            cx.in().commit(t.temporary.getFileName().toString(), t.pnfsid);
+            cx.in().commit(t.temporary().getFileName().toString(), t.pnfsid);
         } catch (IOException e) {
             cx.deleteTemporary(t);
             deleteQuietly(cx.in(), RequestDirectory.checksumFileName(t.pnfsid));

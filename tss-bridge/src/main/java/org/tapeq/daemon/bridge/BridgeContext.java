@@ -1,6 +1,7 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -71,8 +72,9 @@ final class BridgeContext {
         }
     }
 
+    /** One copy per group name, shared by every request of the group (a million queued requests, a few groups). */
     String groupOf(Request r) {
-        return DirectoryConfig.groupOf(settings.group(), r.storageClass());
+        return DirectoryConfig.groupOf(settings.group(), r.storageClass()).intern();
     }
 
     static String checksumOf(Request r) {
@@ -114,8 +116,9 @@ final class BridgeContext {
 
     /** Removes a stage's temporary file from in/, if it has one. */
     void deleteTemporary(Tracked t) {
-        if (t.temporary != null) {
-            deleteQuietly(in(), t.temporary.getFileName().toString());
+        Path temporary = t.temporary();
+        if (temporary != null) {
+            deleteQuietly(in(), temporary.getFileName().toString());
         }
     }
 }

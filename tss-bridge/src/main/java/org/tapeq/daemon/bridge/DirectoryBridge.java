@@ -74,7 +74,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private final DirectoryGuard guard;
     private final BridgeThread thread;
     private final StageBuffer buffer;
-    private final RequestTable table = new RequestTable();
+    private final RequestTable table;
     private final Answers answers;
     private final Pickups pickups;
     private final Admission admission;
@@ -113,6 +113,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
             throw e;
         }
         this.thread = new BridgeThread(settings.name());
+        this.table = new RequestTable(new StageTargets(dir.inDir()));
         BridgeContext cx = new BridgeContext(settings, guard, services, buffer, thread, this);
         this.answers = new Answers(cx, table, errorFiles != null ? errorFiles
                 : (file, content) -> guard.held.request().write(file.getFileName().toString(), content, false));
@@ -278,11 +279,14 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         thread.run(() -> answers.outcome(request, outcome));
     }
 
-    /** A snapshot, taken on the bridge's thread. */
-    public CompletableFuture<BridgeStatus> status(int maxListed) {
+    /**
+     * A snapshot, taken on the bridge's thread: counts kept as requests change, and parked flushes {@code offset}
+     * to {@code offset + limit}, oldest first.
+     */
+    public CompletableFuture<BridgeStatus> status(int offset, int limit) {
         CompletableFuture<BridgeStatus> f = new CompletableFuture<>();
         Runnable snapshot = () -> {
-            RequestTable.Summary s = table.summary(maxListed);
+            RequestTable.Summary s = table.summary(offset, limit);
             f.complete(new BridgeStatus(settings.name(), dir.base().toString(), s.states(), s.removing(),
                     s.inScheduler(), s.oldestMillis(), buffer.reservedBytes(), buffer.capacity(), buffer.refusals(),
                     intake.rejected(), s.parkedCount(), s.parked(), intake.rescans(), intake.backlog(),

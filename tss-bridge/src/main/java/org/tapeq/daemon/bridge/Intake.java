@@ -428,7 +428,7 @@ final class Intake {
         rejected++;
         cx.metrics.rejected(cx.name());
         LOG.warn("{}: refused request {}: {}", cx.name(), pnfsid, reason);
-        Tracked t = new Tracked(table.newId(), pnfsid, null, cx.wallClock.getAsLong(), null, version);
+        Tracked t = new Tracked(table.newId(), pnfsid, null, cx.wallClock.getAsLong(), version);
         admission.track(t, generation);
         answers.answerWithError(t, ReturnCodes.INVALID_REQUEST, reason);
     }

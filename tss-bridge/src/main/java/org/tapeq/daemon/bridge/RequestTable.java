@@ -2,10 +2,8 @@ package org.tapeq.daemon.bridge;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -15,14 +13,31 @@ import java.util.Map;
  *
  * <p>Request ids are a plain sequence per directory: the scheduler only hands them back, outcomes find their
  * directory through the request's origin, and consecutive longs spread evenly over a HashMap's buckets.
+ *
+ * <p>Design note: a directory may hold ten million requests, so a request the scheduler holds is found by its
+ * pnfsid when its outcome comes back (it carries the id and the pnfsid); only those that stopped being current
+ * meanwhile (replaced, cancelled) are kept by id, in {@link #detached}. The counts by state and the oldest waiting
+ * request are kept as requests change ({@link Ledger}), so a status never goes through all of them.
  */
 final class RequestTable {
 
     private final Map<String, Tracked> requests = new HashMap<>();
-    private final Map<Long, Tracked> inScheduler = new HashMap<>();
+    /** Requests the scheduler holds that are no longer the current request of their pnfsid, by id. */
+    private final Map<Long, Tracked> detached = new HashMap<>();
+    private int inScheduler;
+    private final Ledger ledger;
     /** Trash names being removed: name to request id. */
     private final Map<String, Long> trash = new HashMap<>();
     private long nextId = 1;
+
+    RequestTable(StageTargets targets) {
+        this.ledger = new Ledger(targets);
+    }
+
+    /** Where the stages of this directory write their bytes. */
+    StageTargets targets() {
+        return ledger.targets;
+    }
 
     long newId() {
         return nextId++;
@@ -39,16 +54,33 @@ final class RequestTable {
 
     /** Makes {@code t} the current request of its pnfsid; returns the one it replaces, or null. */
     Tracked put(Tracked t) {
-        return requests.put(t.pnfsid, t);
+        Tracked old = requests.put(t.pnfsid, t);
+        if (old != t) {
+            left(old);
+            t.joined(ledger);
+        }
+        return old;
     }
 
     void remove(String pnfsid) {
-        requests.remove(pnfsid);
+        left(requests.remove(pnfsid));
     }
 
     /** Removes {@code t} if it is still the current request of its pnfsid. */
     void remove(Tracked t) {
-        requests.remove(t.pnfsid, t);
+        if (requests.remove(t.pnfsid, t)) {
+            left(t);
+        }
+    }
+
+    private void left(Tracked t) {
+        if (t == null) {
+            return;
+        }
+        t.left();
+        if (t.inScheduler()) {
+            detached.put(t.id, t);
+        }
     }
 
     int size() {
@@ -60,8 +92,12 @@ final class RequestTable {
         return new ArrayList<>(requests.values());
     }
 
+    /** The requests in {@code state}: none when none is (the counts are kept), else a pass over all of them. */
     List<Tracked> inState(Tracked.State state) {
         List<Tracked> out = new ArrayList<>();
+        if (ledger.count(state) == 0) {
+            return out;
+        }
         for (Tracked t : requests.values()) {
             if (t.is(state)) {
                 out.add(t);
@@ -72,12 +108,24 @@ final class RequestTable {
 
     /** {@code t} was handed to the scheduler; its outcome will come back with its id. */
     void handedOver(Tracked t) {
-        inScheduler.put(t.id, t);
+        if (!t.inScheduler()) {
+            t.inScheduler(true);
+            inScheduler++;
+        }
     }
 
     /** The request whose outcome arrived, no longer held by the scheduler; null if unknown. */
-    Tracked returned(long id) {
-        return inScheduler.remove(id);
+    Tracked returned(long id, String pnfsid) {
+        Tracked t = requests.get(pnfsid);
+        if (t == null || t.id != id || !t.inScheduler()) {
+            t = detached.remove(id);
+        }
+        if (t != null && t.inScheduler()) {
+            t.inScheduler(false);
+            inScheduler--;
+            return t;
+        }
+        return null;
     }
 
     /** A new trash entry to remove: its request id, or -1 if it is being removed already. */
@@ -99,27 +147,21 @@ final class RequestTable {
                    List<BridgeStatus.Parked> parked) {
     }
 
-    Summary summary(int maxListed) {
-        Map<Tracked.State, Integer> byState = new EnumMap<>(Tracked.State.class);
-        long oldest = 0;
-        List<Tracked> attention = new ArrayList<>();
-        for (Tracked t : requests.values()) {
-            byState.merge(t.state(), 1, Integer::sum);
-            if (t.inProgress()) {
-                oldest = oldest == 0 ? t.seenMillis : Math.min(oldest, t.seenMillis);
-            }
-            if (t.is(Tracked.State.PARKED)) {
-                attention.add(t);
-            }
-        }
-        attention.sort(Comparator.comparingLong(t -> t.seenMillis));
+    /**
+     * Counts, the oldest waiting request and parked flushes {@code offset} to {@code offset + limit} (oldest first):
+     * all kept as the requests change.
+     */
+    Summary summary(int offset, int limit) {
         List<BridgeStatus.Parked> parked = new ArrayList<>();
-        for (int i = 0; i < attention.size() && parked.size() < maxListed; i++) {
-            Tracked t = attention.get(i);
-            parked.add(new BridgeStatus.Parked(t.pnfsid, t.seenMillis, t.reason()));
+        int parkedCount = ledger.count(Tracked.State.PARKED);
+        if (parkedCount > 0 && limit > 0 && offset < parkedCount) {
+            List<Tracked> attention = ledger.parked();
+            attention.sort(Comparator.comparingLong((Tracked t) -> t.seenMillis).thenComparing(t -> t.pnfsid));
+            for (Tracked t : attention.subList(offset, Math.min(attention.size(), offset + limit))) {
+                parked.add(new BridgeStatus.Parked(t.pnfsid, t.seenMillis, t.reason()));
+            }
         }
-        Map<String, Integer> states = new HashMap<>();
-        byState.forEach((k, v) -> states.put(k.name().toLowerCase(Locale.ROOT), v));
-        return new Summary(states, trash.size(), inScheduler.size(), oldest, attention.size(), parked);
+        return new Summary(ledger.counts(), trash.size(), inScheduler, ledger.oldestWaitingMillis(), parkedCount,
+                parked);
     }
 }

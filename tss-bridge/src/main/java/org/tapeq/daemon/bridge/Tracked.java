@@ -35,28 +35,60 @@ final class Tracked {
     final String pnfsid;
     /** Wall-clock milliseconds when the daemon first saw the request. */
     final long seenMillis;
-    /** Where a stage's bytes are written before they are renamed into {@code in/}; null for flushes. */
-    final Path temporary;
+    /** What the directory's requests share: where stages write, the counts by state. Set when first current. */
+    private Ledger ledger;
+    /** Counted in the ledger: the current request of its pnfsid. */
+    private boolean counted;
+    /** Handed to the scheduler, its outcome not back yet. */
+    private boolean inScheduler;
+    /** In the ledger's list of waiting requests (the oldest one for status); written by the {@link Ledger}. */
+    boolean listedWaiting;
 
     /** The request as last read (a re-sent request replaces it); null for a file that was refused. */
     private Request request;
     private State state;
     private String reason;
     private Ticket ticket;
-    /** The request file's identity when it was last read ({@link Parsed#version}). */
+    /**
+     * The request file's identity when it was last read ({@link Parsed#version}): in {@link #versionDev},
+     * {@link #versionIno} and {@link #versionMillis} when {@link FileVersion} takes it apart (versionMillis is then
+     * not {@link Long#MIN_VALUE}), else here.
+     */
     private String version;
+    private long versionDev;
+    private long versionIno;
+    private long versionMillis = Long.MIN_VALUE;
     /** The rescan generation that last listed this request file. */
     private int listedIn;
     /** When a delivered file's request file was seen gone (for the orphan timeout), or 0. */
     private long requestGoneMillis;
 
-    Tracked(long id, String pnfsid, Request request, long seenMillis, Path temporary, String version) {
+    Tracked(long id, String pnfsid, Request request, long seenMillis, String version) {
         this.id = id;
         this.pnfsid = pnfsid;
-        this.request = request;
+        this.request = kept(request);
         this.seenMillis = seenMillis;
-        this.temporary = temporary;
-        this.version = version;
+        version(version);
+    }
+
+    /**
+     * Where a stage's bytes are written before they are renamed into {@code in/} (named anew at each call, the
+     * same every time); null for flushes and refused files.
+     */
+    Path temporary() {
+        return isStage() && ledger != null ? ledger.targets.of(id, pnfsid) : null;
+    }
+
+    boolean inScheduler() {
+        return inScheduler;
+    }
+
+    /**
+     * What is kept of a request: a stage's dCache path is left out (only logs would show it, and the request file
+     * and the catalog have it), as ten million queued stages would keep ten million paths.
+     */
+    private static Request kept(Request r) {
+        return r != null && r.action() == Request.Action.RECALL && r.path() != null ? r.withoutPath() : r;
     }
 
     Request request() {
@@ -85,6 +117,9 @@ final class Tracked {
     }
 
     String version() {
+        if (versionMillis != Long.MIN_VALUE) {
+            return FileVersion.format(versionDev, versionIno, versionMillis);
+        }
         return version;
     }
 
@@ -106,29 +141,64 @@ final class Tracked {
 
     // ------------------------------------------------------------------ transitions
 
+    /** Became the current request of its pnfsid in a table sharing {@code l}: counted from now on. */
+    void joined(Ledger l) {
+        ledger = l;
+        counted = true;
+        l.moved(this, null, state);
+    }
+
+    /** No longer the current request of its pnfsid: not counted any more. */
+    void left() {
+        if (counted) {
+            counted = false;
+            ledger.moved(this, state, null);
+        }
+    }
+
+    boolean counted() {
+        return counted;
+    }
+
+    void inScheduler(boolean held) {
+        inScheduler = held;
+    }
+
+    private void to(State s) {
+        State from = state;
+        state = s;
+        if (counted) {
+            ledger.moved(this, from, s);
+        }
+    }
+
     void listedIn(int generation) {
         listedIn = generation;
     }
 
     /** The request file now has this identity (read again, same request). */
     void version(String v) {
-        version = v;
+        long[] parts = FileVersion.parse(v);
+        version = parts == null ? v : null;
+        versionDev = parts == null ? 0 : parts[0];
+        versionIno = parts == null ? 0 : parts[1];
+        versionMillis = parts == null ? Long.MIN_VALUE : parts[2];
     }
 
     /** dCache sent the same request again: it replaces the old one, which is being served. */
     void resent(Request r, String v) {
         requestGoneMillis = 0;
-        request = r;
-        version = v;
+        request = kept(r);
+        version(v);
     }
 
     void waitForLink(String why) {
-        state = State.WAITING_LINK;
+        to(State.WAITING_LINK);
         reason = why;
     }
 
     void queued() {
-        state = State.QUEUED;
+        to(State.QUEUED);
         reason = null;
     }
 
@@ -137,31 +207,31 @@ final class Tracked {
     }
 
     void delivered() {
-        state = State.DELIVERED;
+        to(State.DELIVERED);
     }
 
     void acknowledged() {
-        state = State.ACKNOWLEDGED;
+        to(State.ACKNOWLEDGED);
         reason = null;
     }
 
     void answered(String why) {
-        state = State.ANSWERED;
+        to(State.ANSWERED);
         reason = why;
     }
 
     void unwritten(String why) {
-        state = State.UNWRITTEN;
+        to(State.UNWRITTEN);
         reason = why;
     }
 
     void parked(String why) {
-        state = State.PARKED;
+        to(State.PARKED);
         reason = why;
     }
 
     void cancelling() {
-        state = State.CANCELLING;
+        to(State.CANCELLING);
     }
 
     /** The request file was seen gone at {@code now}; the first time counts. */

@@ -48,6 +48,10 @@ final class StatusText {
             if (d.path("rejected").asLong() > 0) {
                 out.printf("  refused request files: %d%n", d.path("rejected").asLong());
             }
+            if (d.path("parkedCount").asInt() > 0) {
+                out.printf("  parked flushes: %d%s%n", d.path("parkedCount").asInt(), shown(st, d.path("parked").size(),
+                        d.path("parkedCount").asInt()));
+            }
             for (JsonNode p : d.path("parked")) {
                 out.printf("  PARKED %s: %s%n", p.path("pnfsid").asText(), p.path("reason").asText());
             }
@@ -70,7 +74,7 @@ final class StatusText {
                     d.path("reason").isNull() || d.path("reason").isMissingNode() ? ""
                             : " (" + d.path("reason").asText() + ")");
         }
-        out.println("\nqueues:");
+        out.printf("%nqueues:%s%n", shown(st, s.path("queues").size(), s.path("queueCount").asInt()));
         out.printf("  %-18s %-8s %10s %12s %-10s %s%n", "queue", "group", "files", "bytes", "state", "reason");
         for (JsonNode q : s.path("queues")) {
             out.printf("  %-18s %-8s %10d %12s %-10s %s%n", q.path("name").asText(), q.path("group").asText(),
@@ -83,6 +87,15 @@ final class StatusText {
                     c.path("disabled").asBoolean() ? " (disabled)" : "", c.path("reason").asText());
         }
         out.printf("counters: %s%n", s.path("counters"));
+    }
+
+    /** " (12 shown from number 41 of 100; --offset, --limit)" when a paged list shows less than all, else "". */
+    private static String shown(JsonNode st, int shown, int total) {
+        int offset = st.path("offset").asInt();
+        if (shown >= total && offset == 0) {
+            return "";
+        }
+        return String.format(" (%d shown from number %d of %d; --offset, --limit)", shown, offset + 1, total);
     }
 
     static void printCartridges(JsonNode list, PrintWriter out) {

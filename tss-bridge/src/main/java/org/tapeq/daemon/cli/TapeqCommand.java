@@ -14,6 +14,7 @@ import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.control.AdminCommand;
+import org.tapeq.daemon.control.StatusPage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -122,9 +123,17 @@ public final class TapeqCommand extends CommandGroup {
         @Option(names = "--json", description = "print the status as JSON")
         boolean json;
 
+        @Option(names = "--offset", paramLabel = "N", description = "show the queues and parked flushes from the "
+                + "N-th on (0 is the first; the totals are always shown)")
+        int offset;
+
+        @Option(names = "--limit", paramLabel = "N", description = "show at most N queues and N parked flushes per "
+                + "directory (default ${DEFAULT-VALUE}, at most " + StatusPage.MAX_LIMIT + ")")
+        int limit = StatusPage.DEFAULT_LIMIT;
+
         @Override
         AdminCommand command() {
-            return new AdminCommand.Status();
+            return new AdminCommand.Status(new StatusPage(offset, limit));
         }
 
         @Override

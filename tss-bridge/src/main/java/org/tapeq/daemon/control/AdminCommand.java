@@ -58,9 +58,19 @@ public sealed interface AdminCommand {
         return wire.decode(args);
     }
 
-    /** The daemon's status: bridges, scheduler (queues, drives), rates. */
-    record Status() implements AdminCommand {
-        public static final Wire WIRE = new Wire("status", "no arguments", 0, 0, a -> new Status());
+    /**
+     * The daemon's status: bridges, scheduler (queues, drives), rates; entries {@code offset} to
+     * {@code offset + limit - 1} of each paged list (queues, parked flushes).
+     */
+    record Status(StatusPage page) implements AdminCommand {
+        public static final Wire WIRE = new Wire("status", "[OFFSET [LIMIT]]", 0, 2, a -> new Status(new StatusPage(
+                a.size() > 0 ? StatusPage.number(a.get(0), "offset") : 0,
+                a.size() > 1 ? StatusPage.number(a.get(1), "limit") : StatusPage.DEFAULT_LIMIT)));
+
+        /** The first page. */
+        public Status() {
+            this(StatusPage.FIRST);
+        }
 
         @Override
         public Wire wire() {
@@ -69,12 +79,14 @@ public sealed interface AdminCommand {
 
         @Override
         public List<String> args() {
-            return List.of();
+            // The first page as before pages existed, so a daemon from before them understands it.
+            return page.equals(StatusPage.FIRST) ? List.of()
+                    : List.of(Integer.toString(page.offset()), Integer.toString(page.limit()));
         }
 
         @Override
         public JsonNode execute(ControlTarget daemon) {
-            return daemon.status();
+            return daemon.status(page);
         }
     }
 

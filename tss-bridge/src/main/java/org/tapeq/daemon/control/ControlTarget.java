@@ -11,8 +11,8 @@ public interface ControlTarget {
 
     Scheduler scheduler();
 
-    /** The daemon's status as {@code tapeq status --json} prints it. */
-    JsonNode status();
+    /** The daemon's status as {@code tapeq status --json} prints it, with that page of each list. */
+    JsonNode status(StatusPage page);
 
     /**
      * Why admin commands other than {@code status} cannot run now (the catalog is unreachable, the daemon is

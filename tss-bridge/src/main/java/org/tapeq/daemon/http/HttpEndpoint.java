@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -15,10 +16,12 @@ import com.sun.net.httpserver.HttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.time.Threads;
+import org.tapeq.daemon.control.StatusPage;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 
 /**
- * The read-only HTTP endpoint: {@code GET /metrics} (Prometheus text format), {@code GET /status} (JSON) and
+ * The read-only HTTP endpoint: {@code GET /metrics} (Prometheus text format), {@code GET /status} (JSON;
+ * {@code ?offset=N&limit=N} pages its lists, {@link StatusPage}) and
  * {@code GET /ready} (200 {@code ready} when the daemon serves and its catalog answers, else 503 with the reason:
  * for a load balancer, a monitoring probe or an operator). Anything else is 404, any other method 405. One named
  * thread; a slow scrape cannot pile up threads.
@@ -36,7 +39,7 @@ public final class HttpEndpoint implements AutoCloseable {
     }
 
     /** {@code notReady}: null when ready, else why not. */
-    public static HttpEndpoint start(InetSocketAddress bind, DaemonMetrics metrics, Supplier<byte[]> status,
+    public static HttpEndpoint start(InetSocketAddress bind, DaemonMetrics metrics, Function<StatusPage, byte[]> status,
                                      Supplier<String> notReady) throws IOException {
         HttpServer server;
         try {
@@ -58,7 +61,14 @@ public final class HttpEndpoint implements AutoCloseable {
                         send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
                         break;
                     case "/status":
-                        send(exchange, 200, "application/json", status.get());
+                        StatusPage page;
+                        try {
+                            page = StatusPage.ofQuery(exchange.getRequestURI().getRawQuery());
+                        } catch (IllegalArgumentException e) {
+                            send(exchange, 400, "text/plain", (e.getMessage() + "\n").getBytes());
+                            return;
+                        }
+                        send(exchange, 200, "application/json", status.apply(page));
                         break;
                     case "/ready":
                         String why = notReady.get();

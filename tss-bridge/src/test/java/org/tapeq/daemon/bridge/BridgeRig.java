@@ -74,7 +74,7 @@ final class BridgeRig implements AutoCloseable {
 
     static BridgeStatus status(DirectoryBridge bridge) {
         try {
-            return bridge.status(10).get(30, TimeUnit.SECONDS);
+            return bridge.status(0, 10).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError(e);
         }

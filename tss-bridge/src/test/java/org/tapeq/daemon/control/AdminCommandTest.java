@@ -20,6 +20,7 @@ class AdminCommandTest {
     /** Every command, with the wire name and arguments of the protocol as it was before the commands were types. */
     private static final List<Object[]> WIRE_FORMS = List.of(
             new Object[] {new AdminCommand.Status(), "status", List.of()},
+            new Object[] {new AdminCommand.Status(new StatusPage(100, 10)), "status", List.of("100", "10")},
             new Object[] {new AdminCommand.DriveDown("drive1", "cleaning"), "drive-down", List.of("drive1", "cleaning")},
             new Object[] {new AdminCommand.DriveUp("drive1"), "drive-up", List.of("drive1")},
             new Object[] {new AdminCommand.DriveUnloadIdle(), "drive-unload-idle", List.of()},
@@ -48,6 +49,18 @@ class AdminCommandTest {
         AdminCommand.WIRES.forEach(w -> all.add(w.name()));
         assertEquals(all, names, "a command without a wire test");
         assertEquals(AdminCommand.WIRES.size(), all.size(), "two commands with one name");
+    }
+
+    @Test
+    void status_withAPageOutOfRange_namesTheParameter() {
+        assertEquals("status limit must be 0..1000, not 5000", assertThrows(IllegalArgumentException.class,
+                () -> AdminCommand.decode("status", List.of("0", "5000"))).getMessage());
+        assertEquals("status offset must be a number, not 'x'", assertThrows(IllegalArgumentException.class,
+                () -> AdminCommand.decode("status", List.of("x"))).getMessage());
+        assertEquals(new StatusPage(20, 50), StatusPage.ofQuery("offset=20"));
+        assertEquals(StatusPage.FIRST, StatusPage.ofQuery(null));
+        assertEquals("status offset must be 0 or more, not -1", assertThrows(IllegalArgumentException.class,
+                () -> StatusPage.ofQuery("limit=5&offset=-1")).getMessage());
     }
 
     @Test

@@ -15,6 +15,8 @@ public final class StageItem implements Ticket {
     private static final byte QUEUED = 0;
     private static final byte READING = 1;
     private static final byte DONE = 2;
+    /** The catalog's form of an Adler-32 checksum: this prefix and eight lower-case hex digits. */
+    private static final String ADLER32 = "adler32:";
 
     private final StageRequest request;
     private final long arrival;
@@ -22,7 +24,11 @@ public final class StageItem implements Ticket {
     private final long block;
     private final long offset;
     private final long size;
+    /** The catalog's checksum if it is not a canonical Adler-32 ({@link #ADLER32}), else null. */
     private final String checksum;
+    /** A canonical Adler-32 checksum's value, kept as an int: ten million strings would be half a GB. */
+    private final int adler32;
+    private final boolean isAdler32;
     private WorkQueue queue;
     private byte state;
     private boolean cancelled;
@@ -38,7 +44,20 @@ public final class StageItem implements Ticket {
         this.block = block;
         this.offset = offset;
         this.size = size;
-        this.checksum = checksum;
+        this.isAdler32 = checksum != null && checksum.length() == ADLER32.length() + 8 && checksum.startsWith(ADLER32)
+                && isLowerHex(checksum, ADLER32.length());
+        this.adler32 = isAdler32 ? Integer.parseUnsignedInt(checksum, ADLER32.length(), checksum.length(), 16) : 0;
+        this.checksum = isAdler32 ? null : checksum;
+    }
+
+    private static boolean isLowerHex(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -70,6 +89,10 @@ public final class StageItem implements Ticket {
 
     /** The checksum the catalog has, or null. */
     public String checksum() {
+        if (isAdler32) {
+            String hex = Integer.toHexString(adler32);
+            return ADLER32 + "0".repeat(8 - hex.length()) + hex;
+        }
         return checksum;
     }
 
