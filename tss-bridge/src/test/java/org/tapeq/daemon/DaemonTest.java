@@ -258,6 +258,15 @@ class DaemonTest {
         assertTrue(status.body().contains("\"directories\""));
         assertEquals(405, http.send(HttpRequest.newBuilder(base.resolve("/status"))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(base.resolve("/status?offset=3&limit=0")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("\"offset\" : 3") && page.body().contains("\"limit\" : 0"), page.body());
+        assertTrue(page.body().contains("\"queues\" : [ ]"), page.body());
+        HttpResponse<String> tooMany = http.send(HttpRequest.newBuilder(base.resolve("/status?limit=5000")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, tooMany.statusCode());
+        assertTrue(tooMany.body().contains("status limit must be 0..1000, not 5000"), tooMany.body());
 
         Path socket = tmp.resolve("state").resolve(Daemon.CONTROL_SOCKET);
         ControlProtocol.call(socket, "drive-down", List.of("drive1", "cleaning"));
