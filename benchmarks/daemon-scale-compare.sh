@@ -77,10 +77,10 @@ echo
 echo "Daemon at scale, old ${OLD_ID:0:10} vs new ${NEW_ID:0:10}, $ROUNDS round(s) run in turn ($(nproc) cpus;" \
   "options: ${EXTRA[*]}; $JAVA_OPTS)"
 echo
-jq -r -s '.[] | [.round, .side, .label, .requests, .bytes_per_request, .heap_queued_mb, .restart_s, .restart_peak_mb,
+jq -r -s '.[] | [.round, .side, .label, .requests, .bytes_per_request, .bytes_per_request_restarted, .heap_queued_mb, .restart_s, .restart_peak_mb,
     .status_quiet_median_ms, .status_quiet_max_ms, .status_intake_max_ms, .status_restart_max_ms, .load_end] | @tsv' \
     "$TMP/results.jsonl" \
-  | { printf 'round\tside\trevision\trequests\tbytes/request\theap MB\trestart s\trestart peak MB\tstatus ms\tstatus max ms\tstatus max ms (intake)\tstatus max ms (restart)\tload at end\n'; cat; } \
+  | { printf 'round\tside\trevision\trequests\tbytes/request\tbytes/request after restart\theap MB\trestart s\trestart peak MB\tstatus ms\tstatus max ms\tstatus max ms (intake)\tstatus max ms (restart)\tload at end\n'; cat; } \
   | column -t -s $'\t'
 echo
 echo "Raw results (one JSON line per run):"

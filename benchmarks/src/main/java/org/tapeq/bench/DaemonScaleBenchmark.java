@@ -184,6 +184,8 @@ public final class DaemonScaleBenchmark {
         System.out.printf(Locale.ROOT, "  bytes per queued request: %,.0f (heap after GC with %,d queued, less the "
                 + "heap with none)%n", (liveQueued - emptyHeap) / (double) n, n);
         System.out.println("  status during intake: " + intakeStatus.describe());
+        long intakeStatusMax = intakeStatus.max();
+        intakeStatus = null; // it holds the daemon, which a restart after kill -9 does not have
 
         // Restart.
         daemon.close();
@@ -225,10 +227,10 @@ public final class DaemonScaleBenchmark {
                         + "\"restart_s\": %.1f, \"heap_empty_mb\": %d, \"heap_queued_mb\": %d, "
                         + "\"bytes_per_request\": %.0f, \"restart_peak_mb\": %d, \"status_quiet_median_ms\": %d, "
                         + "\"status_quiet_max_ms\": %d, \"status_intake_max_ms\": %d, "
-                        + "\"status_restart_max_ms\": %d}", label.replace("\"", "'"), n,
-                seconds(intakeDone - firstWrite), seconds(restartDone - restartStart), emptyHeap >> 20,
-                liveRestarted >> 20, (liveRestarted - emptyHeap) / (double) n, restartPeak >> 20,
-                quietStatus.median(), quietStatus.max(), intakeStatus.max(), restartStatus.max());
+                        + "\"status_restart_max_ms\": %d, \"bytes_per_request_restarted\": %.0f}", label.replace("\"", "'"),
+                n, seconds(intakeDone - firstWrite), seconds(restartDone - restartStart), emptyHeap >> 20,
+                liveQueued >> 20, (liveQueued - emptyHeap) / (double) n, restartPeak >> 20, quietStatus.median(),
+                quietStatus.max(), intakeStatusMax, restartStatus.max(), (liveRestarted - emptyHeap) / (double) n);
         if (!completion) {
             daemon.close();
             System.out.println("completion: not run (--no-completion)");

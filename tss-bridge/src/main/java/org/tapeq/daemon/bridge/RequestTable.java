@@ -14,14 +14,15 @@ import java.util.Map;
  * <p>Request ids are a plain sequence per directory: the scheduler only hands them back, outcomes find their
  * directory through the request's origin, and consecutive longs spread evenly over a HashMap's buckets.
  *
- * <p>Design note: a directory may hold ten million requests, so a request the scheduler holds is found by its
+ * <p>Design note: a directory may hold ten million requests, so they are kept in a {@link PnfsidTable} (no map
+ * node per request), and a request the scheduler holds is found by its
  * pnfsid when its outcome comes back (it carries the id and the pnfsid); only those that stopped being current
  * meanwhile (replaced, cancelled) are kept by id, in {@link #detached}. The counts by state and the oldest waiting
  * request are kept as requests change ({@link Ledger}), so a status never goes through all of them.
  */
 final class RequestTable {
 
-    private final Map<String, Tracked> requests = new HashMap<>();
+    private final PnfsidTable requests = new PnfsidTable();
     /** Requests the scheduler holds that are no longer the current request of their pnfsid, by id. */
     private final Map<Long, Tracked> detached = new HashMap<>();
     private int inScheduler;
@@ -54,7 +55,7 @@ final class RequestTable {
 
     /** Makes {@code t} the current request of its pnfsid; returns the one it replaces, or null. */
     Tracked put(Tracked t) {
-        Tracked old = requests.put(t.pnfsid, t);
+        Tracked old = requests.put(t);
         if (old != t) {
             left(old);
             t.joined(ledger);
@@ -63,14 +64,12 @@ final class RequestTable {
     }
 
     void remove(String pnfsid) {
-        left(requests.remove(pnfsid));
+        left(requests.remove(pnfsid, null));
     }
 
     /** Removes {@code t} if it is still the current request of its pnfsid. */
     void remove(Tracked t) {
-        if (requests.remove(t.pnfsid, t)) {
-            left(t);
-        }
+        left(requests.remove(t.pnfsid, t));
     }
 
     private void left(Tracked t) {
@@ -89,21 +88,12 @@ final class RequestTable {
 
     /** A copy, so the caller may change the table while it goes through them. */
     List<Tracked> all() {
-        return new ArrayList<>(requests.values());
+        return requests.matching(t -> true);
     }
 
     /** The requests in {@code state}: none when none is (the counts are kept), else a pass over all of them. */
     List<Tracked> inState(Tracked.State state) {
-        List<Tracked> out = new ArrayList<>();
-        if (ledger.count(state) == 0) {
-            return out;
-        }
-        for (Tracked t : requests.values()) {
-            if (t.is(state)) {
-                out.add(t);
-            }
-        }
-        return out;
+        return ledger.count(state) == 0 ? new ArrayList<>() : requests.matching(t -> t.is(state));
     }
 
     /** {@code t} was handed to the scheduler; its outcome will come back with its id. */
