@@ -12,6 +12,7 @@ import java.util.Objects;
 public final class ErrorReport {
     /** Messages are cut to this many characters so a huge error file cannot flood dCache's logs. */
     public static final int MAX_MESSAGE_LENGTH = 2000;
+    private static final String CUT_MARK = " [...]";
     static final String EMPTY_FILE_MESSAGE = "the tape daemon reported a failure without a reason (empty error file)";
 
     private final int returnCode;
@@ -52,7 +53,7 @@ public final class ErrorReport {
     }
 
     private static Integer parseInt(String s) {
-        if (s.isEmpty() || s.length() > 10) {
+        if (s.isEmpty() || s.length() > 11) { // "-2147483648" has 11 characters
             return null;
         }
         try {
@@ -62,8 +63,20 @@ public final class ErrorReport {
         }
     }
 
+    /**
+     * The message cut so that it, the mark {@value #CUT_MARK} included, has at most {@link #MAX_MESSAGE_LENGTH}
+     * characters: reading a written report back does not cut it again. Never cuts between the two halves of a
+     * surrogate pair, as a lone half is written to disk as '?'.
+     */
     private static String cut(String message) {
-        return message.length() <= MAX_MESSAGE_LENGTH ? message : message.substring(0, MAX_MESSAGE_LENGTH) + " [...]";
+        if (message.length() <= MAX_MESSAGE_LENGTH) {
+            return message;
+        }
+        int end = MAX_MESSAGE_LENGTH - CUT_MARK.length();
+        if (Character.isHighSurrogate(message.charAt(end - 1))) {
+            end--;
+        }
+        return message.substring(0, end) + CUT_MARK;
     }
 
     @Override
