@@ -42,7 +42,9 @@ public final class Checksums {
             throw new IllegalArgumentException("adler32 checksum needs 1 to 8 hex digits: '" + checksum + "'");
         }
         for (int i = 0; i < hex.length(); i++) {
-            if (Character.digit(hex.charAt(i), 16) < 0) {
+            char c = hex.charAt(i);
+            // ASCII only: Character.digit would also take the digits of other scripts (e.g. fullwidth ones).
+            if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F')) {
                 throw new IllegalArgumentException("adler32 checksum has a non-hex digit: '" + checksum + "'");
             }
         }

@@ -154,7 +154,8 @@ final class TarFormat {
             throw new TapeFormatException(what + ": tar member " + name + " has " + size
                     + " bytes, more than the " + maxBytes + " bytes read");
         }
-        ByteArrayOutputStream content = new ByteArrayOutputStream((int) size);
+        // Grown as the data arrives: a header's claim of 64 MiB must not allocate 64 MiB by itself.
+        ByteArrayOutputStream content = new ByteArrayOutputStream((int) Math.min(size, 8192));
         byte[] buffer = new byte[8192];
         try {
             for (int n; (n = tar.read(buffer)) > 0; ) {
