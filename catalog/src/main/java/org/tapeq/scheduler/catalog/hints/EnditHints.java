@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -65,6 +66,9 @@ public final class EnditHints {
             Pattern.compile("([0-9A-Fa-f]{8})-([0-9A-Fa-f]{8})-([0-9A-Fa-f]{8})-([0-9A-Fa-f]{8})");
     private static final Pattern DIGITS = Pattern.compile("[0-9]+");
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+    private static final BigDecimal LONG_MAX_DECIMAL = new BigDecimal(LONG_MAX);
+    /** 2^63: the smallest size that does not round down to a long. */
+    private static final BigDecimal LONG_LIMIT = LONG_MAX_DECIMAL.add(BigDecimal.ONE);
     private static final JsonFactory JSON = new JsonFactory();
 
     private EnditHints() {
@@ -124,9 +128,13 @@ public final class EnditHints {
             if (token != JsonToken.END_OBJECT) {
                 throw new IOException(fileName + ": hint file ends early or is not one JSON object");
             }
+        } catch (CharConversionException e) {
+            throw new IOException(fileName + ": not JSON text (" + e.getMessage() + ")", e);
         } catch (JsonProcessingException e) {
-            throw new IOException(fileName + ": malformed JSON: " + e.getOriginalMessage() + " at line "
-                    + e.getLocation().getLineNr() + " column " + e.getLocation().getColumnNr(), e);
+            // No location for a broken limit (e.g. a number of more than 1000 digits).
+            String where = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + " column " + e.getLocation().getColumnNr();
+            throw new IOException(fileName + ": malformed JSON: " + e.getOriginalMessage() + where, e);
         }
         importer.flush();
         Result result = importer.result();
@@ -168,7 +176,11 @@ public final class EnditHints {
             case VALUE_NUMBER_INT:
                 return parser.getBigIntegerValue();
             case VALUE_NUMBER_FLOAT:
-                return parser.getDecimalValue();
+                try {
+                    return parser.getDecimalValue();
+                } catch (NumberFormatException e) {
+                    return parser.getText(); // an exponent beyond BigDecimal's; refused as "not a number"
+                }
             case VALUE_NULL:
                 return null;
             case VALUE_TRUE:
@@ -242,11 +254,13 @@ public final class EnditHints {
                     + " order");
         }
         if (raw instanceof BigDecimal d) {
-            try {
-                return nonNegativeLong(d.toBigIntegerExact(), "order");
-            } catch (ArithmeticException e) {
-                throw new IllegalArgumentException("order " + d.toPlainString() + " is not an integer");
+            if (d.signum() < 0 || d.compareTo(LONG_MAX_DECIMAL) > 0) {
+                throw new IllegalArgumentException("order " + d + " is " + (d.signum() < 0 ? "negative" : "too large"));
             }
+            if (d.stripTrailingZeros().scale() > 0) {
+                throw new IllegalArgumentException("order " + d + " is not an integer");
+            }
+            return d.longValueExact();
         }
         throw new IllegalArgumentException("order is " + what(raw) + ", expected an integer");
     }
@@ -270,10 +284,18 @@ public final class EnditHints {
         } else {
             throw new IllegalArgumentException("size is " + what(raw) + ", expected a number");
         }
+        // Compared before any rounding: rounding 1e999999999 or 1e-999999999 would compute a power of ten with
+        // a billion digits. toString, not toPlainString, for the same reason.
         if (value.signum() < 0) {
-            throw new IllegalArgumentException("size " + value.toPlainString() + " is negative");
+            throw new IllegalArgumentException("size " + value + " is negative");
         }
-        return nonNegativeLong(value.setScale(0, RoundingMode.FLOOR).toBigInteger(), "size");
+        if (value.compareTo(LONG_LIMIT) >= 0) {
+            throw new IllegalArgumentException("size " + value + " is too large");
+        }
+        if (value.compareTo(BigDecimal.ONE) < 0) {
+            return 0;
+        }
+        return value.setScale(0, RoundingMode.FLOOR).longValueExact();
     }
 
     private static long nonNegativeLong(BigInteger value, String what) {
