@@ -54,11 +54,11 @@ record ChangerStatus(List<Element> drives, List<Element> slots) {
                 header = true;
             } else if ((m = DRIVE.matcher(line)).matches()) {
                 boolean full = m.group(2).equals("Full");
-                drives.add(new Element(Integer.parseInt(m.group(1)), full, full ? barcode(m.group(4)) : null,
-                        m.group(3) == null ? 0 : Integer.parseInt(m.group(3)), false));
+                drives.add(new Element(number(m.group(1), line), full, full ? barcode(m.group(4)) : null,
+                        m.group(3) == null ? 0 : number(m.group(3), line), false));
             } else if ((m = SLOT.matcher(line)).matches()) {
                 boolean full = m.group(3).equals("Full");
-                slots.add(new Element(Integer.parseInt(m.group(1)), full, full ? barcode(m.group(4)) : null, 0,
+                slots.add(new Element(number(m.group(1), line), full, full ? barcode(m.group(4)) : null, 0,
                         m.group(2) != null));
             } else {
                 throw new IllegalArgumentException("unexpected line in mtx status: \"" + line.strip() + "\"");
@@ -68,6 +68,14 @@ record ChangerStatus(List<Element> drives, List<Element> slots) {
             throw new IllegalArgumentException("mtx status printed no \"Storage Changer\" header");
         }
         return new ChangerStatus(drives, slots);
+    }
+
+    private static int number(String digits, String line) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("element number out of range in mtx status: \"" + line.strip() + "\"");
+        }
     }
 
     private static String barcode(String tag) {

@@ -32,10 +32,11 @@ record DriveStatus(int fileNumber, long blockNumber, long blockSize, Set<String>
         Set<String> set = new TreeSet<>(Arrays.asList(bits.group(1).strip().split("\\s+")));
         set.remove("");
         Matcher f = FILE.matcher(text);
-        int file = f.find() ? Integer.parseInt(f.group(1)) : -1;
-        long block = f.find(0) ? Long.parseLong(f.group(2)) : -1;
+        // The st driver counts from 0 and prints -1 when it lost count; anything else is not its output.
+        int file = f.find() ? (int) number(f.group(1), -1, Integer.MAX_VALUE, "mt status") : -1;
+        long block = f.find(0) ? number(f.group(2), -1, Long.MAX_VALUE, "mt status") : -1;
         Matcher bs = BLOCK_SIZE.matcher(text);
-        long blockSize = bs.find() ? Long.parseLong(bs.group(1)) : -1;
+        long blockSize = bs.find() ? number(bs.group(1), 0, Long.MAX_VALUE, "mt status") : -1;
         return new DriveStatus(file, block, blockSize, set);
     }
 
@@ -45,7 +46,19 @@ record DriveStatus(int fileNumber, long blockNumber, long blockSize, Set<String>
         if (!m.find()) {
             throw new IllegalArgumentException("mt tell printed \"" + text.strip() + "\", not \"At block N.\"");
         }
-        return Long.parseLong(m.group(1));
+        return number(m.group(1), 0, Long.MAX_VALUE, "mt tell");
+    }
+
+    private static long number(String digits, long min, long max, String command) {
+        try {
+            long n = Long.parseLong(digits);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // out of range: below
+        }
+        throw new IllegalArgumentException(command + " printed a number out of range: " + digits);
     }
 
     boolean online() {
