@@ -237,7 +237,15 @@ public sealed interface AdminCommand {
     /** Writes tapeq's label for {@code family} on a cartridge (mounts it); with force even over tapeq data. */
     record CartridgeLabel(String barcode, String family, boolean force) implements AdminCommand {
         public static final Wire WIRE = new Wire("cartridge-label", "<barcode> <family> <force: true|false>", 3, 3,
-                a -> new CartridgeLabel(a.get(0), a.get(1), Boolean.parseBoolean(a.get(2))));
+                a -> new CartridgeLabel(a.get(0), a.get(1), force(a.get(2))));
+
+        /** Only the two words the command line sends: anything else is not taken as "no". */
+        private static boolean force(String arg) {
+            if (!arg.equals("true") && !arg.equals("false")) {
+                throw new IllegalArgumentException("cartridge-label: force must be true or false, not '" + arg + "'");
+            }
+            return arg.equals("true");
+        }
 
         @Override
         public Wire wire() {

@@ -8,16 +8,21 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The control socket's wire format (one JSON line each way) and its client. */
 public final class ControlProtocol {
 
     public static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectReader LINE_READER = JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private ControlProtocol() {
     }
@@ -36,6 +41,45 @@ public final class ControlProtocol {
         return n;
     }
 
+    /** The request line for {@code command} with {@code args}: {@code {"command": ..., "args": [...]}}. */
+    static ObjectNode request(String command, List<String> args) {
+        ObjectNode request = JSON.createObjectNode();
+        request.put("command", command);
+        ArrayNode array = request.putArray("args");
+        args.forEach(array::add);
+        return request;
+    }
+
+    /**
+     * The command a request line names. Strict, as nothing but {@link #request} writes one: an object with the
+     * string {@code command} and an array of strings {@code args} (absent: none).
+     *
+     * @throws IllegalArgumentException if the request is not of that form, or the command is unknown or its
+     *                                  arguments do not fit it
+     */
+    static AdminCommand decode(JsonNode request) {
+        if (!request.isObject()) {
+            throw new IllegalArgumentException("a control request is a JSON object, not " + request.getNodeType());
+        }
+        JsonNode command = request.get("command");
+        if (command == null || !command.isTextual()) {
+            throw new IllegalArgumentException("a control request needs \"command\" as a string");
+        }
+        JsonNode array = request.path("args");
+        if (!array.isMissingNode() && !array.isArray()) {
+            throw new IllegalArgumentException("\"args\" of a control request must be an array of strings");
+        }
+        List<String> args = new ArrayList<>();
+        for (JsonNode a : array) {
+            if (!a.isTextual()) {
+                throw new IllegalArgumentException("\"args\" of a control request must be an array of strings");
+            }
+            args.add(a.textValue());
+        }
+        return AdminCommand.decode(command.textValue(), args);
+    }
+
+    /** One JSON value on one line of at most {@code max} bytes; content after the value is refused. */
     static JsonNode readLine(InputStream in, int max) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int b;
@@ -48,7 +92,7 @@ public final class ControlProtocol {
         if (buf.size() == 0) {
             throw new IllegalArgumentException("empty control message");
         }
-        return JSON.readTree(buf.toByteArray());
+        return LINE_READER.readTree(buf.toByteArray());
     }
 
     static void writeLine(OutputStream out, JsonNode n) throws IOException {
@@ -80,10 +124,7 @@ public final class ControlProtocol {
                     + "in its group?): " + e.getMessage(), e);
         }
         try (ch) {
-            ObjectNode request = JSON.createObjectNode();
-            request.put("command", command);
-            request.putPOJO("args", args);
-            writeLine(Channels.newOutputStream(ch), request);
+            writeLine(Channels.newOutputStream(ch), request(command, args));
             JsonNode answer = readLine(Channels.newInputStream(ch), Integer.MAX_VALUE);
             if (!answer.path("ok").asBoolean()) {
                 throw new IOException(command + ": " + answer.path("error").asText("failed"));

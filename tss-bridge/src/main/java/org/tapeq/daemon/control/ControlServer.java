@@ -9,8 +9,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -108,14 +106,11 @@ public final class ControlServer implements AutoCloseable {
             } finally {
                 deadline.cancel(false);
             }
-            String command = request.path("command").asText("");
-            List<String> args = new ArrayList<>();
-            request.path("args").forEach(a -> args.add(a.asText()));
-            LOG.info("Control: {} {}", command, args);
-            AdminCommand decoded = AdminCommand.decode(command, args);
-            String refusal = decoded instanceof AdminCommand.Status ? null : daemon.refusal();
-            answer = refusal != null ? ControlProtocol.error(command + ": " + refusal)
-                    : ControlProtocol.ok(decoded.execute(daemon));
+            AdminCommand command = ControlProtocol.decode(request);
+            LOG.info("Control: {} {}", command.wire().name(), command.args());
+            String refusal = command instanceof AdminCommand.Status ? null : daemon.refusal();
+            answer = refusal != null ? ControlProtocol.error(command.wire().name() + ": " + refusal)
+                    : ControlProtocol.ok(command.execute(daemon));
         } catch (IllegalArgumentException e) {
             answer = ControlProtocol.error(e.getMessage());
         } catch (CatalogUnavailableException e) {
