@@ -26,7 +26,7 @@ class ProtocolFuzzTest {
     private static final String FILE = "request/0000A1B2C3";
     private static final int MAX = ProtocolFiles.MAX_PROTOCOL_FILE_SIZE;
     /** Values written and read back per build, long run or not. */
-    private static final int ROUND_TRIPS = 2000;
+    private static final int ROUND_TRIPS = 1000;
 
     // ---- request files
 

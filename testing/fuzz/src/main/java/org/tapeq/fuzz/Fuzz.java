@@ -29,7 +29,7 @@ public final class Fuzz {
     public static final String SEED_PROPERTY = "tapeq.fuzz.seed";
     /** Seconds one input may take before it counts as a hang. */
     public static final String TIMEOUT_PROPERTY = "tapeq.fuzz.timeoutSeconds";
-    private static final int DEFAULT_TRIES = 5000;
+    private static final int DEFAULT_TRIES = 3000;
 
     private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(Long.getLong(TIMEOUT_PROPERTY, 10));
     private static volatile Object current;

@@ -24,7 +24,7 @@ import org.tapeq.fuzz.Mutations;
  * client is answered); every command sent as the command line sends it decodes back to itself.
  */
 class ControlProtocolFuzzTest {
-    private static final int ROUND_TRIPS = 2000;
+    private static final int ROUND_TRIPS = 1000;
 
     @Test
     void requestLine_mutated_decodesOrIsRefusedWithAReason() {

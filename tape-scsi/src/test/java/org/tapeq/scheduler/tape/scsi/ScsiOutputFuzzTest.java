@@ -23,7 +23,7 @@ import org.tapeq.fuzz.Mutations;
  */
 class ScsiOutputFuzzTest {
     private static final int MAX = 64 * 1024;
-    private static final int ROUND_TRIPS = 2000;
+    private static final int ROUND_TRIPS = 1000;
 
     @Test
     void mtxStatus_mutated_parsesOrIsRefusedNamingTheCommand() {
