@@ -284,8 +284,9 @@ public final class EnditHints {
         } else {
             throw new IllegalArgumentException("size is " + what(raw) + ", expected a number");
         }
-        // Compared before any rounding: rounding 1e999999999 or 1e-999999999 would compute a power of ten with
-        // a billion digits. toString, not toPlainString, for the same reason.
+        // Compared before any rounding: rounding 1e999999999 or 1e-999999999 would ask for a power of ten of a
+        // billion digits (an ArithmeticException; 1e99999999 a hundred million digits, minutes of work).
+        // toString, not toPlainString, for the same reason.
         if (value.signum() < 0) {
             throw new IllegalArgumentException("size " + value + " is negative");
         }

@@ -96,9 +96,10 @@ class EnditHintsFuzzTest {
     }
 
     /**
-     * An exponent of a billion made the import compute a power of ten of a billion digits (a hang; found while
-     * fixing the one above, and within the fuzzer's reach through its dictionary). Too large is now one skipped
-     * entry, too small rounds down to 0 at once.
+     * Rounding a number with an exponent of a billion asked BigInteger for a power of ten of a billion digits: the
+     * whole import failed with an ArithmeticException (overflow), and smaller exponents (1e99999999) cost a power
+     * of ten of a hundred million digits. Seen while fixing the one above; the fuzzer's dictionary reaches it.
+     * Too large is now one skipped entry, too small rounds down to 0 at once.
      */
     @Test
     void hintFile_exponentOfABillion_skippedOrRoundedAtOnce() throws IOException {
