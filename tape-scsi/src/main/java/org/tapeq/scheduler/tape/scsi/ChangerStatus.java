@@ -55,7 +55,7 @@ record ChangerStatus(List<Element> drives, List<Element> slots) {
             } else if ((m = DRIVE.matcher(line)).matches()) {
                 boolean full = m.group(2).equals("Full");
                 drives.add(new Element(number(m.group(1), line), full, full ? barcode(m.group(4)) : null,
-                        m.group(3) == null ? 0 : number(m.group(3), line), false));
+                        full && m.group(3) != null ? number(m.group(3), line) : 0, false)); // as the barcode
             } else if ((m = SLOT.matcher(line)).matches()) {
                 boolean full = m.group(3).equals("Full");
                 slots.add(new Element(number(m.group(1), line), full, full ? barcode(m.group(4)) : null, 0,

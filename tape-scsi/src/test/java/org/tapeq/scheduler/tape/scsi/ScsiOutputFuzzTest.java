@@ -99,6 +99,17 @@ class ScsiOutputFuzzTest {
         assertTrue(tell.getMessage().contains("mt tell"), tell.getMessage());
     }
 
+    /**
+     * Found by the long fuzz run: an empty drive took the source slot of a "(Storage Element N Loaded)" that mtx
+     * prints only for a full one; like the barcode, it is now read only for a full drive.
+     */
+    @Test
+    void mtxStatus_emptyDriveWithASourceSlot_hasNone() {
+        ChangerStatus s = ChangerStatus.parse("  Storage Changer /dev/sg3:1 Drive, 1 Slot ( 0 Import/Export )\n"
+                + "Data Transfer Element 1:Empty(Storage Element 1 Loaded)mpty:VolumeTag=   \n");
+        assertEquals(List.of(new ChangerStatus.Element(1, false, null, 0, false)), s.drives());
+    }
+
     private static final Mutations MTX = Mutations.ofText(List.of("""
               Storage Changer /dev/vtl/changer:2 Drives, 12 Slots ( 2 Import/Export )
             Data Transfer Element 0:Full (Storage Element 1 Loaded):VolumeTag = VTL001L5                       \s
