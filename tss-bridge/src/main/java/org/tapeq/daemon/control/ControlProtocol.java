@@ -1,6 +1,7 @@
 package org.tapeq.daemon.control;
 
 import java.io.ByteArrayOutputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -92,7 +93,11 @@ public final class ControlProtocol {
         if (buf.size() == 0) {
             throw new IllegalArgumentException("empty control message");
         }
-        return LINE_READER.readTree(buf.toByteArray());
+        try {
+            return LINE_READER.readTree(buf.toByteArray());
+        } catch (CharConversionException e) { // bytes Jackson took for UTF-32: a client error like bad JSON
+            throw new IllegalArgumentException("control message is not JSON text: " + e.getMessage(), e);
+        }
     }
 
     static void writeLine(OutputStream out, JsonNode n) throws IOException {

@@ -62,6 +62,16 @@ class ControlProtocolFuzzTest {
         }
     }
 
+    /**
+     * Found by the long fuzz run: bytes Jackson takes for UTF-32 failed with a CharConversionException, which the
+     * server answered as a failed command and logged with its stack trace; now refused as a client error.
+     */
+    @Test
+    void requestLine_utf32Garbage_refusedAsAClientError() {
+        assertThrows(IllegalArgumentException.class, () -> ControlProtocol.readLine(new ByteArrayInputStream(
+                new byte[] {0, 0, 0, '{', 0x63, 0x21, 0, 0}), ControlServer.MAX_REQUEST_BYTES));
+    }
+
     private static final Mutations REQUESTS = Mutations.ofText(List.of(
             "{\"command\":\"status\",\"args\":[]}\n",
             "{\"command\":\"drive-down\",\"args\":[\"drive1\",\"cleaning\"]}\n",
