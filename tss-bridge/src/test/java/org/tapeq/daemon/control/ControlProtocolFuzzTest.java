@@ -93,6 +93,12 @@ class ControlProtocolFuzzTest {
         if (wire == AdminCommand.CartridgeLabel.WIRE) {
             args.set(2, Boolean.toString(r.nextBoolean()));
         }
+        if (wire == AdminCommand.Status.WIRE) {
+            // a status takes a page: OFFSET, then LIMIT (0..MAX_LIMIT)
+            for (int i = 0; i < args.size(); i++) {
+                args.set(i, Integer.toString(i == 0 ? r.nextInt(Integer.MAX_VALUE) : r.nextInt(StatusPage.MAX_LIMIT + 1)));
+            }
+        }
         return AdminCommand.decode(wire.name(), args);
     }
 
