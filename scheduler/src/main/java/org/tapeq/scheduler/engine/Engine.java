@@ -10,6 +10,7 @@ import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.dispatch.DispatchSettings;
 import org.tapeq.scheduler.engine.dispatch.Dispatcher;
+import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.queue.Cartridges;
 import org.tapeq.scheduler.engine.queue.FlushItem;
@@ -56,6 +57,7 @@ final class Engine {
     final Catalog catalog;
     final SchedulerConfig config;
     final Executor io;
+    final DriveObserver observer;
     /** Every catalog call made while the loop serves work goes through it. */
     final CatalogWriter writer;
     final Counters counters = new Counters();
@@ -72,13 +74,14 @@ final class Engine {
 
     Engine(EventLoop loop, TapeLibrary library, Catalog catalog, SchedulerConfig config, MountPolicy policy,
            RequestListener listener, StageSpace stageSpace, Executor io,
-           CatalogWriter writer) {
+           CatalogWriter writer, DriveObserver observer) {
         this.loop = loop;
         this.library = library;
         this.catalog = catalog;
         this.config = config;
         this.io = io;
         this.writer = writer;
+        this.observer = observer;
         this.cartridges = new Cartridges(catalog, writer, config.fullMarginBytes());
         this.queues = new Queues(new QueueIndex(policy, loop, this::requestDispatch), cartridges,
                 this::requestDispatch);
@@ -119,9 +122,9 @@ final class Engine {
             DriveRecord rec = known.get(d.id());
             DriveRunner runner = new DriveRunner(context, d.id());
             if (rec != null && !rec.up()) {
-                runner.markDown(rec.reason(), false);
+                runner.markDown(rec.reason(), false, false);
             } else if (!d.online()) {
-                runner.markDown("reported offline by the library", true);
+                runner.markDown("reported offline by the library", true, true);
             }
             if (d.loadedBarcode() != null) {
                 runner.adoptLoaded(d.loadedBarcode());

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.drive.DriveContext;
+import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.drive.DriveSettings;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
@@ -51,6 +52,7 @@ final class EngineContext implements DriveContext {
     @Override public DriveSettings settings() { return settings; }
     @Override public MountPolicy policy() { return policy; }
     @Override public StageSpace stageSpace() { return stageSpace; }
+    @Override public DriveObserver observer() { return engine.observer; }
     @Override public Queues queues() { return engine.queues; }
     @Override public Cartridges cartridges() { return engine.cartridges; }
 

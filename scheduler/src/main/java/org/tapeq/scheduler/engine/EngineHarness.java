@@ -2,6 +2,7 @@ package org.tapeq.scheduler.engine;
 
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.engine.dispatch.Dispatcher;
+import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.Outcome;
@@ -29,7 +30,7 @@ public final class EngineHarness {
                                       Inventory inventory) {
         Engine engine = new Engine(loop, library, catalog, config,
                 MountPolicies.create(config.policy(), config.mountCriteria()), (r, o) -> { }, StageSpace.UNLIMITED,
-                Runnable::run, CatalogWriter.inline(loop, CatalogWriter.Timing.NONE));
+                Runnable::run, CatalogWriter.inline(loop, CatalogWriter.Timing.NONE), DriveObserver.NONE);
         engine.start(inventory);
         return new EngineHarness(engine);
     }

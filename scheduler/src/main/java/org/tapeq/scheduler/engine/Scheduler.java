@@ -20,6 +20,7 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
+import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.RemoveItem;
@@ -70,7 +71,7 @@ public final class Scheduler {
         CatalogWriter writer = b.loop instanceof VirtualEventLoop ? CatalogWriter.inline(b.loop, b.catalogTiming)
                 : CatalogWriter.threaded(b.loop, b.catalogCapacity, b.catalogTiming);
         this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.stageSpace,
-                b.io, writer);
+                b.io, writer, b.observer);
     }
 
     public static Builder builder() {
@@ -293,11 +294,16 @@ public final class Scheduler {
         return onLoop(f -> f.complete(StatusBuilder.build(engine, offset, limit)));
     }
 
+    /** The work waiting per group and per family ({@link SchedulerLoad}), for metrics. */
+    public CompletableFuture<SchedulerLoad> load() {
+        return onLoop(f -> f.complete(SchedulerLoad.of(engine)));
+    }
+
     /** Takes a drive out of service (it finishes its current operation first). */
     public CompletableFuture<Void> driveDown(String drive, String reason) {
         return written(onLoop(f -> {
             DriveRunner d = drive(drive);
-            d.markDown("by administrator: " + reason, true);
+            d.markDown("by administrator: " + reason, true, false);
             f.complete(null);
         }));
     }
@@ -499,6 +505,7 @@ public final class Scheduler {
         private MountPolicy policy;
         private int catalogCapacity = CatalogWriter.DEFAULT_CAPACITY;
         private CatalogWriter.Timing catalogTiming = CatalogWriter.Timing.NONE;
+        private DriveObserver observer = DriveObserver.NONE;
 
         public Builder loop(EventLoop v) { loop = v; return this; }
         public Builder library(TapeLibrary v) { library = v; return this; }
@@ -518,6 +525,8 @@ public final class Scheduler {
         public Builder catalogCapacity(int v) { catalogCapacity = v; return this; }
         /** Told the duration of every catalog writer task (on the writer's thread), e.g. for a histogram. */
         public Builder catalogTiming(CatalogWriter.Timing v) { catalogTiming = v; return this; }
+        /** Told of each drive's mounts, locates, bytes and errors on the loop, e.g. for metrics. */
+        public Builder driveObserver(DriveObserver v) { observer = v; return this; }
 
         public Scheduler build() {
             Objects.requireNonNull(loop, "loop");
@@ -527,6 +536,7 @@ public final class Scheduler {
             Objects.requireNonNull(stageSpace, "stageSpace");
             Objects.requireNonNull(io, "io");
             Objects.requireNonNull(catalogTiming, "catalogTiming");
+            Objects.requireNonNull(observer, "driveObserver");
             if (catalogCapacity < 1) {
                 throw new IllegalArgumentException("catalogCapacity must be at least 1: " + catalogCapacity);
             }

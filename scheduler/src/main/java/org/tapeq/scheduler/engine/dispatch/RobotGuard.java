@@ -1,5 +1,8 @@
 package org.tapeq.scheduler.engine.dispatch;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.model.TapeFault;
@@ -36,7 +39,9 @@ public final class RobotGuard {
         reason = fault.getMessage();
         if (errors >= settings.robotErrorLimit()) {
             pausedUntil = loop.now() + settings.retryBackoffMillis();
-            reason = "mounts paused until " + pausedUntil + " after " + errors
+            // Loop time is wall-clock time at speed 1 (the daemon's); readable, with its zone (UTC).
+            reason = "mounts paused for " + settings.retryBackoffMillis() / 1000 + " s (until "
+                    + Instant.ofEpochMilli(pausedUntil).truncatedTo(ChronoUnit.SECONDS) + ") after " + errors
                     + " consecutive robot errors; last: " + fault.getMessage();
             LOG.error("{}", reason);
             loop.schedule(settings.retryBackoffMillis(), afterPause);

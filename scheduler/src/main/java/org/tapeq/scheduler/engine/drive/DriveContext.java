@@ -40,6 +40,9 @@ public interface DriveContext {
 
     StageSpace stageSpace();
 
+    /** Told of mounts, locates, bytes and errors, for metrics. */
+    DriveObserver observer();
+
     Queues queues();
 
     Cartridges cartridges();

@@ -45,6 +45,7 @@ public final class DriveRunner implements WorkQueue.Holder {
     public enum State { EMPTY, MOUNTING, BUSY, IDLE, DWELL, WAITING_SPACE, UNMOUNTING, DOWN }
 
     final DriveContext context;
+    final DriveLog log;
     private final String id;
     private final ReadPass reads;
     private final WriteStep writes;
@@ -70,6 +71,7 @@ public final class DriveRunner implements WorkQueue.Holder {
         this.reads = new ReadPass(this);
         this.writes = new WriteStep(this);
         this.label = new LabelCheck(this);
+        this.log = new DriveLog(this, context.observer());
     }
 
     // ------------------------------------------------------------------ state queries
@@ -138,8 +140,11 @@ public final class DriveRunner implements WorkQueue.Holder {
         set(down ? State.DOWN : State.IDLE, "holding " + barcode + " found at start");
     }
 
-    /** Takes the drive out of service (after its current operation); {@code persist}: in the catalog too. */
-    public void markDown(String reason, boolean persist) {
+    /**
+     * Takes the drive out of service (after its current operation); {@code persist}: in the catalog too;
+     * {@code fault}: because of errors (logged at ERROR), not by an administrator or as recorded (INFO).
+     */
+    public void markDown(String reason, boolean persist, boolean fault) {
         down = true;
         downReason = reason;
         context.unaccount(this);
@@ -152,7 +157,11 @@ public final class DriveRunner implements WorkQueue.Holder {
         if (persist) {
             context.saveDrive(new DriveRecord(id, false, reason, errors, context.loop().now()));
         }
-        LOG.error("Drive {} out of service: {}", id, reason);
+        if (fault) {
+            LOG.error("Drive {} out of service: {}", id, reason);
+        } else {
+            LOG.info("Drive {} out of service: {}", id, reason);
+        }
     }
 
     public void markUp() {
@@ -327,6 +336,7 @@ public final class DriveRunner implements WorkQueue.Holder {
         reads.forgetPlan();
         String barcode = q.barcode();
         set(State.MOUNTING, what);
+        log.mountStarted();
         context.library().mount(id, barcode, new Completion<>() {
             @Override
             public void succeeded(Void value) {
@@ -334,6 +344,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                     context.robotSucceeded();
                 }
                 mounted = barcode;
+                log.mounted(barcode);
                 label.forget();
                 position = 0;
                 context.mounted(barcode);
@@ -361,12 +372,14 @@ public final class DriveRunner implements WorkQueue.Holder {
         String barcode = mounted;
         WorkQueue q = queue;
         writes.releasePool();
+        log.unmountStarted();
         set(State.UNMOUNTING, "unmounting " + barcode);
         context.library().unmount(id, new Completion<>() {
             @Override
             public void succeeded(Void value) {
                 context.robotSucceeded();
                 context.unmounted();
+                log.unmounted(barcode);
                 mounted = null;
                 label.forget();
                 reads.forgetPlan();
@@ -409,7 +422,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                     });
                 } else {
                     errors = Math.max(errors, context.settings().driveErrorLimit());
-                    markDown(reason, true);
+                    markDown(reason, true, true);
                     set(State.DOWN, "down: " + reason);
                 }
                 context.requestDispatch();
@@ -444,6 +457,7 @@ public final class DriveRunner implements WorkQueue.Holder {
     /** The pass is over: let dispatch decide what this drive does next. */
     private void passEnded() {
         long now = context.loop().now();
+        log.passEnded(mounted);
         reads.forgetPlan();
         writes.releasePool();
         WorkQueue q = queue;
@@ -486,10 +500,11 @@ public final class DriveRunner implements WorkQueue.Holder {
     void driveError(TapeFault fault) {
         errors++;
         lastError = fault.getMessage();
+        log.error();
         if (FaultReactions.takesDriveOut(fault.kind()) && !down) {
-            markDown(fault.getMessage(), true);
+            markDown(fault.getMessage(), true, true);
         } else if (errors >= context.settings().driveErrorLimit() && !down) {
-            markDown("taken out of service after " + errors + " consecutive errors; last: " + fault.getMessage(), true);
+            markDown("taken out of service after " + errors + " consecutive errors; last: " + fault.getMessage(), true, true);
         }
     }
 

@@ -218,7 +218,7 @@ final class ReadPass {
         drive.set(DriveRunner.State.BUSY, "reading " + unit.items.size() + " file(s) from " + drive.mounted()
                 + " tape file " + first.tapeFile());
         MemberSink sink = new MemberSink(unit.items, first.offset());
-        context.library().locate(id, unit.startBlock, new Completion<>() {
+        context.library().locate(id, unit.startBlock, drive.log.locate(new Completion<>() {
             @Override
             public void succeeded(Void v) {
                 context.library().read(id, skip, length, () -> sink, new Completion<>() {
@@ -230,6 +230,7 @@ final class ReadPass {
                         }
                         drive.position(unit.startBlock + (skip + n + bs - 1) / bs);
                         drive.succeeded();
+                        drive.log.read(unit.items.size(), n);
                         readDone(unit, sink);
                     }
 
@@ -245,7 +246,7 @@ final class ReadPass {
             public void failed(TapeFault fault) {
                 readFailed(unit, fault);
             }
-        });
+        }));
     }
 
     /** Each member's outcome; a member's own fault is a {@link Operation#DELIVER} fault. */
@@ -270,6 +271,7 @@ final class ReadPass {
                     context.readFailed(it, new TapeFault(FaultKind.CHECKSUM, "read " + sum + ", catalog has "
                             + it.checksum()), Operation.DELIVER, drive.id());
                 } else {
+                    LOG.debug("Drive {}: read {} ({} bytes)", drive.id(), where, it.size());
                     context.finish(it, new Outcome.Staged(it.size(), sum != null ? sum : it.checksum()));
                 }
             }

@@ -141,6 +141,7 @@ final class WriteStep {
         drive.set(DriveRunner.State.BUSY, "writing " + plan.members().size() + " files (" + plan.length()
                 + " bytes) of " + agg.family() + "/" + agg.dataset() + " to " + barcode);
         GuardedSource source = new GuardedSource(plan.source());
+        drive.log.writeStarted();
         context.library().append(id, source, new Completion<>() {
             @Override
             public void succeeded(WrittenFile written) {
@@ -180,7 +181,7 @@ final class WriteStep {
         }
         ChecksumSink sink = new ChecksumSink(probes);
         String id = drive.id();
-        context.library().locate(id, written.startBlock(), new Completion<>() {
+        context.library().locate(id, written.startBlock(), drive.log.locate(new Completion<>() {
             @Override
             public void succeeded(Void v) {
                 context.library().read(id, 0, plan.length(), () -> sink, new Completion<>() {
@@ -207,7 +208,7 @@ final class WriteStep {
             public void failed(TapeFault fault) {
                 writeFailed(agg, fault);
             }
-        });
+        }));
     }
 
     /**
@@ -253,6 +254,8 @@ final class WriteStep {
                            CartridgeRecord after) {
         agg.writing(false);
         context.written(agg, barcode, plan.length(), after);
+        drive.log.written(agg.family() + "/" + agg.dataset(), barcode, files.isEmpty() ? -1 : files.get(0).tapeFile(),
+                files.size(), plan.length());
         Map<String, FileRecord> byId = new HashMap<>();
         for (FileRecord f : files) {
             byId.put(f.pnfsid(), f);
@@ -265,6 +268,10 @@ final class WriteStep {
                 context.finish(m, new Outcome.Cancelled());
             } else {
                 FileRecord where = byId.get(m.request().pnfsid());
+                if (where != null) {
+                    LOG.debug("Drive {}: wrote {} ({} bytes) to {} tape file {}", drive.id(), where.pnfsid(),
+                            where.size(), barcode, where.tapeFile());
+                }
                 context.finish(m, where != null ? new Outcome.Flushed(where) : context.failed(FaultKind.SOURCE,
                         m.request().pnfsid() + " was left out of its aggregate", 1));
             }
