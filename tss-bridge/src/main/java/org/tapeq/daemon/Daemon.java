@@ -5,10 +5,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -22,7 +22,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import org.slf4j.Logger;
@@ -40,12 +42,16 @@ import org.tapeq.daemon.config.LibraryConfig;
 import org.tapeq.daemon.config.SimulatedConfig;
 import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.daemon.http.HttpEndpoint;
+import org.tapeq.daemon.metrics.Cached;
 import org.tapeq.daemon.metrics.DaemonMetrics;
+import org.tapeq.daemon.metrics.DriveMetrics;
+import org.tapeq.daemon.metrics.StateMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.SchedulerLoad;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.TapeLabel;
@@ -102,9 +108,11 @@ public final class Daemon implements AutoCloseable {
     /** Every directory's requests found at start are queued: the daemon serves. */
     private volatile boolean started;
     private volatile boolean closed;
-    private volatile Snapshot<Optional<SchedulerStatus>> schedulerSnapshot;
-    private volatile Snapshot<List<BridgeStatus>> bridgeSnapshot;
     private static final long SNAPSHOT_NANOS = 1_000_000_000L;
+    private final Cached<Optional<SchedulerStatus>> cachedSchedulerStatus = new Cached<>(this::schedulerStatus,
+            SNAPSHOT_NANOS);
+    private final Cached<List<BridgeStatus>> cachedBridgeStatuses = new Cached<>(this::bridgeStatuses, SNAPSHOT_NANOS);
+    private final Cached<Optional<SchedulerLoad>> cachedLoad = new Cached<>(this::schedulerLoad, SNAPSHOT_NANOS);
 
     private Daemon(DaemonConfig config) {
         this.config = config;
@@ -160,6 +168,7 @@ public final class Daemon implements AutoCloseable {
         scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
                 .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
                 .catalogTiming((kind, nanos) -> metrics.catalogTask(kind.label(), nanos / 1e9))
+                .driveObserver(new DriveMetrics(metrics.registry()))
                 .stageSpace(DirectoryBridge.STAGE_SPACE).build();
         catalogHealth.follow(scheduler);
         metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);
@@ -257,80 +266,51 @@ public final class Daemon implements AutoCloseable {
         CounterWithCallback.builder().name("tapeq_scheduler_events_total")
                 .help("Scheduler totals: mounts, remounts, unmounts, faults by class, requests by outcome, bytes")
                 .labelNames("event")
-                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> s.counters().forEach(
+                .callback(cb -> cachedSchedulerStatus.get().ifPresent(s -> s.counters().forEach(
                         (k, v) -> cb.call(v, k))))
                 .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_queues")
                 .help("Scheduler queues with work: all, ready to mount, waiting for their mount criteria")
                 .labelNames("state")
-                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> {
+                .callback(cb -> cachedSchedulerStatus.get().ifPresent(s -> {
                     cb.call(s.queueCount(), "all");
                     cb.call(s.readyQueues(), "ready");
                     cb.call(s.waitingQueues(), "waiting");
                 }))
                 .register(metrics.registry());
-        GaugeWithCallback.builder().name("tapeq_drives")
-                .help("Drives by state")
-                .labelNames("state")
-                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> {
-                    Map<String, Long> byState = new TreeMap<>();
-                    s.drives().forEach(d -> byState.merge(d.state(), 1L, Long::sum));
-                    byState.forEach((k, v) -> cb.call(v, k));
-                }))
-                .register(metrics.registry());
+        StateMetrics.register(metrics.registry(), DaemonStatus.currentVersion(),
+                config.schedulerConfig().groups().keySet(), cachedSchedulerStatus, cachedLoad,
+                () -> cachedBridgeStatuses.get().stream().collect(Collectors.toMap(BridgeStatus::name,
+                        BridgeStatus::oldestMillis, (a, b) -> a, TreeMap::new)), System::currentTimeMillis);
         GaugeWithCallback.builder().name("tapeq_requests_blocked")
                 .help("Requests that cannot be served at all, by reason: no_drive (every drive out of service), "
                         + "no_cartridge (flushes of a family without an appendable cartridge); they fail with rc 1 "
                         + "once the reason has lasted scheduler.blockedLimit")
                 .labelNames("reason")
-                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> s.blocked().forEach(
+                .callback(cb -> cachedSchedulerStatus.get().ifPresent(s -> s.blocked().forEach(
                         (reason, b) -> cb.call(b.requests(), reason))))
                 .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_requests_blocked_seconds")
                 .help("How long each reason of tapeq_requests_blocked has lasted (0 while service is possible)")
                 .labelNames("reason")
-                .callback(cb -> cachedSchedulerStatus().ifPresent(s -> s.blocked().forEach(
+                .callback(cb -> cachedSchedulerStatus.get().ifPresent(s -> s.blocked().forEach(
                         (reason, b) -> cb.call(b.since() == 0 ? 0 : (s.now() - b.since()) / 1000.0 / loop.speed(),
                                 reason))))
                 .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_directory_requests")
                 .help("Request files being served, by directory and state")
                 .labelNames("directory", "state")
-                .callback(cb -> cachedBridgeStatuses().forEach(b -> b.requests().forEach(
-                        (state, n) -> cb.call(n, b.name(), state))))
+                .callback(cb -> cachedBridgeStatuses.get().forEach(b -> BridgeStatus.REQUEST_STATES.forEach(
+                        state -> cb.call(b.requests().getOrDefault(state, 0), b.name(), state))))
                 .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_stage_buffer_bytes")
                 .help("Bytes reserved in in/ for staged files, and the configured capacity")
                 .labelNames("directory", "kind")
-                .callback(cb -> cachedBridgeStatuses().forEach(b -> {
+                .callback(cb -> cachedBridgeStatuses.get().forEach(b -> {
                     cb.call(b.bufferReserved(), b.name(), "reserved");
                     cb.call(b.bufferCapacity(), b.name(), "capacity");
                 }))
                 .register(metrics.registry());
-    }
-
-    /** One snapshot serves every gauge of a scrape: a scrape asks the loop once, not once per metric. */
-    private Optional<SchedulerStatus> cachedSchedulerStatus() {
-        long now = System.nanoTime();
-        Snapshot<Optional<SchedulerStatus>> c = schedulerSnapshot;
-        if (c == null || now - c.nanos() > SNAPSHOT_NANOS) {
-            c = new Snapshot<>(now, schedulerStatus());
-            schedulerSnapshot = c;
-        }
-        return c.value();
-    }
-
-    private List<BridgeStatus> cachedBridgeStatuses() {
-        long now = System.nanoTime();
-        Snapshot<List<BridgeStatus>> c = bridgeSnapshot;
-        if (c == null || now - c.nanos() > SNAPSHOT_NANOS) {
-            c = new Snapshot<>(now, bridgeStatuses());
-            bridgeSnapshot = c;
-        }
-        return c.value();
-    }
-
-    private record Snapshot<T>(long nanos, T value) {
     }
 
     Optional<SchedulerStatus> schedulerStatus() {
@@ -341,14 +321,25 @@ public final class Daemon implements AutoCloseable {
         if (scheduler == null) {
             return Optional.empty(); // still starting
         }
+        return fromLoop(scheduler.status(page.offset(), page.limit()), "Scheduler status");
+    }
+
+    private Optional<SchedulerLoad> schedulerLoad() {
+        if (scheduler == null) {
+            return Optional.empty(); // still starting
+        }
+        return fromLoop(scheduler.load(), "Scheduler load");
+    }
+
+    /** What the loop answers within {@link #STATUS_TIMEOUT_MILLIS}; the HTTP thread waits, the loop never does. */
+    private static <T> Optional<T> fromLoop(CompletableFuture<T> answer, String what) {
         try {
-            return Optional.of(scheduler.status(page.offset(), page.limit())
-                    .get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
+            return Optional.of(answer.get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
         } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("Scheduler status unavailable: {}", e.toString());
+            LOG.warn("{} unavailable: {}", what, e.toString());
             return Optional.empty();
         }
     }
@@ -405,8 +396,13 @@ public final class Daemon implements AutoCloseable {
                 page.limit());
     }
 
+    /** The status as {@code /status} and {@code tapeq status --json} show it: with readable times added. */
+    public ObjectNode statusTree(StatusPage page) {
+        return StatusTimes.add(DaemonStatus.JSON.valueToTree(status(page)), loop.speed(), ZoneId.systemDefault());
+    }
+
     private byte[] statusJson(StatusPage page) {
-        return DaemonStatus.toJson(status(page));
+        return DaemonStatus.toJson(statusTree(page));
     }
 
     public Scheduler scheduler() {

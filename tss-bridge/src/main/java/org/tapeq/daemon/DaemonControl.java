@@ -3,7 +3,6 @@ package org.tapeq.daemon;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.daemon.control.ControlTarget;
 import org.tapeq.daemon.control.StatusPage;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
@@ -25,7 +24,7 @@ final class DaemonControl implements ControlTarget {
 
     @Override
     public JsonNode status(StatusPage page) {
-        return ControlProtocol.JSON.valueToTree(daemon.status(page));
+        return daemon.statusTree(page);
     }
 
     @Override

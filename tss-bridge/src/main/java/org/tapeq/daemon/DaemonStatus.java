@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.tapeq.daemon.bridge.BridgeStatus;
@@ -39,14 +40,14 @@ public record DaemonStatus(String version, long startedMillis, long nowMillis, M
     }
 
 
-    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     public static String currentVersion() {
         String v = DaemonStatus.class.getPackage().getImplementationVersion();
         return v != null ? v : "development";
     }
 
-    public static byte[] toJson(DaemonStatus status) {
+    public static byte[] toJson(JsonNode status) {
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(status);
         } catch (JsonProcessingException e) {

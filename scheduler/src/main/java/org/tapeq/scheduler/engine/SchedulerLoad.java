@@ -11,8 +11,9 @@ import org.tapeq.scheduler.engine.queue.WorkQueue;
  * with ten million requests queued as with ten.
  *
  * @param now      loop time of the snapshot
- * @param groups   per group: every queue with work (reads of cartridges, writes of families)
- * @param families per family: its write queue (files waiting to be written)
+ * @param groups   per group: its queues with work (reads of cartridges, writes of families); a group whose
+ *                 queues are empty is there with {@link Load#NONE}
+ * @param families per family: its write queue (files waiting to be written), or {@link Load#NONE}
  */
 public record SchedulerLoad(long now, Map<String, Load> groups, Map<String, Load> families) {
 
@@ -21,7 +22,8 @@ public record SchedulerLoad(long now, Map<String, Load> groups, Map<String, Load
      */
     public record Load(int queues, long files, long bytes, long oldestArrival) {
 
-        static final Load NONE = new Load(0, 0, 0, Long.MAX_VALUE);
+        /** Nothing waiting. */
+        public static final Load NONE = new Load(0, 0, 0, Long.MAX_VALUE);
 
         Load plus(WorkQueue q) {
             return new Load(queues + 1, files + q.files(), bytes + q.bytes(),
@@ -38,16 +40,21 @@ public record SchedulerLoad(long now, Map<String, Load> groups, Map<String, Load
         Map<String, Load> groups = new TreeMap<>();
         Map<String, Load> families = new TreeMap<>();
         for (WorkQueue q : e.queues.cartridgeQueues()) {
-            if (!q.isEmpty()) {
-                groups.put(q.group(), groups.getOrDefault(q.group(), Load.NONE).plus(q));
-            }
+            add(groups, q.group(), q);
         }
         for (WorkQueue q : e.queues.familyQueues()) {
-            if (!q.isEmpty()) {
-                groups.put(q.group(), groups.getOrDefault(q.group(), Load.NONE).plus(q));
-                families.put(q.family(), families.getOrDefault(q.family(), Load.NONE).plus(q));
-            }
+            add(groups, q.group(), q);
+            add(families, q.family(), q);
         }
         return new SchedulerLoad(e.loop.now(), groups, families);
+    }
+
+    /** A queue without work still names its group or family (at zero): a name once used stays a series. */
+    private static void add(Map<String, Load> into, String name, WorkQueue q) {
+        if (name == null || name.isEmpty()) {
+            return;
+        }
+        Load sum = into.getOrDefault(name, Load.NONE);
+        into.put(name, q.isEmpty() ? sum : sum.plus(q));
     }
 }

@@ -164,7 +164,7 @@ final class Answers {
         }
         cx.buffer.written(t.id);
         t.delivered();
-        LOG.info("{}: staged {} ({} bytes, {})", cx.name(), t.pnfsid, s.bytes(), s.checksum());
+        LOG.debug("{}: staged {} ({} bytes, {})", cx.name(), t.pnfsid, s.bytes(), s.checksum());
         cx.metrics.completed(cx.name(), KIND_STAGE, "staged", cx.seconds(t), s.bytes());
     }
 
@@ -198,7 +198,7 @@ final class Answers {
             return;
         }
         t.acknowledged();
-        LOG.info("{}: flushed {} ({} bytes)", cx.name(), t.pnfsid, t.request().fileSize());
+        LOG.debug("{}: flushed {} ({} bytes)", cx.name(), t.pnfsid, t.request().fileSize());
         cx.metrics.completed(cx.name(), KIND_FLUSH, "flushed", cx.seconds(t), bytes);
     }
 

@@ -1,6 +1,8 @@
 package org.tapeq.daemon.bridge;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -30,6 +32,10 @@ public record BridgeStatus(String name, String path, Map<String, Integer> reques
                            long oldestMillis, long bufferReserved, long bufferCapacity, long bufferRefusals,
                            long rejected, int parkedCount, List<Parked> parked, long rescans, int intakeBacklog,
                            long intakePauses, long reads, String stopped) {
+
+    /** Every state a tracked request file can be in, as {@link #requests} names them. */
+    public static final List<String> REQUEST_STATES = Arrays.stream(Tracked.State.values())
+            .map(s -> s.name().toLowerCase(Locale.ROOT)).toList();
 
     /** A parked flush and why. */
     public record Parked(String pnfsid, long seenMillis, String reason) {

@@ -19,6 +19,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,7 +109,7 @@ public final class ControlServer implements AutoCloseable {
                 deadline.cancel(false);
             }
             AdminCommand command = ControlProtocol.decode(request);
-            LOG.info("Control: {} {}", command.wire().name(), command.args());
+            LOG.info("Control: {} {} by {}", command.wire().name(), command.args(), caller(ch));
             String refusal = command instanceof AdminCommand.Status ? null : daemon.refusal();
             answer = refusal != null ? ControlProtocol.error(command.wire().name() + ": " + refusal)
                     : ControlProtocol.ok(command.execute(daemon));
@@ -122,6 +124,19 @@ public final class ControlServer implements AutoCloseable {
             answer = ControlProtocol.error(e.getMessage() != null ? e.getMessage() : e.toString());
         }
         reply(ch, answer);
+    }
+
+    /**
+     * Who is at the other end: the user the kernel gives for the peer of a Unix-domain socket ({@code SO_PEERCRED},
+     * which the JDK reads for Unix-domain socket channels on Linux and macOS since Java 16), or a note why not.
+     */
+    static String caller(SocketChannel ch) {
+        try {
+            UnixDomainPrincipal peer = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
+            return "user " + peer.user().getName();
+        } catch (IOException | UnsupportedOperationException e) {
+            return "an unknown user (" + e + ")";
+        }
     }
 
     private static void reply(SocketChannel ch, ObjectNode answer) {

@@ -10,6 +10,7 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 
@@ -117,6 +118,11 @@ public final class DaemonMetrics {
             .withoutExemplars()
             .register(registry);
 
+    public DaemonMetrics() {
+        // The JVM's memory, GC, threads, class loading, and the process's CPU, memory and open files.
+        JvmMetrics.builder().register(registry);
+    }
+
     public PrometheusRegistry registry() {
         return registry;
     }
@@ -196,7 +202,7 @@ public final class DaemonMetrics {
     public byte[] scrape() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
         try {
-            new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+            PrometheusTextFormatWriter.builder().setIncludeCreatedTimestamps(false).build().write(out, registry.scrape());
         } catch (IOException e) {
             throw new UncheckedIOException(e); // in memory: never
         }

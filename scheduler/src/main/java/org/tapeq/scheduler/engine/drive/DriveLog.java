@@ -96,12 +96,21 @@ final class DriveLog {
         writeStarted = now();
     }
 
-    void written(String aggregate, String barcode, int tapeFile, int files, long bytes) {
+    void written(String family, String dataset, String barcode, int tapeFile, int files, long bytes) {
         mountFiles += files;
         mountBytesWritten += bytes;
-        LOG.info("Drive {}: wrote aggregate {} to {} tape file {}: {} files, {} bytes in {}", drive.id(), aggregate,
-                barcode, tapeFile, files, bytes, seconds(now() - writeStarted));
+        LOG.info("Drive {}: wrote an aggregate of family {} (dataset {}) to {} tape file {}: {} files, {} bytes in {}",
+                drive.id(), family, dataset, barcode, tapeFile, files, bytes, seconds(now() - writeStarted));
         observer.moved(drive.id(), true, bytes);
+    }
+
+    /** Out of service: ERROR after faults, INFO when an administrator did it or it is the recorded state. */
+    void down(String reason, boolean fault) {
+        if (fault) {
+            LOG.error("Drive {} out of service: {}", drive.id(), reason);
+        } else {
+            LOG.info("Drive {} out of service: {}", drive.id(), reason);
+        }
     }
 
     void error() {

@@ -157,11 +157,7 @@ public final class DriveRunner implements WorkQueue.Holder {
         if (persist) {
             context.saveDrive(new DriveRecord(id, false, reason, errors, context.loop().now()));
         }
-        if (fault) {
-            LOG.error("Drive {} out of service: {}", id, reason);
-        } else {
-            LOG.info("Drive {} out of service: {}", id, reason);
-        }
+        log.down(reason, fault);
     }
 
     public void markUp() {

@@ -254,7 +254,7 @@ final class WriteStep {
                            CartridgeRecord after) {
         agg.writing(false);
         context.written(agg, barcode, plan.length(), after);
-        drive.log.written(agg.family() + "/" + agg.dataset(), barcode, files.isEmpty() ? -1 : files.get(0).tapeFile(),
+        drive.log.written(agg.family(), agg.dataset(), barcode, files.isEmpty() ? -1 : files.get(0).tapeFile(),
                 files.size(), plan.length());
         Map<String, FileRecord> byId = new HashMap<>();
         for (FileRecord f : files) {
