@@ -398,7 +398,8 @@ public final class Daemon implements AutoCloseable {
 
     /** The status as {@code /status} and {@code tapeq status --json} show it: with readable times added. */
     public ObjectNode statusTree(StatusPage page) {
-        return StatusTimes.add(DaemonStatus.JSON.valueToTree(status(page)), loop.speed(), ZoneId.systemDefault());
+        return StatusTimes.add(DaemonStatus.JSON.valueToTree(status(page)), loop == null ? 1 : loop.speed(),
+                ZoneId.systemDefault());
     }
 
     private byte[] statusJson(StatusPage page) {

@@ -109,7 +109,8 @@ class DaemonTarballIT {
         // commons-compress comes only through tapeq-format (the on-tape format): it must stay a runtime jar.
         for (String library : List.of("picocli", "logback-classic", "logback-core", "slf4j-api", "sqlite-jdbc",
                 "postgresql", "HikariCP", "commons-compress", "jackson-databind", "jackson-dataformat-yaml",
-                "prometheus-metrics-core", "prometheus-metrics-exposition-textformats")) {
+                "prometheus-metrics-core", "prometheus-metrics-exposition-textformats",
+                "prometheus-metrics-instrumentation-jvm")) {
             assertTrue(jars.stream().anyMatch(j -> j.matches(library + "-[0-9].*\\.jar")),
                     library + " missing: " + jars);
         }
@@ -162,6 +163,15 @@ class DaemonTarballIT {
         assertArrayEquals(Files.readAllBytes(EXAMPLE_CONFIG), config.content(),
                 "etc/tapeq.yaml differs from " + EXAMPLE_CONFIG);
         assertEquals("644", Integer.toOctalString(config.mode()), "mode of etc/tapeq.yaml");
+    }
+
+    @Test
+    void etc_holdsTheAlertRulesAndTheGrafanaDashboard() throws IOException {
+        for (String file : List.of("prometheus/tapeq-alerts.yml", "grafana/tapeq-dashboard.json")) {
+            assertArrayEquals(Files.readAllBytes(Path.of("src/main/dist/etc", file)), entry("etc/" + file).content(),
+                    "etc/" + file);
+            assertEquals("644", Integer.toOctalString(entry("etc/" + file).mode()), "mode of etc/" + file);
+        }
     }
 
     @Test
