@@ -55,6 +55,9 @@ final class StatusTimes {
             put((ObjectNode) q, "oldestArrival", "oldestArrivalTime", loop);
             put((ObjectNode) q, "eligibleAt", "eligibleAtTime", loop);
         }
+        for (JsonNode b : sched.path("blocked")) {
+            put((ObjectNode) b, "since", "sinceTime", loop);
+        }
         for (JsonNode a : sched.path("openAggregates")) {
             put((ObjectNode) a, "opened", "openedTime", loop);
         }
