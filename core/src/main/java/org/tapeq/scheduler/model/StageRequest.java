@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * <p>Design note: a daemon may hold ten million of these, so the target is either a fixed path or named on
  * demand by the caller's {@link Targets} from the id and pnfsid (a path object per request would be a sixth of
- * the daemon's heap); the fields are otherwise those of a plain record.
+ * the daemon's heap); the fields, equality and hash are otherwise those of a plain record.
  */
 public final class StageRequest implements TapeRequest {
 
@@ -124,6 +124,20 @@ public final class StageRequest implements TapeRequest {
     @Override
     public RequestOrigin origin() {
         return origin;
+    }
+
+    /** Equal as a record would be: every field, the target as the path it names. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StageRequest r && id == r.id && size == r.size && priority == r.priority
+                && deadline == r.deadline && pnfsid.equals(r.pnfsid) && Objects.equals(storageClass, r.storageClass)
+                && Objects.equals(path, r.path) && group.equals(r.group) && Objects.equals(activity, r.activity)
+                && Objects.equals(target(), r.target()) && origin.equals(r.origin);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, pnfsid, size, storageClass, path, group, activity, priority, deadline, target(), origin);
     }
 
     @Override
