@@ -5,54 +5,77 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
-import java.util.concurrent.ThreadLocalRandom;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * An exclusive lock on a file, held until closed (or until the process dies: the kernel releases it). Keeps a
  * second daemon off a request directory or a state directory.
  *
- * <p>Design notes. A clean {@link #close} removes the file, while still holding the lock, then releases it. A
- * daemon that opened the file just before the removal could then lock the removed file while a third one
- * creates and locks a new one; so whoever takes the lock writes a token of its own into it and reads it back
- * through the path: if the path names another file, the lock is on a removed file and is taken again. After a
- * kill -9 the file stays, and the next start takes it as before (the kernel released the lock). The file is
- * never opened through a symbolic link.
+ * <p>Design notes. The JDK takes POSIX record locks (fcntl) on Linux, and the kernel drops every such lock a
+ * process holds on a file as soon as the process closes <em>any</em> descriptor of that file. So nothing here
+ * opens the lock file a second time while it is held: which file the lock is on is told by its identity
+ * ({@code fileKey}: device and inode, from a stat that opens nothing), and a second taker inside this process is
+ * refused from a table of held identities before it opens anything. A clean {@link #close} removes the file,
+ * while still holding the lock, then releases it; a daemon that opened the file just before the removal could
+ * then lock the removed file while a third one creates and locks a new one; so whoever takes the lock compares
+ * the identity the path named before it opened the file with the one it names once locked, and takes the lock
+ * again if they differ. After a kill -9 the file stays, and the next start takes it as before (the kernel
+ * released the lock). The file is never opened through a symbolic link. The token written into it (the pid) is
+ * for people.
  */
 public final class ExclusiveLock implements AutoCloseable {
 
     /** Times the lock is taken again when the file it locked was removed meanwhile. */
     private static final int ATTEMPTS = 5;
+    /** Identities of the lock files this process holds. */
+    private static final Set<Object> HELD = new HashSet<>();
 
     private final Path file;
     private final FileChannel channel;
+    private final Object key;
 
-    private ExclusiveLock(Path file, FileChannel channel) {
+    private ExclusiveLock(Path file, FileChannel channel, Object key) {
         this.file = file;
         this.channel = channel;
+        this.key = key;
     }
 
     /** Takes the lock on {@code file} (created if missing); fails naming {@code what} if another holds it. */
     public static ExclusiveLock take(Path file, String what) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    LinkOption.NOFOLLOW_LINKS);
+            try {
+                Files.createFile(file); // opens nothing this process may hold a lock on: the file is new
+            } catch (FileAlreadyExistsException e) {
+                // as usual
+            }
+            Object before = keyOf(file);
+            synchronized (HELD) {
+                if (before != null && HELD.contains(before)) {
+                    throw new IOException(what + " is in use by another tapeq daemon (" + file
+                            + " is locked by this process)");
+                }
+            }
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             try {
                 if (!tryLock(channel)) {
                     throw new IOException(what + " is in use by another tapeq daemon (" + file + " is locked)");
                 }
-                byte[] token = ("pid " + ProcessHandle.current().pid() + " "
-                        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + "\n")
-                        .getBytes(StandardCharsets.US_ASCII);
-                channel.truncate(0);
-                channel.write(ByteBuffer.wrap(token), 0);
-                if (Arrays.equals(token, readQuietly(file))) {
-                    return new ExclusiveLock(file, channel);
+                if (before != null && before.equals(keyOf(file))) {
+                    synchronized (HELD) {
+                        HELD.add(before);
+                    }
+                    byte[] token = ("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+                    channel.truncate(0);
+                    channel.write(ByteBuffer.wrap(token), 0);
+                    return new ExclusiveLock(file, channel, before);
                 }
                 if (attempt == ATTEMPTS) {
                     throw new IOException(what + ": " + file + " keeps being replaced while it is locked");
@@ -74,25 +97,33 @@ public final class ExclusiveLock implements AutoCloseable {
         }
     }
 
-    private static byte[] readQuietly(Path file) throws IOException {
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer buffer = ByteBuffer.allocate(256);
-            while (buffer.hasRemaining() && in.read(buffer) > 0) {
-                // read up to the bound
-            }
-            return Arrays.copyOf(buffer.array(), buffer.position());
+    /** The identity of what {@code file} names now (no link followed, nothing opened), or null if nothing. */
+    private static Object keyOf(Path file) throws IOException {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
         } catch (NoSuchFileException e) {
-            return new byte[0];
+            return null;
         }
     }
 
-    /** Removes the file, then releases the lock (a clean stop leaves nothing behind). */
+    /**
+     * Removes the file if the path still names the file locked (never another daemon's), then releases the lock
+     * (a clean stop leaves nothing behind).
+     */
     @Override
     public void close() throws IOException {
         try {
-            Files.deleteIfExists(file);
+            if (key.equals(keyOf(file))) {
+                Files.deleteIfExists(file);
+            }
         } finally {
-            channel.close(); // releases the lock
+            try {
+                channel.close(); // releases the lock
+            } finally {
+                synchronized (HELD) {
+                    HELD.remove(key);
+                }
+            }
         }
     }
 }
