@@ -94,13 +94,19 @@ final class DaemonProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until the daemon answers {@code status} on its control socket and returns that status. */
+    /**
+     * Waits until the daemon answers {@code status} on its control socket with its scheduler up (the socket answers
+     * status while the daemon still starts, and refuses other commands until then) and returns that status.
+     */
     JsonNode awaitStatus(Duration timeout) throws InterruptedException {
-        return Poll.value("the daemon answers on " + site.controlSocket() + " (see " + log + ")", timeout, () -> {
+        return Poll.value("the daemon answers on " + site.controlSocket() + " with its scheduler up (see " + log
+                + ")", timeout, () -> {
             if (!isAlive()) {
                 throw new IllegalStateException("the daemon exited with " + process.exitValue() + "; see " + log);
             }
-            return control("status", List.of());
+            JsonNode status = control("status", List.of());
+            return status == null || status.path("scheduler").isMissingNode() || status.path("scheduler").isNull()
+                    ? null : status;
         });
     }
 
