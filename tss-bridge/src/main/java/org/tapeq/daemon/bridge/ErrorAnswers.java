@@ -94,6 +94,10 @@ final class ErrorAnswers {
         if (u == null) {
             return; // withdrawn, or answered again meanwhile
         }
+        if (cx.guard.check() != null) {
+            forget(t); // the directory is no longer served: nothing is written there any more
+            return;
+        }
         if (!table.isCurrent(t) || unwanted(t)) {
             table.remove(t);
             withdrawn(t);

@@ -101,6 +101,24 @@ class UnwrittenAnswersTest {
         assertNull(status(bridge).requests().get("unwritten"));
     }
 
+    /**
+     * request/ replaced while an error file waits to be written: the bridge stops serving the directory, and the
+     * answer is forgotten rather than written where the path now points.
+     */
+    @Test
+    void errorFileNotWritable_directoryReplacedMeanwhile_nothingWrittenThere() throws Exception {
+        String id = stage("DE");
+        awaitTrue("a second attempt to write the error file", () -> attempts.get() >= 2);
+        Path outside = Files.createDirectory(tmp.resolve("outside"));
+        Path request = dir.base().resolve("request");
+        Files.move(request, dir.base().resolve("request.real"));
+        Files.createSymbolicLink(request, outside);
+        awaitTrue("the bridge stops serving the directory", () -> status(bridge).stopped() != null);
+        full.set(false);
+        awaitTrue("the unwritten answer given up", () -> scrape().contains("tapeq_answers_unwritten{directory=\"uw\"} 0.0"));
+        assertFalse(Files.exists(outside.resolve(id + ".err")), "an error file written where request/ now points");
+    }
+
     private String stage(String hex) throws IOException {
         String id = "0000" + hex.repeat(16);
         AtomicFiles.write(dir.requestFile(id), RequestCodec.toBytes(Request.stage(10, 1, "atlas:raw", "/p/" + id,
