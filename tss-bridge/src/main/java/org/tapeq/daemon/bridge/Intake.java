@@ -201,7 +201,8 @@ final class Intake {
     private void scanDirectories() {
         rescanRequested = false;
         if (cx.guard.check() != null) {
-            return; // the bridge stopped serving the directory (DirectoryBridge says why)
+            stoppedBeforeReady(); // the bridge stopped serving the directory (DirectoryBridge says why)
+            return;
         }
         int gen = ++generation;
         List<String> fresh = new ArrayList<>();
@@ -320,6 +321,7 @@ final class Intake {
         batchesOut--;
         if (cx.guard.check() != null) {
             results.forEach(p -> reading.remove(p.pnfsid())); // read from the directory held open, not served
+            stoppedBeforeReady();
             return;
         }
         for (Parsed p : results) {
@@ -329,6 +331,17 @@ final class Intake {
         admission.submitStages();
         handOver();
         completeReadyIfDone();
+    }
+
+    /**
+     * A directory no longer served will never finish its first read: the daemon's start must not wait for it (the
+     * bridge's status says it stopped, and why).
+     */
+    private void stoppedBeforeReady() {
+        if (!ready.isDone()) {
+            ready.complete(null);
+            LOG.error("{}: {} not served: it changed while its requests were first read", cx.name(), cx.dir.base());
+        }
     }
 
     private void completeReadyIfDone() {
