@@ -98,10 +98,11 @@ public final class Daemon implements AutoCloseable {
     private final List<DirectoryBridge> bridges = new CopyOnWriteArrayList<>();
     private final DaemonMetrics metrics = new DaemonMetrics();
     private final RateMeter rates = new RateMeter(7);
-    private RealTimeEventLoop loop;
-    private Catalog catalog;
-    private TapeLibrary library;
-    private Scheduler scheduler;
+    // set by the starting thread, read by the HTTP and control threads, which start first: volatile
+    private volatile RealTimeEventLoop loop;
+    private volatile Catalog catalog;
+    private volatile TapeLibrary library;
+    private volatile Scheduler scheduler;
     private HttpEndpoint http;
     private final CatalogHealth catalogHealth = new CatalogHealth();
     private final CompletableFuture<String> deposed = new CompletableFuture<>();
