@@ -213,7 +213,7 @@ class DaemonTarballIT {
     void shareDoc_holdsTheInstallNotesAndTheOperationsGuide() {
         assertTrue(entry("share/doc/INSTALL.md").text().contains("operations.md"));
         assertTrue(entry("share/doc/operations.md").text().contains("Migrating from the ENDIT daemons"));
-        for (String linked : List.of("protocol.md", "provider.md", "scheduler.md", "tape-format.md")) {
+        for (String linked : List.of("protocol.md", "provider.md", "scheduler.md", "scsi-backend.md", "tape-format.md")) {
             entry("share/doc/" + linked);
         }
     }

@@ -1,0 +1,265 @@
+package org.tapeq.packages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * The packages of target/: the daemon's DEB installed on this machine with dpkg, the daemon started from it the
+ * way the unit's ExecStart does (as the user tapeq; there is no systemd here) and asked /ready, then purged; the
+ * provider's DEB installed and purged; the RPMs read with rpm -qp and checked with rpmlint. The DEB tests need
+ * root and dpkg and a machine without tapeq installed; the RPM test needs rpm. Otherwise they are skipped, saying
+ * why.
+ */
+@EnabledOnOs(OS.LINUX)
+class PackagesIT {
+
+    private static final Path DIR = Path.of(property("tapeq.packages.dir"));
+    private static final String PLUGINS = property("tapeq.packages.dcache-plugins");
+    private static final Path RPMLINTRC = Path.of(property("tapeq.packages.rpmlintrc"));
+
+    @Test
+    void daemonDeb_installedStartedAndPurged_servesAndLeavesTheMachineClean() throws Exception {
+        assumeDpkgAsRoot("tapeq");
+        assumeTrue(!Files.exists(Path.of("/var/lib/tapeq")), "skipped: /var/lib/tapeq exists on this machine");
+        boolean userBefore = run("getent", "passwd", "tapeq").status == 0;
+        boolean groupBefore = run("getent", "group", "tapeq").status == 0;
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "tapeq-deb-");
+        Process daemon = null;
+        try {
+            Run install = run("dpkg", "-i", only("tapeq_", ".deb").toString());
+            assertEquals(0, install.status, install.out);
+
+            assertEquals(0, run("getent", "passwd", "tapeq").status, "user tapeq");
+            assertEquals("root:tapeq 640", owner("/etc/tapeq/tapeq.yaml"));
+            assertEquals("root:tapeq 750", owner("/etc/tapeq"));
+            assertEquals("tapeq:tapeq 750", owner("/var/lib/tapeq"));
+            assertEquals("root:root 755", owner("/opt/tapeq/bin/tapeq"));
+            assertTrue(run("dpkg-query", "-W", "-f=${Conffiles}", "tapeq").out.contains("/etc/tapeq/tapeq.yaml"),
+                    "tapeq.yaml is a conffile");
+            assertTrue(Files.isRegularFile(Path.of("/usr/lib/systemd/system/tapeq.service")), "unit");
+            assertTrue(Files.isRegularFile(Path.of("/usr/lib/sysusers.d/tapeq.conf")), "sysusers.d");
+            assertDocsComplete(Path.of("/usr/share/doc/tapeq"));
+            Run version = run("tapeq", "--version");
+            assertEquals(0, version.status, "tapeq on the PATH: " + version.out);
+            if (run("sh", "-c", "command -v systemd-analyze").status == 0) {
+                Run verify = run("systemd-analyze", "verify", "/usr/lib/systemd/system/tapeq.service");
+                assertEquals(0, verify.status, verify.out);
+            } else {
+                System.out.println("PackagesIT: no systemd-analyze, the unit is not verified");
+            }
+
+            // The unit's ExecStart, as the unit's user, with the packaged state directory, one request
+            // directory of its own and the simulated library.
+            Path requests = Files.createDirectories(work.resolve("endit"));
+            for (String sub : List.of("in", "out", "request", "trash")) {
+                Files.createDirectories(requests.resolve(sub));
+            }
+            int port;
+            try (ServerSocket free = new ServerSocket(0)) {
+                port = free.getLocalPort();
+            }
+            Path config = work.resolve("tapeq.yaml");
+            Files.writeString(config, String.join("\n",
+                    "directories:",
+                    "  - path: " + requests,
+                    "state: /var/lib/tapeq",
+                    "library:",
+                    "  backend: simulated",
+                    "  simulated:",
+                    "    drives: 1",
+                    "    cartridges: 2",
+                    "    speed: 100",
+                    "http:",
+                    "  bind: 127.0.0.1:" + port,
+                    ""));
+            Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r--r--"));
+            assertEquals(0, run("chown", "-R", "tapeq:tapeq", requests.toString()).status);
+            ProcessBuilder start = new ProcessBuilder("runuser", "-u", "tapeq", "--",
+                    "/opt/tapeq/bin/tapeq", "daemon", "-c", config.toString())
+                    .redirectErrorStream(true).redirectOutput(work.resolve("daemon.log").toFile());
+            start.environment().put("TAPEQ_JAVA_OPTS", "-Xmx256m");
+            daemon = start.start();
+            String ready = awaitReady(daemon, port, work.resolve("daemon.log"));
+            assertTrue(ready.startsWith("ready"), ready);
+        } finally {
+            if (daemon != null) {
+                daemon.destroy();
+                if (!daemon.waitFor(60, TimeUnit.SECONDS)) {
+                    daemon.destroyForcibly().waitFor();
+                }
+            }
+            Run purge = run("dpkg", "--purge", "tapeq");
+            run("rm", "-rf", "/var/lib/tapeq", work.toString());
+            if (!userBefore) {
+                run("userdel", "tapeq");
+            }
+            if (!groupBefore) {
+                run("groupdel", "tapeq");
+            }
+            assertEquals(0, purge.status, purge.out);
+        }
+        for (String gone : List.of("/opt/tapeq", "/usr/bin/tapeq", "/etc/tapeq", "/usr/lib/systemd/system/tapeq.service",
+                "/usr/share/doc/tapeq")) {
+            assertFalse(Files.exists(Path.of(gone)), gone + " left after the purge");
+        }
+    }
+
+    @Test
+    void providerDeb_installed_putsThePluginIntoDcachesPluginDirectory() throws Exception {
+        assumeDpkgAsRoot("tapeq-provider");
+        Path plugin = Path.of(PLUGINS, "tapeq-provider");
+        assumeTrue(!Files.exists(plugin), "skipped: " + plugin + " exists on this machine");
+        try {
+            Run install = run("dpkg", "-i", only("tapeq-provider_", ".deb").toString());
+            assertEquals(0, install.status, install.out);
+            try (Stream<Path> files = Files.list(plugin)) {
+                assertTrue(files.anyMatch(f -> f.getFileName().toString().matches("tapeq-provider-.*\\.jar")),
+                        "no plugin jar in " + plugin);
+            }
+        } finally {
+            Run purge = run("dpkg", "--purge", "tapeq-provider");
+            assertEquals(0, purge.status, purge.out);
+        }
+        assertFalse(Files.exists(plugin), plugin + " left after the purge");
+    }
+
+    @Test
+    void rpms_listTheirFiles_markTheConfigNoreplace_createTheUser_andPassRpmlint() throws Exception {
+        assumeTrue(run("sh", "-c", "command -v rpm").status == 0, "skipped: no rpm (Debian: apt-get install rpm)");
+        Path daemon = only("rpm/tapeq-daemon/RPMS/noarch/tapeq-", ".rpm");
+        Path provider = only("rpm/tapeq-provider-provider/RPMS/noarch/tapeq-provider-", ".rpm");
+
+        Run list = run("rpm", "-qlp", daemon.toString());
+        assertEquals(0, list.status, list.out);
+        for (String path : List.of("/opt/tapeq/bin/tapeq", "/usr/bin/tapeq", "/usr/lib/systemd/system/tapeq.service",
+                "/usr/lib/sysusers.d/tapeq.conf", "/etc/tapeq/tapeq.yaml", "/var/lib/tapeq",
+                "/usr/share/doc/tapeq/operations.md")) {
+            assertTrue(list.out.lines().anyMatch(path::equals), path + " not in the RPM:\n" + list.out);
+        }
+        assertTrue(list.out.lines().anyMatch(l -> l.matches("/opt/tapeq/lib/tapeq-daemon-.*\\.jar")), list.out);
+        // FILEFLAGS: c = %config, n = noreplace
+        Run flags = run("rpm", "-qp", "--qf", "[%{FILEFLAGS:fflags} %{FILEMODES:perms} %{FILEUSERNAME}:"
+                + "%{FILEGROUPNAME} %{FILENAMES}\\n]", daemon.toString());
+        assertTrue(flags.out.lines().anyMatch("cn -rw-r----- root:tapeq /etc/tapeq/tapeq.yaml"::equals), flags.out);
+        assertTrue(flags.out.lines().anyMatch(" -rwxr-xr-x root:root /opt/tapeq/bin/tapeq"::equals), flags.out);
+        assertTrue(flags.out.lines().anyMatch(" drwxr-x--- tapeq:tapeq /var/lib/tapeq"::equals), flags.out);
+        Run scripts = run("rpm", "-qp", "--scripts", daemon.toString());
+        assertTrue(scripts.out.contains("preinstall scriptlet") && scripts.out.contains("useradd --system"),
+                scripts.out);
+        Run requires = run("rpm", "-qpR", daemon.toString());
+        assertTrue(requires.out.contains("java-headless >= 1:17"), requires.out);
+
+        Run providerList = run("rpm", "-qlp", provider.toString());
+        assertTrue(providerList.out.lines().anyMatch(
+                l -> l.matches(Pattern.quote(PLUGINS) + "/tapeq-provider/tapeq-provider-.*\\.jar")), providerList.out);
+
+        if (run("sh", "-c", "command -v rpmlint").status == 0) {
+            Run lint = run("rpmlint", "-r", RPMLINTRC.toString(), daemon.toString(), provider.toString());
+            assertEquals(0, lint.status, lint.out);
+        } else {
+            System.out.println("PackagesIT: no rpmlint (Debian: apt-get install rpmlint), the RPMs are not linted");
+        }
+    }
+
+    /** Every document operations.md links to is next to it. */
+    private static void assertDocsComplete(Path docs) throws IOException {
+        String guide = Files.readString(docs.resolve("operations.md"));
+        Matcher link = Pattern.compile("\\]\\(([A-Za-z0-9_.-]+\\.md)(#[^)]*)?\\)").matcher(guide);
+        List<String> linked = new ArrayList<>();
+        while (link.find()) {
+            linked.add(link.group(1));
+        }
+        assertFalse(linked.isEmpty(), "operations.md links to no document");
+        for (String doc : linked) {
+            assertTrue(Files.isRegularFile(docs.resolve(doc)), "operations.md links to " + doc + ", not in " + docs);
+        }
+    }
+
+    /** Polls /ready until it answers 200; the daemon's log when it ends or does not answer within 90 s. */
+    private static String awaitReady(Process daemon, int port, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String last = "no answer";
+        while (System.nanoTime() < deadline && daemon.isAlive()) {
+            try {
+                HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/ready").toURL()
+                        .openConnection();
+                c.setConnectTimeout(1000);
+                c.setReadTimeout(5000);
+                int code = c.getResponseCode();
+                last = code + " " + new String((code == 200 ? c.getInputStream() : c.getErrorStream()).readAllBytes(),
+                        StandardCharsets.UTF_8);
+                if (code == 200) {
+                    return last.substring(4);
+                }
+            } catch (IOException notYet) {
+                last = notYet.toString();
+            }
+            daemon.waitFor(200, TimeUnit.MILLISECONDS);
+        }
+        return "not ready (" + last + "); daemon " + (daemon.isAlive() ? "running" : "exited " + daemon.exitValue())
+                + ", its log:\n" + Files.readString(log);
+    }
+
+    private static void assumeDpkgAsRoot(String packageName) throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "skipped: installing a DEB needs root");
+        assumeTrue(run("sh", "-c", "command -v dpkg").status == 0, "skipped: no dpkg on this machine");
+        Run status = run("dpkg-query", "-W", "-f=${Status}", packageName);
+        assumeTrue(!status.out.contains("installed"), "skipped: " + packageName + " is installed on this machine");
+    }
+
+    private static String owner(String path) throws Exception {
+        return run("stat", "-c", "%U:%G %a", path).out.strip();
+    }
+
+    /** The one file of target/ whose path starts with prefix and ends with suffix. */
+    private static Path only(String prefix, String suffix) throws IOException {
+        try (Stream<Path> files = Files.walk(DIR, 5)) {
+            List<Path> found = files.filter(f -> {
+                String relative = DIR.relativize(f).toString();
+                return relative.startsWith(prefix) && relative.endsWith(suffix);
+            }).toList();
+            assertEquals(1, found.size(), "packages " + prefix + "*" + suffix + " in " + DIR + ": " + found);
+            return found.get(0);
+        }
+    }
+
+    private record Run(int status, String out) {
+    }
+
+    private static Run run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Run(process.waitFor(), out);
+    }
+
+    private static String property(String name) {
+        String value = System.getProperty(name);
+        if (value == null) {
+            throw new IllegalStateException("system property " + name + " is not set (run through failsafe)");
+        }
+        return value;
+    }
+}
