@@ -27,9 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tools add-on (target/tapeq-tools-VERSION.tar.gz) unpacked over the daemon package
- * (tss-bridge/target/tapeq-daemon-VERSION.tar.gz) with plain tar, as a site does: through the /opt/tapeq link
- * with --strip-components=1, or the way the daemon itself was unpacked. bin/tapeq then runs demo, simulate and
- * loadtest with this JVM; without the add-on it says where they come from.
+ * (tss-bridge/target/tapeq-daemon-VERSION.tar.gz) with a plain {@code tar -xzf ... -C INSTALLATION}, as a site
+ * does: through the /opt/tapeq link of a tarball installation, or into the directory /opt/tapeq of the DEB and RPM.
+ * bin/tapeq then runs demo, simulate and loadtest with this JVM; without the add-on it says where they come from.
  */
 @EnabledOnOs({OS.LINUX, OS.MAC})
 class ToolsAddOnIT {
@@ -39,7 +39,7 @@ class ToolsAddOnIT {
     private static final String BASE = property("tapeq.daemon.base");
 
     @Test
-    void addOn_unpackedThroughTheLinkWithStripComponents_addsDemoSimulateAndLoadtest(@TempDir Path dir)
+    void addOn_unpackedThroughTheLink_addsDemoSimulateAndLoadtest(@TempDir Path dir)
             throws Exception {
         Path opt = install(dir);
         Path link = Files.createSymbolicLink(opt.resolve("tapeq"), Path.of(BASE));
@@ -47,44 +47,46 @@ class ToolsAddOnIT {
         assertEquals(2, without.status, without.out);
         assertTrue(without.out.contains("tapeq loadtest comes with the tools add-on"), without.out);
 
-        assertEquals(0, run(dir, "tar", "-xzf", TOOLS.toString(), "-C", link.toString(), "--strip-components=1").status);
+        assertEquals(0, run(dir, "tar", "-xzf", TOOLS.toString(), "-C", link.toString()).status);
         assertToolsRun(link);
         assertTrue(Files.isRegularFile(link.resolve("share/loadtest/adt.yaml")), "scenarios missing");
     }
 
     @Test
-    void addOn_unpackedLikeTheDaemon_landsInTheSameInstallation(@TempDir Path dir) throws Exception {
-        Path opt = install(dir);
-        assertEquals(0, run(dir, "tar", "-xzf", TOOLS.toString(), "-C", opt.toString()).status);
-        try (Stream<Path> top = Files.list(opt)) {
-            assertEquals(List.of(opt.resolve(BASE)), top.collect(Collectors.toList()), "one installation");
+    void addOn_unpackedIntoAnInstallationDirectory_addsNothingElseThere(@TempDir Path dir) throws Exception {
+        // the packages' layout: /opt/tapeq is the installation itself, not a link
+        Path home = Files.move(install(dir).resolve(BASE), dir.resolve("tapeq"));
+        assertEquals(0, run(dir, "tar", "-xzf", TOOLS.toString(), "-C", home.toString()).status);
+        try (Stream<Path> top = Files.list(home)) {
+            assertEquals(List.of("bin", "etc", "lib", "share", "systemd"),
+                    top.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList()), "top of " + home);
         }
-        assertToolsRun(opt.resolve(BASE));
+        assertToolsRun(home);
     }
 
     @Test
     void addOn_repeatsNoJarOfTheDaemonPackage_andUnpackedLeavesOneVersionOfEachLibrary() throws IOException {
         Map<String, Integer> daemon = entries(DAEMON);
         Map<String, Integer> tools = entries(TOOLS);
-        Set<String> toolJars = jars(tools);
+        Set<String> toolJars = jars(tools, "lib/");
         assertFalse(toolJars.isEmpty());
         for (String jar : toolJars) {
-            assertFalse(jars(daemon).contains(jar), "the add-on repeats the daemon's " + jar);
-            assertEquals("644", Integer.toOctalString(tools.get(BASE + "/lib/" + jar)), "mode of " + jar);
+            assertFalse(jars(daemon, BASE + "/lib/").contains(jar), "the add-on repeats the daemon's " + jar);
+            assertEquals("644", Integer.toOctalString(tools.get("lib/" + jar)), "mode of " + jar);
         }
         for (String module : List.of("tapeq-tools", "tapeq-simulator", "tapeq-loadtest", "tapeq-charts",
                 "tapeq-pool-emulator", "tapeq-provider")) {
             assertTrue(toolJars.stream().anyMatch(j -> j.startsWith(module + "-")), module + " missing: " + toolJars);
         }
         Map<String, String> byArtifact = new HashMap<>();
-        Set<String> all = new TreeSet<>(jars(daemon));
+        Set<String> all = new TreeSet<>(jars(daemon, BASE + "/lib/"));
         all.addAll(toolJars);
         for (String jar : all) {
             String other = byArtifact.put(jar.replaceFirst("-[0-9][^/]*\\.jar$", ""), jar);
             assertTrue(other == null, "two versions once unpacked: " + other + ", " + jar);
         }
         for (String path : tools.keySet()) {
-            assertTrue(path.startsWith(BASE + "/"), "outside " + BASE + "/: " + path);
+            assertTrue(path.startsWith("lib/") || path.startsWith("share/loadtest/"), "not in lib/ or share/loadtest/: " + path);
         }
     }
 
@@ -140,10 +142,10 @@ class ToolsAddOnIT {
         return entries;
     }
 
-    private static Set<String> jars(Map<String, Integer> entries) {
+    private static Set<String> jars(Map<String, Integer> entries, String lib) {
         return entries.keySet().stream()
-                .filter(p -> p.startsWith(BASE + "/lib/"))
-                .map(p -> p.substring((BASE + "/lib/").length()))
+                .filter(p -> p.startsWith(lib))
+                .map(p -> p.substring(lib.length()))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
