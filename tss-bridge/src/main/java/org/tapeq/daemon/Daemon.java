@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -98,6 +100,7 @@ public final class Daemon implements AutoCloseable {
     private final List<DirectoryBridge> bridges = new CopyOnWriteArrayList<>();
     private final DaemonMetrics metrics = new DaemonMetrics();
     private final RateMeter rates = new RateMeter(7);
+    private volatile DriveMetrics driveMetrics;
     // set by the starting thread, read by the HTTP and control threads, which start first: volatile
     private volatile RealTimeEventLoop loop;
     private volatile Catalog catalog;
@@ -166,10 +169,11 @@ public final class Daemon implements AutoCloseable {
         closeables.add(loop); // closed before the library and the I/O pool it hands work to
 
         metrics.catalogKinds(Arrays.stream(CatalogWriter.Kind.values()).map(CatalogWriter.Kind::label).toList());
+        driveMetrics = new DriveMetrics(metrics.registry());
         scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
                 .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
                 .catalogTiming((kind, nanos) -> metrics.catalogTask(kind.label(), nanos / 1e9))
-                .driveObserver(new DriveMetrics(metrics.registry()))
+                .driveObserver(driveMetrics)
                 .stageSpace(DirectoryBridge.STAGE_SPACE).build();
         catalogHealth.follow(scheduler);
         metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);
@@ -257,8 +261,11 @@ public final class Daemon implements AutoCloseable {
                 LOG.warn("Renewing the site lease failed (tried again in {} s): {}", renew / 1000, e.getMessage());
             }
         }), renew, renew, TimeUnit.MILLISECONDS);
-        probe.scheduleWithFixedDelay(() -> scheduler.status(0).thenAccept(
-                s -> rates.sample(System.currentTimeMillis(), s.counters())), 0, RATE_SAMPLE_MILLIS,
+        probe.scheduleWithFixedDelay(() -> scheduler.status(0).thenAccept(s -> {
+            Map<String, Long> counters = new HashMap<>(s.counters());
+            driveMetrics.bytesByDrive().forEach((d, n) -> counters.put(RateMeter.DRIVE_BYTES + d, n));
+            rates.sample(System.currentTimeMillis(), counters);
+        }), 0, RATE_SAMPLE_MILLIS,
                 TimeUnit.MILLISECONDS);
     }
 
@@ -393,8 +400,8 @@ public final class Daemon implements AutoCloseable {
     /** The whole daemon's status with that page of each paged list (queues, parked flushes). */
     public DaemonStatus status(StatusPage page) {
         return new DaemonStatus(DaemonStatus.currentVersion(), startedMillis, System.currentTimeMillis(), rates.rates(),
-                bridgeStatuses(page), schedulerStatus(page).orElse(null), catalogHealth.state(), page.offset(),
-                page.limit());
+                rates.driveRates(), bridgeStatuses(page), schedulerStatus(page).orElse(null),
+                schedulerLoad().orElse(null), catalogHealth.state(), page.offset(), page.limit());
     }
 
     /** The status as {@code /status} and {@code tapeq status --json} show it: with readable times added. */

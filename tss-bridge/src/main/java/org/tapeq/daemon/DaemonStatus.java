@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.control.StatusPage;
+import org.tapeq.scheduler.engine.SchedulerLoad;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 
 /**
@@ -21,13 +22,15 @@ import org.tapeq.scheduler.engine.SchedulerStatus;
  * {@code offset} to {@code offset + limit - 1} of their own order ({@link StatusPage}; docs/operations.md, "Status").
  *
  * @param rates   per second over the last minute: files staged and flushed, bytes read and written
+ * @param driveRates bytes per second each drive moved over the last minute
+ * @param load    the work waiting per group and per family (null while the scheduler starts)
  * @param catalog whether the catalog answers
  * @param offset  the first entry of each paged list shown (0 is the first)
  * @param limit   at most this many entries of each paged list
  */
 public record DaemonStatus(String version, long startedMillis, long nowMillis, Map<String, Double> rates,
-                           List<BridgeStatus> directories, SchedulerStatus scheduler, CatalogState catalog, int offset,
-                           int limit) {
+                           Map<String, Double> driveRates, List<BridgeStatus> directories, SchedulerStatus scheduler,
+                           SchedulerLoad load, CatalogState catalog, int offset, int limit) {
 
     /**
      * Whether the catalog answers.

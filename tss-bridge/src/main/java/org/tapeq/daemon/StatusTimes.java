@@ -46,6 +46,11 @@ final class StatusTimes {
         }
         long loopNow = sched.path("now").asLong();
         Loop loop = t -> iso(wallNow - Math.round((loopNow - t) / speed), zone);
+        for (String kind : new String[] {"groups", "families"}) {
+            for (JsonNode l : status.path("load").path(kind)) {
+                put((ObjectNode) l, "oldestArrival", "oldestArrivalTime", loop);
+            }
+        }
         put(sched, "now", "time", loop);
         put(sched, "oldestArrival", "oldestArrivalTime", loop);
         for (JsonNode d : sched.path("drives")) {

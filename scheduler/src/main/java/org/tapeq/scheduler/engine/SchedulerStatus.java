@@ -16,12 +16,15 @@ import java.util.Map;
  * @param blocked         requests that cannot be served at all, by reason ({@code no_drive}: every drive out of
  *                        service; {@code no_cartridge}: flushes of a family without an appendable cartridge);
  *                        both reasons always present
+ * @param cartridges      every cartridge with its fill and mounts, by barcode, paged like {@code queues} (their
+ *                        total is the sum of {@code cartridgesByState})
  */
 public record SchedulerStatus(long now, String policy, Map<String, Long> counters, List<DriveStatus> drives,
                               int queueCount, int readyQueues, int waitingQueues, List<QueueStatus> queues,
                               List<AggregateStatus> openAggregates, Map<String, Integer> cartridgesByState,
                               List<CartridgeStatus> attention, long oldestArrival, String robot,
-                              Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked) {
+                              Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked,
+                              List<CartridgeUse> cartridges) {
 
     /**
      * Requests waiting on one condition that stops service, and since when it holds (loop time; 0 when it does
@@ -46,5 +49,10 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
 
     /** A cartridge needing attention (suspect, foreign, blank, full with errors, disabled). */
     public record CartridgeStatus(String barcode, String state, boolean disabled, String reason) {
+    }
+
+    /** A cartridge's state, fill and mounts (since it was labelled; {@code mountsPerCartridge} counts this run's). */
+    public record CartridgeUse(String barcode, String family, String state, boolean disabled, long capacityBytes,
+                               long usedBytes, long mountCount, String reason) {
     }
 }

@@ -55,7 +55,9 @@ final class StatusBuilder {
         }
         Map<String, Integer> byState = new TreeMap<>();
         List<SchedulerStatus.CartridgeStatus> attention = new ArrayList<>();
+        List<CartridgeRecord> cartridges = new ArrayList<>();
         for (CartridgeRecord c : e.cartridges.all()) {
+            cartridges.add(c);
             byState.merge(c.state().name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
             if (c.disabled() || c.state() == CartridgeState.SUSPECT || c.state() == CartridgeState.FOREIGN
                     || c.state() == CartridgeState.BLANK) {
@@ -63,11 +65,19 @@ final class StatusBuilder {
                         c.state().name().toLowerCase(java.util.Locale.ROOT), c.disabled(), c.reason()));
             }
         }
+        cartridges.sort(Comparator.comparing(CartridgeRecord::barcode));
+        List<SchedulerStatus.CartridgeUse> uses = new ArrayList<>();
+        int first = Math.min(offset, cartridges.size());
+        for (CartridgeRecord c : cartridges.subList(first, Math.min(cartridges.size(), first + limit))) {
+            uses.add(new SchedulerStatus.CartridgeUse(c.barcode(), c.family(),
+                    c.state().name().toLowerCase(java.util.Locale.ROOT), c.disabled(), c.capacityBytes(),
+                    c.usedBytes(), c.mountCount(), c.reason()));
+        }
         String robot = e.dispatcher.robot().paused(now) ? e.dispatcher.robot().reason() : null;
         return new SchedulerStatus(now, e.config.policy(), e.counters.snapshot(), drives, all.size(),
                 e.queues.index().readyCount(), e.queues.index().waitingCount(), queues, open, byState, attention,
                 oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()),
-                new TreeMap<>(e.stalls.snapshot()));
+                new TreeMap<>(e.stalls.snapshot()), uses);
     }
 
     private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {

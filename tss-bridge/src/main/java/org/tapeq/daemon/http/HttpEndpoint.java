@@ -20,7 +20,8 @@ import org.tapeq.daemon.control.StatusPage;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 
 /**
- * The read-only HTTP endpoint: {@code GET /metrics} (Prometheus text format), {@code GET /status} (JSON;
+ * The read-only HTTP endpoint: {@code GET /} (the status page: {@link StatusPageAssets}, a static page that reads
+ * {@code /status}), {@code GET /metrics} (Prometheus text format), {@code GET /status} (JSON;
  * {@code ?offset=N&limit=N} pages its lists, {@link StatusPage}) and
  * {@code GET /ready} (200 {@code ready} when the daemon serves and its catalog answers, else 503 with the reason:
  * for a load balancer, a monitoring probe or an operator). Anything else is 404, any other method 405. One named
@@ -47,6 +48,7 @@ public final class HttpEndpoint implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException("http.bind: cannot listen on " + bind + ": " + e.getMessage(), e);
         }
+        StatusPageAssets assets = StatusPageAssets.load();
         ExecutorService executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(64),
                 Threads.named("tapeq-http"), new ThreadPoolExecutor.DiscardPolicy());
         server.setExecutor(executor);
@@ -56,7 +58,13 @@ public final class HttpEndpoint implements AutoCloseable {
                     send(exchange, 405, "text/plain", "read-only: GET /metrics or GET /status\n".getBytes());
                     return;
                 }
-                switch (exchange.getRequestURI().getPath()) {
+                String path = exchange.getRequestURI().getPath();
+                StatusPageAssets.Asset asset = assets.get(path);
+                if (asset != null) {
+                    send(exchange, 200, asset.type(), asset.body());
+                    return;
+                }
+                switch (path) {
                     case "/metrics":
                         send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
                         break;
@@ -76,7 +84,7 @@ public final class HttpEndpoint implements AutoCloseable {
                                 (why == null ? "ready\n" : "not ready: " + why + "\n").getBytes(StandardCharsets.UTF_8));
                         break;
                     default:
-                        send(exchange, 404, "text/plain", "not found: try /metrics, /status or /ready\n".getBytes());
+                        send(exchange, 404, "text/plain", "not found: try /, /metrics, /status or /ready\n".getBytes());
                         break;
                 }
             } catch (RuntimeException e) {
@@ -84,7 +92,7 @@ public final class HttpEndpoint implements AutoCloseable {
             }
         });
         server.start();
-        LOG.info("HTTP endpoint on http://{}:{}/ (/metrics, /status, /ready)", server.getAddress().getHostString(),
+        LOG.info("HTTP endpoint on http://{}:{}/ (the status page; /metrics, /status, /ready)", server.getAddress().getHostString(),
                 server.getAddress().getPort());
         return new HttpEndpoint(server, executor);
     }

@@ -1,5 +1,10 @@
 package org.tapeq.daemon.metrics;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -21,6 +26,8 @@ public final class DriveMetrics implements DriveObserver {
     private final Histogram mountSeconds;
     private final Histogram unmountSeconds;
     private final Histogram locateSeconds;
+    /** Bytes each drive moved (read and written), for the status's per-drive rates. */
+    private final Map<String, LongAdder> moved = new ConcurrentHashMap<>();
 
     public DriveMetrics(PrometheusRegistry registry) {
         mounts = Counter.builder().name("tapeq_drive_mounts_total")
@@ -55,6 +62,7 @@ public final class DriveMetrics implements DriveObserver {
         mountSeconds.labelValues(drive);
         unmountSeconds.labelValues(drive);
         locateSeconds.labelValues(drive);
+        moved.computeIfAbsent(drive, d -> new LongAdder());
     }
 
     @Override
@@ -76,6 +84,14 @@ public final class DriveMetrics implements DriveObserver {
     @Override
     public void moved(String drive, boolean write, long n) {
         bytes.labelValues(drive, write ? "write" : "read").inc(n);
+        moved.computeIfAbsent(drive, d -> new LongAdder()).add(n);
+    }
+
+    /** Bytes each drive has moved since start, read and written together; any thread. */
+    public Map<String, Long> bytesByDrive() {
+        Map<String, Long> out = new TreeMap<>();
+        moved.forEach((d, n) -> out.put(d, n.sum()));
+        return out;
     }
 
     @Override
