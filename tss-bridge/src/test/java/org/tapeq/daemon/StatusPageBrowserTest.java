@@ -1,0 +1,132 @@
+package org.tapeq.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The status page in a real browser: Debian's chromium, headless, driven through chromedriver by Selenium. A
+ * daemon on the simulated library serves the page; the test takes the drives down (one with a reason that looks
+ * like HTML), queues a stage, and waits until the page, by its own refresh and without being reloaded, shows the
+ * drive down with its reason as plain text and the queue with the reason it waits. Skipped only when chromium
+ * or chromedriver is not installed ({@code apt-get install chromium chromium-driver}; {@code .ci/run} does).
+ * Leaves a screenshot in {@code target/status-page.png} (docs/img/status-page.png is one).
+ */
+class StatusPageBrowserTest {
+
+    static final String CHROMIUM = System.getProperty("tapeq.chromium", "/usr/bin/chromium");
+    static final String CHROMEDRIVER = System.getProperty("tapeq.chromedriver", "/usr/bin/chromedriver");
+    /** A reason a browser would render as bold text and run as a script if the page took it as HTML. */
+    static final String HTML_REASON = "<b>robot arm</b> & <script>window.injected=1</script>";
+
+    @TempDir
+    Path tmp;
+
+    private DaemonFixture f;
+    private ChromeDriver browser;
+
+    @BeforeEach
+    void start() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(CHROMEDRIVER)),
+                "chromium or chromedriver is not installed (apt-get install chromium chromium-driver): "
+                        + "the status page is not tested in a browser");
+        f = new DaemonFixture(tmp.resolve("daemon"), "");
+        f.start();
+        f.labelAll();
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless", "--no-sandbox",
+                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1400,1300",
+                "--user-data-dir=" + Files.createDirectories(tmp.resolve("chromium")));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
+                .withLogFile(tmp.resolve("chromedriver.log").toFile()).build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterEach
+    void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (f != null) {
+            f.close();
+        }
+    }
+
+    @Test
+    void statusPage_driveDownAndQueueWaiting_showsThemAfterItsOwnRefresh() throws Exception {
+        byte[] data = DaemonFixture.randomBytes(100_000);
+        String id = f.onTape(data);
+        browser.get("http://127.0.0.1:" + f.daemon.httpAddress().getPort() + "/?refresh=1");
+        DaemonFixture.await("the page shows drive0", () -> cell("drives", "drive0", 0) != null);
+        assertTrue(!"down".equals(driveCell("drive0", 1)), "drive0 is in service at first");
+        String firstRefresh = browser.findElement(By.id("updated")).getText();
+
+        f.daemon.scheduler().driveDown("drive0", HTML_REASON).get(30, TimeUnit.SECONDS);
+        f.daemon.scheduler().driveDown("drive1", "cleaning").get(30, TimeUnit.SECONDS);
+        f.stage(id, data.length, DaemonFixture.adler32(data), true);
+
+        DaemonFixture.await("the page shows drive0 down with its reason", () ->
+                "down".equals(driveCell("drive0", 1)) && driveCell("drive0", 8).contains(HTML_REASON));
+        DaemonFixture.await("the page shows the stage's queue waiting because every drive is down", () ->
+                queueRows().stream().anyMatch(r -> r.contains("every drive is down")));
+        assertNotEquals(firstRefresh, browser.findElement(By.id("updated")).getText(), "the page refreshed");
+        // The reason is text: no element was made from it and its script did not run.
+        assertTrue(browser.findElements(By.cssSelector("#drives b, #drives script")).isEmpty(),
+                "markup from a reason became elements");
+        assertNull(browser.executeScript("return window.injected;"), "a script from a reason ran");
+        assertTrue(browser.findElement(By.id("load")).getText().contains("atlas"), "the family's waiting work");
+        assertTrue(browser.findElement(By.id("cartridges")).getText().contains("atlas"), "the cartridges");
+
+        Path shot = Path.of("target", "status-page.png");
+        Files.createDirectories(shot.getParent());
+        Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));
+        assertNull(f.error(id), "the stage waits, it did not fail");
+    }
+
+    /** The text of column {@code col} in the drives table's row of {@code drive}, or "" if there is none. */
+    private String driveCell(String drive, int col) {
+        String text = cell("drives", drive, col);
+        return text == null ? "" : text;
+    }
+
+    private String cell(String table, String first, int col) {
+        for (List<String> row : rows(table)) {
+            if (row.size() > col && first.equals(row.get(0))) {
+                return row.get(col);
+            }
+        }
+        return null;
+    }
+
+    private List<String> queueRows() {
+        return rows("queues").stream().map(r -> String.join(" | ", r)).toList();
+    }
+
+    /**
+     * The cells' text of each row of a table, read in one script: the page replaces its rows at each refresh, so
+     * elements found one call earlier may be gone.
+     */
+    @SuppressWarnings("unchecked")
+    private List<List<String>> rows(String table) {
+        return (List<List<String>>) browser.executeScript("return Array.from(document.querySelectorAll('#' + "
+                + "arguments[0] + ' tr')).map(r => Array.from(r.cells).map(c => c.textContent));", table);
+    }
+}
