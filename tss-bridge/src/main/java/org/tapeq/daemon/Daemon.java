@@ -54,6 +54,7 @@ import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerLoad;
+import org.tapeq.scheduler.engine.Tuning;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.TapeLabel;
@@ -412,6 +413,19 @@ public final class Daemon implements AutoCloseable {
 
     private byte[] statusJson(StatusPage page) {
         return DaemonStatus.toJson(statusTree(page));
+    }
+
+    /**
+     * Takes over the keys of {@code next} (validated as at start) that a running daemon may change: the
+     * scheduler's {@link Tuning}. Returns the changed keys, those taken over and those that need a restart.
+     */
+    public DaemonConfig.Changes reload(DaemonConfig next) throws IOException, InterruptedException {
+        if (scheduler == null) {
+            throw new IOException("the daemon is still starting; nothing changed");
+        }
+        DaemonConfig.Changes changes = config.changesTo(next);
+        await(scheduler.retune(Tuning.of(next.schedulerConfig())), "retuning the scheduler");
+        return changes;
     }
 
     public Scheduler scheduler() {

@@ -197,6 +197,7 @@ class DaemonTarballIT {
                 "User=tapeq",
                 "Group=tapeq",
                 "ExecStart=/opt/tapeq/bin/tapeq daemon -c /etc/tapeq/tapeq.yaml",
+                "ExecReload=/bin/kill -HUP $MAINPID",
                 "Restart=on-failure",
                 "RestartPreventExitStatus=78",
                 "NoNewPrivileges=yes",

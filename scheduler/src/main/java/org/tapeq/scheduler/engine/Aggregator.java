@@ -51,11 +51,11 @@ final class Aggregator {
         if (agg == null) {
             agg = new PendingAggregate(item.family(), item.dataset(), item.request().group(), engine.loop.now());
             PendingAggregate created = agg;
-            agg.closeAt(engine.loop.schedule(engine.config.aggregateWaitMillis(), () -> close(created)));
+            agg.closeAt(engine.loop.schedule(engine.tuning.aggregateWaitMillis(), () -> close(created)));
             open.put(key, agg);
         }
         agg.add(item);
-        if (agg.bytes() >= engine.config.aggregateBytes() || agg.members().size() >= engine.config.aggregateFiles()) {
+        if (agg.bytes() >= engine.tuning.aggregateBytes() || agg.members().size() >= engine.tuning.aggregateFiles()) {
             close(agg);
         }
     }
@@ -201,7 +201,7 @@ final class Aggregator {
         if (counted) {
             agg.failedAttempt(); // a full tape is not the data's fault
         }
-        if (agg.attempts() >= engine.config.maxAttempts() || reaction == FaultReactions.Requests.FAIL) {
+        if (agg.attempts() >= engine.tuning.maxAttempts() || reaction == FaultReactions.Requests.FAIL) {
             for (FlushItem m : agg.members()) {
                 if (m.cancelled()) {
                     engine.ends.finish(m, new Outcome.Cancelled());

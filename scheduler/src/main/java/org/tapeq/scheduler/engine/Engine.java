@@ -56,6 +56,8 @@ final class Engine {
     final TapeLibrary library;
     final Catalog catalog;
     final SchedulerConfig config;
+    /** The knobs a reload may change ({@link Tuning}); read where used, on the loop. */
+    Tuning tuning;
     final Executor io;
     final DriveObserver observer;
     /** Every catalog call made while the loop serves work goes through it. */
@@ -79,6 +81,7 @@ final class Engine {
         this.library = library;
         this.catalog = catalog;
         this.config = config;
+        this.tuning = Tuning.of(config);
         this.io = io;
         this.writer = writer;
         this.observer = observer;
@@ -88,7 +91,7 @@ final class Engine {
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
                 config.robotErrorLimit()), policy, queues, cartridges, this::catalogReachable);
-        this.ends = new RequestEnds(loop, config, queues, counters, listener);
+        this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);
         dispatcher.afterEachDispatch(stalls::observe);

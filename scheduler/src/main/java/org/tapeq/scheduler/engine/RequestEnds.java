@@ -1,5 +1,7 @@
 package org.tapeq.scheduler.engine;
 
+import java.util.function.Supplier;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
@@ -25,11 +27,14 @@ final class RequestEnds {
 
     private final EventLoop loop;
     private final SchedulerConfig config;
+    private final Supplier<Tuning> tuning;
     private final Queues queues;
     private final Counters counters;
     private final RequestListener listener;
 
-    RequestEnds(EventLoop loop, SchedulerConfig config, Queues queues, Counters counters, RequestListener listener) {
+    RequestEnds(EventLoop loop, SchedulerConfig config, Supplier<Tuning> tuning, Queues queues, Counters counters,
+                RequestListener listener) {
+        this.tuning = tuning;
         this.loop = loop;
         this.config = config;
         this.queues = queues;
@@ -82,14 +87,14 @@ final class RequestEnds {
         boolean fail = FaultReactions.of(op, fault.kind()).requests() == FaultReactions.Requests.FAIL;
         if (item.cancelled()) {
             finish(item, new Outcome.Cancelled());
-        } else if (fail || attempts >= config.maxAttempts()) {
+        } else if (fail || attempts >= tuning.get().maxAttempts()) {
             finish(item, failed(fault.kind(), "cannot stage " + where + " after " + attempts + " attempt(s): "
                     + fault.getMessage(), attempts));
         } else {
             item.requeued();
             item.retryAfter(loop.now() + (config.retryBackoffMillis() << (attempts - 1)), drive);
             LOG.warn("[{}] read failed (attempt {} of {}), retrying after backoff: {}", item.request().pnfsid(),
-                    attempts, config.maxAttempts(), fault.toString());
+                    attempts, tuning.get().maxAttempts(), fault.toString());
         }
     }
 }

@@ -294,6 +294,23 @@ public final class Scheduler {
         return onLoop(f -> f.complete(StatusBuilder.build(engine, offset, limit)));
     }
 
+    /**
+     * Takes over the knobs a running engine may change ({@link Tuning}) from a reloaded configuration; they count
+     * from the next decision. Completes once the loop has them.
+     */
+    public CompletableFuture<Void> retune(Tuning tuning) {
+        return onLoop(f -> {
+            engine.tuning = tuning;
+            engine.requestDispatch();
+            f.complete(null);
+        });
+    }
+
+    /** The knobs in effect ({@link #retune}). */
+    public CompletableFuture<Tuning> tuning() {
+        return onLoop(f -> f.complete(engine.tuning));
+    }
+
     /** The work waiting per group and per family ({@link SchedulerLoad}), for metrics. */
     public CompletableFuture<SchedulerLoad> load() {
         return onLoop(f -> f.complete(SchedulerLoad.of(engine)));

@@ -41,7 +41,6 @@ final class Stalls {
     private static final long NOT_BLOCKED = Long.MIN_VALUE;
 
     private final Engine e;
-    private final long limit;
     private long noDriveSince = NOT_BLOCKED;
     /** Family to when it was first seen without an appendable cartridge. */
     private final Map<String, Long> familySince = new HashMap<>();
@@ -50,7 +49,6 @@ final class Stalls {
 
     Stalls(Engine e) {
         this.e = e;
-        this.limit = e.config.blockedLimitMillis();
     }
 
     /** After each dispatch: notes when each condition began, fails what has waited too long. */
@@ -63,7 +61,9 @@ final class Stalls {
         for (String f : blockedFamilies.keySet()) {
             familySince.putIfAbsent(f, now);
         }
+        long limit = e.tuning.blockedLimitMillis();
         if (limit == 0) {
+            arm(Long.MAX_VALUE, now);
             return;
         }
         long next = Long.MAX_VALUE;
@@ -134,7 +134,8 @@ final class Stalls {
 
     private void failAll(long now) {
         String why = "every drive has been out of service for " + minutes(now - noDriveSince)
-                + " (scheduler.blockedLimit " + minutes(limit) + "); rc " + ReturnCodes.FAILED
+                + " (scheduler.blockedLimit " + minutes(e.tuning.blockedLimitMillis()) + "); rc "
+                + ReturnCodes.FAILED
                 + ": the pool may retry, tapeq serves it as soon as a drive is back in service";
         int failed = 0;
         for (WorkQueue q : e.queues.cartridgeQueues()) {
@@ -158,7 +159,8 @@ final class Stalls {
 
     private void failFamily(WorkQueue q, long blockedFor) {
         String why = "no appendable cartridge of family " + q.family() + " for " + minutes(blockedFor)
-                + " (scheduler.blockedLimit " + minutes(limit) + "); rc " + ReturnCodes.FAILED
+                + " (scheduler.blockedLimit " + minutes(e.tuning.blockedLimitMillis()) + "); rc "
+                + ReturnCodes.FAILED
                 + ": the pool may retry, tapeq flushes as soon as a cartridge of the family is labelled or enabled";
         int failed = failWrites(q, FaultKind.TAPE_FULL, why);
         for (FlushItem item : queuedWrites(familyOpen(q.family()))) {

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.tapeq.config.ConfigException;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.daemon.Daemon;
+import org.tapeq.daemon.HangupReload;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.control.AdminCommand;
 import org.tapeq.daemon.control.StatusPage;
@@ -82,17 +83,21 @@ public final class TapeqCommand extends CommandGroup {
         Path config;
 
         DaemonConfig load() {
-            Path file = config;
-            if (file == null) {
-                String env = System.getenv("TAPEQ_CONFIG");
-                file = Path.of(env != null && !env.isEmpty() ? env : DEFAULT_CONFIG);
+            return DaemonConfig.load(file());
+        }
+
+        Path file() {
+            if (config != null) {
+                return config;
             }
-            return DaemonConfig.load(file);
+            String env = System.getenv("TAPEQ_CONFIG");
+            return Path.of(env != null && !env.isEmpty() ? env : DEFAULT_CONFIG);
         }
     }
 
     @Command(name = "daemon", mixinStandardHelpOptions = true,
-            description = "Serve the configured request directories (runs until SIGTERM).")
+            description = "Serve the configured request directories (runs until SIGTERM; SIGHUP reloads the "
+                    + "scheduling keys that can change while it runs and names those that need a restart).")
     static final class DaemonCmd implements Callable<Integer> {
         @CommandLine.Mixin
         ConfigOption options = new ConfigOption();
@@ -101,8 +106,11 @@ public final class TapeqCommand extends CommandGroup {
         public Integer call() throws Exception {
             DaemonConfig config = options.load();
             Daemon daemon = Daemon.start(config);
+            HangupReload reload = new HangupReload(daemon, options.file());
+            reload.install();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                reload.close();
                 daemon.close();
                 stopped.countDown();
             }, "tapeq-shutdown"));

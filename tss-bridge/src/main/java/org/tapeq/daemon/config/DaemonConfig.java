@@ -8,8 +8,14 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -216,6 +222,66 @@ public final class DaemonConfig {
     }
 
     /** The effective configuration, every key with defaults filled in, as YAML that parses back to it. */
+    /**
+     * What a reload from {@code next} (already validated) changes: the changed keys the running daemon takes
+     * over ({@code scheduler.}{@link SchedulerSection#RELOADABLE}) and those that need a restart, each named by
+     * its path in the file ({@code http.bind}, {@code directories[1].path}). Compared on {@link #describe}, so a
+     * value written another way ({@code 60s} for {@code 1m}) is no change.
+     */
+    public Changes changesTo(DaemonConfig next) {
+        Map<String, String> before = flatten(describe());
+        Map<String, String> after = flatten(next.describe());
+        Set<String> keys = new TreeSet<>(before.keySet());
+        keys.addAll(after.keySet());
+        List<String> reloaded = new ArrayList<>();
+        List<String> restart = new ArrayList<>();
+        for (String k : keys) {
+            if (!Objects.equals(before.get(k), after.get(k))) {
+                boolean reloadable = k.startsWith(SchedulerSection.SCHEDULER + ".")
+                        && SchedulerSection.RELOADABLE.contains(k.substring(SchedulerSection.SCHEDULER.length() + 1));
+                (reloadable ? reloaded : restart).add(k);
+            }
+        }
+        return new Changes(List.copyOf(reloaded), List.copyOf(restart));
+    }
+
+    /**
+     * Changed keys of a reload, by their path in the file.
+     *
+     * @param reloaded taken over by the running daemon
+     * @param restart  changed in the file but left as they were until the next start
+     */
+    public record Changes(List<String> reloaded, List<String> restart) {
+    }
+
+    /** {@link #describe}'s YAML as one entry per key: {@code section.key}, list items as {@code list[i].key}. */
+    private static Map<String, String> flatten(String yaml) {
+        Map<String, String> out = new LinkedHashMap<>();
+        List<String> stack = new ArrayList<>(); // the path of the section open at each depth
+        Map<String, Integer> items = new HashMap<>();
+        for (String line : yaml.split("\n")) {
+            int depth = (line.length() - line.stripLeading().length()) / 2;
+            String rest = line.strip();
+            if (rest.startsWith("- ")) { // a list item of the section one level up; its keys are one level deeper
+                String list = stack.get(depth - 1);
+                stack.subList(depth, stack.size()).clear();
+                stack.add(list + "[" + (items.merge(list, 1, Integer::sum) - 1) + "]");
+                rest = rest.substring(2);
+                depth++;
+            }
+            stack.subList(Math.min(depth, stack.size()), stack.size()).clear();
+            int colon = rest.indexOf(':');
+            String key = (depth == 0 ? "" : stack.get(depth - 1) + ".") + rest.substring(0, colon);
+            String value = rest.substring(colon + 1).strip();
+            if (value.isEmpty()) {
+                stack.add(key);
+            } else {
+                out.put(key, value);
+            }
+        }
+        return out;
+    }
+
     public String describe() {
         YamlText out = new YamlText().put(0, DIRECTORIES, null);
         directories.forEach(d -> d.describe(out));

@@ -89,6 +89,13 @@ final class SchedulerSection {
             new Key("maxWriteDrives", "maxWriteDrives", Syntax.COUNT, (b, v) -> b.maxWriteDrives((int) v),
                     SchedulerConfig::maxWriteDrives));
 
+    /**
+     * The keys a running daemon takes over on SIGHUP ({@link org.tapeq.scheduler.engine.Tuning}): read by the
+     * engine where it uses them. Every other key is copied into the engine's parts at start and needs a restart.
+     */
+    static final List<String> RELOADABLE = List.of("aggregateBytes", "aggregateFiles", "aggregateWait", "maxAttempts",
+            "blockedLimit");
+
     private static final SchedulerConfig DEFAULTS = SchedulerConfig.defaults();
     /** A group reference {@code $n} in a replacement. */
     private static final Pattern GROUP_REFERENCE = Pattern.compile("(?<!\\\\)\\$(\\d)");
