@@ -30,6 +30,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.junit.jupiter.api.BeforeAll;
+import org.tapeq.daemon.cli.TapeqCommand;
+import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -268,6 +270,33 @@ class DaemonTarballIT {
                 "status");
         assertEquals(78, run.status());
         assertTrue(run.stderr().contains("JAVA_HOME"), run.stderr());
+    }
+
+    @Test
+    void manPagesAndBashCompletion_nameEverySubcommand() {
+        String completion = entry("share/bash-completion/completions/tapeq").text();
+        List<String> commands = new ArrayList<>();
+        collect(new CommandLine(new TapeqCommand()), "tapeq", commands);
+        assertTrue(commands.size() > 10, "commands: " + commands);
+        for (String command : commands) {
+            String page = entry("share/man/man1/" + command.replace(' ', '-') + ".1").text();
+            assertTrue(page.startsWith(".") || page.startsWith("'"), command + ": not a troff man page");
+            String title = command.replace(" ", "-").replace("-", "\\-").toUpperCase(java.util.Locale.ROOT);
+            assertTrue(page.contains(".TH \"" + title + "\""), command + ": no title line " + title);
+            if (!command.equals("tapeq")) {
+                assertTrue(completion.contains("\"${COMP_WORDS[0]}" + command.substring("tapeq".length()) + "\""),
+                        "bash completion lacks " + command);
+            }
+        }
+    }
+
+    private static void collect(CommandLine cl, String name, List<String> out) {
+        out.add(name);
+        cl.getSubcommands().forEach((sub, child) -> {
+            if (child.getCommandName().equals(sub)) { // aliases name the same command again
+                collect(child, name + " " + sub, out);
+            }
+        });
     }
 
     private static Entry entry(String path) {
