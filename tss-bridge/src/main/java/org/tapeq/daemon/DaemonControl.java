@@ -1,6 +1,7 @@
 package org.tapeq.daemon;
 
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tapeq.daemon.control.ControlTarget;
@@ -39,5 +40,10 @@ final class DaemonControl implements ControlTarget {
     @Override
     public List<CartridgeRecord> cartridges() {
         return daemon.catalog().cartridges();
+    }
+
+    @Override
+    public Map<String, Long> fileCounts() {
+        return daemon.catalog().fileCounts();
     }
 }

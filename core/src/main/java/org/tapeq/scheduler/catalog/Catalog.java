@@ -80,6 +80,20 @@ public interface Catalog extends AutoCloseable {
     /** Live files on one cartridge, in tape order. */
     List<FileRecord> files(String barcode);
 
+    /**
+     * Live user files per cartridge (a file of an aggregate counts once, the aggregate's tape file not at all);
+     * cartridges without any are absent. Walks every file unless the catalog counts them itself.
+     */
+    default Map<String, Long> fileCounts() {
+        Map<String, Long> out = new HashMap<>();
+        forEachFile(f -> {
+            if (f.cartridge() != null) {
+                out.merge(f.cartridge(), 1L, Long::sum);
+            }
+        });
+        return out;
+    }
+
     /** Calls the consumer for every live file, in no particular order. */
     void forEachFile(Consumer<FileRecord> consumer);
 

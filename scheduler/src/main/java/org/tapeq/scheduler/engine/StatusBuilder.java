@@ -129,8 +129,7 @@ final class StatusBuilder {
         } else if (q.lastUnmount() != Long.MIN_VALUE && now - q.lastUnmount() < e.config.remountGuardMillis()) {
             sb.append(" (remount guard: unmounted ").append((now - q.lastUnmount()) / 1000).append(" s ago)");
         } else {
-            sb.append(" (").append(q.files()).append(" files / ").append(q.bytes())
-                    .append(" bytes, below a full mount; waiting for the quiet time or the maximum wait)");
+            sb.append(" (below a full mount's files or bytes; waiting for the quiet time or the maximum wait)");
         }
         return sb.toString();
     }

@@ -38,12 +38,14 @@ final class StatusText {
             if (d.hasNonNull("stopped")) {
                 out.printf("  STOPPED: not served any more: %s%n", d.path("stopped").asText());
             }
-            out.printf("  requests: %s, removing %d%n", d.path("requests").toString(), d.path("removing").asInt());
+            out.printf("  requests: %s; removing %d%n", counts(d.path("requests"), "none"), d.path("removing").asInt());
             long oldest = d.path("oldestMillis").asLong();
             if (oldest > 0) {
-                out.printf("  oldest waiting request: %s ago (%s)%n", duration(now - oldest), Instant.ofEpochMilli(oldest));
+                out.printf("  oldest waiting request: %s ago (%s)%n", duration(now - oldest),
+                        d.path("oldest").asText(Instant.ofEpochMilli(oldest).toString()));
             }
-            out.printf("  stage buffer: %s of %s reserved, %d reads refused (each retry counts)%n", Units.roughSize(d.path("bufferReserved").asDouble()),
+            out.printf("  stage buffer: %s of %s reserved, %d reads refused (each retry counts)%n",
+                    Units.roughSize(d.path("bufferReserved").asDouble()),
                     Units.roughSize(d.path("bufferCapacity").asDouble()), d.path("bufferRefusals").asLong());
             if (d.path("rejected").asLong() > 0) {
                 out.printf("  refused request files: %d%n", d.path("rejected").asLong());
@@ -69,10 +71,11 @@ final class StatusText {
         }
         out.println("\ndrives:");
         for (JsonNode d : s.path("drives")) {
+            String activity = d.path("activity").asText();
+            String reason = d.path("reason").isTextual() ? d.path("reason").asText() : "";
             out.printf("  %-10s %-8s %-10s %s%s%n", d.path("id").asText(), d.path("state").asText(),
-                    d.path("cartridge").isNull() ? "-" : d.path("cartridge").asText(), d.path("activity").asText(),
-                    d.path("reason").isNull() || d.path("reason").isMissingNode() ? ""
-                            : " (" + d.path("reason").asText() + ")");
+                    d.path("cartridge").isTextual() ? d.path("cartridge").asText() : "-", activity,
+                    reason.isEmpty() || activity.contains(reason) ? "" : " (" + reason + ")"); // each reason once
         }
         out.printf("%nqueues:%s%n", shown(st, s.path("queues").size(), s.path("queueCount").asInt()));
         out.printf("  %-18s %-8s %10s %12s %-10s %s%n", "queue", "group", "files", "bytes", "state", "reason");
@@ -81,12 +84,29 @@ final class StatusText {
                     q.path("files").asLong(), Units.roughSize(q.path("bytes").asDouble()), q.path("state").asText(),
                     q.path("reason").isNull() ? "" : q.path("reason").asText());
         }
-        out.printf("%ncartridges by state: %s%n", s.path("cartridgesByState"));
+        out.printf("%ncartridges: %s%n", counts(s.path("cartridgesByState"), "none"));
         for (JsonNode c : s.path("attention")) {
             out.printf("  %s %s%s: %s%n", c.path("barcode").asText(), c.path("state").asText(),
                     c.path("disabled").asBoolean() ? " (disabled)" : "", c.path("reason").asText());
         }
-        out.printf("counters: %s%n", s.path("counters"));
+        out.printf("counters: %s%n", counts(s.path("counters"), "all 0"));
+    }
+
+    /**
+     * "3 queued, 1 delivered": the non-zero entries of a JSON object of counts (a {@code bytes_} count as a size,
+     * "3.0 MB bytes_written"), or {@code none}.
+     */
+    private static String counts(JsonNode map, String none) {
+        StringBuilder sb = new StringBuilder();
+        map.fields().forEachRemaining(e -> {
+            long n = e.getValue().asLong();
+            if (n != 0) {
+                sb.append(sb.length() == 0 ? "" : ", ")
+                        .append(e.getKey().startsWith("bytes_") ? Units.roughSize(n) : Long.toString(n))
+                        .append(' ').append(e.getKey());
+            }
+        });
+        return sb.length() == 0 ? none : sb.toString();
     }
 
     /** " (12 shown from number 41 of 100; --offset, --limit)" when a paged list shows less than all, else "". */
@@ -99,14 +119,16 @@ final class StatusText {
     }
 
     static void printCartridges(JsonNode list, PrintWriter out) {
-        out.printf("%-10s %-6s %-10s %-10s %6s %10s %10s %8s %s%n", "barcode", "media", "family", "state", "files",
-                "used", "free", "mounts", "note");
+        // files: the users' files on the cartridge; tape files: what was written (an aggregate is one)
+        out.printf("%-10s %-6s %-10s %-10s %9s %10s %10s %10s %8s %s%n", "barcode", "media", "family", "state", "files",
+                "tapefiles", "used", "free", "mounts", "note");
         for (JsonNode c : list) {
             long cap = c.path("capacityBytes").asLong();
             long used = c.path("usedBytes").asLong();
-            out.printf("%-10s %-6s %-10s %-10s %6d %10s %10s %8d %s%n", c.path("barcode").asText(),
+            out.printf("%-10s %-6s %-10s %-10s %9d %10d %10s %10s %8d %s%n", c.path("barcode").asText(),
                     c.path("mediaType").asText(), c.path("family").isNull() ? "-" : c.path("family").asText(),
-                    c.path("state").asText(), c.path("tapeFiles").asInt(), Units.roughSize(used), Units.roughSize(Math.max(0, cap - used)),
+                    c.path("state").asText(), c.path("files").asLong(), c.path("tapeFiles").asInt(),
+                    Units.roughSize(used), Units.roughSize(Math.max(0, cap - used)),
                     c.path("mountCount").asLong(), (c.path("disabled").asBoolean() ? "disabled " : "")
                             + (c.path("reason").isNull() ? "" : c.path("reason").asText()));
         }

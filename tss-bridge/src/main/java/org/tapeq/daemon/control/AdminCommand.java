@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.tapeq.scheduler.engine.Scheduler;
 
 /**
@@ -188,7 +189,12 @@ public sealed interface AdminCommand {
 
         @Override
         public JsonNode execute(ControlTarget daemon) {
-            return ControlProtocol.JSON.valueToTree(daemon.cartridges());
+            Map<String, Long> files = daemon.fileCounts();
+            JsonNode list = ControlProtocol.JSON.valueToTree(daemon.cartridges());
+            for (JsonNode c : list) { // user files, beside the catalog's tape files (aggregates count once there)
+                ((ObjectNode) c).put("files", files.getOrDefault(c.path("barcode").asText(), 0L));
+            }
+            return list;
         }
     }
 

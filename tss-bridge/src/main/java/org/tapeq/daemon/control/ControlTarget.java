@@ -1,6 +1,7 @@
 package org.tapeq.daemon.control;
 
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
@@ -24,4 +25,7 @@ public interface ControlTarget {
 
     /** The catalog's cartridges. */
     List<CartridgeRecord> cartridges();
+
+    /** Live user files per cartridge ({@link org.tapeq.scheduler.catalog.Catalog#fileCounts}). */
+    Map<String, Long> fileCounts();
 }

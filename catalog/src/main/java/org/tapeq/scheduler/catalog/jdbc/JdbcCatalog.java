@@ -331,6 +331,21 @@ public final class JdbcCatalog implements Catalog {
     }
 
     @Override
+    public Map<String, Long> fileCounts() {
+        return read("fileCounts", "all", () -> {
+            PreparedStatement ps = statement("SELECT cartridge, COUNT(*) FROM files WHERE cartridge IS NOT NULL"
+                    + " GROUP BY cartridge");
+            Map<String, Long> out = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
     public void forEachFile(Consumer<FileRecord> consumer) {
         Objects.requireNonNull(consumer, "consumer");
         String after = null;
