@@ -219,6 +219,15 @@ class DaemonTarballIT {
         for (String linked : List.of("protocol.md", "provider.md", "scheduler.md", "scsi-backend.md", "tape-format.md")) {
             entry("share/doc/" + linked);
         }
+        // every relative link of the guide (documents, images) is packaged beside it
+        java.util.regex.Matcher link = java.util.regex.Pattern.compile("\\]\\(([^)#:]+)(#[^)]*)?\\)")
+                .matcher(entry("share/doc/operations.md").text());
+        int links = 0;
+        while (link.find()) {
+            entry("share/doc/" + link.group(1));
+            links++;
+        }
+        assertTrue(links >= 6, "relative links found: " + links);
     }
 
     @Test
