@@ -211,6 +211,19 @@ abstract class AbstractCatalogTest {
     // ---------------------------------------------------------------- commitAggregate
 
     @Test
+    void fileCounts_twoAggregatesAndADelete_countsLiveUserFilesPerCartridge() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        catalog.putCartridge(cartridge("A00002", FAMILY));
+        catalog.putCartridge(cartridge("A00003", FAMILY));
+        commit("A00001", 1, 1, 3, 10, "ds1", 100);
+        commit("A00001", 2, 10, 4, 10, "ds1", 110);
+        commit("A00002", 1, 20, 2, 10, "ds2", 120);
+        catalog.delete(List.of(pnfsid(21)), 200);
+        java.util.Map<String, Long> counts = catalog.fileCounts();
+        assertEquals(java.util.Map.of("A00001", 7L, "A00002", 1L), counts);
+    }
+
+    @Test
     void files_manyAtOnce_findsLiveOnesAcrossChunks_andLeavesOutUnknownAndDeleted() {
         catalog.putCartridge(cartridge("A00001", FAMILY));
         List<FileRecord> members = commit("A00001", 1, 1, JdbcCatalog.MAX_IN + 20, 10, "ds1", 100);
