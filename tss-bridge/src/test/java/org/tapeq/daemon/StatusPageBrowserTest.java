@@ -1,5 +1,6 @@
 package org.tapeq.daemon;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -84,7 +85,9 @@ class StatusPageBrowserTest {
         f.stage(id, data.length, DaemonFixture.adler32(data), true);
 
         DaemonFixture.await("the page shows drive0 down with its reason", () ->
-                "down".equals(driveCell("drive0", 1)) && driveCell("drive0", 8).contains(HTML_REASON));
+                "down".equals(driveCell("drive0", 1)) && driveCell("drive0", 3).contains(HTML_REASON));
+        assertEquals(1, String.join(" ", rows("drives").stream().filter(r -> r.get(0).equals("drive0")).findFirst()
+                .orElseThrow()).split(java.util.regex.Pattern.quote(HTML_REASON), -1).length - 1, "the reason once");
         DaemonFixture.await("the page shows the stage's queue waiting because every drive is down", () ->
                 queueRows().stream().anyMatch(r -> r.contains("every drive is down")));
         assertNotEquals(firstRefresh, browser.findElement(By.id("updated")).getText(), "the page refreshed");

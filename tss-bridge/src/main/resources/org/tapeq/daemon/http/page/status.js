@@ -62,8 +62,10 @@ function render(st) {
 
   const drives = s.drives || [];
   const driveRates = st.driveRates || {};
-  fill("drives", ["drive", "state", "cartridge", "activity", "since", "MB/s", "errors", "group", "down reason / last error"],
-      drives.map(d => [d.id, d.state, d.cartridge, d.activity, d.sinceTime, mbps(driveRates[d.id] || 0), d.errors, d.group, d.reason]),
+  // A down drive's activity already holds its reason ("down: by administrator: ..."): each reason once.
+  fill("drives", ["drive", "state", "cartridge", "activity", "since", "MB/s", "errors", "group", "last error"],
+      drives.map(d => [d.id, d.state, d.cartridge, d.activity, d.sinceTime, mbps(driveRates[d.id] || 0), d.errors, d.group,
+        d.reason && !text(d.activity).includes(d.reason) ? d.reason : ""]),
       i => drives[i].state === "down" ? "bad" : "");
 
   const queues = s.queues || [];
