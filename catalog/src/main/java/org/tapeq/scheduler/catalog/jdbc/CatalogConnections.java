@@ -3,7 +3,6 @@ package org.tapeq.scheduler.catalog.jdbc;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Properties;
 
@@ -11,6 +10,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
  * Where {@link JdbcCatalog} gets its connection for one operation, and what it does with it afterwards.
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * back, so a server restart costs the operations that ran into it and nothing after. The pool is built even if
  * the server is down ({@code initializationFailTimeout = -1}); a borrow then waits {@link #CONNECT_TIMEOUT_MS}
  * and fails. A failure that says the server is unreachable ({@link #isConnectionLoss}) evicts the connection
- * and is reported as {@code CatalogUnavailableException}, which callers may retry.
+ * and is reported as {@code CatalogUnavailableException}, which callers may retry; so is SQLite's BUSY/LOCKED
+ * ({@link #isBusy}). Every other SQL error fails the operation at once.
  *
  * <p>SQLite: one connection to the file for the catalog's life, never replaced: there is no server to lose,
  * and a pool would only add a second writer to a database that has one (WAL, BEGIN IMMEDIATE). The prepared
@@ -55,25 +57,46 @@ abstract class CatalogConnections implements AutoCloseable {
 
     /**
      * Whether {@code e} (or an exception it chains) says the database could not be reached rather than that the
-     * statement was wrong: SQLSTATE class 08 (connection exception), 57P01-57P03 (server shutting down, crashed
-     * or starting), or the JDBC types for a lost or refused connection.
+     * statement was wrong: SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, crash shutdown,
+     * cannot connect now), or HikariCP's {@link SQLTransientConnectionException} (no connection within the pool's
+     * timeout). Nothing else: a constraint violation, a data error, a syntax error, a serialisation failure or a
+     * cancelled statement is about what was asked, and retrying it would fail the same way for ever.
      */
     static boolean isConnectionLoss(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLTransientConnectionException || t instanceof SQLRecoverableException) {
+            if (t instanceof SQLTransientConnectionException) {
                 return true;
             }
             if (t instanceof SQLException sql) {
                 for (SQLException s = sql; s != null; s = s.getNextException()) {
-                    String state = s.getSQLState();
-                    if (state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-                            || state.equals("57P03"))) {
+                    if (isConnectionState(s.getSQLState())) {
                         return true;
                     }
                 }
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code e} (or an exception it chains) is SQLite's BUSY or LOCKED: another process held the
+     * database longer than the busy timeout. Transient: the same operation may succeed later.
+     */
+    static boolean isBusy(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLiteException sqlite) {
+                int primary = sqlite.getResultCode().code & 0xff; // extended codes keep the primary in the low byte
+                if (primary == SQLiteErrorCode.SQLITE_BUSY.code || primary == SQLiteErrorCode.SQLITE_LOCKED.code) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isConnectionState(String state) {
+        return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
+                || state.equals("57P03"));
     }
 
     /** One SQLite connection for the catalog's life. */

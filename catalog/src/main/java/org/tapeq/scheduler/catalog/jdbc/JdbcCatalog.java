@@ -110,7 +110,9 @@ import org.tapeq.scheduler.model.FileRecord;
  * could not be reached (connection refused or cut, server shutting down) evicts the connection and surfaces
  * as CatalogUnavailableException: nothing of the operation is recorded and it may be retried; the next call
  * gets a new connection once the server answers. A commit whose answer was lost may have been recorded
- * anyway, so commitAggregate is idempotent: an aggregate already recorded exactly as given counts as done.
+ * anyway, so every write the catalog writer may run again is idempotent: commitAggregate counts an aggregate
+ * already recorded exactly as given as done; recordMount counts a mount (cartridge, time) once; delete reports a
+ * file archived as deleted at the same time as deleted; the upserts and replaceCartridgeContents set, not add.
  *
  * Site lease (schema 2, table site_lease, one row per site): acquireLease takes it at start in one transaction
  * (serialised on PostgreSQL by an advisory lock): a row that is free, lapsed, released, or held by a process of
@@ -220,6 +222,11 @@ public final class JdbcCatalog implements Catalog {
         } catch (SQLException | RuntimeException e) {
             throw new CatalogException("open " + description + ": " + e.getMessage(), e);
         }
+        return open(description, dialect, connections);
+    }
+
+    /** Opens the catalog over {@code connections} (tests wrap a connection to inject failures). */
+    static JdbcCatalog open(String description, Dialect dialect, CatalogConnections connections) {
         JdbcCatalog catalog = new JdbcCatalog(description, dialect, connections);
         try {
             catalog.migrate();
@@ -570,8 +577,32 @@ public final class JdbcCatalog implements Catalog {
                 deleteLive(live.keySet());
             }
             addReclaimable(reclaim);
+            if (existed.size() < ids.size()) {
+                existed.addAll(deletedAt(ids.stream().filter(id -> !existed.contains(id)).toList(), now));
+            }
             return ids.stream().filter(existed::contains).toList();
         });
+    }
+
+    /**
+     * Which of {@code pnfsids} were deleted at {@code now} exactly: a delete run again after its commit's answer
+     * was lost finds its own earlier effect here and reports those files as deleted, not as unknown.
+     */
+    private Set<String> deletedAt(List<String> pnfsids, long now) throws SQLException {
+        Set<String> result = new HashSet<>();
+        for (int from = 0; from < pnfsids.size(); from += MAX_IN) {
+            List<String> chunk = pnfsids.subList(from, Math.min(pnfsids.size(), from + MAX_IN));
+            PreparedStatement ps = inStatement("SELECT pnfsid FROM deleted_files WHERE reason = '" + REASON_DELETED
+                    + "' AND deleted_at = ? AND pnfsid IN ", "", chunk.size());
+            ps.setLong(1, now);
+            bindIn(ps, 2, chunk);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    result.add(rs.getString(1));
+                }
+            }
+        }
+        return result;
     }
 
     @Override
@@ -624,15 +655,26 @@ public final class JdbcCatalog implements Catalog {
     public void recordMount(String barcode, long when) {
         Objects.requireNonNull(barcode, "barcode");
         transaction("recordMount", "cartridge " + barcode, () -> {
+            // A mount is its cartridge and time: the same one recorded again (a retry after a commit whose answer
+            // was lost) is not counted twice. last_mount 0 with mount_count 0 means "never mounted".
             PreparedStatement ps = statement("UPDATE cartridges SET mount_count = mount_count + 1, last_mount = ?"
-                    + " WHERE barcode = ?");
+                    + " WHERE barcode = ? AND (last_mount <> ? OR mount_count = 0)");
             ps.setLong(1, when);
             ps.setString(2, barcode);
-            if (ps.executeUpdate() == 0) {
+            ps.setLong(3, when);
+            if (ps.executeUpdate() == 0 && !cartridgeExists(barcode)) {
                 throw new CatalogException("recordMount cartridge " + barcode + ": not in the catalog");
             }
             return null;
         });
+    }
+
+    private boolean cartridgeExists(String barcode) throws SQLException {
+        PreparedStatement ps = statement("SELECT 1 FROM cartridges WHERE barcode = ?");
+        ps.setString(1, barcode);
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next();
+        }
     }
 
     /**
@@ -1157,6 +1199,11 @@ public final class JdbcCatalog implements Catalog {
                     lost = true;
                     throw new CatalogUnavailableException(operation + " " + subject + ": catalog " + description
                             + " unreachable: " + e.getMessage(), e);
+                }
+                if (!(e instanceof CatalogException) && CatalogConnections.isBusy(e)) {
+                    throw new CatalogUnavailableException(operation + " " + subject + ": catalog " + description
+                            + " busy (held by another process longer than " + BUSY_TIMEOUT_MS + " ms): "
+                            + e.getMessage(), e);
                 }
                 if (e instanceof RuntimeException runtime) {
                     throw runtime;
