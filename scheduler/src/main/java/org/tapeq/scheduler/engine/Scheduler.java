@@ -49,9 +49,11 @@ import org.tapeq.scheduler.time.VirtualEventLoop;
  * The tape-queue engine's public face. Thread-safe: every call hands its work to the event loop, and every
  * outcome reaches the {@link RequestListener} on the loop, exactly once per accepted request.
  *
- * <p>A stage's location is looked up in the catalog on the caller's thread, so a burst of requests does not
- * hold up the loop; everything else runs on the loop, and the loop's catalog calls run on one catalog writer
- * ({@link CatalogWriter}: its own thread in real time, inline in virtual time).
+ * <p>In real time a stage's location is looked up on the catalog writer ({@link CatalogWriter}: its own thread),
+ * never on the caller's thread: a caller that owns a loop of its own (a directory bridge) must not wait for the
+ * catalog, least of all during an outage, when the lookup waits in the writer until the catalog answers.
+ * Everything else runs on the loop, and the loop's catalog calls run on the same writer. In virtual time the
+ * lookup is made at once on the caller (there is no I/O to wait for, and the simulator stays deterministic).
  */
 public final class Scheduler {
 
@@ -139,6 +141,9 @@ public final class Scheduler {
     public Ticket stage(StageRequest request) {
         Objects.requireNonNull(request, "request");
         long now = loop.now();
+        if (!(loop instanceof VirtualEventLoop)) {
+            return lookUpLater(List.of(request), now).get(0);
+        }
         Optional<FileRecord> found;
         try {
             found = catalog.file(request.pnfsid());
@@ -161,6 +166,9 @@ public final class Scheduler {
         for (StageRequest r : requests) {
             ids.add(Objects.requireNonNull(r, "request").pnfsid());
         }
+        if (!(loop instanceof VirtualEventLoop)) {
+            return lookUpLater(requests, now);
+        }
         Map<String, FileRecord> found;
         List<Ticket> tickets = new ArrayList<>(requests.size());
         try {
@@ -181,8 +189,17 @@ public final class Scheduler {
     }
 
     /**
-     * The catalog does not answer: the lookup goes to the catalog writer, which runs it once the catalog is
-     * back (an outage does not fail a stage), and each stage is then queued or rejected as usual.
+     * Looks {@code pnfsid} up in the catalog without blocking the caller: the read runs on the catalog writer,
+     * after every write submitted before it, waiting out an outage; {@code done} is told the result on the loop.
+     */
+    public void lookUp(String pnfsid, CatalogWriter.Done<Optional<FileRecord>> done) {
+        Objects.requireNonNull(pnfsid, "pnfsid");
+        loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.READ, () -> catalog.file(pnfsid), done));
+    }
+
+    /**
+     * The lookup goes to the catalog writer, which runs it (once the catalog is back, if it is down: an outage
+     * does not fail a stage), and each stage is then queued or rejected as usual.
      */
     private List<Ticket> lookUpLater(List<StageRequest> requests, long now) {
         List<PendingStage> pending = new ArrayList<>(requests.size());
@@ -191,7 +208,9 @@ public final class Scheduler {
             pending.add(new PendingStage(r));
             ids.add(r.pnfsid());
         }
-        LOG.warn("Catalog unreachable: the lookup of {} stage(s) waits for it", requests.size());
+        if (!engine.writer.reachable()) {
+            LOG.warn("Catalog unreachable: the lookup of {} stage(s) waits for it", requests.size());
+        }
         loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.READ, () -> catalog.files(ids),
                 new CatalogWriter.Done<Map<String, FileRecord>>() {
                     @Override

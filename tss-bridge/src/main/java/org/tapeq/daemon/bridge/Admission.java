@@ -20,6 +20,7 @@ import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.engine.queue.Ticket;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.FlushRequest;
@@ -195,30 +196,48 @@ final class Admission {
             answers.flushFailed(t, ReturnCodes.INVALID_REQUEST, cx.dir.requestFile(t.pnfsid) + " has no storage class");
             return;
         }
+        // Committed to the catalog before a restart, but its link not removed yet? The lookup runs on the
+        // catalog writer, never here: the bridge goes on with other requests, also while the catalog is down.
+        t.checking("looking for an earlier copy in the catalog");
+        cx.scheduler.lookUp(t.pnfsid, new CatalogWriter.Done<>() {
+            @Override
+            public void succeeded(Optional<FileRecord> found) {
+                cx.thread.run(() -> checked(t, found));
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                cx.thread.run(() -> {
+                    LOG.warn("{}: catalog lookup of {} failed ({}); flushing it", cx.name(), t.pnfsid, e.toString());
+                    checked(t, Optional.empty());
+                });
+            }
+        });
+    }
+
+    /** The catalog's answer for a flush being {@link Tracked.State#CHECKING checked}; on the bridge thread. */
+    private void checked(Tracked t, Optional<FileRecord> found) {
+        if (table.get(t.pnfsid) != t || !t.is(Tracked.State.CHECKING)) {
+            return; // withdrawn or replaced while it was looked up
+        }
+        Request r = t.request();
         String checksum = BridgeContext.checksumOf(r);
-        if (alreadyOnTape(t, checksum)) {
+        if (alreadyOnTape(r, checksum, found)) {
             answers.acknowledgeFlush(t, 0);
             return;
         }
         Request.Extension x = r.extension();
         FlushRequest f = new FlushRequest(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(),
                 x == null ? null : x.colocation(), cx.groupOf(r), x == null ? 0 : x.priority(), deadline(x),
-                checksum, link, cx.origin);
+                checksum, cx.dir.outLink(t.pnfsid), cx.origin);
         t.queued();
         table.handedOver(t);
         t.ticket(cx.scheduler.flush(f));
     }
 
     /** Committed to the catalog before a restart, but its link was not removed yet. */
-    private boolean alreadyOnTape(Tracked t, String checksum) {
-        Optional<FileRecord> found;
-        try {
-            found = cx.catalog.file(t.pnfsid);
-        } catch (RuntimeException e) {
-            LOG.warn("{}: catalog lookup of {} failed ({}); flushing it", cx.name(), t.pnfsid, e.toString());
-            return false;
-        }
-        if (found.isEmpty() || found.get().isHint() || found.get().size() != t.request().fileSize()) {
+    private static boolean alreadyOnTape(Request r, String checksum, Optional<FileRecord> found) {
+        if (found.isEmpty() || found.get().isHint() || found.get().size() != r.fileSize()) {
             return false;
         }
         return !Checksums.contradicts(checksum, found.get().checksum());

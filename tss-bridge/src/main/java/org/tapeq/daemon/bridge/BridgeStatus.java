@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * One request directory as {@code tapeq status} and {@code /status} show it.
  *
- * @param requests       tracked request files by state (queued, waiting_link, delivered, answered, unwritten,
+ * @param requests       tracked request files by state (checking, queued, waiting_link, delivered, answered, unwritten,
  *                       parked, ...)
  * @param removing       trash entries being removed
  * @param inScheduler    requests the scheduler holds

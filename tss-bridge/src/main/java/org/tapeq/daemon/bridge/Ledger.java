@@ -60,7 +60,7 @@ final class Ledger {
     }
 
     private static boolean waits(Tracked.State s) {
-        return s == Tracked.State.QUEUED || s == Tracked.State.WAITING_LINK;
+        return s == Tracked.State.QUEUED || s == Tracked.State.WAITING_LINK || s == Tracked.State.CHECKING;
     }
 
     private static boolean stillWaits(Tracked t) {

@@ -15,6 +15,8 @@ final class Tracked {
     enum State {
         /** A flush whose {@code out/} link has not appeared yet. */
         WAITING_LINK,
+        /** A flush whose link is there, looked up in the catalog (on tape already?) before it is queued. */
+        CHECKING,
         /** Handed to the scheduler. */
         QUEUED,
         /** A stage whose file is in {@code in/}, waiting for the pool to take it. */
@@ -103,9 +105,9 @@ final class Tracked {
         return state == s;
     }
 
-    /** Queued or waiting for its link: being served, not answered yet. */
+    /** Queued, being checked or waiting for its link: being served, not answered yet. */
     boolean inProgress() {
-        return state == State.QUEUED || state == State.WAITING_LINK;
+        return state == State.QUEUED || state == State.WAITING_LINK || state == State.CHECKING;
     }
 
     String reason() {
@@ -194,6 +196,11 @@ final class Tracked {
 
     void waitForLink(String why) {
         to(State.WAITING_LINK);
+        reason = why;
+    }
+
+    void checking(String why) {
+        to(State.CHECKING);
         reason = why;
     }
 

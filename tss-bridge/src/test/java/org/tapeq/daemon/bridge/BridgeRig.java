@@ -7,10 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 import org.tapeq.scheduler.time.Threads;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerConfig;
@@ -31,15 +33,21 @@ final class BridgeRig implements AutoCloseable {
     private final Path tmp;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final RealTimeEventLoop loop;
-    private final JdbcCatalog catalog;
+    private final Catalog catalog;
     private final Scheduler scheduler;
 
     BridgeRig(Path tmp) throws Exception {
+        this(tmp, UnaryOperator.identity());
+    }
+
+    /** A rig whose scheduler and bridges use {@code wrap} of the catalog (a test's hanging or failing one). */
+    BridgeRig(Path tmp, UnaryOperator<Catalog> wrap) throws Exception {
         this.tmp = tmp;
         loop = new RealTimeEventLoop("tapeq-scheduler", 1000);
         closeables.add(loop);
-        catalog = JdbcCatalog.open("jdbc:sqlite:" + tmp.resolve("catalog.db"));
-        closeables.add(catalog);
+        JdbcCatalog jdbc = JdbcCatalog.open("jdbc:sqlite:" + tmp.resolve("catalog.db"));
+        closeables.add(jdbc);
+        catalog = wrap.apply(jdbc);
         SimulatedLibrary library = SimulatedLibrary.builder(loop).drives(1).cartridges("RG", 1, MediaType.LTO9)
                 .sizeOnly(tmp.resolve("tapes")).build();
         closeables.add(library);
