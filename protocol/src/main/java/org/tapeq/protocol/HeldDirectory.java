@@ -221,6 +221,21 @@ public final class HeldDirectory implements Closeable {
                 StandardOpenOption.WRITE));
     }
 
+    /**
+     * Opens {@code name} for writing without truncating it, never through a link, as a channel that can take a
+     * file lock; with {@code create} it must not exist yet (FileAlreadyExistsException otherwise).
+     */
+    public FileChannel openLockFile(String name, boolean create) throws IOException {
+        SeekableByteChannel channel = open(name, create
+                ? EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                : EnumSet.of(StandardOpenOption.WRITE));
+        if (channel instanceof FileChannel) {
+            return (FileChannel) channel;
+        }
+        channel.close();
+        throw new IOException(resolve(name) + ": this platform gives no lockable channel inside a held directory");
+    }
+
     private SeekableByteChannel open(String name, Set<StandardOpenOption> options) throws IOException {
         Set<OpenOption> all = new HashSet<>(options);
         all.add(LinkOption.NOFOLLOW_LINKS);

@@ -148,7 +148,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
      * future completes when every request found at start has been handed to the scheduler or answered.
      */
     public CompletableFuture<Void> start() throws IOException {
-        lock = ExclusiveLock.take(dir.base().resolve(LOCK_FILE), "request directory " + dir.base());
+        lock = ExclusiveLock.take(guard.held.base(), LOCK_FILE, "request directory " + dir.base());
         removePartials();
         if (settings.watch()) {
             try {

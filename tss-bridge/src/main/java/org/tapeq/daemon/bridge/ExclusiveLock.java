@@ -15,6 +15,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.Set;
 
+import org.tapeq.protocol.HeldDirectory;
+
 /**
  * An exclusive lock on a file, held until closed (or until the process dies: the kernel releases it). Keeps a
  * second daemon off a request directory or a state directory.
@@ -29,7 +31,9 @@ import java.util.Set;
  * the identity the path named before it opened the file with the one it names once locked, and takes the lock
  * again if they differ. After a kill -9 the file stays, and the next start takes it as before (the kernel
  * released the lock). The file is never opened through a symbolic link. The token written into it (the pid) is
- * for people.
+ * for people. A request directory's lock is taken by name inside the base directory held open
+ * ({@link #take(HeldDirectory, String, String)}), so a base renamed and replaced between the hold and the lock
+ * cannot leave the directory served unlocked while the lock sits in the one put in its place.
  */
 public final class ExclusiveLock implements AutoCloseable {
 
@@ -38,44 +42,136 @@ public final class ExclusiveLock implements AutoCloseable {
     /** Identities of the lock files this process holds. */
     private static final Set<Object> HELD = new HashSet<>();
 
-    private final Path file;
+    /** Where the lock file is: named by a path, or by a name inside a directory held open. */
+    private interface Place {
+        /** Creates the file if missing (opening nothing this process may hold a lock on: the file is new). */
+        void create() throws IOException;
+
+        /** The identity of what the name denotes now (no link followed, nothing opened), or null if nothing. */
+        Object key() throws IOException;
+
+        /** Opens the file for writing, never through a link. */
+        FileChannel open() throws IOException;
+
+        void delete() throws IOException;
+
+        /** For messages. */
+        Path path();
+    }
+
+    private final Place place;
     private final FileChannel channel;
     private final Object key;
 
-    private ExclusiveLock(Path file, FileChannel channel, Object key) {
-        this.file = file;
+    private ExclusiveLock(Place place, FileChannel channel, Object key) {
+        this.place = place;
         this.channel = channel;
         this.key = key;
     }
 
     /** Takes the lock on {@code file} (created if missing); fails naming {@code what} if another holds it. */
     public static ExclusiveLock take(Path file, String what) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                Files.createFile(file); // opens nothing this process may hold a lock on: the file is new
-            } catch (FileAlreadyExistsException e) {
-                // as usual
+        return take(new Place() {
+            @Override
+            public void create() throws IOException {
+                try {
+                    Files.createFile(file);
+                } catch (FileAlreadyExistsException e) {
+                    // as usual
+                }
             }
-            Object before = keyOf(file);
+
+            @Override
+            public Object key() throws IOException {
+                try {
+                    return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+                } catch (NoSuchFileException e) {
+                    return null;
+                }
+            }
+
+            @Override
+            public FileChannel open() throws IOException {
+                return FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            }
+
+            @Override
+            public void delete() throws IOException {
+                Files.deleteIfExists(file);
+            }
+
+            @Override
+            public Path path() {
+                return file;
+            }
+        }, what);
+    }
+
+    /**
+     * Takes the lock on {@code name} inside {@code dir}, the directory held open (created if missing): the lock
+     * is on the directory served, even if its path has since been made to name another one.
+     */
+    public static ExclusiveLock take(HeldDirectory dir, String name, String what) throws IOException {
+        return take(new Place() {
+            @Override
+            public void create() throws IOException {
+                try {
+                    dir.openLockFile(name, true).close();
+                } catch (FileAlreadyExistsException e) {
+                    // as usual
+                }
+            }
+
+            @Override
+            public Object key() throws IOException {
+                try {
+                    return dir.attributes(name).fileKey();
+                } catch (NoSuchFileException e) {
+                    return null;
+                }
+            }
+
+            @Override
+            public FileChannel open() throws IOException {
+                return dir.openLockFile(name, false);
+            }
+
+            @Override
+            public void delete() throws IOException {
+                dir.delete(name);
+            }
+
+            @Override
+            public Path path() {
+                return dir.resolve(name);
+            }
+        }, what);
+    }
+
+    private static ExclusiveLock take(Place place, String what) throws IOException {
+        Path file = place.path();
+        for (int attempt = 1; ; attempt++) {
+            place.create();
+            Object before = place.key();
             synchronized (HELD) {
                 if (before != null && HELD.contains(before)) {
                     throw new IOException(what + " is in use by another tapeq daemon (" + file
                             + " is locked by this process)");
                 }
             }
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            FileChannel channel = place.open();
             try {
                 if (!tryLock(channel)) {
                     throw new IOException(what + " is in use by another tapeq daemon (" + file + " is locked)");
                 }
-                if (before != null && before.equals(keyOf(file))) {
+                if (before != null && before.equals(place.key())) {
                     synchronized (HELD) {
                         HELD.add(before);
                     }
                     byte[] token = ("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
                     channel.truncate(0);
                     channel.write(ByteBuffer.wrap(token), 0);
-                    return new ExclusiveLock(file, channel, before);
+                    return new ExclusiveLock(place, channel, before);
                 }
                 if (attempt == ATTEMPTS) {
                     throw new IOException(what + ": " + file + " keeps being replaced while it is locked");
@@ -97,24 +193,15 @@ public final class ExclusiveLock implements AutoCloseable {
         }
     }
 
-    /** The identity of what {@code file} names now (no link followed, nothing opened), or null if nothing. */
-    private static Object keyOf(Path file) throws IOException {
-        try {
-            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-        } catch (NoSuchFileException e) {
-            return null;
-        }
-    }
-
     /**
-     * Removes the file if the path still names the file locked (never another daemon's), then releases the lock
+     * Removes the file if its name still denotes the file locked (never another daemon's), then releases the lock
      * (a clean stop leaves nothing behind).
      */
     @Override
     public void close() throws IOException {
         try {
-            if (key.equals(keyOf(file))) {
-                Files.deleteIfExists(file);
+            if (key.equals(place.key())) {
+                place.delete();
             }
         } finally {
             try {
