@@ -81,6 +81,8 @@ public final class Daemon implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
 
+    /** How long a stop waits for the I/O threads (drives) to end before it lets go of the request directories. */
+    static final long STOP_WAIT_SECONDS = 30;
     /** How long a status or metrics request waits for the loop and the bridges. */
     public static final long STATUS_TIMEOUT_MILLIS = 5_000;
     private static final long LOOP_PROBE_MILLIS = 1_000;
@@ -162,8 +164,13 @@ public final class Daemon implements AutoCloseable {
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
         loop = new RealTimeEventLoop("tapeq-scheduler", scsi ? 1 : lib.simulated().speed());
         int drives = scsi ? lib.scsi().drives().size() : lib.simulated().drives();
+        // Shutdown order (closeables run in reverse): the bridges stop taking requests and answering; the loop,
+        // the library and the I/O pool stop, and the pool's threads (a drive writing a stage into in/) end; only
+        // then are the request directories let go, so no late write finds them closed. A request not answered by
+        // then stays in its directory for the next start (docs/protocol.md).
+        closeables.add(this::releaseDirectories);
         ThreadPoolExecutor pool = boundedPool("tapeq-io", Math.max(2, drives + 1), IO_QUEUE);
-        closeables.add(pool::shutdownNow);
+        closeables.add(() -> stopAndWait(pool, "tapeq-io"));
         // The loop hands its I/O work through the gate: what does not fit waits on the loop, never runs on it.
         IoGate io = new IoGate(loop, pool, IO_QUEUE);
         library = openLibrary(lib, io);
@@ -205,7 +212,7 @@ public final class Daemon implements AutoCloseable {
             }
             DirectoryBridge bridge = new DirectoryBridge(s, services);
             bridges.add(bridge);
-            closeables.add(bridge);
+            closeables.add(bridge::stop); // released (closed) with releaseDirectories, after the drives stop
             ready.add(bridge.start());
         }
         registerGauges();
@@ -241,6 +248,22 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** A pool that refuses work when full: its callers ({@link IoGate}) keep what does not fit. */
+    /** Interrupts {@code pool}'s threads and waits (at most {@link #STOP_WAIT_SECONDS}) for them to end. */
+    private static void stopAndWait(ThreadPoolExecutor pool, String name) throws InterruptedException {
+        pool.shutdownNow();
+        if (!pool.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
+            LOG.warn("{} threads still running {} s after the stop; the request directories are let go anyway",
+                    name, STOP_WAIT_SECONDS);
+        }
+    }
+
+    /** Lets go of every request directory (its lock and handles); the last step of a stop before the catalog. */
+    private void releaseDirectories() {
+        for (DirectoryBridge b : bridges) {
+            b.close();
+        }
+    }
+
     private static ThreadPoolExecutor boundedPool(String name, int threads, int queue) {
         return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue),
                 Threads.numbered(name), new ThreadPoolExecutor.AbortPolicy());

@@ -298,13 +298,25 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         return f;
     }
 
-    /** Stops watching and serving; requests in the scheduler are left to it. The directory stays as it is. */
-    @Override
-    public void close() {
+    /**
+     * Stops watching, reading and answering (the first step of a stop); the directory stays held open, so a
+     * drive still writing a stage into {@code in/} finishes its write. Its answer is not given: the request
+     * stays for the next start. {@link #close} then lets go of the directory.
+     */
+    public void stop() {
         if (watcher != null) {
             watcher.close();
         }
         thread.close();
+    }
+
+    /**
+     * Stops (if not yet) and lets go of the directory: removes the lock and closes the held handles. Requests in
+     * the scheduler are left to it. The directory stays as it is.
+     */
+    @Override
+    public void close() {
+        stop();
         try {
             if (lock != null) {
                 lock.close();
