@@ -51,6 +51,7 @@ import org.tapeq.daemon.metrics.StateMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.catalog.jdbc.ProcessIdentity;
 import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerLoad;
@@ -158,7 +159,9 @@ public final class Daemon implements AutoCloseable {
         catalog = opened;
         closeables.add(catalog);
         // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease.
-        opened.acquireLease(config.catalog().site(), UUID.randomUUID().toString(), hostName(),
+        String holder = UUID.randomUUID().toString();
+        opened.acquireLease(config.catalog().site(), ProcessIdentity.current().map(i -> i.holder(holder))
+                .orElse(holder), hostName(),
                 ProcessHandle.current().pid(), System.currentTimeMillis(), config.catalog().leaseTimeoutMillis());
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;

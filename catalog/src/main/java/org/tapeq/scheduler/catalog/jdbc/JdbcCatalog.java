@@ -116,7 +116,8 @@ import org.tapeq.scheduler.model.FileRecord;
  *
  * Site lease (schema 2, table site_lease, one row per site): acquireLease takes it at start in one transaction
  * (serialised on PostgreSQL by an advisory lock): a row that is free, lapsed, released, or held by a process of
- * this host that no longer runs is taken with epoch + 1; a live one held by another is refused
+ * this host known to be gone (its holder string carries boot id, pid namespace, pid and start time:
+ * ProcessIdentity; a bare pid is not trusted across containers) is taken with epoch + 1; a live one held by another is refused
  * (CatalogLeaseException naming the site, holder host, pid and since when). From then on every mutating
  * transaction first runs UPDATE site_lease ... WHERE site = ? AND holder = ? AND epoch = ? and is refused if
  * no row matches (fencing: the lease was taken over); on PostgreSQL that row lock also orders the commit
@@ -975,8 +976,13 @@ public final class JdbcCatalog implements Catalog {
         }
     }
 
+    /**
+     * Whether the holder of {@code l} is known dead: same host, and its identity in the holder string (boot,
+     * pid namespace, pid, start time: {@link ProcessIdentity}) names no running process. A bare pid is not
+     * trusted: in another pid namespace (a container) it may be alive or another process.
+     */
     private static boolean deadOnThisHost(SiteLease l, String host) {
-        return l.host().equals(host) && ProcessHandle.of(l.pid()).map(p -> !p.isAlive()).orElse(true);
+        return l.host().equals(host) && ProcessIdentity.knownDead(l.holder());
     }
 
     private static String describe(SiteLease l, long now) {

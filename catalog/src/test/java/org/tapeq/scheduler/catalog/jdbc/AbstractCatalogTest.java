@@ -200,9 +200,11 @@ abstract class AbstractCatalogTest {
 
     @Test
     void lease_heldByADeadProcessOfThisHost_isTakenAtOnce() throws Exception {
-        Process gone = new ProcessBuilder("true").start();
+        Process gone = new ProcessBuilder("sleep", "60").start();
+        ProcessIdentity identity = ProcessIdentity.of(gone.pid()).orElseThrow();
+        gone.destroy();
         gone.waitFor();
-        catalog.acquireLease("gridka", "a", "this-host", gone.pid(), 1_000, TTL);
+        catalog.acquireLease("gridka", identity.holder("a"), "this-host", gone.pid(), 1_000, TTL);
         try (JdbcCatalog second = JdbcCatalog.open(url)) {
             assertEquals(2, second.acquireLease("gridka", "b", "this-host", 77, 2_000, TTL).epoch());
         }
