@@ -217,8 +217,8 @@ final class Admission {
 
     /** The catalog's answer for a flush being {@link Tracked.State#CHECKING checked}; on the bridge thread. */
     private void checked(Tracked t, Optional<FileRecord> found) {
-        if (table.get(t.pnfsid) != t || !t.is(Tracked.State.CHECKING)) {
-            return; // withdrawn or replaced while it was looked up
+        if (table.get(t.pnfsid) != t || !t.is(Tracked.State.CHECKING) || cx.guard.stopped() != null) {
+            return; // withdrawn or replaced while it was looked up, or the directory is no longer served
         }
         Request r = t.request();
         String checksum = BridgeContext.checksumOf(r);
