@@ -3,6 +3,7 @@ package org.tapeq.daemon.bridge;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.ClosedDirectoryStreamException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
@@ -217,7 +218,13 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         if (target == null || !dir.inDir().equals(target.getParent())) {
             throw new IOException(target + " is not in " + dir.inDir());
         }
-        return guard.held.in().openWrite(target.getFileName().toString());
+        try {
+            return guard.held.in().openWrite(target.getFileName().toString());
+        } catch (ClosedDirectoryStreamException e) {
+            // Only if a drive outlived the stop's wait for it: the request stays for the next start.
+            throw new IOException("not writing " + target + ": the daemon is stopping and has let go of "
+                    + dir.inDir() + "; the request is served after the next start", e);
+        }
     }
 
     /** Flush sources are looked at and read in the out/ directory held open at start, never by their path. */
