@@ -15,6 +15,7 @@ public final class SimFaults {
     private final Map<String, Integer> driveFailuresLeft = new HashMap<>();
     private final Map<String, Set<Integer>> mediaErrors = new HashMap<>();
     private final Set<String> tapeFullNext = new HashSet<>();
+    private final Map<String, Map<Integer, Set<Long>>> corruptBytes = new HashMap<>();
     private final Map<String, Double> rateFactors = new HashMap<>();
     private int robotFailuresLeft;
     private boolean robotFailed;
@@ -52,6 +53,19 @@ public final class SimFaults {
         }
     }
 
+    /**
+     * Reads of the tape file on the cartridge deliver the byte at {@code offset} (from the tape file's start)
+     * inverted, without an error, until cleared: silent corruption, which only a checksum finds. The recorded
+     * data stays as written.
+     */
+    public synchronized void corruptByte(String barcode, int fileNumber, long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative: " + offset);
+        }
+        corruptBytes.computeIfAbsent(barcode, b -> new HashMap<>()).computeIfAbsent(fileNumber, f -> new HashSet<>())
+                .add(offset);
+    }
+
     /** Every robot move fails with {@code ROBOT} until {@link #restoreRobot}. */
     public synchronized void failRobot() {
         robotFailed = true;
@@ -87,6 +101,7 @@ public final class SimFaults {
         driveFailuresLeft.clear();
         mediaErrors.clear();
         tapeFullNext.clear();
+        corruptBytes.clear();
         rateFactors.clear();
         restoreRobot();
     }
@@ -127,6 +142,12 @@ public final class SimFaults {
     synchronized boolean mediaErrorAt(String barcode, int fileNumber) {
         Set<Integer> files = mediaErrors.get(barcode);
         return files != null && files.contains(fileNumber);
+    }
+
+    /** The offsets within the tape file that reads deliver inverted ({@link #corruptByte}); empty if none. */
+    synchronized Set<Long> corruptOffsets(String barcode, int fileNumber) {
+        Set<Long> offsets = corruptBytes.getOrDefault(barcode, Map.of()).get(fileNumber);
+        return offsets == null ? Set.of() : Set.copyOf(offsets);
     }
 
     /** Whether the next append to the cartridge is to fail; consumes the switch. */

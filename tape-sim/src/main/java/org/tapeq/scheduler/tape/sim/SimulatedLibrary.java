@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -516,8 +517,9 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         if (store.keepsBytes()) {
             String name = cartridge.dataFiles.get(file);
             long copyFrom = from + skipped;
+            Set<Long> corrupt = faults.corruptOffsets(cartridge.barcode, file);
             copy = () -> {
-                try (OutputStream out = sink.open()) {
+                try (OutputStream out = CorruptingStream.wrap(sink.open(), copyFrom, corrupt)) {
                     if (delivered > 0) {
                         store.copyOut(cartridge.barcode, name, copyFrom, delivered, out);
                     }

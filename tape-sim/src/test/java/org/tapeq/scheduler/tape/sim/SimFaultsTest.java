@@ -91,6 +91,28 @@ class SimFaultsTest {
     }
 
     @Test
+    void corruptByte_readDeliversThatByteInvertedOnlyThereDataIntact() throws IOException {
+        SimHarness h = withTwoFiles();
+        long offset = BS + 17; // in the second block: a read that skips into the file sees it at its own offset
+        h.library.faults().corruptByte(A, 1, offset);
+        byte[] good = SimHarness.randomBytes(1, 3 * BS);
+        h.locateFile("drive0", 1);
+        byte[] whole = h.read("drive0", 0, Long.MAX_VALUE);
+        byte[] expected = good.clone();
+        expected[(int) offset] = (byte) ~expected[(int) offset];
+        assertArrayEquals(expected, whole);
+        h.locateFile("drive0", 1);
+        byte[] tail = h.read("drive0", offset, 2);
+        assertArrayEquals(new byte[] {expected[(int) offset], good[(int) offset + 1]}, tail);
+        h.locateFile("drive0", 2);
+        assertArrayEquals(SimHarness.randomBytes(2, 2 * BS), h.read("drive0", 0, Long.MAX_VALUE));
+
+        h.library.faults().clear();
+        h.locateFile("drive0", 1);
+        assertArrayEquals(good, h.read("drive0", 0, Long.MAX_VALUE));
+    }
+
+    @Test
     void failNextRobotMoves_mountFailsCartridgeStaysInSlotRetryWorks() throws IOException {
         SimHarness h = bytesLibrary(MediaType.LTO9.capacityBytes());
         h.library.faults().failNextRobotMoves(1);
