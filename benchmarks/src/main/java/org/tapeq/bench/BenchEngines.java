@@ -106,6 +106,10 @@ public final class BenchEngines {
         @Override public void putCartridge(CartridgeRecord cartridge) { }
         @Override public void recordMount(String barcode, long when) { }
         @Override public void replaceCartridgeContents(CartridgeRecord c, List<AggregateRecord> a, List<FileRecord> f) { }
+        @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) { }
+        @Override public java.util.Optional<org.tapeq.scheduler.catalog.Verification> lastVerification(String b) {
+            return java.util.Optional.empty();
+        }
         @Override public List<DriveRecord> drives() { return List.of(); }
         @Override public void putDrive(DriveRecord drive) { }
         @Override public void close() { }

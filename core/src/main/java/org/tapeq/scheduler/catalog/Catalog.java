@@ -121,6 +121,12 @@ public interface Catalog extends AutoCloseable {
     void replaceCartridgeContents(CartridgeRecord cartridge, List<AggregateRecord> aggregates,
                                   List<FileRecord> files);
 
+    /** Records what a cartridge's verification found, replacing the one before. */
+    void recordVerification(Verification verification);
+
+    /** The last verification of a cartridge, if it was ever verified. */
+    Optional<Verification> lastVerification(String barcode);
+
     List<DriveRecord> drives();
 
     void putDrive(DriveRecord drive);

@@ -90,7 +90,7 @@ final class Engine {
                 this::requestDispatch);
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
-                config.robotErrorLimit()), policy, queues, cartridges, this::catalogReachable);
+                config.robotErrorLimit(), config.maxBackgroundDrives()), policy, queues, cartridges, this::catalogReachable);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);

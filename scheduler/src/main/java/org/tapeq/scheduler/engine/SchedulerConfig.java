@@ -75,6 +75,7 @@ public final class SchedulerConfig {
     private final long fullMarginBytes;
     private final int maxReadDrives;
     private final int maxWriteDrives;
+    private final int maxBackgroundDrives;
     private final boolean checkLabels;
     private final boolean verifyAfterWrite;
     private final Map<String, GroupShare> groups;
@@ -102,6 +103,7 @@ public final class SchedulerConfig {
         fullMarginBytes = b.fullMarginBytes;
         maxReadDrives = b.maxReadDrives;
         maxWriteDrives = b.maxWriteDrives;
+        maxBackgroundDrives = b.maxBackgroundDrives;
         checkLabels = b.checkLabels;
         verifyAfterWrite = b.verifyAfterWrite;
         groups = Map.copyOf(b.groups);
@@ -143,6 +145,8 @@ public final class SchedulerConfig {
     public int maxReadDrives() { return maxReadDrives; }
     /** Drives that may write at once; 0 means all. */
     public int maxWriteDrives() { return maxWriteDrives; }
+    /** Drives background work (verification) may use at once; 0 = none runs. */
+    public int maxBackgroundDrives() { return maxBackgroundDrives; }
     /** Whether each mount reads and checks the cartridge label (off only for size-only simulation). */
     public boolean checkLabels() { return checkLabels; }
     /** Whether each written tape file is read back and its checksums compared before the commit. */
@@ -212,6 +216,7 @@ public final class SchedulerConfig {
         m.put("fullMarginBytes", fullMarginBytes);
         m.put("maxReadDrives", maxReadDrives);
         m.put("maxWriteDrives", maxWriteDrives);
+        m.put("maxBackgroundDrives", maxBackgroundDrives);
         m.put("checkLabels", checkLabels);
         m.put("verifyAfterWrite", verifyAfterWrite);
         m.put("groups", groups);
@@ -274,6 +279,7 @@ public final class SchedulerConfig {
         private long fullMarginBytes = DEFAULT_FULL_MARGIN_BYTES;
         private int maxReadDrives;
         private int maxWriteDrives;
+        private int maxBackgroundDrives = 1;
         private boolean checkLabels = true;
         private boolean verifyAfterWrite;
         private final Map<String, GroupShare> groups = new LinkedHashMap<>();
@@ -300,6 +306,7 @@ public final class SchedulerConfig {
         public Builder fullMarginBytes(long v) { fullMarginBytes = v; return this; }
         public Builder maxReadDrives(int v) { maxReadDrives = v; return this; }
         public Builder maxWriteDrives(int v) { maxWriteDrives = v; return this; }
+        public Builder maxBackgroundDrives(int v) { maxBackgroundDrives = v; return this; }
         public Builder checkLabels(boolean v) { checkLabels = v; return this; }
         public Builder verifyAfterWrite(boolean v) { verifyAfterWrite = v; return this; }
         public Builder group(String name, double share, int maxDrives) {
@@ -335,6 +342,7 @@ public final class SchedulerConfig {
             nonNegative("fullMarginBytes", fullMarginBytes);
             nonNegative("maxReadDrives", maxReadDrives);
             nonNegative("maxWriteDrives", maxWriteDrives);
+            nonNegative("maxBackgroundDrives", maxBackgroundDrives);
             if (quietMillis > maxWaitMillis) {
                 throw new IllegalArgumentException("quietMillis (" + quietMillis + ") must not exceed maxWaitMillis ("
                         + maxWaitMillis + ")");

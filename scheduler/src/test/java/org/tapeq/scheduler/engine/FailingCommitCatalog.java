@@ -44,6 +44,12 @@ final class FailingCommitCatalog implements Catalog {
                                                    List<FileRecord> files) {
         delegate.replaceCartridgeContents(cartridge, aggregates, files);
     }
+    @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) {
+        delegate.recordVerification(v);
+    }
+    @Override public java.util.Optional<org.tapeq.scheduler.catalog.Verification> lastVerification(String b) {
+        return delegate.lastVerification(b);
+    }
     @Override public List<DriveRecord> drives() { return delegate.drives(); }
     @Override public void putDrive(DriveRecord drive) { delegate.putDrive(drive); }
     @Override public void close() { delegate.close(); }

@@ -87,7 +87,9 @@ final class SchedulerSection {
             new Key("maxReadDrives", "maxReadDrives", Syntax.COUNT, (b, v) -> b.maxReadDrives((int) v),
                     SchedulerConfig::maxReadDrives),
             new Key("maxWriteDrives", "maxWriteDrives", Syntax.COUNT, (b, v) -> b.maxWriteDrives((int) v),
-                    SchedulerConfig::maxWriteDrives));
+                    SchedulerConfig::maxWriteDrives),
+            new Key("maxBackgroundDrives", "maxBackgroundDrives", Syntax.COUNT,
+                    (b, v) -> b.maxBackgroundDrives((int) v), SchedulerConfig::maxBackgroundDrives));
 
     /**
      * The keys a running daemon takes over on SIGHUP ({@link org.tapeq.scheduler.engine.Tuning}): read by the

@@ -116,4 +116,9 @@ final class CatalogRows {
     static DriveRecord driveRecord(ResultSet rs) throws SQLException {
         return new DriveRecord(rs.getString(1), rs.getInt(2) != 0, rs.getString(3), rs.getInt(4), rs.getLong(5));
     }
+
+    static org.tapeq.scheduler.catalog.Verification verification(ResultSet rs) throws SQLException {
+        return new org.tapeq.scheduler.catalog.Verification(rs.getString(1), rs.getLong(2), rs.getInt(3) != 0,
+                rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getString(7));
+    }
 }

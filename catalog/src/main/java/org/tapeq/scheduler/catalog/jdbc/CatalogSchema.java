@@ -60,7 +60,18 @@ final class CatalogSchema {
             // 2: the site lease (SiteLease): who may write this catalog, and the fencing epoch.
             List.of("CREATE TABLE site_lease (site TEXT NOT NULL PRIMARY KEY, holder TEXT NOT NULL,"
                     + " host TEXT NOT NULL, pid BIGINT NOT NULL, epoch BIGINT NOT NULL, acquired_at BIGINT NOT NULL,"
-                    + " expires_at BIGINT NOT NULL)"));
+                    + " expires_at BIGINT NOT NULL)"),
+            // 3: the last verification of each cartridge (Verification).
+            List.of("CREATE TABLE cartridge_verifications (barcode TEXT NOT NULL PRIMARY KEY,"
+                    + " verified_at BIGINT NOT NULL, sampled INTEGER NOT NULL, files_good INTEGER NOT NULL,"
+                    + " files_bad INTEGER NOT NULL, files_unreadable INTEGER NOT NULL, summary TEXT NOT NULL)"));
+
+    static final String VERIFICATION_COLUMNS = "barcode, verified_at, sampled, files_good, files_bad, "
+            + "files_unreadable, summary";
+    static final String UPSERT_VERIFICATION = "INSERT INTO cartridge_verifications (" + VERIFICATION_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (barcode) DO UPDATE SET verified_at = excluded.verified_at,"
+            + " sampled = excluded.sampled, files_good = excluded.files_good, files_bad = excluded.files_bad,"
+            + " files_unreadable = excluded.files_unreadable, summary = excluded.summary";
 
     static final String LEASE_COLUMNS = "site, holder, host, pid, epoch, acquired_at, expires_at";
 

@@ -25,6 +25,8 @@ import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_SUPERSEDED;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_CARTRIDGE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_DRIVE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_FILE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_VERIFICATION;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.VERIFICATION_COLUMNS;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -57,6 +59,7 @@ import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.catalog.SiteLease;
+import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
 
@@ -124,6 +127,10 @@ import org.tapeq.scheduler.model.FileRecord;
  * against a takeover. renewLease moves the expiry on; close releases it (expires_at = 0). Times are the
  * hosts' wall clocks, so the hosts of a site must be NTP-synchronised (skew well below the lease time).
  *
+ * Verifications (schema 3, table cartridge_verifications, one row per cartridge): the last verification's
+ * time, whether it was a sample, its counts of good, bad and unreadable files and a summary naming the bad ones;
+ * replaced by the next (recordVerification, fenced like every write).
+ *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
  * refused. On PostgreSQL a transaction-scoped advisory lock serialises concurrent openers.
@@ -141,7 +148,7 @@ public final class JdbcCatalog implements Catalog {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcCatalog.class);
 
     /** The schema version this code writes and reads (2: the site lease). */
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
     /** How long a SQLite transaction waits for another process's write lock. */
     public static final int BUSY_TIMEOUT_MS = 30_000;
     /** SQLite page cache of the catalog's connection, KiB (the default 2 MiB is small for millions of files). */
@@ -787,6 +794,35 @@ public final class JdbcCatalog implements Catalog {
             reclaimElsewhere.merge(barcode, deadHere, Long::sum);
             addReclaimable(reclaimElsewhere);
             return null;
+        });
+    }
+
+    @Override
+    public void recordVerification(Verification v) {
+        Objects.requireNonNull(v, "verification");
+        Objects.requireNonNull(v.barcode(), "verification barcode");
+        transaction("recordVerification", "cartridge " + v.barcode(), () -> {
+            PreparedStatement ps = statement(UPSERT_VERIFICATION);
+            ps.setString(1, v.barcode());
+            ps.setLong(2, v.verifiedAt());
+            ps.setInt(3, v.sampled() ? 1 : 0);
+            ps.setInt(4, v.filesGood());
+            ps.setInt(5, v.filesBad());
+            ps.setInt(6, v.filesUnreadable());
+            ps.setString(7, v.summary());
+            ps.executeUpdate();
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Verification> lastVerification(String barcode) {
+        return read("lastVerification", "cartridge " + barcode, () -> {
+            PreparedStatement ps = statement("SELECT " + VERIFICATION_COLUMNS
+                    + " FROM cartridge_verifications WHERE barcode = ?");
+            ps.setString(1, barcode);
+            List<Verification> found = CatalogRows.list(ps, CatalogRows::verification);
+            return found.isEmpty() ? Optional.<Verification>empty() : Optional.of(found.get(0));
         });
     }
 

@@ -34,6 +34,7 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.catalog.SiteLease;
@@ -129,7 +130,8 @@ abstract class AbstractCatalogTest {
     @Test
     void open_emptyDatabase_createsAllTablesAtCurrentVersion() throws SQLException {
         assertEquals(JdbcCatalog.SCHEMA_VERSION, count("SELECT MAX(version) FROM schema_version"));
-        for (String table : List.of("cartridges", "aggregates", "files", "deleted_files", "drives", "site_lease")) {
+        for (String table : List.of("cartridges", "aggregates", "files", "deleted_files", "drives", "site_lease",
+                "cartridge_verifications")) {
             assertEquals(0, rows(table), table);
         }
     }
@@ -138,6 +140,19 @@ abstract class AbstractCatalogTest {
     void open_sameDatabaseTwice_migratesOnlyOnce() throws SQLException {
         JdbcCatalog.open(url).close();
         assertEquals(JdbcCatalog.SCHEMA_VERSION, rows("schema_version"));
+    }
+
+    @Test
+    void recordVerification_thenAnother_lastOneKeptPerCartridge() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        assertEquals(Optional.empty(), catalog.lastVerification("A00001"));
+        Verification first = new Verification("A00001", 100, true, 3, 1, 0, "bad: " + pnfsid(2));
+        catalog.recordVerification(first);
+        assertEquals(Optional.of(first), catalog.lastVerification("A00001"));
+        Verification second = new Verification("A00001", 200, false, 4, 0, 0, "all good");
+        catalog.recordVerification(second);
+        assertEquals(Optional.of(second), catalog.lastVerification("A00001"));
+        assertEquals(Optional.empty(), catalog.lastVerification("A00002"));
     }
 
     // ---------------------------------------------------------------- site lease

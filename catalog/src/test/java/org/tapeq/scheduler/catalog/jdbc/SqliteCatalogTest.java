@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.model.FileRecord;
 
 /** The catalog contract on a SQLite file, plus what is particular to SQLite. */
@@ -72,6 +73,25 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         assertEquals(1, catalog.aggregates("A00001").size());
         assertEquals(List.of(new DriveRecord("drive1", false, "broken", 2, 5)), catalog.drives());
         assertEquals(0, catalog.putHints(List.of(hint(pnfsid(2), "724216", 1, 100))), "tombstone survives");
+    }
+
+    @Test
+    void open_schemaVersion2Catalog_migratesToVersion3KeepingData() throws SQLException {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        List<FileRecord> members = commit("A00001", 1, 1, 2, 100, "ds", 100);
+        catalog.close();
+        try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE cartridge_verifications"); // as a catalog written by the release before
+            s.execute("DELETE FROM schema_version WHERE version = 3");
+        }
+
+        catalog = JdbcCatalog.open(url);
+
+        assertEquals(3, count("SELECT MAX(version) FROM schema_version"));
+        assertEquals(members, catalog.files("A00001"));
+        Verification v = new Verification("A00001", 5, false, 2, 0, 0, "all good");
+        catalog.recordVerification(v);
+        assertEquals(Optional.of(v), catalog.lastVerification("A00001"));
     }
 
     @Test

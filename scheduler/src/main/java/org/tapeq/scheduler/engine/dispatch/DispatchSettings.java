@@ -12,8 +12,9 @@ import java.util.function.ToIntFunction;
  * @param groupMaxDrives     most drives a group may use at once, 0 for no cap
  * @param retryBackoffMillis how long mounts pause after too many robot errors
  * @param robotErrorLimit    consecutive robot errors after which mounts pause
+ * @param maxBackgroundDrives drives background work may use at once (0: none runs)
  */
 public record DispatchSettings(int maxReadDrives, int maxWriteDrives, ToDoubleFunction<String> groupShare,
                                ToIntFunction<String> groupMaxDrives, long retryBackoffMillis,
-                               int robotErrorLimit) {
+                               int robotErrorLimit, int maxBackgroundDrives) {
 }

@@ -35,7 +35,10 @@ import org.tapeq.scheduler.time.EventLoop;
  * looked at, so a decision stays logarithmic in the number of queues; choosing a family queue's cartridge
  * still scans every cartridge record. Admin tasks take a free drive first. While the catalog does not answer,
  * no write queue is chosen and no admin task (label, rebuild: both rewrite catalog rows) starts; reads go on,
- * since a queued stage already knows where its file is.
+ * since a queued stage already knows where its file is. Background tasks ({@link BackgroundWork}) come last: a
+ * free drive for which no queue is chosen and which has no work of its own runs the oldest one it can (its
+ * cartridge in this drive or in none), within {@code maxBackgroundDrives}; between aggregates a slice asks
+ * {@link #userWorkWaiting} and gives the drive back when user work wants it.
  */
 public final class Dispatcher {
 
@@ -59,6 +62,7 @@ public final class Dispatcher {
     private final Map<String, DriveRunner> drives = new LinkedHashMap<>();
     private final Map<DriveRunner, Use> uses = new HashMap<>();
     private final List<AdminTask> adminTasks = new ArrayList<>();
+    private final BackgroundWork background;
     private Runnable afterDispatch = () -> { };
     private boolean dispatchQueued;
     private boolean started;
@@ -74,6 +78,7 @@ public final class Dispatcher {
         this.queues = queues;
         this.cartridges = cartridges;
         this.robot = new RobotGuard(loop, settings, this::requestDispatch);
+        this.background = new BackgroundWork(this, settings.maxBackgroundDrives());
     }
 
     public RobotGuard robot() {
@@ -154,7 +159,7 @@ public final class Dispatcher {
             }
             if (best != null) {
                 assign(d, best);
-            } else {
+            } else if (!own && !background.runOn(d)) {
                 d.idle();
             }
         }
@@ -349,6 +354,42 @@ public final class Dispatcher {
     public boolean accountedWrite(DriveRunner d) {
         Use use = uses.get(d);
         return use != null && use.write();
+    }
+
+    // ---------------------------------------------------------------- background work
+
+    /** The background tasks (verification): queued here, run on drives nothing else wants. */
+    public BackgroundWork background() {
+        return background;
+    }
+
+    /**
+     * Whether user work wants the drive running a background slice: the cartridge in it has reads ready, or a
+     * queue would be chosen for it while no other drive is free to take that queue.
+     */
+    public boolean userWorkWaiting(DriveRunner d) {
+        long now = loop.now();
+        queues.index().promoteDue(now);
+        if (d.hasWork(now)) {
+            return true;
+        }
+        for (DriveRunner other : drives.values()) {
+            if (other != d && other.isFree()) {
+                return false; // dispatch gives the user work to that one
+            }
+        }
+        return choose(d, now) != null;
+    }
+
+    /** Whether a background task may mount this cartridge now (known, enabled, not in another drive). */
+    boolean mountableForBackground(String barcode) {
+        WorkQueue q = queues.cartridgeQueueIfAny(barcode);
+        CartridgeRecord c = cartridges.get(barcode);
+        return (q == null || !q.isHeld()) && c != null && !c.disabled() && !robot.paused(loop.now());
+    }
+
+    boolean catalogReachable() {
+        return catalogReachable.getAsBoolean();
     }
 
     // ---------------------------------------------------------------- admin

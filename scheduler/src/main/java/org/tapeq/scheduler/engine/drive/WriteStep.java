@@ -14,11 +14,9 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
-import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.AggregatePlan;
-import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.format.SourceChangedException;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FaultKind;
@@ -174,12 +172,12 @@ final class WriteStep {
     /** Reads the tape file back and compares each member's checksum with the manifest before committing. */
     private void verify(PendingAggregate agg, AggregatePlan plan, WrittenFile written) {
         drive.set(DriveRunner.State.BUSY, "verifying tape file " + written.fileNumber() + " on " + drive.mounted());
-        List<StageItem> probes = new ArrayList<>();
+        List<MemberChecksums.Member> members = new ArrayList<>();
         for (int i = 0; i < plan.members().size(); i++) {
             var m = plan.members().get(i);
-            probes.add(new StageItem(null, 0, written.fileNumber(), 0, plan.offsetOf(i), m.size(), m.checksum()));
+            members.add(new MemberChecksums.Member(plan.offsetOf(i), m.size(), m.checksum()));
         }
-        ChecksumSink sink = new ChecksumSink(probes);
+        MemberChecksums sink = new MemberChecksums(members);
         String id = drive.id();
         context.library().locate(id, written.startBlock(), drive.log.locate(new Completion<>() {
             @Override
@@ -323,42 +321,6 @@ final class WriteStep {
                 failure = e;
                 throw e;
             }
-        }
-    }
-
-    /** Adler-32 per member over a read-back, compared with the manifest. */
-    private static final class ChecksumSink extends OutputStream {
-        private final MemberSink members;
-        private final List<StageItem> probes;
-
-        ChecksumSink(List<StageItem> probes) {
-            this.probes = probes;
-            this.members = new MemberSink(probes, 0);
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            members.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            members.write(b, off, len);
-        }
-
-        String mismatch(long delivered) {
-            members.close();
-            if (members.delivered() == 0) {
-                return null; // size-only library: nothing to compare
-            }
-            for (int i = 0; i < probes.size(); i++) {
-                String sum = members.checksum(i);
-                String expected = probes.get(i).checksum();
-                if (Checksums.contradicts(expected, sum)) {
-                    return "member " + i + " has " + sum + ", manifest has " + expected;
-                }
-            }
-            return delivered < members.delivered() ? "short read" : null;
         }
     }
 }

@@ -1,0 +1,114 @@
+package org.tapeq.scheduler.engine.dispatch;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.tapeq.scheduler.engine.drive.AdminTask;
+import org.tapeq.scheduler.engine.drive.BackgroundTask;
+import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.model.TapeFault;
+
+/**
+ * The background tasks waiting for a drive and the count of drives running one, within their own cap
+ * ({@code maxBackgroundDrives}). Owned by the {@link Dispatcher}, on the loop: the dispatcher offers it a free
+ * drive that has nothing else to do; a task runs one slice there through the drive's admin path, and a slice
+ * that yields puts its task back at the head of the list, so the oldest task resumes first.
+ */
+public final class BackgroundWork {
+
+    private final Dispatcher dispatcher;
+    private final int maxDrives;
+    private final List<BackgroundTask> waiting = new ArrayList<>();
+    private int running;
+
+    BackgroundWork(Dispatcher dispatcher, int maxDrives) {
+        this.dispatcher = dispatcher;
+        this.maxDrives = maxDrives;
+    }
+
+    /** Queues a background task; it runs when a drive is free with nothing else to do. */
+    public void submit(BackgroundTask task) {
+        waiting.add(task);
+        dispatcher.requestDispatch();
+    }
+
+    /** Background tasks waiting for a drive. */
+    public int waiting() {
+        return waiting.size();
+    }
+
+    /** Drives running a background slice now. */
+    public int running() {
+        return running;
+    }
+
+    /** Starts the first waiting task this free drive can run (its cartridge here or in no drive); false if none. */
+    boolean runOn(DriveRunner d) {
+        if (waiting.isEmpty() || running >= maxDrives || !dispatcher.catalogReachable()) {
+            return false;
+        }
+        for (var it = waiting.iterator(); it.hasNext(); ) {
+            BackgroundTask task = it.next();
+            if (task.barcode().equals(d.mounted()) || dispatcher.mountableForBackground(task.barcode())) {
+                it.remove();
+                running++;
+                d.runAdmin(new SliceRun(task, d));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One slice of a background task, run through the drive's admin path. */
+    private final class SliceRun implements AdminTask, BackgroundTask.Slice {
+        private final BackgroundTask task;
+        private final DriveRunner drive;
+        private boolean ended;
+
+        SliceRun(BackgroundTask task, DriveRunner drive) {
+            this.task = task;
+            this.drive = drive;
+        }
+
+        @Override
+        public String barcode() {
+            return task.barcode();
+        }
+
+        @Override
+        public void run(DriveRunner d) {
+            task.runSlice(d, this);
+        }
+
+        @Override
+        public void failed(TapeFault fault) {
+            end();
+            task.failed(fault);
+        }
+
+        @Override
+        public boolean userWorkWaiting() {
+            return dispatcher.userWorkWaiting(drive);
+        }
+
+        @Override
+        public void yielded() {
+            end();
+            waiting.add(0, task);
+        }
+
+        @Override
+        public void finished() {
+            end();
+        }
+
+        private void end() {
+            if (ended) {
+                throw new IllegalStateException("background slice on " + task.barcode() + " ended twice");
+            }
+            ended = true;
+            running--;
+            dispatcher.requestDispatch();
+        }
+    }
+}

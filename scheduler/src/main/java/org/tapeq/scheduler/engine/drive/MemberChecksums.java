@@ -1,0 +1,92 @@
+package org.tapeq.scheduler.engine.drive;
+
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.tapeq.scheduler.engine.queue.StageItem;
+import org.tapeq.scheduler.format.Checksums;
+
+/**
+ * The Adler-32 of each member over one read of a tape file from its first byte, to compare with the checksums
+ * recorded for them: a write's read-back, a cartridge's verification. Nothing is stored; bytes between members
+ * are dropped. Written by the backend's copy thread, read on the loop once the read completed.
+ */
+public final class MemberChecksums extends OutputStream {
+
+    /** One member: where its data begins in the tape file, its length, and its recorded checksum (or null). */
+    public record Member(long offset, long size, String checksum) {
+    }
+
+    private final List<Member> members;
+    private final MemberSink sink;
+    private boolean closed;
+
+    /** {@code members} in tape-file order. */
+    public MemberChecksums(List<Member> members) {
+        this.members = List.copyOf(members);
+        List<StageItem> probes = new ArrayList<>(members.size());
+        for (Member m : members) {
+            probes.add(new StageItem(null, 0, 0, 0, m.offset(), m.size(), m.checksum()));
+        }
+        this.sink = new MemberSink(probes, 0);
+    }
+
+    @Override
+    public void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+        sink.write(b, off, len);
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            sink.close();
+        }
+    }
+
+    /** Bytes received. */
+    public long delivered() {
+        return sink.delivered();
+    }
+
+    /** Whether every byte of member {@code i} was received. */
+    public boolean complete(int i) {
+        close();
+        return sink.written(i) == members.get(i).size();
+    }
+
+    /** The Adler-32 computed for member {@code i}, or null when no bytes arrived at all (a size-only library). */
+    public String checksum(int i) {
+        close();
+        return sink.checksum(i);
+    }
+
+    /** Whether member {@code i}'s computed Adler-32 contradicts its recorded checksum. */
+    public boolean contradicts(int i) {
+        return Checksums.contradicts(members.get(i).checksum(), checksum(i));
+    }
+
+    /**
+     * What is wrong with a read-back that delivered {@code delivered} bytes: the first member whose checksum
+     * differs, or a short read; null if nothing (or if no bytes arrived: a size-only library has nothing to
+     * compare).
+     */
+    public String mismatch(long delivered) {
+        close();
+        if (sink.delivered() == 0) {
+            return null;
+        }
+        for (int i = 0; i < members.size(); i++) {
+            if (contradicts(i)) {
+                return "member " + i + " has " + checksum(i) + ", manifest has " + members.get(i).checksum();
+            }
+        }
+        return delivered < sink.delivered() ? "short read" : null;
+    }
+}
