@@ -12,6 +12,8 @@ import org.tapeq.scheduler.engine.dispatch.DispatchSettings;
 import org.tapeq.scheduler.engine.dispatch.Dispatcher;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.lifecycle.LifecycleContext;
+import org.tapeq.scheduler.engine.lifecycle.Verifications;
 import org.tapeq.scheduler.engine.queue.Cartridges;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.QueueIndex;
@@ -69,6 +71,7 @@ final class Engine {
     final RequestEnds ends;
     final Aggregator aggregator;
     final Stalls stalls;
+    final Verifications verifications;
     private final Removals removals;
     private final EngineContext context;
     /** The loop's view of the catalog writer's {@link CatalogWriter#reachable()}. */
@@ -91,6 +94,8 @@ final class Engine {
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
                 config.robotErrorLimit(), config.maxBackgroundDrives()), policy, queues, cartridges, this::catalogReachable);
+        this.verifications = new Verifications(new LifecycleContext(loop, library, catalog, writer, cartridges,
+                queues, dispatcher.background()));
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);

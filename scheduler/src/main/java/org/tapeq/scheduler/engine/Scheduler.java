@@ -22,6 +22,7 @@ import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.RemoveItem;
 import org.tapeq.scheduler.engine.queue.StageItem;
@@ -442,6 +443,21 @@ public final class Scheduler {
     /** Rebuilds one cartridge's catalog entries from its label and manifests. */
     public CompletableFuture<RebuildReport> rebuildCartridge(String barcode) {
         return written(runTask(barcode, () -> new RebuildTask(engine, barcode)));
+    }
+
+    /**
+     * Queues the verification of a cartridge as background work ({@code sample} > 0: only that many aggregates,
+     * spread over it). The future ends with the queued verification's report once it is queued; its progress and
+     * result are in {@link SchedulerStatus#verifications()}, and the result in the catalog.
+     */
+    public CompletableFuture<VerifyReport> verifyCartridge(String barcode, int sample) {
+        return onLoop(f -> engine.verifications.start(barcode, sample).whenComplete((r, e) -> {
+            if (e != null) {
+                f.completeExceptionally(e);
+            } else {
+                f.complete(r);
+            }
+        }));
     }
 
     /** Queues an administrative task for a known cartridge; the future ends with the task. */

@@ -3,6 +3,8 @@ package org.tapeq.scheduler.engine;
 import java.util.List;
 import java.util.Map;
 
+import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
+
 /**
  * A snapshot of the scheduler for {@code tapeq status} and {@code /status}: every queue that cannot move says
  * why (waiting for its mount criteria until a time, remount guard, blocked, drive down).
@@ -18,13 +20,21 @@ import java.util.Map;
  *                        both reasons always present
  * @param cartridges      every cartridge with its fill and mounts, by barcode, paged like {@code queues} (their
  *                        total is the sum of {@code cartridgesByState})
+ * @param background      background work: tasks waiting for a drive and drives running one
+ * @param verifications   the cartridge verifications of this run (running, then the latest ended), with their
+ *                        progress or result
  */
 public record SchedulerStatus(long now, String policy, Map<String, Long> counters, List<DriveStatus> drives,
                               int queueCount, int readyQueues, int waitingQueues, List<QueueStatus> queues,
                               List<AggregateStatus> openAggregates, Map<String, Integer> cartridgesByState,
                               List<CartridgeStatus> attention, long oldestArrival, String robot,
                               Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked,
-                              List<CartridgeUse> cartridges) {
+                              List<CartridgeUse> cartridges,
+                              Background background, List<VerifyReport> verifications) {
+
+    /** Background work (verification): tasks waiting for a drive, drives running one, and their cap. */
+    public record Background(int waiting, int running, int maxDrives) {
+    }
 
     /**
      * Requests waiting on one condition that stops service, and since when it holds (loop time; 0 when it does

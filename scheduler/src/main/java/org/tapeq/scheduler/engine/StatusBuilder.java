@@ -77,7 +77,8 @@ final class StatusBuilder {
         return new SchedulerStatus(now, e.config.policy(), e.counters.snapshot(), drives, all.size(),
                 e.queues.index().readyCount(), e.queues.index().waitingCount(), queues, open, byState, attention,
                 oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()),
-                new TreeMap<>(e.stalls.snapshot()), uses);
+                new TreeMap<>(e.stalls.snapshot()), uses, new SchedulerStatus.Background(e.dispatcher.background().waiting(),
+                e.dispatcher.background().running(), e.config.maxBackgroundDrives()), e.verifications.reports());
     }
 
     private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {

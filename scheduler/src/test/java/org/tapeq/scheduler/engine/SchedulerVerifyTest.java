@@ -1,0 +1,208 @@
+package org.tapeq.scheduler.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.Verification;
+import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
+import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageRequest;
+
+/** Cartridge verification as background work, on the simulated library in virtual time. */
+class SchedulerVerifyTest {
+
+    private static final long CAPACITY = 2_000_000_000L;
+    private static final String A = "A00001L9";
+    private static final String B = "A00002L9";
+
+    @TempDir
+    Path dir;
+
+    /** Flushes {@code count} files of 900 kB (about four per aggregate) to the family of {@code storageClass}. */
+    private static List<FlushRequest> flush(EngineFixture f, int first, int count, String storageClass)
+            throws IOException {
+        List<FlushRequest> flushes = new ArrayList<>();
+        for (int i = first; i < first + count; i++) {
+            flushes.add(f.flushRequest(i, 900_000 + i, "ds" + (i % 2), storageClass));
+        }
+        flushes.forEach(f.scheduler::flush);
+        f.loop.runUntilIdle();
+        for (FlushRequest r : flushes) {
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
+        }
+        return flushes;
+    }
+
+    private static VerifyReport verification(EngineFixture f, String barcode) {
+        return f.peekStatus().verifications().stream().filter(r -> r.barcode().equals(barcode)).findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void verify_cleanCartridge_everyFileGoodRecordedInCatalogCartridgeStaysWritable() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 20, "atlas:raw@osm");
+            int aggregates = f.catalog.aggregates(A).size();
+            assertTrue(aggregates >= 4, "aggregates: " + aggregates);
+
+            VerifyReport queued = f.await(f.scheduler.verifyCartridge(A, 0));
+
+            assertEquals(aggregates, queued.aggregatesTotal());
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(aggregates, done.aggregatesDone());
+            assertEquals(20, done.filesGood());
+            assertEquals(List.of(), done.bad());
+            assertEquals(List.of(), done.unreadable());
+            assertTrue(done.good());
+            Verification recorded = f.catalog.lastVerification(A).orElseThrow();
+            assertTrue(recorded.good(), String.valueOf(recorded));
+            assertEquals(done.ended(), recorded.verifiedAt());
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(0, f.peekStatus().background().running());
+        }
+    }
+
+    @Test
+    void verify_corruptMember_reportedBadCartridgeSuspectNamingIt() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            List<FlushRequest> flushes = flush(f, 0, 12, "atlas:raw@osm");
+            FileRecord victim = f.catalog.file(flushes.get(5).pnfsid()).orElseThrow();
+            f.library.faults().corruptByte(A, victim.tapeFile(), victim.offset() + victim.size() / 2);
+
+            f.await(f.scheduler.verifyCartridge(A, 0));
+
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state());
+            assertEquals(List.of(victim.pnfsid()), done.bad().stream().map(VerifyReport.FileResult::pnfsid).toList());
+            assertEquals(11, done.filesGood());
+            assertFalse(done.good());
+            var cartridge = f.catalog.cartridge(A).orElseThrow();
+            assertEquals(CartridgeState.SUSPECT, cartridge.state());
+            assertTrue(cartridge.reason().contains(victim.pnfsid()), cartridge.reason());
+            Verification recorded = f.catalog.lastVerification(A).orElseThrow();
+            assertEquals(1, recorded.filesBad());
+            assertTrue(recorded.summary().contains(victim.pnfsid()), recorded.summary());
+        }
+    }
+
+    @Test
+    void verify_mediaErrorOnOneAggregate_itsFilesUnreadableRestGoodCartridgeSuspect() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 16, "atlas:raw@osm");
+            int tapeFile = f.catalog.aggregates(A).get(1).tapeFile();
+            List<String> onIt = f.catalog.files(A).stream().filter(r -> r.tapeFile() == tapeFile)
+                    .map(FileRecord::pnfsid).toList();
+            f.library.faults().mediaError(A, tapeFile);
+
+            f.await(f.scheduler.verifyCartridge(A, 0));
+
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state());
+            assertEquals(onIt, done.unreadable().stream().map(VerifyReport.FileResult::pnfsid).toList());
+            assertEquals(16 - onIt.size(), done.filesGood());
+            assertEquals(List.of(), done.bad());
+            assertEquals(CartridgeState.SUSPECT, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
+
+    @Test
+    void verify_sample_readsThatManyAggregatesFirstAndLast() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 20, "atlas:raw@osm");
+            int aggregates = f.catalog.aggregates(A).size();
+            int lastTapeFile = f.catalog.aggregates(A).get(aggregates - 1).tapeFile();
+            f.library.faults().mediaError(A, lastTapeFile); // the sample must reach the last one
+
+            f.await(f.scheduler.verifyCartridge(A, 2));
+
+            VerifyReport done = verification(f, A);
+            assertTrue(done.sampled());
+            assertEquals(2, done.aggregatesDone());
+            assertFalse(done.unreadable().isEmpty());
+            assertTrue(done.unreadable().stream().allMatch(r -> r.tapeFile() == lastTapeFile));
+            assertTrue(f.catalog.lastVerification(A).orElseThrow().sampled());
+        }
+    }
+
+    @Test
+    void verify_unknownOrAlreadyRunning_refusedWithTheReason() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A, B)) {
+            f.label("raw", A, B);
+            flush(f, 0, 4, "atlas:raw@osm");
+            CompletionException unknown = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.verifyCartridge("NOPE01L9", 0)));
+            assertTrue(unknown.getCause().getMessage().contains("NOPE01L9"), unknown.getMessage());
+            CompletionException empty = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.verifyCartridge(B, 0)));
+            assertTrue(empty.getCause().getMessage().contains("nothing to verify"), empty.getMessage());
+
+            var first = f.scheduler.verifyCartridge(A, 0);
+            var second = f.scheduler.verifyCartridge(A, 0);
+            f.loop.runUntilIdle();
+            assertEquals("queued", first.join().state());
+            assertTrue(second.isCompletedExceptionally());
+            CompletionException twice = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                    second::join);
+            assertTrue(twice.getCause().getMessage().contains("already being verified"), twice.getMessage());
+            assertEquals("done", verification(f, A).state());
+        }
+    }
+
+    @Test
+    void verify_userRecallArrives_getsTheDriveAtTheNextAggregateThenVerificationResumes() throws IOException {
+        // no remount guard: B was unloaded after its flush, and the recall is to wait only for the verification
+        SchedulerConfig config = EngineFixture.testConfig().familyRule("cms:.*", "other").remountGuardMillis(0)
+                .build();
+        try (EngineFixture f = EngineFixture.open(dir, config, 1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            f.label("other", B);
+            flush(f, 0, 40, "atlas:raw@osm");
+            List<FlushRequest> onB = flush(f, 100, 2, "cms:x@osm");
+            assertEquals(B, f.catalog.file(onB.get(0).pnfsid()).orElseThrow().cartridge());
+            int aggregates = f.catalog.aggregates(A).size();
+            // a slow drive: over 10 s per aggregate, so the verification outlasts the recall's quiet time
+            f.library.faults().slowDrive("drive0", 0.001);
+
+            f.scheduler.verifyCartridge(A, 0);
+            f.loop.runFor(60_000);
+            VerifyReport before = verification(f, A);
+            assertEquals("running", before.state(), String.valueOf(before));
+            assertTrue(before.aggregatesDone() < aggregates, String.valueOf(before));
+
+            AtomicReference<VerifyReport> atRecall = new AtomicReference<>();
+            f.alsoTell = (request, outcome) -> atRecall.set(f.peekStatus().verifications().get(0));
+            StageRequest recall = f.stageRequest(100, dir.resolve("staged-100"));
+            f.scheduler.stage(recall);
+            f.loop.runUntilIdle();
+
+            assertInstanceOf(Outcome.Staged.class, f.outcome(recall));
+            VerifyReport whenStaged = atRecall.get();
+            assertTrue(whenStaged.aggregatesDone() < aggregates, "verification ran to its end first: " + whenStaged);
+            assertTrue(whenStaged.aggregatesDone() > before.aggregatesDone(), String.valueOf(whenStaged));
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(aggregates, done.aggregatesDone());
+            assertEquals(40, done.filesGood());
+            assertTrue(f.finishedAt.get(recall.id()) < done.ended());
+        }
+    }
+}
