@@ -8,12 +8,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code tapeq cartridge list|inventory|disable|enable|label}. */
+/** {@code tapeq cartridge list|inventory|disable|enable|label|verify}. */
 @Command(name = "cartridge", mixinStandardHelpOptions = true,
-        synopsisSubcommandLabel = "(list | inventory | disable | enable | label)",
-        description = "List, inventory, disable, enable or label cartridges.",
+        synopsisSubcommandLabel = "(list | inventory | disable | enable | label | verify)",
+        description = "List, inventory, disable, enable, label or verify cartridges.",
         subcommands = {CartridgeCommands.ListCmd.class, CartridgeCommands.Inventory.class,
-                CartridgeCommands.Disable.class, CartridgeCommands.Enable.class, CartridgeCommands.Label.class})
+                CartridgeCommands.Disable.class, CartridgeCommands.Enable.class, CartridgeCommands.Label.class,
+                CartridgeCommands.Verify.class})
 final class CartridgeCommands extends CommandGroup {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The catalog's cartridges.")
@@ -102,6 +103,30 @@ final class CartridgeCommands extends CommandGroup {
         @Override
         void print(JsonNode result, PrintWriter out) {
             out.println("cartridge " + barcode + ": label done");
+        }
+    }
+
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Queue the verification of BARCODE as background work: read its aggregates and compare"
+                    + " each file's checksum with the catalog's. Progress and result: tapeq status.")
+    static final class Verify extends ControlCall {
+        @Parameters(paramLabel = "BARCODE", description = "the cartridge")
+        String barcode;
+
+        @Option(names = "--sample", paramLabel = "N", defaultValue = "0",
+                description = "read only N aggregates spread over the cartridge (default: all)")
+        int sample;
+
+        @Override
+        AdminCommand command() {
+            return new AdminCommand.CartridgeVerify(barcode, sample);
+        }
+
+        @Override
+        void print(JsonNode report, PrintWriter out) {
+            out.println("cartridge " + barcode + ": verification queued, " + report.path("aggregatesTotal").asInt()
+                    + " aggregate(s) to read" + (report.path("sampled").asBoolean() ? " (a sample)" : "")
+                    + "; progress and result: tapeq status");
         }
     }
 }

@@ -89,6 +89,7 @@ final class StatusText {
             out.printf("  %s %s%s: %s%n", c.path("barcode").asText(), c.path("state").asText(),
                     c.path("disabled").asBoolean() ? " (disabled)" : "", c.path("reason").asText());
         }
+        printVerifications(s, out);
         out.printf("counters: %s%n", counts(s.path("counters"), "all 0"));
     }
 
@@ -107,6 +108,33 @@ final class StatusText {
             }
         });
         return sb.length() == 0 ? none : sb.toString();
+    }
+
+    /** Background work and the cartridge verifications of this run, a line each. */
+    private static void printVerifications(JsonNode s, PrintWriter out) {
+        JsonNode bg = s.path("background");
+        if (bg.isMissingNode() || (s.path("verifications").isEmpty() && bg.path("waiting").asInt() == 0)) {
+            return;
+        }
+        out.printf("background: %d running (of at most %d drives), %d waiting for a drive%n",
+                bg.path("running").asInt(), bg.path("maxDrives").asInt(), bg.path("waiting").asInt());
+        for (JsonNode v : s.path("verifications")) {
+            out.printf("  verify %s %-7s %d/%d aggregates%s: %d good, %d bad, %d unreadable%s%n",
+                    v.path("barcode").asText(), v.path("state").asText(), v.path("aggregatesDone").asInt(),
+                    v.path("aggregatesTotal").asInt(), v.path("sampled").asBoolean() ? " (sample)" : "",
+                    v.path("filesGood").asInt() + v.path("filesUnchecked").asInt(), v.path("bad").size(),
+                    v.path("unreadable").size(),
+                    v.path("error").isNull() || v.path("error").isMissingNode() ? ""
+                            : " - " + v.path("error").asText());
+            for (JsonNode f : v.path("bad")) {
+                out.printf("    BAD %s (tape file %d): %s%n", f.path("pnfsid").asText(), f.path("tapeFile").asInt(),
+                        f.path("reason").asText());
+            }
+            for (JsonNode f : v.path("unreadable")) {
+                out.printf("    UNREADABLE %s (tape file %d): %s%n", f.path("pnfsid").asText(),
+                        f.path("tapeFile").asInt(), f.path("reason").asText());
+            }
+        }
     }
 
     /** " (12 shown from number 41 of 100; --offset, --limit)" when a paged list shows less than all, else "". */

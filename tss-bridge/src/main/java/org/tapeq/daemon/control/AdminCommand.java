@@ -34,7 +34,7 @@ public sealed interface AdminCommand {
     /** Every action the control socket knows. */
     List<Wire> WIRES = List.of(Status.WIRE, DriveDown.WIRE, DriveUp.WIRE, DriveUnloadIdle.WIRE, Inventory.WIRE,
             CartridgeList.WIRE, CartridgeDisable.WIRE, CartridgeEnable.WIRE, CartridgeLabel.WIRE,
-            CatalogRebuild.WIRE);
+            CartridgeVerify.WIRE, CatalogRebuild.WIRE);
 
     /** How this action is named and decoded on the wire. */
     Wire wire();
@@ -267,6 +267,43 @@ public sealed interface AdminCommand {
         public JsonNode execute(ControlTarget daemon) throws Exception {
             return ControlProtocol.JSON.valueToTree(
                     Await.tapeTask(daemon.scheduler().labelCartridge(barcode, family, force)));
+        }
+    }
+
+    /**
+     * Queues the verification of a cartridge as background work ({@code sample} aggregates spread over it, 0 for
+     * all); answers once it is queued, with what it will read. Progress and result are in the status.
+     */
+    record CartridgeVerify(String barcode, int sample) implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-verify", "<barcode> <sample: 0 for all>", 2, 2,
+                a -> new CartridgeVerify(a.get(0), sample(a.get(1))));
+
+        private static int sample(String arg) {
+            try {
+                int n = Integer.parseInt(arg);
+                if (n >= 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // answered below
+            }
+            throw new IllegalArgumentException("cartridge-verify: sample must be a whole number of aggregates"
+                    + " (0 for all), not '" + arg + "'");
+        }
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode, Integer.toString(sample));
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().verifyCartridge(barcode, sample)));
         }
     }
 

@@ -125,6 +125,9 @@ class TapeqCommandTest {
                 parsed("cartridge", "label", "TQ0000L9", "atlas"));
         assertEquals(new AdminCommand.CartridgeLabel("TQ0000L9", "atlas", true),
                 parsed("cartridge", "label", "--force", "TQ0000L9", "atlas", "-c", "/etc/x.yaml"));
+        assertEquals(new AdminCommand.CartridgeVerify("TQ0000L9", 0), parsed("cartridge", "verify", "TQ0000L9"));
+        assertEquals(new AdminCommand.CartridgeVerify("TQ0000L9", 3),
+                parsed("cartridge", "verify", "TQ0000L9", "--sample", "3"));
         assertEquals(new AdminCommand.CatalogRebuild(List.of("A", "B")), parsed("catalog", "rebuild", "A", "B"));
     }
 

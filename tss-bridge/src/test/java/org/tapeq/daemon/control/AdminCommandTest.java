@@ -31,6 +31,8 @@ class AdminCommandTest {
             new Object[] {new AdminCommand.CartridgeEnable("TQ0001L9"), "cartridge-enable", List.of("TQ0001L9")},
             new Object[] {new AdminCommand.CartridgeLabel("TQ0000L9", "atlas", true), "cartridge-label",
                     List.of("TQ0000L9", "atlas", "true")},
+            new Object[] {new AdminCommand.CartridgeVerify("TQ0000L9", 5), "cartridge-verify",
+                    List.of("TQ0000L9", "5")},
             new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")});
 
     @Test
@@ -74,6 +76,9 @@ class AdminCommandTest {
         assertEquals("cartridge-label takes <barcode> <family> <force: true|false>",
                 assertThrows(IllegalArgumentException.class,
                         () -> AdminCommand.decode("cartridge-label", List.of("a", "b"))).getMessage());
+        assertEquals("cartridge-verify: sample must be a whole number of aggregates (0 for all), not '-1'",
+                assertThrows(IllegalArgumentException.class,
+                        () -> AdminCommand.decode("cartridge-verify", List.of("a", "-1"))).getMessage());
         assertEquals("catalog-rebuild takes one or more barcodes", assertThrows(IllegalArgumentException.class,
                 () -> AdminCommand.decode("catalog-rebuild", List.of())).getMessage());
         for (AdminCommand.Wire wire : AdminCommand.WIRES) {

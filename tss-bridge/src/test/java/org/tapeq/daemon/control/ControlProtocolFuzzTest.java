@@ -79,7 +79,8 @@ class ControlProtocolFuzzTest {
             "{\"command\":\"catalog-rebuild\",\"args\":[\"A\",\"B\",\"C\"]}\n"),
             List.of("\"command\"", "\"args\"", "\"status\"", "\"drive-down\"", "\"drive-up\"", "\"drive-unload-idle\"",
                     "\"inventory\"", "\"cartridge-list\"", "\"cartridge-disable\"", "\"cartridge-enable\"",
-                    "\"cartridge-label\"", "\"catalog-rebuild\"", "\"true\"", "\"false\"", "null", "[]", "{}", "\n"),
+                    "\"cartridge-label\"", "\"cartridge-verify\"", "\"catalog-rebuild\"", "\"true\"", "\"false\"",
+                    "null", "[]", "{}", "\n"),
             ControlServer.MAX_REQUEST_BYTES + 16);
 
     /** Any command with any arguments it takes. */
@@ -92,6 +93,9 @@ class ControlProtocolFuzzTest {
         }
         if (wire == AdminCommand.CartridgeLabel.WIRE) {
             args.set(2, Boolean.toString(r.nextBoolean()));
+        }
+        if (wire == AdminCommand.CartridgeVerify.WIRE) {
+            args.set(1, Integer.toString(r.nextInt(Integer.MAX_VALUE)));
         }
         if (wire == AdminCommand.Status.WIRE) {
             // a status takes a page: OFFSET, then LIMIT (0..MAX_LIMIT)
