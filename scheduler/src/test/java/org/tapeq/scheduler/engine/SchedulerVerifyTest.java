@@ -205,4 +205,60 @@ class SchedulerVerifyTest {
             assertTrue(f.finishedAt.get(recall.id()) < done.ended());
         }
     }
+
+    @Test
+    void verify_driveTakenDownDuringIt_resumesOnTheOtherDriveAtTheNextAggregate() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 2, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 40, "atlas:raw@osm");
+            int aggregates = f.catalog.aggregates(A).size();
+            f.library.faults().slowDrive("drive0", 0.001);
+            f.library.faults().slowDrive("drive1", 0.001);
+            f.scheduler.verifyCartridge(A, 0);
+            f.loop.runFor(60_000);
+            String first = f.peekStatus().drives().stream().filter(d -> A.equals(d.cartridge())).findFirst()
+                    .orElseThrow().id();
+            VerifyReport before = verification(f, A);
+            assertEquals("running", before.state(), String.valueOf(before));
+
+            f.scheduler.driveDown(first, "test");
+            f.loop.runUntilIdle();
+
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(aggregates, done.aggregatesDone());
+            assertEquals(40, done.filesGood());
+            assertTrue(f.peekStatus().drives().stream().anyMatch(d -> d.id().equals(first)
+                    && d.state().equals("down")), "the verification ended on the other drive");
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
+
+    @Test
+    void verify_cartridgeDisabledDuringIt_stopsAtTheNextAggregateAndResumesWhenEnabled() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 40, "atlas:raw@osm");
+            int aggregates = f.catalog.aggregates(A).size();
+            f.library.faults().slowDrive("drive0", 0.001);
+            f.scheduler.verifyCartridge(A, 0);
+            f.loop.runFor(60_000);
+            assertEquals("running", verification(f, A).state());
+
+            f.scheduler.disableCartridge(A, "test");
+            f.loop.runUntilIdle();
+
+            VerifyReport held = verification(f, A);
+            assertEquals("queued", held.state(), String.valueOf(held));
+            assertTrue(held.aggregatesDone() < aggregates, String.valueOf(held));
+            assertEquals(1, f.peekStatus().background().waiting());
+
+            f.scheduler.enableCartridge(A);
+            f.loop.runUntilIdle();
+
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(aggregates, done.aggregatesDone());
+        }
+    }
 }

@@ -49,7 +49,7 @@ public final class BackgroundWork {
         }
         for (var it = waiting.iterator(); it.hasNext(); ) {
             BackgroundTask task = it.next();
-            if (task.barcode().equals(d.mounted()) || dispatcher.mountableForBackground(task.barcode())) {
+            if (dispatcher.usableForBackground(task.barcode(), d)) {
                 it.remove();
                 running++;
                 d.runAdmin(new SliceRun(task, d));
@@ -87,8 +87,8 @@ public final class BackgroundWork {
         }
 
         @Override
-        public boolean userWorkWaiting() {
-            return dispatcher.userWorkWaiting(drive);
+        public boolean shouldYield() {
+            return dispatcher.backgroundMustStop(task.barcode(), drive) || dispatcher.userWorkWaiting(drive);
         }
 
         @Override

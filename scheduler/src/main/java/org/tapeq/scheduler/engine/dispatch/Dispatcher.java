@@ -381,11 +381,26 @@ public final class Dispatcher {
         return choose(d, now) != null;
     }
 
-    /** Whether a background task may mount this cartridge now (known, enabled, not in another drive). */
-    boolean mountableForBackground(String barcode) {
-        WorkQueue q = queues.cartridgeQueueIfAny(barcode);
+    /**
+     * Whether a background task may use this cartridge on this drive now: known and enabled, and in this drive,
+     * or in none while the robot may move.
+     */
+    boolean usableForBackground(String barcode, DriveRunner d) {
         CartridgeRecord c = cartridges.get(barcode);
-        return (q == null || !q.isHeld()) && c != null && !c.disabled() && !robot.paused(loop.now());
+        if (c == null || c.disabled()) {
+            return false;
+        }
+        if (barcode.equals(d.mounted())) {
+            return true;
+        }
+        WorkQueue q = queues.cartridgeQueueIfAny(barcode);
+        return (q == null || !q.isHeld()) && !robot.paused(loop.now());
+    }
+
+    /** Whether a running background slice should stop at its next boundary: drive down or cartridge disabled. */
+    boolean backgroundMustStop(String barcode, DriveRunner d) {
+        CartridgeRecord c = cartridges.get(barcode);
+        return d.isDown() || c == null || c.disabled();
     }
 
     boolean catalogReachable() {

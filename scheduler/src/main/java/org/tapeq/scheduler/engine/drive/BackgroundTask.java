@@ -4,10 +4,10 @@ import org.tapeq.scheduler.model.TapeFault;
 
 /**
  * Low-priority work on one cartridge (verification; later repack), run in slices on a drive no user work wants.
- * A slice works on the mounted cartridge until a natural boundary (an aggregate read) at which user work is
- * waiting for the drive, then ends with {@link Slice#yielded()}; the task is queued again and resumes, on this
- * or another drive, once a drive is free with nothing else to do. The dispatcher runs it (docs/scheduler.md,
- * "Background work").
+ * A slice works on the mounted cartridge until a natural boundary (an aggregate read) at which it should yield
+ * ({@link Slice#shouldYield()}: user work is waiting for the drive), then ends with {@link Slice#yielded()};
+ * the task is queued again and resumes, on this or another drive, once a drive is free with nothing else to do.
+ * The dispatcher runs it (docs/scheduler.md, "Background work").
  */
 public interface BackgroundTask {
 
@@ -26,8 +26,11 @@ public interface BackgroundTask {
 
     /** How a slice ends. */
     interface Slice {
-        /** Whether user work is waiting for this drive now: the slice should end at this boundary. */
-        boolean userWorkWaiting();
+        /**
+         * Whether the slice should end at this boundary: user work is waiting for this drive, the drive was
+         * taken out of service, or the cartridge was disabled (the task then waits until it is enabled).
+         */
+        boolean shouldYield();
 
         /** The slice ended with work left; the task is queued again. */
         void yielded();

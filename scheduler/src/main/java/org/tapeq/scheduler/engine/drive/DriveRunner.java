@@ -527,10 +527,17 @@ public final class DriveRunner implements WorkQueue.Holder {
         new AdminRun(this, task).start();
     }
 
-    /** Ends an admin task: the drive keeps the cartridge and is free again. */
+    /**
+     * Ends an admin task: the drive keeps the cartridge and is free again; taken out of service meanwhile, it
+     * gives the cartridge back, so another drive can mount it.
+     */
     public void adminDone(boolean labelNowChecked) {
         label.done(labelNowChecked);
         position = -1;
+        if (down && mounted != null) {
+            unmount(() -> { }, false);
+            return;
+        }
         release();
     }
 }

@@ -26,7 +26,8 @@ import org.tapeq.scheduler.tape.Completion;
  * {@link VerifyPlan} whole and compares every live member's Adler-32 with the catalog's checksum.
  *
  * <p>Design notes. Runs on the loop, in slices ({@link BackgroundTask}): after each aggregate after the first of a
- * slice it asks whether user work waits for the drive, and if so frees the drive and is queued again; the next
+ * slice it asks whether to yield (user work waits for the drive, the drive was taken down, the cartridge was
+ * disabled), and if so frees the drive and is queued again; the next
  * slice goes on with the next aggregate, on whichever drive runs it. A member differing from the catalog is
  * {@code bad}; a member not delivered whole (a media error on its tape file, a tape file shorter than recorded)
  * is {@code unreadable} and the verification goes on with the next aggregate. Any other fault (drive, robot,
@@ -112,8 +113,8 @@ final class VerifyTask implements BackgroundTask {
             finish(drive, slice);
             return;
         }
-        if (!firstOfSlice && slice.userWorkWaiting()) {
-            LOG.info("Verification of {}: giving drive {} to user work after {} of {} aggregates", barcode,
+        if (!firstOfSlice && slice.shouldYield()) {
+            LOG.info("Verification of {}: giving drive {} back after {} of {} aggregates", barcode,
                     drive.id(), next, plan.units().size());
             state = "queued";
             drive.adminDone(labelCheckedThisSlice);
