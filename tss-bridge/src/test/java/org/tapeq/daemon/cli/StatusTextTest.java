@@ -1,5 +1,6 @@
 package org.tapeq.daemon.cli;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -35,5 +36,29 @@ class StatusTextTest {
         String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"catalog\":"
                 + "{\"reachable\":true,\"unreachableSince\":0,\"reason\":null}}");
         assertTrue(text.contains("catalog: reachable"), text);
+    }
+
+    @Test
+    void verification_showsProgressAndNamesEachBadAndUnreadableFile() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":1,\"maxDrives\":1},"
+                + "\"verifications\":[{\"barcode\":\"A00042L9\",\"state\":\"running\",\"aggregatesDone\":37,"
+                + "\"aggregatesTotal\":412,\"sampled\":false,\"filesGood\":1479,\"filesUnchecked\":1,"
+                + "\"bad\":[{\"pnfsid\":\"P1\",\"tapeFile\":12,"
+                + "\"reason\":\"read adler32:1, the catalog has adler32:2\"}],"
+                + "\"unreadable\":[{\"pnfsid\":\"P2\",\"tapeFile\":14,\"reason\":\"media error\"}],"
+                + "\"error\":null}]}}");
+        assertTrue(text.contains("background: 1 running (of at most 1 drives), 0 waiting for a drive"), text);
+        assertTrue(text.contains("verify A00042L9 running 37/412 aggregates: 1480 good, 1 bad, 1 unreadable"), text);
+        assertTrue(text.contains("BAD P1 (tape file 12): read adler32:1, the catalog has adler32:2"), text);
+        assertTrue(text.contains("UNREADABLE P2 (tape file 14): media error"), text);
+    }
+
+    @Test
+    void noBackgroundWork_noBackgroundLine() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":0,\"maxDrives\":1},"
+                + "\"verifications\":[]}}");
+        assertFalse(text.contains("background:"), text);
     }
 }
