@@ -57,5 +57,14 @@ class DaemonVerifyTest {
         assertEquals(1, done.path("filesGood").asInt(), done.toString());
         assertTrue(done.path("bad").isEmpty(), done.toString());
         assertTrue(f.daemon.catalog().lastVerification(barcode).orElseThrow().good());
+        // the metrics read a status snapshot taken at most once a second
+        DaemonFixture.await("tapeq_verify_files to count the good file", () -> {
+            try {
+                return Scrape.of(f.daemon).value("tapeq_verify_files", "result", "good") == 1;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertEquals(0, Scrape.of(f.daemon).value("tapeq_verify_files", "result", "bad"));
     }
 }

@@ -67,6 +67,11 @@ class ObservabilityTest {
         }
         assertEquals(4, s.value("tapeq_cartridges", "state", "appendable"));
         assertEquals(0, s.value("tapeq_cartridges", "state", "suspect"));
+        assertEquals(0, s.value("tapeq_background_tasks", "state", "running"));
+        assertEquals(0, s.value("tapeq_background_tasks", "state", "waiting"));
+        for (String result : List.of("good", "bad", "unreadable")) {
+            assertEquals(0, s.value("tapeq_verify_files", "result", result));
+        }
         // Labelling the cartridges mounted some; a drive's series exist whatever it did.
         s.value("tapeq_drive_mounts_total", "drive", "drive1");
         s.value("tapeq_mount_duration_seconds_count", "drive", "drive1");

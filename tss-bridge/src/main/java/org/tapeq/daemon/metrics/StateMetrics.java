@@ -21,6 +21,7 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.engine.SchedulerLoad;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 
 /**
  * Gauges an alert can be written on, read from snapshots the daemon takes at most once a second: drives by
@@ -97,6 +98,31 @@ public final class StateMetrics {
         GaugeWithCallback.builder().name("tapeq_robot_paused")
                 .help("1 while mounts are paused after consecutive robot errors")
                 .callback(cb -> status.get().ifPresent(s -> cb.call(s.robot() != null ? 1 : 0)))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_background_tasks")
+                .help("Background work (cartridge verification): tasks running on a drive and waiting for one")
+                .labelNames("state")
+                .callback(cb -> status.get().ifPresent(s -> {
+                    cb.call(s.background().running(), "running");
+                    cb.call(s.background().waiting(), "waiting");
+                }))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_verify_files")
+                .help("Files checked by the cartridge verifications of this run, by result (good, bad, unreadable)")
+                .labelNames("result")
+                .callback(cb -> status.get().ifPresent(s -> {
+                    long good = 0;
+                    long bad = 0;
+                    long unreadable = 0;
+                    for (VerifyReport v : s.verifications()) {
+                        good += v.filesGood() + v.filesUnchecked();
+                        bad += v.bad().size();
+                        unreadable += v.unreadable().size();
+                    }
+                    cb.call(good, "good");
+                    cb.call(bad, "bad");
+                    cb.call(unreadable, "unreadable");
+                }))
                 .register(registry);
         m.registerLoad(registry, load);
         GaugeWithCallback.builder().name("tapeq_directory_oldest_request_age_seconds")
