@@ -53,4 +53,12 @@ public interface TapeLibrary {
     default java.util.Optional<CartridgeCapacity> capacity(String drive) {
         return java.util.Optional.empty();
     }
+
+    /**
+     * Where the library reports what it learns about cartridges and drives besides operation results
+     * ({@link DriveAlerts}); set once by the scheduler before its first operation. A library that learns nothing
+     * ignores it.
+     */
+    default void alerts(DriveAlerts alerts) {
+    }
 }

@@ -6,6 +6,8 @@ import java.util.concurrent.Executor;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.dispatch.DispatchSettings;
@@ -28,6 +30,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.policy.MountPolicy;
+import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.time.EventLoop;
@@ -102,12 +105,39 @@ final class Engine {
         dispatcher.afterEachDispatch(stalls::observe);
         this.removals = new Removals(this);
         this.context = new EngineContext(this, policy, stageSpace);
+        library.alerts(new DriveAlerts() {
+            @Override
+            public void cartridgeSuspect(String drive, String barcode, String reason) {
+                suspect(barcode, reason);
+            }
+
+            @Override
+            public void cleaningDue(String drive, String reason) {
+                DriveRunner d = dispatcher.drive(drive);
+                if (d != null) {
+                    d.cleaningDue(reason);
+                }
+            }
+        });
         writer.health((reachable, reason) -> {
             catalogReachable = reachable;
             if (reachable) {
                 requestDispatch(); // writes and admin tasks held back by the outage may start
             }
         });
+    }
+
+    /**
+     * The library saw a media problem of the cartridge (a TapeAlert media flag), whatever became of the operation:
+     * it is read-only from now on. A cartridge the catalog does not know is only logged.
+     */
+    private void suspect(String barcode, String reason) {
+        CartridgeRecord c = cartridges.get(barcode);
+        if (c == null) {
+            LOG.warn("Cartridge {} is not in the catalog; not marked suspect after: {}", barcode, reason);
+        } else if (c.state() != CartridgeState.SUSPECT) {
+            queues.updateCartridge(c.withState(CartridgeState.SUSPECT, reason));
+        }
     }
 
     /** Whether the catalog answered its last task; no write or admin task starts while it does not. */

@@ -43,9 +43,12 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
     public record Blocked(long requests, long since) {
     }
 
-    /** One drive: its state, cartridge, what it is doing since when, and why it is down. */
+    /**
+     * One drive: its state, cartridge, what it is doing since when, why it is down, and why it asks for a routine
+     * cleaning while it stays in service ({@code cleaning}, null if it does not).
+     */
     public record DriveStatus(String id, String state, String cartridge, String activity, long since, int errors,
-                              String group, String reason) {
+                              String group, String reason, String cleaning) {
     }
 
     /** One queue: a cartridge's, or a family's writes ({@code family:NAME}). */

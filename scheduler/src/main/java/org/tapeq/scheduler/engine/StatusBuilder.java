@@ -24,7 +24,7 @@ final class StatusBuilder {
         for (DriveRunner d : e.dispatcher.drives()) {
             drives.add(new SchedulerStatus.DriveStatus(d.id(), d.state().name().toLowerCase(java.util.Locale.ROOT),
                     d.mounted(), d.activity(), d.since(), d.errors(), e.dispatcher.accountedGroup(d),
-                    d.isDown() ? d.downReason() : d.lastError()));
+                    d.isDown() ? d.downReason() : d.lastError(), d.cleaningDue()));
         }
         List<WorkQueue> all = new ArrayList<>();
         long oldest = Long.MAX_VALUE;

@@ -76,6 +76,9 @@ final class StatusText {
             out.printf("  %-10s %-8s %-10s %s%s%n", d.path("id").asText(), d.path("state").asText(),
                     d.path("cartridge").isTextual() ? d.path("cartridge").asText() : "-", activity,
                     reason.isEmpty() || activity.contains(reason) ? "" : " (" + reason + ")"); // each reason once
+            if (d.path("cleaning").isTextual()) {
+                out.printf("  %-10s cleaning due: %s%n", "", d.path("cleaning").asText());
+            }
         }
         out.printf("%nqueues:%s%n", shown(st, s.path("queues").size(), s.path("queueCount").asInt()));
         out.printf("  %-18s %-8s %10s %12s %-10s %s%n", "queue", "group", "files", "bytes", "state", "reason");

@@ -81,6 +81,13 @@ public final class StateMetrics {
                 .labelNames("drive")
                 .callback(cb -> status.get().ifPresent(s -> s.drives().forEach(d -> cb.call(d.errors(), d.id()))))
                 .register(registry);
+        GaugeWithCallback.builder().name("tapeq_drive_cleaning_due")
+                .help("1 while the drive asks for a routine cleaning (TapeAlert 0x15) and stays in service; cleared"
+                        + " by tapeq drive up")
+                .labelNames("drive")
+                .callback(cb -> status.get().ifPresent(s -> s.drives().forEach(
+                        d -> cb.call(d.cleaning() != null ? 1 : 0, d.id()))))
+                .register(registry);
         GaugeWithCallback.builder().name("tapeq_cartridges")
                 .help("Cartridges in the catalog by state (every state is a series)")
                 .labelNames("state")

@@ -57,6 +57,8 @@ public final class DriveRunner implements WorkQueue.Holder {
     private String downReason;
     private int errors;
     private String lastError;
+    /** Why the drive asks for a routine cleaning (it stays in service), until an operator's drive up; or null. */
+    private String cleaningDue;
     private String activity = "empty";
     private long since;
     /** Head position in blocks, or -1 when unknown. */
@@ -88,6 +90,8 @@ public final class DriveRunner implements WorkQueue.Holder {
     /** Consecutive errors. */
     public int errors() { return errors; }
     public String lastError() { return lastError; }
+    /** Why the drive asks for a routine cleaning, or null. */
+    public String cleaningDue() { return cleaningDue; }
     @Override
     public String activity() { return activity; }
     /** Loop time of the last state change. */
@@ -160,7 +164,14 @@ public final class DriveRunner implements WorkQueue.Holder {
         log.down(reason, fault);
     }
 
+    /** The library reports a request for routine cleaning: the drive stays in service; status and metrics show it. */
+    public void cleaningDue(String reason) {
+        cleaningDue = reason;
+    }
+
+    /** Back into service (after a cleaning too: a routine cleaning request is cleared). */
     public void markUp() {
+        cleaningDue = null;
         down = false;
         downReason = null;
         errors = 0;

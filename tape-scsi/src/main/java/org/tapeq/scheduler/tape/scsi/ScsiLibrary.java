@@ -22,6 +22,7 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.LabelVerifier;
 import org.tapeq.scheduler.tape.TapeFileSource;
@@ -63,12 +64,14 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private static final long POLL_MILLIS = 500;
     private static final int BUSY_RETRIES = 20;
 
+    private final EventLoop loop;
     private final ScsiSettings settings;
     private final LabelVerifier labels;
     private final CommandRunner runner;
     private final DriveProbe probe;
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
     private final ReentrantLock robot = new ReentrantLock(true);
+    private volatile DriveAlerts alerts = DriveAlerts.NONE;
     /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
     private volatile boolean drivesReconciled;
 
@@ -85,8 +88,10 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         volatile boolean labelVerified;
         /** The drive was put into variable-block mode since the library started or it was loaded. */
         volatile boolean prepared;
-        /** Drive flags (cleaning, hardware) read after the last unload and not yet reported. */
-        volatile TapeAlert pendingAlert = TapeAlert.NONE;
+        /** The fault of the drive flags (clean now, hardware) read after the last unload, not yet reported. */
+        volatile TapeFault pendingFault;
+        /** The cartridge this library last unloaded from the drive: flags read while it is empty concern it. */
+        volatile String lastUnloaded;
         /** Media flags the drive raised for the loaded cartridge: it is not written. Null if none. */
         volatile TapeAlert mediaAlert;
         /** What the loaded cartridge's memory said about its capacity at the load, or null. */
@@ -106,6 +111,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
      *               {@code TapeLabel::parseFor})
      */
     public ScsiLibrary(EventLoop loop, ScsiSettings settings, LabelVerifier labels) {
+        this.loop = Objects.requireNonNull(loop, "loop");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.labels = Objects.requireNonNull(labels, "labels");
         for (ScsiSettings.Drive d : settings.drives()) {
@@ -126,6 +132,11 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     public Optional<CartridgeCapacity> capacity(String drive) {
         DriveState d = drives.get(drive);
         return d == null || d.barcode == null ? Optional.empty() : Optional.ofNullable(d.capacity);
+    }
+
+    @Override
+    public void alerts(DriveAlerts alerts) {
+        this.alerts = Objects.requireNonNull(alerts, "alerts");
     }
 
     @Override
@@ -275,9 +286,11 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     private Void doMount(DriveState d, String barcode) throws TapeFault {
         String what = "mount " + barcode + " into " + d.config.name();
-        TapeAlert before = d.pendingAlert.plus(probe.tapeAlert(d.device()));
-        d.pendingAlert = TapeAlert.NONE;
-        TapeFault unfit = before.fault(what, false);
+        // Flags read while the drive is empty concern the cartridge unloaded last (the reading after that unload
+        // cleared the older ones); before the first unload since the start nobody is known to blame (logged).
+        TapeFault unfit = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), d.lastUnloaded,
+                what + " (flags read before the load)"));
+        d.pendingFault = null;
         if (unfit != null) {
             throw unfit; // before any robot move: the cartridge stays where it is
         }
@@ -366,6 +379,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
      */
     private void returnToSlot(DriveState d, ChangerStatus status, ChangerStatus.Element drive, String what)
             throws TapeFault {
+        d.lastUnloaded = drive.barcode();
         if (holdsTape(d)) {
             CommandRunner.Result offline = mt(d, "offline");
             if (!offline.ok()) {
@@ -421,6 +435,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             LOG.warn("{}: {} failed: {}; trying the robot anyway", what, offline.line(), offline.diagnostic());
         }
         boolean offlineOk = offline == null || offline.ok();
+        String unloaded;
         robot.lock();
         try {
             ChangerStatus status = changerStatus(what);
@@ -430,6 +445,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 forget(d);
                 throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
             }
+            unloaded = d.barcode != null ? d.barcode : drive.barcode();
             int slot = status.returnSlot(drive).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what
                     + ": no free storage slot to return it to"));
             CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "unload", slot,
@@ -444,13 +460,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         } finally {
             robot.unlock();
         }
-        String barcode = d.barcode;
         forget(d);
-        TapeAlert after = probe.tapeAlert(d.device());
-        if (!after.only(TapeAlert.MEDIA).isEmpty()) {
-            LOG.warn("{}: TapeAlert after the unload: {} (cartridge {})", what, after.only(TapeAlert.MEDIA), barcode);
-        }
-        d.pendingAlert = after; // drive flags: reported at the next mount, before any robot move
+        d.lastUnloaded = unloaded;
+        // media flags: the cartridge just unloaded is suspect; drive flags: reported at the next mount, before any
+        // robot move (the unload itself succeeded)
+        d.pendingFault = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), unloaded,
+                what + " (flags read after the unload)"));
         return null;
     }
 
@@ -774,15 +789,53 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
      * and hardware flags fail the operation, media flags keep the cartridge from being written.
      */
     private void checkAlerts(DriveState d, String what) throws TapeFault {
-        TapeAlert alert = probe.tapeAlert(d.device());
-        TapeFault fault = alert.fault(what, false);
+        TapeFault fault = react(d, probe.tapeAlert(d.device()), d.barcode, what);
         if (fault != null) {
             throw fault;
         }
-        if (!alert.only(TapeAlert.MEDIA).isEmpty()) {
-            d.mediaAlert = alert.only(TapeAlert.MEDIA).plus(d.mediaAlert == null ? TapeAlert.NONE : d.mediaAlert);
-            LOG.warn("{}: TapeAlert {}: cartridge {} is not written", what, d.mediaAlert, d.barcode);
+    }
+
+    /**
+     * Acts on one TapeAlert reading, every part of it ({@link TapeAlert#react}): media flags make
+     * {@code cartridge} suspect (reported to the scheduler; while it is loaded it is not written either), a
+     * periodic cleaning request is reported (the drive stays in service), and the fault of the drive flags (clean
+     * now, hardware) is returned for the caller to throw. {@code cartridge} null: no cartridge is known to blame
+     * for media flags (read before the first unload since the start: stale or the previous owner's), logged only.
+     */
+    private TapeFault react(DriveState d, TapeAlert alert, String cartridge, String what) {
+        if (alert.isEmpty()) {
+            return null;
         }
+        TapeAlert.Reaction r = alert.react(what);
+        String drive = d.config.name();
+        DriveAlerts to = alerts;
+        if (!r.media().isEmpty()) {
+            if (cartridge == null) {
+                LOG.warn("{}: TapeAlert {}, but no cartridge is known to have caused it (the drive was not unloaded"
+                        + " by tapeq since its start); not acted on", what, r.media());
+            } else {
+                String reason = what + ": the drive raised TapeAlert " + r.media() + " for cartridge " + cartridge;
+                LOG.warn("{}; the cartridge becomes suspect", reason);
+                if (cartridge.equals(d.barcode)) {
+                    d.mediaAlert = r.media().plus(d.mediaAlert == null ? TapeAlert.NONE : d.mediaAlert);
+                }
+                loop.execute(() -> to.cartridgeSuspect(drive, cartridge, reason));
+            }
+        }
+        if (!r.periodic().isEmpty()) {
+            String reason = "the drive asks for routine cleaning (TapeAlert " + r.periodic() + "); it stays in service";
+            LOG.warn("{}: {}", what, reason);
+            loop.execute(() -> to.cleaningDue(drive, reason));
+        }
+        return r.fault();
+    }
+
+    /** Of two faults, the one that takes the drive out (cleaning) first; null if both are. */
+    private static TapeFault strongest(TapeFault a, TapeFault b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        return b.kind() == FaultKind.CLEANING && a.kind() != FaultKind.CLEANING ? b : a;
     }
 
     /** Before the first append after a mount: the cartridge must carry a tapeq label for its barcode. */
@@ -822,9 +875,14 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private TapeFault dataFault(DriveState d, FaultMap.Op op, String what, CommandRunner.Result r) {
         TapeFault f = FaultMap.fault(op, what, r);
         if (f.kind() == FaultKind.MEDIA || f.kind() == FaultKind.DRIVE) {
-            TapeFault alert = probe.tapeAlert(d.device()).fault(f.getMessage(), true);
-            if (alert != null) {
-                return alert;
+            TapeAlert alert = probe.tapeAlert(d.device());
+            TapeFault byDrive = react(d, alert, d.barcode, f.getMessage());
+            if (byDrive != null) {
+                return byDrive; // media flags beside it were reported: the cartridge is suspect all the same
+            }
+            if (!alert.only(TapeAlert.MEDIA).isEmpty()) {
+                return new TapeFault(FaultKind.MEDIA, f.getMessage() + " (TapeAlert " + alert.only(TapeAlert.MEDIA)
+                        + ")");
             }
         }
         if (f.kind() == FaultKind.MEDIA) {

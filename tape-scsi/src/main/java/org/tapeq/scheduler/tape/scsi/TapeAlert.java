@@ -13,9 +13,10 @@ import org.tapeq.scheduler.model.TapeFault;
 
 /**
  * The TapeAlert flags a drive raised (LOG SENSE page 0x2e, read with {@code sg_logs -p 0x2e -HH DEVICE}), and
- * what tapeq does about them: a drive that asks for cleaning is taken out of service ({@code CLEANING}), a
- * hardware flag is a drive fault ({@code DRIVE}), a media flag makes the cartridge suspect ({@code MEDIA}).
- * Drives clear the flags when the page is read, so each reading is acted on once.
+ * what tapeq does about them ({@link #react}): a drive that asks to be cleaned now is taken out of service
+ * ({@code CLEANING}), a hardware flag is a drive fault ({@code DRIVE}), a media flag makes the cartridge suspect,
+ * a request for routine (periodic) cleaning is reported and the drive stays in service. When several classes are
+ * set, each reaction happens. Drives clear the flags when the page is read, so each reading is acted on once.
  *
  * <p>Design notes. The page is parsed from its hex dump (the page header, then one parameter per flag: code,
  * control byte, length, value whose bit 0 is the flag), not from {@code sg_logs}' flag names, which differ
@@ -29,8 +30,10 @@ record TapeAlert(Set<Integer> flags) {
 
     static final TapeAlert NONE = new TapeAlert(Set.of());
 
-    /** Cleaning required (0x14), cleaning requested (0x15). */
-    static final Set<Integer> CLEANING = Set.of(0x14, 0x15);
+    /** Clean now (0x14, "cleaning required" in SSC-3): the drive is not to be used before it is cleaned. */
+    static final Set<Integer> CLEAN_NOW = Set.of(0x14);
+    /** Clean periodic (0x15, "cleaning requested" in SSC-3): routine cleaning at the next convenient time. */
+    static final Set<Integer> CLEAN_PERIODIC = Set.of(0x15);
     /** The cartridge is at fault: its data or its mechanics. */
     static final Set<Integer> MEDIA = Set.of(0x04, 0x05, 0x06, 0x07, 0x08, 0x0D, 0x0E, 0x0F, 0x12, 0x33, 0x34,
             0x35, 0x36, 0x3B);
@@ -45,8 +48,8 @@ record TapeAlert(Set<Integer> flags) {
             Map.entry(0x0D, "recoverable mechanical cartridge failure"),
             Map.entry(0x0E, "unrecoverable mechanical cartridge failure"),
             Map.entry(0x0F, "memory chip in cartridge failure"), Map.entry(0x12, "tape directory corrupted on load"),
-            Map.entry(0x13, "nearing media life"), Map.entry(0x14, "cleaning required"),
-            Map.entry(0x15, "cleaning requested"), Map.entry(0x19, "interface port error"),
+            Map.entry(0x13, "nearing media life"), Map.entry(0x14, "cleaning required (clean now)"),
+            Map.entry(0x15, "cleaning requested (clean periodic)"), Map.entry(0x19, "interface port error"),
             Map.entry(0x1A, "cooling fan failure"), Map.entry(0x1B, "power supply failure"),
             Map.entry(0x1E, "hardware A"), Map.entry(0x1F, "hardware B"), Map.entry(0x20, "primary interface"),
             Map.entry(0x22, "microcode update fail"), Map.entry(0x23, "drive humidity"),
@@ -115,30 +118,35 @@ record TapeAlert(Set<Integer> flags) {
         return new TapeAlert(all);
     }
 
-    /** Only the flags of a group ({@link #CLEANING}, {@link #MEDIA}, {@link #HARDWARE}). */
+    /** Only the flags of a group ({@link #CLEAN_NOW}, {@link #MEDIA}, {@link #HARDWARE}, ...). */
     TapeAlert only(Set<Integer> group) {
         return new TapeAlert(flags.stream().filter(group::contains).collect(Collectors.toSet()));
     }
 
     /**
-     * The fault these flags call for, the strongest first: cleaning, then hardware, then media; null if none.
-     * {@code media} false leaves the media flags out (they concern a cartridge no longer in the drive).
+     * What tapeq does about one reading; every part applies, whatever else is set (a cartridge with a media flag
+     * in a drive that also asks for cleaning is suspect, and the drive goes out of service).
+     *
+     * @param fault    fails the operation and decides about the drive: {@code CLEANING} for clean now (0x14),
+     *                 with any hardware flags named beside it, else {@code DRIVE} for hardware flags; null if none
+     * @param media    the media flags: the cartridge they concern becomes suspect (none: {@link #NONE})
+     * @param periodic clean periodic (0x15): reported, the drive stays in service (none: {@link #NONE})
      */
-    TapeFault fault(String what, boolean media) {
-        TapeAlert cleaning = only(CLEANING);
-        if (!cleaning.isEmpty()) {
-            return new TapeFault(FaultKind.CLEANING, what + ": the drive asks for cleaning (TapeAlert " + cleaning
-                    + ")");
-        }
+    record Reaction(TapeFault fault, TapeAlert media, TapeAlert periodic) {
+    }
+
+    /** The reaction to these flags; {@code what} names the operation for the fault's message. */
+    Reaction react(String what) {
+        TapeAlert cleanNow = only(CLEAN_NOW);
         TapeAlert hardware = only(HARDWARE);
-        if (!hardware.isEmpty()) {
-            return new TapeFault(FaultKind.DRIVE, what + ": drive hardware fault (TapeAlert " + hardware + ")");
+        TapeFault fault = null;
+        if (!cleanNow.isEmpty()) {
+            fault = new TapeFault(FaultKind.CLEANING, what + ": the drive asks for cleaning now (TapeAlert " + cleanNow
+                    + (hardware.isEmpty() ? "" : "; drive hardware flags too: " + hardware) + ")");
+        } else if (!hardware.isEmpty()) {
+            fault = new TapeFault(FaultKind.DRIVE, what + ": drive hardware fault (TapeAlert " + hardware + ")");
         }
-        TapeAlert bad = only(MEDIA);
-        if (media && !bad.isEmpty()) {
-            return new TapeFault(FaultKind.MEDIA, what + ": the cartridge is at fault (TapeAlert " + bad + ")");
-        }
-        return null;
+        return new Reaction(fault, only(MEDIA), only(CLEAN_PERIODIC));
     }
 
     /** "0x14 cleaning required, 0x1e hardware A". */

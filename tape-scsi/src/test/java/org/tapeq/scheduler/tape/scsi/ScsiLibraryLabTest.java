@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -29,6 +30,7 @@ import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
@@ -54,6 +56,8 @@ abstract class ScsiLibraryLabTest {
     private ScsiLibrary library;
     private String scratch;
     private static final String DRIVE = "d0";
+    /** What the library reported through {@link DriveAlerts}: "suspect d0 E01007L8", "cleaning d0". */
+    private final List<String> alerts = new CopyOnWriteArrayList<>();
 
     ScsiLibraryLabTest(Lab lab) {
         this.lab = lab;
@@ -67,6 +71,17 @@ abstract class ScsiLibraryLabTest {
                 : System.getenv().getOrDefault("TAPEQ_VTL_SCRATCH", lab.barcode(8));
         loop = new RealTimeEventLoop("vtl-test-loop", 1);
         library = new ScsiLibrary(loop, settings, TapeLabel::parseFor);
+        library.alerts(new DriveAlerts() {
+            @Override
+            public void cartridgeSuspect(String drive, String barcode, String reason) {
+                alerts.add("suspect " + drive + " " + barcode);
+            }
+
+            @Override
+            public void cleaningDue(String drive, String reason) {
+                alerts.add("cleaning " + drive);
+            }
+        });
         for (Inventory.Drive d : inventory(library).drives()) {
             if (d.loadedBarcode() != null) {
                 unmount(d.id());
@@ -321,6 +336,51 @@ abstract class ScsiLibraryLabTest {
         assertEquals(FaultKind.ROBOT, offline.kind(), offline.toString());
         mount(scratch);
         unmount(DRIVE);
+    }
+
+    @Test
+    @Order(10)
+    void tapeAlert_mediaAndCleaningAfterTheUnload_cartridgeSuspectAndDriveOut() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab raises TapeAlert flags");
+        emptyDrives();
+        String other = lab.barcode(lab.tapes() - 2);
+        try {
+            mount(scratch);
+            alerts.clear();
+            // raised while the cartridge is loaded, read after its unload: both reactions happen
+            lab.fault("tapealert", "1", Long.toHexString(1L << (0x04 - 1) | 1L << (0x14 - 1)));
+            unmount(DRIVE);
+            assertEquals(List.of("suspect d0 " + scratch), alerts, "the cartridge just unloaded is suspect");
+            TapeFault cleaning = failure(() -> mount(other));
+            assertEquals(FaultKind.CLEANING, cleaning.kind(), "and the drive goes out: " + cleaning);
+            assertEquals(List.of(), loadedBarcodes(), "no robot move");
+
+            // raised while the drive is empty, read before the next mount: the cartridge unloaded last
+            alerts.clear();
+            lab.fault("tapealert", "1", Long.toHexString(1L << (0x05 - 1)));
+            mount(other);
+            assertEquals(List.of("suspect d0 " + scratch), alerts, "not the cartridge being mounted");
+            unmount(DRIVE);
+        } finally {
+            lab.fault("tapealert", "1", "0");
+        }
+    }
+
+    @Test
+    @Order(11)
+    void tapeAlert_cleanPeriodic_reportedAndTheDriveGoesOn() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab raises TapeAlert flags");
+        emptyDrives();
+        alerts.clear();
+        try {
+            lab.fault("tapealert", "1", Long.toHexString(1L << (0x15 - 1)));
+            mount(scratch); // clean periodic: not a fault
+            assertEquals(List.of("cleaning d0"), alerts);
+            locate(0);
+            unmount(DRIVE);
+        } finally {
+            lab.fault("tapealert", "1", "0");
+        }
     }
 
     /** Unloads what an earlier failed step left in a drive, so that one failure does not fail the next steps. */

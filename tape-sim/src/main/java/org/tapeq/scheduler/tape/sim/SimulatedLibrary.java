@@ -15,6 +15,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -78,6 +79,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     private final Map<String, SimCartridge> cartridges = new LinkedHashMap<>();
     private final Robot robot;
     private final SimFaults faults = new SimFaults();
+    private volatile DriveAlerts alerts = DriveAlerts.NONE;
     private final StatsRecorder stats;
     private final LibraryStore store;
     private volatile boolean closed;
@@ -130,6 +132,19 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
 
     public DataMode dataMode() {
         return dataMode;
+    }
+
+    @Override
+    public void alerts(DriveAlerts alerts) {
+        this.alerts = alerts;
+    }
+
+    /**
+     * Where the scheduler takes reports of TapeAlert findings (it never gets any from the simulation itself): a
+     * test reports as the SCSI backend would, on the loop.
+     */
+    public DriveAlerts alerts() {
+        return alerts;
     }
 
     /** The fault switches. */
