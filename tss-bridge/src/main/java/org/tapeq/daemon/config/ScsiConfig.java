@@ -22,9 +22,11 @@ import org.tapeq.scheduler.tape.scsi.ScsiSettings;
  * @param robotTimeoutMillis limit of one {@code mtx} command
  * @param tapeTimeoutMillis  limit of one {@code mt} command
  * @param dataStallMillis    a transfer with no byte moving for this long is abandoned
+ * @param dataMinRate        bytes per second a transfer moves at least: it ends after its size at this rate
+ *                           plus {@code dataStall}
  */
 public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<String> commandPrefix,
-                         long robotTimeoutMillis, long tapeTimeoutMillis, long dataStallMillis) {
+                         long robotTimeoutMillis, long tapeTimeoutMillis, long dataStallMillis, long dataMinRate) {
 
     static final String CHANGER = "changer";
     static final String DRIVES = "drives";
@@ -32,8 +34,9 @@ public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<S
     static final String ROBOT_TIMEOUT = "robotTimeout";
     static final String TAPE_TIMEOUT = "tapeTimeout";
     static final String DATA_STALL = "dataStall";
+    static final String DATA_MIN_RATE = "dataMinRate";
     static final List<String> KEYS = List.of(CHANGER, DRIVES, COMMAND_PREFIX, ROBOT_TIMEOUT, TAPE_TIMEOUT,
-            DATA_STALL);
+            DATA_STALL, DATA_MIN_RATE);
     static final String DRIVE_NAME = "name";
     static final String DRIVE_DEVICE = "device";
     static final String DRIVE_CHANGER_INDEX = "changerIndex";
@@ -81,7 +84,13 @@ public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<S
         long robot = positive(scsi, ROBOT_TIMEOUT, ScsiSettings.DEFAULT_ROBOT_TIMEOUT_MILLIS);
         long tape = positive(scsi, TAPE_TIMEOUT, ScsiSettings.DEFAULT_TAPE_TIMEOUT_MILLIS);
         long stall = positive(scsi, DATA_STALL, ScsiSettings.DEFAULT_DATA_STALL_MILLIS);
-        return new ScsiConfig(changer, drives, words, robot, tape, stall);
+        long rate = scsi.size(DATA_MIN_RATE, ScsiSettings.DEFAULT_DATA_MIN_RATE);
+        if (rate < ScsiSettings.MIN_DATA_MIN_RATE || rate > ScsiSettings.MAX_DATA_MIN_RATE) {
+            throw scsi.error(DATA_MIN_RATE, Units.formatSize(rate) + " bytes per second must be between "
+                    + Units.formatSize(ScsiSettings.MIN_DATA_MIN_RATE) + " and "
+                    + Units.formatSize(ScsiSettings.MAX_DATA_MIN_RATE));
+        }
+        return new ScsiConfig(changer, drives, words, robot, tape, stall, rate);
     }
 
     private static long positive(ConfigNode scsi, String key, long defaultValue) {
@@ -95,7 +104,7 @@ public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<S
     /** The backend's settings with the library's block size. */
     public ScsiSettings settings(int blockSize) {
         return new ScsiSettings(changer, drives, blockSize, commandPrefix, robotTimeoutMillis, tapeTimeoutMillis,
-                dataStallMillis);
+                dataStallMillis, dataMinRate);
     }
 
     void describe(YamlText out) {
@@ -116,6 +125,7 @@ public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<S
         }
         out.put(2, ROBOT_TIMEOUT, Units.formatDuration(robotTimeoutMillis))
                 .put(2, TAPE_TIMEOUT, Units.formatDuration(tapeTimeoutMillis))
-                .put(2, DATA_STALL, Units.formatDuration(dataStallMillis));
+                .put(2, DATA_STALL, Units.formatDuration(dataStallMillis))
+                .put(2, DATA_MIN_RATE, Units.formatSize(dataMinRate));
     }
 }

@@ -104,6 +104,8 @@ class ConfigErrorsTest {
                         "library.scsi.drives[0].name: required"),
                 Arguments.of(DIRECTORY + "library:\n  scsi:\n    tapeTimeout: 0\n",
                         "library.scsi.tapeTimeout: must be longer than 0"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    dataMinRate: 100\n",
+                        "library.scsi.dataMinRate: 100 bytes per second must be between 1KiB and 1TiB"),
                 Arguments.of(DIRECTORY + "library:\n  scsi:\n    prefix: ssh tapehost\n",
                         "library.scsi.prefix: unknown key (did you mean commandPrefix?); known here: changer, drives"),
                 // regular expressions, with the list index

@@ -60,6 +60,7 @@ class DaemonConfigTest {
                 robotTimeout: 5m
                 tapeTimeout: 20m
                 dataStall: 2m
+                dataMinRate: 50MB
             families:
               - storageClass: "atlas:.*"
                 family: atlas
@@ -117,7 +118,7 @@ class DaemonConfigTest {
         assertEquals(new CatalogConfig("jdbc:sqlite:/var/lib/tapeq/catalog.db", null, null), c.catalog());
         assertEquals(new LibraryConfig(Backend.SIMULATED, 256 << 10, new SimulatedConfig(
                 Path.of("/var/lib/tapeq/simlib"), DataMode.BYTES, 1.0, 4, MediaType.LTO9, 20, "TQ", 1),
-                new ScsiConfig(null, List.of(), List.of(), 600_000, 1_800_000, 600_000)), c.library());
+                new ScsiConfig(null, List.of(), List.of(), 600_000, 1_800_000, 600_000, 1 << 20)), c.library());
         assertEquals(new IntakeConfig(60_000, true, 64 << 10), c.intake());
         assertEquals(new InetSocketAddress("127.0.0.1", 9270), c.httpBind().orElseThrow());
         assertEquals(SchedulerConfig.defaults().toString(), c.schedulerConfig().toString());
@@ -152,7 +153,7 @@ class DaemonConfigTest {
                 DataMode.SIZE_ONLY, 100, 2, MediaType.LTO8, 99, "ABCD", -7),
                 new ScsiConfig("/dev/sg3", List.of(new ScsiSettings.Drive("lto-a", "/dev/nst1", 0),
                         new ScsiSettings.Drive("lto-b", "/dev/nst0", 3)), List.of("ssh", "-o", "BatchMode=yes",
-                        "tapehost"), 300_000, 1_200_000, 120_000)), c.library());
+                        "tapehost"), 300_000, 1_200_000, 120_000, 50_000_000)), c.library());
         assertEquals(1 << 20, c.library().scsi().settings(c.library().blockSizeBytes()).blockSize());
         assertEquals(new IntakeConfig(600_000, false, 1 << 20), c.intake());
         assertEquals(9999, c.httpBind().orElseThrow().getPort());

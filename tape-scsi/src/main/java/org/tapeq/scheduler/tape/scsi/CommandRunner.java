@@ -40,8 +40,11 @@ import org.tapeq.scheduler.time.Threads;
  * bounded pool ({@code tapeq-scsi-io-N}), so that the job can give up on them: behind an ssh ControlMaster the
  * pipes stay open while a killed command's remote side hangs (a drive that went away). A watchdog thread kills a command whose deadline passed: a fixed deadline for
  * commands, and for a data transfer a deadline that every chunk of progress pushes forward (a stall
- * limit), so a 10 GB tape file is not cut off by a timeout sized for a rewind. A killed command reports
- * {@link Result#timedOut()}; the caller maps it to a fault.
+ * limit), so a 10 GB tape file is not cut off by a timeout sized for a rewind, capped by an overall limit the
+ * caller derives from the transfer's size. Behind a prefix every command, data transfers included, runs under
+ * {@code timeout} on the tape host with that limit, and the local watchdog waits for the limit plus the remote
+ * kill grace plus a margin ({@link #localLimitMillis}): the tape host ends the command first. A killed command
+ * reports {@link Result#timedOut()}; the caller maps it to a fault.
  */
 final class CommandRunner implements AutoCloseable {
 
@@ -55,6 +58,13 @@ final class CommandRunner implements AutoCloseable {
     private static final int REMOTE_KILL_AFTER_SECONDS = 5;
     /** The exit code of {@code timeout} when it stopped the command. */
     static final int REMOTE_TIMEOUT_EXIT = 124;
+    /** The exit code of {@code timeout -k} when the command ignored TERM and was killed. */
+    static final int REMOTE_KILLED_EXIT = 137;
+    /**
+     * How much longer the local watchdog waits than the remote limit plus its kill grace: the tape host ends a
+     * command first, and the local side never gives up on one that still runs there.
+     */
+    static final long LOCAL_MARGIN_MILLIS = 2_000;
 
     /** A blocking job on a runner thread; throws the fault the operation reports. */
     @FunctionalInterface
@@ -88,6 +98,11 @@ final class CommandRunner implements AutoCloseable {
             return exitCode == 0 && !timedOut && ioError == null;
         }
 
+        /** Stopped at its limit: by the local watchdog, or by {@code timeout} on the tape host (124, or 137 after KILL). */
+        boolean limitReached() {
+            return timedOut || exitCode == REMOTE_TIMEOUT_EXIT || exitCode == REMOTE_KILLED_EXIT;
+        }
+
         /** Standard error, or the exit code if it is empty, for messages. */
         String diagnostic() {
             String err = stderr.strip();
@@ -96,6 +111,9 @@ final class CommandRunner implements AutoCloseable {
             }
             if (exitCode == REMOTE_TIMEOUT_EXIT && err.isEmpty()) {
                 return "timed out on the tape host (exit code " + exitCode + " of timeout)";
+            }
+            if (exitCode == REMOTE_KILLED_EXIT && err.isEmpty()) {
+                return "killed (exit code " + exitCode + ": on the tape host, timeout's KILL after the limit)";
             }
             return err.isEmpty() ? "exit code " + exitCode : err + " (exit code " + exitCode + ")";
         }
@@ -155,7 +173,7 @@ final class CommandRunner implements AutoCloseable {
      * later (an {@code mt offline} ejecting the next cartridge).
      */
     Result run(String line, long timeoutMillis) {
-        return execute(line, timeoutMillis, false, null, null);
+        return execute(line, timeoutMillis, 0, null, null);
     }
 
     /** The line as the tape host runs it: bounded by {@code timeout} (GNU coreutils) behind a prefix. */
@@ -163,29 +181,47 @@ final class CommandRunner implements AutoCloseable {
         if (prefix.isEmpty()) {
             return line; // local: the watchdog kills the command and its children itself
         }
-        long seconds = Math.max(1, (timeoutMillis + 999) / 1000);
-        return Shell.line("timeout", "-k", REMOTE_KILL_AFTER_SECONDS, seconds, "sh", "-c", line);
+        return Shell.line("timeout", "-k", REMOTE_KILL_AFTER_SECONDS, remoteSeconds(timeoutMillis), "sh", "-c", line);
+    }
+
+    private static long remoteSeconds(long timeoutMillis) {
+        return Math.max(1, (timeoutMillis + 999) / 1000);
     }
 
     /**
-     * Runs a command line that reads data from its standard input; the deadline moves {@code stallMillis}
-     * ahead with every chunk written.
+     * When the local watchdog kills a command limited to {@code timeoutMillis}: at the limit when it runs here;
+     * behind a prefix only after the tape host's {@code timeout} had its limit (in whole seconds, rounded up), its
+     * kill grace and {@link #LOCAL_MARGIN_MILLIS} more, so the local side never returns while the command still
+     * runs on the tape host (unless the connection itself hangs).
      */
-    Result feed(String line, long stallMillis, Feeder feeder) {
-        return execute(line, stallMillis, true, feeder, null);
+    long localLimitMillis(long timeoutMillis) {
+        if (prefix.isEmpty()) {
+            return timeoutMillis;
+        }
+        return (remoteSeconds(timeoutMillis) + REMOTE_KILL_AFTER_SECONDS) * 1000 + LOCAL_MARGIN_MILLIS;
     }
 
-    /** Runs a command line whose standard output is data; the deadline moves ahead with every chunk read. */
-    Result drain(String line, long stallMillis, Drainer drainer) {
-        return execute(line, stallMillis, true, null, drainer);
+    /**
+     * Runs a command line that reads data from its standard input: killed when no chunk was written for
+     * {@code stallMillis}, and in any case after {@code limitMillis} (on the tape host too, like {@link #run}).
+     */
+    Result feed(String line, long stallMillis, long limitMillis, Feeder feeder) {
+        return execute(line, limitMillis, stallMillis, feeder, null);
     }
 
-    private Result execute(String line, long timeoutMillis, boolean stall, Feeder feeder, Drainer drainer) {
+    /** Runs a command line whose standard output is data; stall and overall limit as {@link #feed}. */
+    Result drain(String line, long stallMillis, long limitMillis, Drainer drainer) {
+        return execute(line, limitMillis, stallMillis, null, drainer);
+    }
+
+    /** {@code stallMillis} 0: no stall limit (not a data transfer). */
+    private Result execute(String line, long timeoutMillis, long stallMillis, Feeder feeder, Drainer drainer) {
+        boolean stall = stallMillis > 0;
         List<String> argv = new ArrayList<>(prefix);
         if (prefix.isEmpty()) {
             argv.addAll(List.of("sh", "-c", line));
         } else {
-            argv.add(stall ? line : remote(line, timeoutMillis));
+            argv.add(remote(line, timeoutMillis));
         }
         long t0 = System.nanoTime();
         Process process;
@@ -194,7 +230,8 @@ final class CommandRunner implements AutoCloseable {
         } catch (IOException e) {
             return new Result(line, -1, "", "cannot start " + argv.get(0) + ": " + e.getMessage(), false, null);
         }
-        Deadline deadline = new Deadline(process, timeoutMillis);
+        long limit = localLimitMillis(timeoutMillis);
+        Deadline deadline = stall ? new Deadline(process, stallMillis, limit) : new Deadline(process, limit, limit);
         ScheduledFuture<?> check = watchdog.scheduleWithFixedDelay(deadline::check, WATCHDOG_PERIOD_MILLIS,
                 WATCHDOG_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         IOException ioError = null;
@@ -334,25 +371,32 @@ final class CommandRunner implements AutoCloseable {
         watchdog.shutdownNow();
     }
 
-    /** A command's deadline, checked by the watchdog; progress moves it. */
+    /**
+     * A command's deadline, checked by the watchdog: progress moves it {@code stepMillis} ahead, never past the
+     * command's overall limit.
+     */
     static final class Deadline {
         private final Process process;
-        private final long limitNanos;
+        private final long stepNanos;
+        private final long endNanos;
         private volatile long deadlineNanos;
         volatile boolean expired;
 
-        Deadline(Process process, long limitMillis) {
+        Deadline(Process process, long stepMillis, long limitMillis) {
             this.process = process;
-            this.limitNanos = TimeUnit.MILLISECONDS.toNanos(limitMillis);
-            this.deadlineNanos = System.nanoTime() + limitNanos;
+            long now = System.nanoTime();
+            this.stepNanos = TimeUnit.MILLISECONDS.toNanos(stepMillis);
+            this.endNanos = now + TimeUnit.MILLISECONDS.toNanos(limitMillis);
+            this.deadlineNanos = now + stepNanos;
         }
 
         void progressed() {
-            deadlineNanos = System.nanoTime() + limitNanos;
+            deadlineNanos = System.nanoTime() + stepNanos;
         }
 
         void check() {
-            if (!expired && process.isAlive() && System.nanoTime() - deadlineNanos > 0) {
+            long now = System.nanoTime();
+            if (!expired && process.isAlive() && (now - deadlineNanos > 0 || now - endNanos > 0)) {
                 expired = true;
                 kill(process, true);
             }

@@ -72,7 +72,7 @@ final class FaultMap {
 
     static FaultKind kind(Op op, CommandRunner.Result r) {
         FaultKind fallback = op == Op.ROBOT ? FaultKind.ROBOT : FaultKind.DRIVE;
-        if (r.timedOut()) {
+        if (r.limitReached()) {
             return fallback;
         }
         String text = (r.stderr() + "\n" + r.stdout()).toLowerCase(Locale.ROOT);

@@ -607,7 +607,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         Pipes.SinkFailure[] sinkFailure = new Pipes.SinkFailure[1];
         Pipes.Gate gate = new Pipes.Gate();
         CommandRunner.Result r = runner.drain(Shell.line("dd", "if=" + d.device(), "bs=" + bs, "count=" + blocks),
-                settings.dataStallMillis(), in -> {
+                settings.dataStallMillis(), settings.dataLimitMillis(blocks * bs), in -> {
                     try (OutputStream out = gate.open(sink)) {
                         delivered[0] = copy(in, skip, length, out);
                     } catch (Pipes.SinkFailure e) {
@@ -622,15 +622,15 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                     }
                 });
         gate.shut(); // a transfer abandoned after a kill delivers nothing more
-        if (sinkFailure[0] != null && !r.timedOut()) {
+        if (sinkFailure[0] != null && !r.limitReached()) {
             throw new TapeFault(FaultKind.TARGET, what + " of " + d.barcode + ": the sink failed: "
                     + sinkFailure[0].getCause(), sinkFailure[0].getCause());
         }
         if (!r.ok()) {
-            if (delivered[0] == 0 && r.exitCode() != 0 && !r.timedOut() && atEndOfData(d)) {
+            if (delivered[0] == 0 && r.exitCode() != 0 && !r.limitReached() && atEndOfData(d)) {
                 throw new TapeFault(FaultKind.NOT_FOUND, what + " of " + d.barcode + ": end of data");
             }
-            if (delivered[0] == 0 && r.exitCode() != 0 && !r.timedOut() && probe.blankAtBot(d.device())) {
+            if (delivered[0] == 0 && r.exitCode() != 0 && !r.limitReached() && probe.blankAtBot(d.device())) {
                 throw new TapeFault(FaultKind.NOT_FOUND, what + " of " + d.barcode + ": end of data at block 0,"
                         + " a blank cartridge (" + r.diagnostic() + ")");
             }
@@ -719,7 +719,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         long length = source.length();
         long[] fed = new long[1];
         CommandRunner.Result r = runner.feed(Shell.line("dd", "of=" + d.device(), "bs=" + bs, "iflag=fullblock"),
-                settings.dataStallMillis(), stdin -> {
+                settings.dataStallMillis(), settings.dataLimitMillis(length), stdin -> {
                     Pipes.CountingPipe out = new Pipes.CountingPipe(stdin);
                     source.writeTo(out);
                     fed[0] = out.count;

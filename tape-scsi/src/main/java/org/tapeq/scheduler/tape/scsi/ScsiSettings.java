@@ -14,13 +14,20 @@ import java.util.Objects;
  * @param robotTimeoutMillis limit of one {@code mtx} command (load, unload, status)
  * @param tapeTimeoutMillis  limit of one positioning command ({@code mt} rewind, seek, eod, offline ...)
  * @param dataStallMillis    a data transfer is abandoned when no byte moved for this long
+ * @param dataMinRate        bytes per second a data transfer is expected to move at least: it is ended after
+ *                           {@link #dataLimitMillis} (its size at this rate plus {@code dataStallMillis})
  */
 public record ScsiSettings(String changer, List<Drive> drives, int blockSize, List<String> commandPrefix,
-                           long robotTimeoutMillis, long tapeTimeoutMillis, long dataStallMillis) {
+                           long robotTimeoutMillis, long tapeTimeoutMillis, long dataStallMillis, long dataMinRate) {
 
     public static final long DEFAULT_ROBOT_TIMEOUT_MILLIS = 10 * 60_000L;
     public static final long DEFAULT_TAPE_TIMEOUT_MILLIS = 30 * 60_000L;
     public static final long DEFAULT_DATA_STALL_MILLIS = 10 * 60_000L;
+    /** 1 MiB/s: far below any tape drive (LTO-5 140 MB/s native), so only a hung transfer reaches the limit. */
+    public static final long DEFAULT_DATA_MIN_RATE = 1L << 20;
+    /** Bounds of {@link #dataMinRate}: 1 KiB/s .. 1 TiB/s. */
+    public static final long MIN_DATA_MIN_RATE = 1L << 10;
+    public static final long MAX_DATA_MIN_RATE = 1L << 40;
 
     /**
      * One drive.
@@ -52,5 +59,23 @@ public record ScsiSettings(String changer, List<Drive> drives, int blockSize, Li
         if (robotTimeoutMillis <= 0 || tapeTimeoutMillis <= 0 || dataStallMillis <= 0) {
             throw new IllegalArgumentException("timeouts must be positive");
         }
+        if (dataMinRate < MIN_DATA_MIN_RATE || dataMinRate > MAX_DATA_MIN_RATE) {
+            throw new IllegalArgumentException("minimum data rate " + dataMinRate + " bytes/s is not between "
+                    + MIN_DATA_MIN_RATE + " and " + MAX_DATA_MIN_RATE);
+        }
+    }
+
+    /**
+     * The limit of one data transfer of {@code bytes}: the time it takes at {@link #dataMinRate} plus
+     * {@link #dataStallMillis} for the start (positioning, the first block), saturating instead of overflowing.
+     */
+    public long dataLimitMillis(long bytes) {
+        long b = Math.max(0, bytes);
+        long seconds = b / dataMinRate;
+        if (seconds > Long.MAX_VALUE / 4000) {
+            return Long.MAX_VALUE / 4;
+        }
+        return Math.min(Long.MAX_VALUE / 4, seconds * 1000 + Math.multiplyExact(b % dataMinRate, 1000L) / dataMinRate
+                + dataStallMillis);
     }
 }

@@ -3,16 +3,19 @@ package org.tapeq.scheduler.tape.scsi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
@@ -104,12 +107,85 @@ class CommandRunnerTest {
         }
     }
 
+    /**
+     * A prefix that behaves like ssh where it matters here: the remote command runs detached from the local
+     * process (killing that does not stop it), and the prefix ends with the remote command's exit code.
+     */
+    private CommandRunner detachedRemote(java.nio.file.Path dir) {
+        String rc = dir.resolve("rc").toString();
+        return new CommandRunner(loop, List.of("sh", "-c", "(setsid sh -c \"$0; echo \\$? > " + rc
+                + "\" >/dev/null 2>&1 &); while [ ! -s " + rc + " ]; do sleep 0.1; done; exit $(cat " + rc + ")"), 1);
+    }
+
+    @Test
+    void run_remoteCommandIgnoringTerm_localSideWaitsUntilTheTapeHostEndedIt(@TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path pidFile = dir.resolve("pid");
+        CommandRunner remote = detachedRemote(dir);
+        try {
+            // ignores timeout's TERM: ends only at its KILL, 5 s after the 1 s limit
+            CommandRunner.Result r = remote.run("echo $$ > " + pidFile + "; trap '' TERM; exec sleep 60", 1_000);
+            long pid = Long.parseLong(java.nio.file.Files.readString(pidFile).strip());
+            assertFalse(running(pid), "the command still runs on the tape host although the local side gave up: " + r);
+            assertFalse(r.timedOut(), "the tape host ended it, not the local watchdog: " + r);
+            assertEquals(CommandRunner.REMOTE_KILLED_EXIT, r.exitCode(), r.toString());
+        } finally {
+            remote.close();
+        }
+    }
+
+    /** Whether the process runs (a zombie left for its new parent to reap has ended). */
+    private static boolean running(long pid) throws IOException {
+        java.nio.file.Path stat = java.nio.file.Path.of("/proc", Long.toString(pid), "stat");
+        try {
+            String text = java.nio.file.Files.readString(stat);
+            return !text.substring(text.lastIndexOf(')') + 1).strip().startsWith("Z");
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void localLimit_behindAPrefix_exceedsTheRemoteLimitAndItsKillGrace() {
+        assertEquals(1_500, local.localLimitMillis(1_500));
+        assertEquals(2_000 + 5_000 + CommandRunner.LOCAL_MARGIN_MILLIS, prefixed.localLimitMillis(1_500));
+        assertTrue(prefixed.remote("true", 1_500).startsWith("timeout -k 5 2 "), prefixed.remote("true", 1_500));
+    }
+
+    @Test
+    void drain_remoteTransferThatKeepsMoving_endsAtItsLimitOnTheTapeHost() {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        // never stalls (a chunk every 0.1 s), never ends by itself; the test's own bound is far above the limit
+        CommandRunner.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> prefixed.drain(
+                "while :; do echo x; sleep 0.1; done", 10_000, 1_000, in -> in.transferTo(got)));
+        assertFalse(r.ok());
+        assertTrue(got.size() > 0, "data moved");
+        assertEquals(CommandRunner.REMOTE_TIMEOUT_EXIT, r.exitCode(), r.toString());
+        assertTrue(r.diagnostic().contains("timed out on the tape host"), r.diagnostic());
+    }
+
+    @Test
+    void feed_localTransferThatKeepsMoving_killedAtItsLimit() {
+        CommandRunner.Result r = local.feed("cat > /dev/null", 10_000, 1_000, in -> {
+            for (int i = 0; i < 600; i++) { // 60 s of chunks, never stalling
+                in.write(new byte[100]);
+                in.flush();
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
+        });
+        assertTrue(r.timedOut(), r.toString());
+    }
+
     @Test
     void drain_streamThatKeepsMoving_outlivesTheStallLimit() {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         long t0 = System.nanoTime();
         CommandRunner.Result r = local.drain("for i in 1 2 3 4 5 6; do head -c 1000 /dev/zero; sleep 0.25; done",
-                700, in -> in.transferTo(got));
+                700, 60_000, in -> in.transferTo(got));
         long millis = (System.nanoTime() - t0) / 1_000_000;
         assertTrue(r.ok(), r.diagnostic());
         assertEquals(6000, got.size());
@@ -119,7 +195,7 @@ class CommandRunnerTest {
     @Test
     void drain_streamThatStalls_isKilled() {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
-        CommandRunner.Result r = local.drain("head -c 10 /dev/zero; sleep 30", 400, in -> in.transferTo(got));
+        CommandRunner.Result r = local.drain("head -c 10 /dev/zero; sleep 30", 400, 60_000, in -> in.transferTo(got));
         assertTrue(r.timedOut());
         assertEquals(10, got.size());
     }
@@ -127,7 +203,7 @@ class CommandRunnerTest {
     @Test
     void feed_throughPrefix_streamsStdinToTheCommand() {
         byte[] data = new byte[3 << 20];
-        CommandRunner.Result r = prefixed.feed("wc -c", 10_000, in -> in.write(data));
+        CommandRunner.Result r = prefixed.feed("wc -c", 10_000, 60_000, in -> in.write(data));
         assertTrue(r.ok(), r.diagnostic());
         assertEquals(String.valueOf(data.length), r.stdout().strip());
         assertNull(r.ioError());
@@ -135,7 +211,7 @@ class CommandRunnerTest {
 
     @Test
     void feed_commandThatExitsEarly_reportsItsErrorNotAHang() {
-        CommandRunner.Result r = local.feed("echo 'No space left on device' >&2; exit 1", 10_000, in -> {
+        CommandRunner.Result r = local.feed("echo 'No space left on device' >&2; exit 1", 10_000, 60_000, in -> {
             byte[] chunk = new byte[1 << 16];
             for (int i = 0; i < 1000; i++) {
                 in.write(chunk);
@@ -147,7 +223,7 @@ class CommandRunnerTest {
 
     @Test
     void feed_failingFeeder_reportsTheFeedersError() {
-        CommandRunner.Result r = local.feed("cat > /dev/null", 10_000, in -> {
+        CommandRunner.Result r = local.feed("cat > /dev/null", 10_000, 60_000, in -> {
             in.write(new byte[10]);
             throw new IOException("source vanished");
         });

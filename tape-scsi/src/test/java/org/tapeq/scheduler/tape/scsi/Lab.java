@@ -60,7 +60,7 @@ record Lab(String name, Path dir, int tapeMb, int tapes, boolean mhvtl) {
         return new ScsiSettings("/dev/vtl/changer", List.of(
                 new ScsiSettings.Drive("d0", device(0), 0),
                 new ScsiSettings.Drive("d1", device(1), 1)), blockSize, List.of(dir.resolve("vtl-ssh").toString()),
-                120_000, tapeTimeoutMillis, 120_000);
+                120_000, tapeTimeoutMillis, 120_000, ScsiSettings.DEFAULT_DATA_MIN_RATE);
     }
 
     /** Runs a shell command line in the lab's guest; returns its output, fails on a non-zero exit. */
