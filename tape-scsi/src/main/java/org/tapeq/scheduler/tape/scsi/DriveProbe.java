@@ -63,13 +63,21 @@ final class DriveProbe {
 
     /**
      * After a read that failed without data and without end of data: whether the tape is blank, which a drive
-     * answers with BLANK CHECK (the st driver's {@code EIO}, and {@code mt status} shows no EOD). Blank means the
-     * tape is still at block 0 and spacing to end of data stays there. Moves the tape only when it is at block 0.
+     * answers with BLANK CHECK (the st driver's {@code EIO}, and {@code mt status} shows no EOD). Only a tape at
+     * block 0 can be. The proof comes from the cartridge memory where the drive has it, without moving the tape:
+     * blank when the remaining capacity is the maximum (nothing written; a damaged first block of a written
+     * cartridge is then no blank, and the drive does not space over the whole tape to find out). Without
+     * cartridge memory: blank when spacing to end of data stays at block 0 (which on a written cartridge whose
+     * first block cannot be read spaces over all of it).
      */
     boolean blankAtBot(String device) {
         CommandRunner.Result at = runner.run(Shell.line("mt", "-f", device, "tell"), timeoutMillis);
         if (!at.ok() || tell(at) != 0) {
             return false;
+        }
+        Optional<CartridgeCapacity> memory = capacity(device);
+        if (memory.isPresent()) {
+            return memory.get().remainingBytes() >= memory.get().maximumBytes();
         }
         CommandRunner.Result eod = runner.run(Shell.line("mt", "-f", device, "eod") + " && "
                 + Shell.line("mt", "-f", device, "tell"), timeoutMillis);

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
@@ -380,6 +383,55 @@ abstract class ScsiLibraryLabTest {
             unmount(DRIVE);
         } finally {
             lab.fault("tapealert", "1", "0");
+        }
+    }
+
+    @Test
+    @Order(12)
+    void unreadableFirstBlock_writtenCartridgeNotBlank_noEod_blankOneStillIs(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab has cartridge memory and a blank cartridge");
+        emptyDrives();
+        // a written cartridge: a label and 3 MB
+        mount(scratch);
+        writeLabel(library, new TapeLabel(scratch, "test", System.currentTimeMillis(), BS).source());
+        append(source(bytes(new Random(12), 3 << 20)));
+        unmount(DRIVE);
+        // The same lab through a prefix that records every command line and, while the file "fail" exists,
+        // fails the next dd read as a medium error at block 0 would (EIO, nothing read, the tape left at BOT).
+        Path log = dir.resolve("commands");
+        Path failNext = dir.resolve("fail");
+        String script = "printf '%s\\n' \"$0\" >> " + log + "; case \"$0\" in *'dd if='*) if [ -e " + failNext
+                + " ]; then rm -f " + failNext + "; echo \"dd: error reading '" + Lab.device(0)
+                + "': Input/output error\" >&2; exit 1; fi;; esac; exec " + lab.dir().resolve("vtl-ssh") + " \"$0\"";
+        ScsiSettings base = lab.settings(BS, TAPE_TIMEOUT_MILLIS);
+        ScsiLibrary recorded = new ScsiLibrary(loop, new ScsiSettings(base.changer(), base.drives(), BS,
+                List.of("sh", "-c", script), base.robotTimeoutMillis(), base.tapeTimeoutMillis(),
+                base.dataStallMillis(), base.dataMinRate()), TapeLabel::parseFor);
+        try {
+            inventory(recorded);
+            await((Completion<Void> done) -> recorded.mount(DRIVE, scratch, done));
+            Files.createFile(failNext);
+            Files.writeString(log, "");
+            TapeFault unreadable = failure(() -> await((Completion<WrittenFile> done) -> recorded.append(DRIVE,
+                    source(new byte[10]), done)));
+            List<String> sent = Files.readAllLines(log);
+            assertTrue(sent.stream().anyMatch(l -> l.contains("dd if=")), "the label was read: " + sent);
+            assertEquals(FaultKind.MEDIA, unreadable.kind(), "a written cartridge is no blank: " + unreadable);
+            assertTrue(sent.stream().noneMatch(l -> l.matches(".*\\beod\\b.*")), "no eod: " + sent);
+            await((Completion<Void> done) -> recorded.unmount(DRIVE, done));
+
+            String blank = lab.barcode(lab.tapes());
+            await((Completion<Void> done) -> recorded.mount(DRIVE, blank, done));
+            lab.ssh("mt -f " + Lab.device(0) + " rewind && mt -f " + Lab.device(0) + " erase"); // blank again
+            Files.writeString(log, "");
+            TapeFault noLabel = failure(() -> await((Completion<WrittenFile> done) -> recorded.append(DRIVE,
+                    source(new byte[10]), done)));
+            assertEquals(FaultKind.LABEL, noLabel.kind(), "the truly blank cartridge is blank: " + noLabel);
+            sent = Files.readAllLines(log);
+            assertTrue(sent.stream().noneMatch(l -> l.matches(".*\\beod\\b.*")), "no eod: " + sent);
+            await((Completion<Void> done) -> recorded.unmount(DRIVE, done));
+        } finally {
+            recorded.close();
         }
     }
 
