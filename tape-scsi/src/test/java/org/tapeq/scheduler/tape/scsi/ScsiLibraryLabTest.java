@@ -435,6 +435,37 @@ abstract class ScsiLibraryLabTest {
         }
     }
 
+    /**
+     * Issue item "library offline for a while during mounts ends with the library back in use without an operator",
+     * at the backend: the library goes offline while drive 0 holds a cartridge the scheduler wants to switch; the
+     * unload fails and is retried (as the scheduler does after its backoff) while it is offline; once it is back the
+     * retried unload and the next mount work, and the new cartridge stays loaded and usable.
+     */
+    @Test
+    @Order(13)
+    void libraryOfflineWhileSwitchingCartridges_backInUseWithoutAnOperator() throws Exception {
+        Assumptions.assumeTrue(lab.mhvtl(), "only the mhVTL lab takes its library offline");
+        emptyDrives();
+        String next = lab.barcode(lab.tapes() - 2);
+        mount(scratch);
+        lab.fault("library-offline");
+        try {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                TapeFault robot = failure(() -> unmount(DRIVE));
+                assertEquals(FaultKind.ROBOT, robot.kind(), "attempt " + attempt + ": " + robot);
+            }
+        } finally {
+            lab.fault("library-online");
+        }
+        unmount(DRIVE);
+        mount(next);
+        locate(0);
+        assertEquals(List.of(next), loadedBarcodes());
+        assertTrue(lab.ssh("mt -f " + Lab.device(0) + " status").contains("ONLINE"), "the new cartridge stays loaded");
+        assertEquals("", lab.ssh("pgrep -af '^mt ' || true").strip(), "an mt command still waits in the guest");
+        unmount(DRIVE);
+    }
+
     /** Unloads what an earlier failed step left in a drive, so that one failure does not fail the next steps. */
     private void emptyDrives() throws Exception {
         for (Inventory.Drive d : inventory(library).drives()) {
