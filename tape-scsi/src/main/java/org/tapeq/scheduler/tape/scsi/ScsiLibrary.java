@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,7 +51,8 @@ import org.tapeq.scheduler.time.EventLoop;
  * <li>A failed append leaves nothing behind: the partial tape file is cut off by writing a filemark over
  *     the one in front of it, so end of data is where it was (a tape-full fault therefore never leaves a
  *     short tape file whose manifest promises more than is there).</li>
- * <li>One {@code mtx} command at a time (one robot); each drive runs one operation at a time (the scheduler's
+ * <li>One {@code mtx} command at a time (one robot: {@link Changer}, which also returns a cartridge a drive holds
+ *     against this library's view); each drive runs one operation at a time (the scheduler's
  *     contract). Per-drive state is only touched by the job running on that drive.</li>
  * </ul>
  */
@@ -70,7 +70,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final CommandRunner runner;
     private final DriveProbe probe;
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
-    private final ReentrantLock robot = new ReentrantLock(true);
+    private final Changer changer;
     private volatile DriveAlerts alerts = DriveAlerts.NONE;
     /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
     private volatile boolean drivesReconciled;
@@ -121,6 +121,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         }
         this.runner = new CommandRunner(loop, settings.commandPrefix(), settings.drives().size() + 2);
         this.probe = new DriveProbe(runner, settings.tapeTimeoutMillis());
+        this.changer = new Changer(runner, settings);
     }
 
     @Override
@@ -221,11 +222,11 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
      */
     private Inventory readInventory() throws TapeFault {
         ChangerStatus status;
-        robot.lock();
+        changer.lock();
         try {
-            status = changerStatus("inventory");
+            status = changer.status("inventory");
         } finally {
-            robot.unlock();
+            changer.unlock();
         }
         boolean reconcile = !drivesReconciled;
         List<Inventory.Drive> driveList = new ArrayList<>();
@@ -294,9 +295,9 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         if (unfit != null) {
             throw unfit; // before any robot move: the cartridge stays where it is
         }
-        robot.lock();
+        changer.lock();
         try {
-            ChangerStatus status = changerStatus(what);
+            ChangerStatus status = changer.status(what);
             ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
                     FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
             if (drive.full() && d.barcode == null) {
@@ -310,7 +311,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                     throw new TapeFault(FaultKind.DRIVE, what + ": the drive holds a cartridge it does not give"
                             + " back: " + f.getMessage(), f);
                 }
-                status = changerStatus(what);
+                status = changer.status(what);
                 drive = status.drive(d.config.changerIndex()).orElseThrow();
             }
             if (drive.full()) {
@@ -323,15 +324,14 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                         .map(e -> "the cartridge is in drive " + e.number())
                         .orElse("no such cartridge in the library's slots"));
             }
-            CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "load", slot.number(),
-                    d.config.changerIndex()), settings.robotTimeoutMillis());
+            CommandRunner.Result r = changer.move("load", slot.number(), d.config.changerIndex());
             if (!r.ok()) {
                 TapeFault fault = FaultMap.fault(FaultMap.Op.ROBOT, what, r);
                 reconcile(d, what, fault);
                 throw fault;
             }
         } finally {
-            robot.unlock();
+            changer.unlock();
         }
         forget(d);
         d.barcode = barcode;
@@ -341,11 +341,11 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
             checkAlerts(d, what);
         } catch (TapeFault fault) {
-            robot.lock();
+            changer.lock();
             try {
                 reconcile(d, what, fault); // the scheduler takes a failed mount for an empty drive: make it so
             } finally {
-                robot.unlock();
+                changer.unlock();
             }
             throw fault;
         }
@@ -353,81 +353,37 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         return null;
     }
 
-    /**
-     * After a failed mount: a cartridge the changer reports in the drive goes back to a slot, so that the drive
-     * is empty as the scheduler takes it to be. Under the robot lock; logs instead of throwing, the caller
-     * reports the original fault.
-     */
+    /** After a failed mount: the changer's reconcile; the drive is forgotten once it is known to be empty. */
     private void reconcile(DriveState d, String what, TapeFault cause) {
-        try {
-            ChangerStatus status = changerStatus(what + " (checking the drive after: " + cause.getMessage() + ")");
-            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElse(null);
-            if (drive != null && drive.full()) {
-                returnToSlot(d, status, drive, what);
-            }
+        if (changer.reconcile(d.config, what, cause)) {
             forget(d);
-        } catch (TapeFault f) {
-            LOG.error("{}: after {}: could not check or empty the drive: {}", what, cause.getMessage(),
-                    f.getMessage());
         }
     }
 
-    /**
-     * Moves the cartridge in the drive back to a slot: {@code mt offline} first only if the drive reports a tape
-     * (on an empty drive it waits for a tape and unloads whatever is loaded next), then {@code mtx unload}.
-     * Under the robot lock.
-     */
+    /** Returns the cartridge the changer reports in the drive to a slot (under the robot lock). */
     private void returnToSlot(DriveState d, ChangerStatus status, ChangerStatus.Element drive, String what)
             throws TapeFault {
         d.lastUnloaded = drive.barcode();
-        if (holdsTape(d)) {
-            CommandRunner.Result offline = mt(d, "offline");
-            if (!offline.ok()) {
-                LOG.warn("{}: {} failed: {}; trying the robot anyway", what, offline.line(), offline.diagnostic());
-            }
-        }
-        int slot = status.returnSlot(drive).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what
-                + ": no free storage slot to return the cartridge in the drive to"));
-        CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "unload", slot,
-                d.config.changerIndex()), settings.robotTimeoutMillis());
-        if (!r.ok()) {
-            TapeFault fault = FaultMap.fault(FaultMap.Op.ROBOT, what + " (returning the cartridge in the drive)", r);
-            LOG.warn("{}: robot fault: {}", what, fault.getMessage());
-            throw fault;
-        }
-        LOG.info("{}: returned {} from the drive to slot {}", what, drive.barcode(), slot);
+        changer.returnToSlot(d.config, status, drive, what);
         forget(d);
-    }
-
-    /** Whether {@code mt status} shows a tape in the drive; true if it cannot tell (then unloading is tried). */
-    private boolean holdsTape(DriveState d) {
-        CommandRunner.Result r = mt(d, "status");
-        if (!r.ok()) {
-            return true;
-        }
-        try {
-            return !DriveStatus.parse(r.stdout()).noTape();
-        } catch (IllegalArgumentException e) {
-            return true;
-        }
     }
 
     private Void doUnmount(DriveState d) throws TapeFault {
         String what = "unmount " + (d.barcode == null ? "" : d.barcode + " ") + "from " + d.config.name();
         if (d.barcode == null) { // not loaded by this library: ask the changer before unloading an empty drive
-            robot.lock();
+            changer.lock();
             try {
-                ChangerStatus.Element drive = changerStatus(what).drive(d.config.changerIndex()).orElse(null);
+                ChangerStatus.Element drive = changer.status(what).drive(d.config.changerIndex()).orElse(null);
                 if (drive == null || !drive.full()) {
                     throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
                 }
             } finally {
-                robot.unlock();
+                changer.unlock();
             }
         }
         // On an empty drive (DR_OPEN: the tape was already ejected, e.g. by an unmount whose robot move failed)
         // mt offline waits for the next tape and ejects it: skip it.
-        CommandRunner.Result offline = holdsTape(d) ? mt(d, "offline") : null;
+        CommandRunner.Result offline = changer.holdsTape(d.device()) ? mt(d, "offline") : null;
         if (offline == null) {
             LOG.info("{}: the drive has no tape loaded (DR_OPEN); only the robot is asked", what);
         } else if (!offline.ok()) {
@@ -436,9 +392,9 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         }
         boolean offlineOk = offline == null || offline.ok();
         String unloaded;
-        robot.lock();
+        changer.lock();
         try {
-            ChangerStatus status = changerStatus(what);
+            ChangerStatus status = changer.status(what);
             ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
                     FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
             if (!drive.full()) {
@@ -448,8 +404,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             unloaded = d.barcode != null ? d.barcode : drive.barcode();
             int slot = status.returnSlot(drive).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what
                     + ": no free storage slot to return it to"));
-            CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "unload", slot,
-                    d.config.changerIndex()), settings.robotTimeoutMillis());
+            CommandRunner.Result r = changer.move("unload", slot, d.config.changerIndex());
             if (!r.ok()) {
                 throw FaultMap.fault(FaultMap.Op.ROBOT, what + (offlineOk ? "" : " (after "
                         + offline.line() + ": " + offline.diagnostic() + ")"), r);
@@ -458,7 +413,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             LOG.warn("{}: {} fault during the unload: {}", what, f.kind(), f.getMessage());
             throw f;
         } finally {
-            robot.unlock();
+            changer.unlock();
         }
         forget(d);
         d.lastUnloaded = unloaded;
@@ -467,19 +422,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         d.pendingFault = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), unloaded,
                 what + " (flags read after the unload)"));
         return null;
-    }
-
-    private ChangerStatus changerStatus(String what) throws TapeFault {
-        CommandRunner.Result r = runner.run(Shell.line("mtx", "-f", settings.changer(), "status"),
-                settings.robotTimeoutMillis());
-        if (!r.ok()) {
-            throw FaultMap.fault(FaultMap.Op.ROBOT, what, r);
-        }
-        try {
-            return ChangerStatus.parse(r.stdout());
-        } catch (IllegalArgumentException e) {
-            throw new TapeFault(FaultKind.ROBOT, what + ": " + e.getMessage());
-        }
     }
 
     /** Waits until the drive reports the loaded tape online (a physical drive threads and calibrates first). */
