@@ -21,7 +21,8 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
  * references: {@code tapeq-file-sequence}, tapeq's mount decisions with the reads of each mount in tape
  * file-sequence order (how much locate time the serpentine order saves); {@code cta-drive-rao}, CTA with the
  * drive's recommended access order (true physics, {@link DriveTruth}); {@code tapeq-wrap-ends}, tapeq's order
- * on the drive-reported wrap ends; {@code fifo}, one request at a time (a legacy worst case; {@code dcache}, dCache's
+ * on the drive-reported wrap ends; {@code tapeq-nominal}, tapeq's order on the nominal estimate without learning
+ * each cartridge's layout from its locates (tapeq before issue 17 item 4); {@code fifo}, one request at a time (a legacy worst case; {@code dcache}, dCache's
  * own recall scheduler, is the "plain dCache" baseline).
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code dcache}, {@code fifo} and
@@ -55,6 +56,7 @@ public final class SimPolicies {
     public static final String TAPEQ_FILE_SEQUENCE = "tapeq-file-sequence";
     public static final String CTA_DRIVE_RAO = "cta-drive-rao";
     public static final String TAPEQ_WRAP_ENDS = "tapeq-wrap-ends";
+    public static final String TAPEQ_NOMINAL = "tapeq-nominal";
 
     private static final Map<String, SimPolicy> REGISTRY = new LinkedHashMap<>();
 
@@ -68,18 +70,22 @@ public final class SimPolicies {
             register(name, configure, (c, drive) -> {
                 MountPolicy p = MountPolicies.create(name, c.mountCriteria());
                 // CTA's software RAO positions files with the drive's end-of-wrap positions
-                return cta ? new WithReadOrder(p, drive.withWrapEnds(p.readOrder())) : p;
+                return cta ? new WithReadOrder(p, drive.withWrapEnds(p.readOrder()), false) : p;
             }, cta ? 0 : SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
         }
-        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1),
-                (c, drive) -> new WithReadOrder(MountPolicies.create("cta", c.mountCriteria()), drive.driveRao()), 0);
+        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1), (c, drive) ->
+                new WithReadOrder(MountPolicies.create("cta", c.mountCriteria()), drive.driveRao(), false), 0);
         register(TAPEQ_FILE_SEQUENCE, b -> b,
                 (c, drive) -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()),
-                        ReadOrders.create(ReadOrders.FILE_SEQUENCE)),
+                        ReadOrders.create(ReadOrders.FILE_SEQUENCE), false),
                 SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
         register(TAPEQ_WRAP_ENDS, b -> b, (c, drive) -> {
             MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
-            return new WithReadOrder(p, drive.withWrapEnds(p.readOrder()));
+            return new WithReadOrder(p, drive.withWrapEnds(p.readOrder()), false);
+        }, SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
+        register(TAPEQ_NOMINAL, b -> b, (c, drive) -> {
+            MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
+            return new WithReadOrder(p, p.readOrder(), false);
         }, SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
     }
 
@@ -129,8 +135,8 @@ public final class SimPolicies {
         return p;
     }
 
-    /** A policy with another read order; everything else delegated. */
-    private record WithReadOrder(MountPolicy delegate, ReadOrder order) implements MountPolicy {
+    /** A policy with another read order, learning the layout or not; everything else delegated. */
+    private record WithReadOrder(MountPolicy delegate, ReadOrder order, boolean learnsLayout) implements MountPolicy {
         @Override
         public long eligibleAt(QueueView queue) {
             return delegate.eligibleAt(queue);

@@ -25,6 +25,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.policy.MountPolicy;
+import org.tapeq.scheduler.policy.CartridgeLayouts;
 import org.tapeq.scheduler.policy.EstimatedGeometry;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.time.EventLoop;
@@ -37,6 +38,7 @@ final class EngineContext implements DriveContext {
     private final StageSpace stageSpace;
     private final DriveSettings settings;
     private final Map<MediaType, EstimatedGeometry> geometries = new HashMap<>();
+    private final CartridgeLayouts layouts = new CartridgeLayouts();
 
     EngineContext(Engine engine, MountPolicy policy, StageSpace stageSpace) {
         this.engine = engine;
@@ -59,6 +61,19 @@ final class EngineContext implements DriveContext {
     @Override
     public EstimatedGeometry geometry(MediaType media) {
         return geometries.computeIfAbsent(media, m -> new EstimatedGeometry(m, engine.library.blockSize()));
+    }
+
+    @Override
+    public EstimatedGeometry geometry(MediaType media, String barcode) {
+        EstimatedGeometry nominal = geometry(media);
+        return policy.learnsLayout() ? layouts.geometry(barcode, nominal) : nominal;
+    }
+
+    @Override
+    public void located(String barcode, MediaType media, long fromBlock, long toBlock, long millis) {
+        if (policy.learnsLayout()) {
+            layouts.located(barcode, geometry(media), fromBlock, toBlock, millis);
+        }
     }
 
     @Override public void requestDispatch() { engine.dispatcher.requestDispatch(); }

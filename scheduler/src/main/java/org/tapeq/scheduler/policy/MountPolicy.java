@@ -32,6 +32,14 @@ public interface MountPolicy {
         return false;
     }
 
+    /**
+     * Whether the read order uses each cartridge's learnt layout ({@link CartridgeLayouts}: its locates so far, or
+     * the drive-reported wrap ends) in place of the nominal estimate.
+     */
+    default boolean learnsLayout() {
+        return false;
+    }
+
     /** Most read units served per pass before the policy is asked again; the whole queue by default. */
     default int passLimit() {
         return Integer.MAX_VALUE;

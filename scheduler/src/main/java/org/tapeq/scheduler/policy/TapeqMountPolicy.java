@@ -76,6 +76,11 @@ public final class TapeqMountPolicy implements MountPolicy {
     }
 
     @Override
+    public boolean learnsLayout() {
+        return true;
+    }
+
+    @Override
     public ReadOrder readOrder() {
         return order;
     }

@@ -49,6 +49,12 @@ public interface DriveContext {
 
     EstimatedGeometry geometry(MediaType media);
 
+    /** The estimate the read order uses for {@code barcode}: nominal, or its learnt layout if the policy learns. */
+    EstimatedGeometry geometry(MediaType media, String barcode);
+
+    /** A locate on {@code barcode} from {@code fromBlock} (-1: unknown) to {@code toBlock} took {@code millis}. */
+    void located(String barcode, MediaType media, long fromBlock, long toBlock, long millis);
+
     // ---------------------------------------------------------------- dispatch
 
     /** Runs dispatch soon (coalesced). */

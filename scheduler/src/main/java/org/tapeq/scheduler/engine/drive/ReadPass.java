@@ -15,6 +15,7 @@ import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
@@ -41,6 +42,10 @@ final class ReadPass {
     private final DriveContext context;
     private ArrayDeque<ReadUnit> plan;
     private long plannedAt;
+    /** The media of the cartridge the pass was planned for (its locates teach that cartridge's layout). */
+    private MediaType plannedMedia;
+    /** The estimate the pass was ordered with; a better one learnt since (a new instance) replans the rest. */
+    private EstimatedGeometry plannedWith;
 
     ReadPass(DriveRunner drive) {
         this.drive = drive;
@@ -97,6 +102,9 @@ final class ReadPass {
         WorkQueue q = drive.queue();
         if (plan != null && context.policy().joinsRunningPass() && q.arrivedDuringPass() > 0
                 && (now - plannedAt >= REPLAN_MILLIS || q.arrivedDuringPass() * 10 >= plan.size())) {
+            plan = null;
+        }
+        if (plan != null && context.geometry(plannedMedia, drive.mounted()) != plannedWith) {
             plan = null;
         }
         if (plan == null) {
@@ -163,7 +171,9 @@ final class ReadPass {
             starts[i] = units.get(i).startBlock;
             ends[i] = units.get(i).endBlock;
         }
-        EstimatedGeometry geometry = context.geometry(q.media());
+        plannedMedia = q.media();
+        EstimatedGeometry geometry = context.geometry(q.media(), drive.mounted());
+        plannedWith = geometry;
         int[] order = context.policy().readOrder().order(Math.max(0, drive.position()), starts, ends, geometry);
         int limit = Math.min(order.length, context.policy().passLimit());
         ArrayDeque<ReadUnit> pass = new ArrayDeque<>(limit);
@@ -218,9 +228,13 @@ final class ReadPass {
         drive.set(DriveRunner.State.BUSY, "reading " + unit.items.size() + " file(s) from " + drive.mounted()
                 + " tape file " + first.tapeFile());
         MemberSink sink = new MemberSink(unit.items, first.offset());
+        long fromBlock = drive.position();
+        long locateStarted = context.loop().now();
         context.library().locate(id, unit.startBlock, drive.log.locate(new Completion<>() {
             @Override
             public void succeeded(Void v) {
+                context.located(drive.mounted(), plannedMedia, fromBlock, unit.startBlock,
+                        context.loop().now() - locateStarted);
                 context.library().read(id, skip, length, () -> sink, new Completion<>() {
                     @Override
                     public void succeeded(Long n) {

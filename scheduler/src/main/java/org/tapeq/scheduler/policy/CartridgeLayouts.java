@@ -1,0 +1,113 @@
+package org.tapeq.scheduler.policy;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/*
+ * Design notes: what is kept, and how much. Per cartridge: the last WINDOW locates (from block, to block,
+ * seconds) in a ring, and the geometry last fitted from them (LayoutFit). The fit is redone when the ring has
+ * grown by REFIT_EVERY locates, not after every locate (a fit is a grid search over some thousand scales).
+ * Cartridges are kept in access order and the least recently used is dropped past MAX_CARTRIDGES, so memory is
+ * bounded by MAX_CARTRIDGES * WINDOW * 24 bytes (about 1.5 MB) whatever the library's size. Nothing is persisted:
+ * a restarted daemon starts from nominal and relearns within a dozen locates of a mount.
+ *
+ * Drive-reported end-of-wrap positions (READ END OF WRAP POSITION) are the drive's own map and replace any fit.
+ */
+
+/**
+ * What the scheduler has learnt of each cartridge's real layout from its locates (or been told by the drive), and
+ * the estimate its read order should use; see the design notes. Owned by the engine's loop thread.
+ */
+public final class CartridgeLayouts {
+
+    public static final int WINDOW = 64;
+    /** Locates between fits while no fit is accepted, and once one is (it then only needs confirming). */
+    public static final int REFIT_EVERY = 4;
+    public static final int REFIT_EVERY_ACCEPTED = 32;
+    /** A refit replaces the estimate only if its scale moved at least this much (0.14 LTO-9 wraps at the end). */
+    public static final double MIN_CHANGE = 0.0005;
+    public static final int MAX_CARTRIDGES = 1024;
+
+    private final Map<String, Layout> layouts = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Layout> eldest) {
+            return size() > MAX_CARTRIDGES;
+        }
+    };
+
+    /** One cartridge's observations and current estimate. */
+    private static final class Layout {
+        final LayoutFit fit;
+        final long[] from = new long[WINDOW];
+        final long[] to = new long[WINDOW];
+        final double[] seconds = new double[WINDOW];
+        int count;
+        int sinceFit;
+        double scale = 1.0;
+        EstimatedGeometry geometry;
+        LayoutFit.Result last;
+        boolean reported;
+
+        Layout(EstimatedGeometry nominal) {
+            this.fit = new LayoutFit(nominal);
+            this.geometry = nominal;
+        }
+    }
+
+    /**
+     * The estimate for {@code barcode}: the drive-reported wrap ends if any, else the learnt scale once a fit is
+     * accepted, else {@code nominal}.
+     */
+    public EstimatedGeometry geometry(String barcode, EstimatedGeometry nominal) {
+        Layout l = barcode == null ? null : layouts.get(barcode);
+        return l == null ? nominal : l.geometry;
+    }
+
+    /**
+     * A locate on {@code barcode} from block {@code fromBlock} (where the drive was known to be) to {@code toBlock}
+     * took {@code millis}. Locates with an unknown start or no move are ignored.
+     */
+    public void located(String barcode, EstimatedGeometry nominal, long fromBlock, long toBlock, long millis) {
+        if (barcode == null || fromBlock < 0 || toBlock < 0 || fromBlock == toBlock || millis <= 0) {
+            return;
+        }
+        Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
+        if (l.reported) {
+            return;
+        }
+        int i = l.count % WINDOW;
+        l.from[i] = fromBlock;
+        l.to[i] = toBlock;
+        l.seconds[i] = millis / 1000.0;
+        l.count++;
+        int every = l.last != null && l.last.accepted() ? REFIT_EVERY_ACCEPTED : REFIT_EVERY;
+        if (++l.sinceFit >= every && l.count >= LayoutFit.MIN_OBSERVATIONS) {
+            l.sinceFit = 0;
+            l.last = l.fit.fit(l.from, l.to, l.seconds, Math.min(l.count, WINDOW));
+            double scale = l.last.scale();
+            // a new instance only when it moved: the read pass replans the rest of its pass on a new instance
+            if (Math.abs(scale - l.scale) >= MIN_CHANGE || (scale == 1.0) != (l.scale == 1.0)) {
+                l.scale = scale;
+                l.geometry = l.fit.geometry(scale);
+            }
+        }
+    }
+
+    /** The drive reported {@code barcode}'s end-of-wrap blocks: they replace any learnt estimate. */
+    public void wrapEnds(String barcode, EstimatedGeometry nominal, long[] ends) {
+        Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
+        l.geometry = nominal.withWrapEnds(ends);
+        l.reported = true;
+    }
+
+    /** The last fit for {@code barcode}, or null (for logs and tests). */
+    public LayoutFit.Result lastFit(String barcode) {
+        Layout l = layouts.get(barcode);
+        return l == null ? null : l.last;
+    }
+
+    /** Cartridges with learnt state (at most {@link #MAX_CARTRIDGES}). */
+    public int size() {
+        return layouts.size();
+    }
+}
