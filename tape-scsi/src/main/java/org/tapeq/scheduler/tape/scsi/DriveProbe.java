@@ -10,7 +10,7 @@ import org.tapeq.scheduler.tape.CartridgeCapacity;
 
 /**
  * What the backend asks a drive besides moving tape: its TapeAlert flags ({@code sg_logs}), the capacity in the
- * loaded cartridge's memory ({@code sg_read_attr}), and whether the loaded cartridge is blank. The sg3_utils
+ * loaded cartridge's memory ({@code sg_read_attr}), its end-of-wrap positions ({@code sg_raw}), and whether the loaded cartridge is blank. The sg3_utils
  * commands go to the drive's {@code st} device (the st driver passes SCSI commands through), so no sg device
  * needs configuring; a drive or tape host without them (no sg3_utils, a drive without LOG SENSE page 0x2e or
  * cartridge memory) answers "nothing known", logged once per drive and command.
@@ -57,6 +57,26 @@ final class DriveProbe {
             return Optional.of(CartridgeMemory.parse(r.stdout()));
         } catch (IllegalArgumentException e) {
             once(device, "cartridge memory", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The loaded cartridge's end-of-wrap positions ({@link WrapEnds}: READ END OF WRAP POSITION), the first block past
+     * each wrap of partition 0; empty if the drive rejects the command (ILLEGAL REQUEST: older drives, other vendors,
+     * the virtual labs), logged once per drive, or if the answer does not parse.
+     */
+    Optional<long[]> wrapEnds(String device) {
+        CommandRunner.Result r = runner.run(WrapEnds.command(device), timeoutMillis);
+        if (!r.ok() || WrapEnds.unsupported(r)) {
+            once(device, "end-of-wrap positions", WrapEnds.unsupported(r) ? "the drive rejects READ END OF WRAP"
+                    + " POSITION (ILLEGAL REQUEST)" : r.line() + ": " + r.diagnostic());
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(WrapEnds.parse(r.stderr() + "\n" + r.stdout()));
+        } catch (IllegalArgumentException e) {
+            once(device, "end-of-wrap positions", e.getMessage());
             return Optional.empty();
         }
     }
