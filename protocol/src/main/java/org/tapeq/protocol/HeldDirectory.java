@@ -247,18 +247,8 @@ public final class HeldDirectory implements Closeable {
      * {@code durable} the data and the directory entry reach stable storage before this returns.
      */
     public void write(String name, byte[] data, boolean durable) throws IOException {
-        String temporary = AtomicFiles.temporaryName(plain(name));
+        String temporary = writeTemporary(name, data, durable);
         try {
-            try (SeekableByteChannel channel = open(temporary, EnumSet.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE))) {
-                ByteBuffer buffer = ByteBuffer.wrap(data);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                if (durable) {
-                    force(channel);
-                }
-            }
             rename(temporary, name);
         } catch (IOException | RuntimeException e) {
             delete(temporary);
@@ -270,13 +260,41 @@ public final class HeldDirectory implements Closeable {
     }
 
     /**
+     * Writes {@code data} under a fresh temporary name for {@code name} ({@link AtomicFiles#temporaryName}) and
+     * returns that name; with {@code durable} its data is forced to stable storage. The caller renames it (or
+     * deletes it); on failure nothing is left behind.
+     */
+    public String writeTemporary(String name, byte[] data, boolean durable) throws IOException {
+        String temporary = AtomicFiles.temporaryName(plain(name));
+        try (SeekableByteChannel channel = open(temporary, EnumSet.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE))) {
+            ByteBuffer buffer = ByteBuffer.wrap(data);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            if (durable) {
+                force(channel);
+            }
+        } catch (IOException | RuntimeException e) {
+            delete(temporary);
+            throw e;
+        }
+        return temporary;
+    }
+
+    /** Forces {@code name}'s data (and the metadata needed to read it) to stable storage. */
+    public void forceFile(String name) throws IOException {
+        try (SeekableByteChannel channel = open(name, EnumSet.of(StandardOpenOption.WRITE))) {
+            force(channel);
+        }
+    }
+
+    /**
      * Makes a complete file durable under its final name: forces {@code temporary}'s data, renames it over
      * {@code name} and forces the directory.
      */
     public void commit(String temporary, String name) throws IOException {
-        try (SeekableByteChannel channel = open(temporary, EnumSet.of(StandardOpenOption.WRITE))) {
-            force(channel);
-        }
+        forceFile(temporary);
         rename(temporary, name);
         forceSelf();
     }

@@ -287,6 +287,9 @@ final class Admission {
                 t.requestGone(cx.wallClock.getAsLong());
                 pickups.check(t);
                 break;
+            case DELIVERING:
+                t.requestGone(cx.wallClock.getAsLong()); // checked once its batch is in in/
+                break;
             case UNWRITTEN:
                 table.remove(pnfsid);
                 answers.withdrawn(t);

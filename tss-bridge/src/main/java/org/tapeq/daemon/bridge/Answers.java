@@ -41,11 +41,20 @@ final class Answers {
     private final BridgeContext cx;
     private final RequestTable table;
     private final ErrorAnswers errors;
+    private final Pickups pickups;
+    private final Deliveries deliveries;
 
-    Answers(BridgeContext cx, RequestTable table, ErrorAnswers.Writer errorFiles) {
+    Answers(BridgeContext cx, RequestTable table, ErrorAnswers.Writer errorFiles, Pickups pickups) {
         this.cx = cx;
         this.table = table;
         this.errors = new ErrorAnswers(cx, table, errorFiles);
+        this.pickups = pickups;
+        this.deliveries = new Deliveries(cx.name(), cx.in(), cx.thread, this::delivered);
+    }
+
+    /** Lets the batch of staged files being committed finish; call before the bridge's thread stops. */
+    void close() {
+        deliveries.close();
     }
 
     /** An outcome from the scheduler, on the bridge's thread. */
@@ -144,28 +153,47 @@ final class Answers {
                     + "dCache expects " + wanted + "; not delivered");
             return;
         }
-        Path in = cx.dir.inFile(t.pnfsid);
-        try {
-            if (t.hasExtension() && s.checksum() != null) {
-                int colon = s.checksum().indexOf(':');
-                cx.in().write(RequestDirectory.checksumFileName(t.pnfsid), StageChecksums.format(
-                        Map.of(s.checksum().substring(0, colon), s.checksum().substring(colon + 1))), true);
-            }
-            // On disk before the name says "complete": after a power cut a restart adopts any in/ file of the
-            // right size as delivered.
-            cx.in().commit(t.temporary().getFileName().toString(), t.pnfsid);
-        } catch (IOException e) {
+        byte[] checksumFile = null;
+        if (t.hasExtension() && s.checksum() != null) {
+            int colon = s.checksum().indexOf(':');
+            checksumFile = StageChecksums.format(Map.of(s.checksum().substring(0, colon),
+                    s.checksum().substring(colon + 1)));
+        }
+        // Group commit (Deliveries): on disk before the name says "complete", as after a power cut a restart
+        // adopts any in/ file of the right size as delivered.
+        t.delivering();
+        deliveries.add(new Deliveries.Delivery(t, t.temporary().getFileName().toString(), checksumFile, s.bytes(),
+                s.checksum()));
+    }
+
+    /** A staged file's batch was committed (or failed); on the bridge's thread. */
+    private void delivered(Deliveries.Delivery d) {
+        Tracked t = d.tracked;
+        boolean current = table.get(t.pnfsid) == t;
+        if (d.failure != null) {
             cx.deleteTemporary(t);
             deleteQuietly(cx.in(), RequestDirectory.checksumFileName(t.pnfsid));
             cx.freeSpace(t.id);
-            answerWithError(t, ReturnCodes.FAILED, "cannot deliver " + t.pnfsid + " into " + in + ": "
-                    + e.getMessage());
+            if (current && t.requestGoneMillis() == 0) {
+                answerWithError(t, ReturnCodes.FAILED, "cannot deliver " + t.pnfsid + " into "
+                        + cx.dir.inFile(t.pnfsid) + ": " + d.failure.getMessage());
+            } else {
+                table.remove(t);
+                cx.metrics.completed(cx.name(), KIND_STAGE, "cancelled", cx.seconds(t), 0);
+            }
             return;
         }
         cx.buffer.written(t.id);
+        LOG.debug("{}: staged {} ({} bytes, {})", cx.name(), t.pnfsid, d.bytes, d.checksum);
+        cx.metrics.completed(cx.name(), KIND_STAGE, "staged", cx.seconds(t), d.bytes);
+        if (!current) {
+            cx.freeSpace(t.id); // a re-sent request replaced it; the pool takes the file for that one
+            return;
+        }
         t.delivered();
-        LOG.debug("{}: staged {} ({} bytes, {})", cx.name(), t.pnfsid, s.bytes(), s.checksum());
-        cx.metrics.completed(cx.name(), KIND_STAGE, "staged", cx.seconds(t), s.bytes());
+        if (t.requestGoneMillis() != 0) {
+            pickups.check(t); // the pool may have taken it already
+        }
     }
 
     private void flushEnded(Tracked t, Outcome outcome, boolean current) {

@@ -116,9 +116,10 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         this.thread = new BridgeThread(settings.name());
         this.table = new RequestTable(new StageTargets(dir.inDir()));
         BridgeContext cx = new BridgeContext(settings, guard, services, buffer, thread, this);
-        this.answers = new Answers(cx, table, errorFiles != null ? errorFiles
-                : (file, content) -> guard.held.request().write(file.getFileName().toString(), content, false));
         this.pickups = new Pickups(cx, table, this::reread);
+        this.answers = new Answers(cx, table, errorFiles != null ? errorFiles
+                : (file, content) -> guard.held.request().write(file.getFileName().toString(), content, false),
+                pickups);
         this.admission = new Admission(cx, table, answers, pickups);
         this.intake = new Intake(cx, table, admission, answers, pickups, services.intake(), services.intakeBatches());
         this.events = new WatchEvents(cx, intake);
@@ -314,6 +315,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         if (watcher != null) {
             watcher.close();
         }
+        answers.close();
         thread.close();
     }
 

@@ -19,6 +19,8 @@ final class Tracked {
         CHECKING,
         /** Handed to the scheduler. */
         QUEUED,
+        /** A stage whose file is being committed into {@code in/} with its batch ({@link Deliveries}). */
+        DELIVERING,
         /** A stage whose file is in {@code in/}, waiting for the pool to take it. */
         DELIVERED,
         /** A flush that is on tape and whose link was removed; the pool removes the request file. */
@@ -211,6 +213,10 @@ final class Tracked {
 
     void ticket(Ticket t) {
         ticket = t;
+    }
+
+    void delivering() {
+        to(State.DELIVERING);
     }
 
     void delivered() {

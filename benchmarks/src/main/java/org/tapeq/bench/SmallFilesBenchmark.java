@@ -1,0 +1,449 @@
+package org.tapeq.bench;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.Adler32;
+
+import org.tapeq.daemon.Daemon;
+import org.tapeq.daemon.cli.ScratchTree;
+import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.loadtest.run.SizeOnlyTapes;
+import org.tapeq.protocol.AtomicFiles;
+import org.tapeq.protocol.PnfsIds;
+import org.tapeq.protocol.Request;
+import org.tapeq.protocol.RequestCodec;
+import org.tapeq.protocol.RequestDirectory;
+
+/**
+ * Bulk small files through a real tapeq daemon, end to end: N stage requests, then N flush requests, written as
+ * ENDIT's provider writes them, and the time from the first request file written until the last answer was
+ * visible in the directory; then the latency of single requests on the idle daemon. Not a test: it prints what it
+ * measured, and its last line is every figure as one JSON object ({@code benchmarks/small-files-compare.sh}).
+ *
+ * <p>Design notes.
+ * <ol>
+ * <li><b>Library.</b> The simulated library, size-only, at a speed that makes tape time vanish ({@code --speed},
+ *     default a million times real time): what is measured is the daemon's own path, request file to answer.
+ *     {@link SizeOnlyTapes} first writes the N stage files (2-8 KB each, sizes from a fixed seed) through the
+ *     real scheduler, so the catalog holds them; not measured.</li>
+ * <li><b>Stage.</b> {@code --writers} threads (default 4) write the N request files (atomically, as the providers do); one thread plays the
+ *     pool: it lists {@code in/}, and for each delivered file notes the time, removes the request file and the
+ *     file. Stages/s: N / (first request written until the last delivered file was seen).</li>
+ * <li><b>Flush.</b> The N replicas (random bytes, 2-8 KB) are written into a pool directory beforehand; the
+ *     measured part writes each request file and then hard-links {@code out/<pnfsid>} to its replica, as the
+ *     providers do. The pool thread lists {@code out/} and takes each link that went away as the answer (it
+ *     removes the request file). Flushes/s as for stages.</li>
+ * <li><b>Idle latency.</b> With the daemon quiet, one request at a time (a stage of a file on tape, then a new
+ *     flush), polled every 0.1 ms until the answer shows; 50 ms between requests. Median and maximum.</li>
+ * <li><b>Same code for old and new.</b> The benchmark uses only the daemon's public start, status and the
+ *     directory; the compare script runs this class from the new jar against either revision's daemon.</li>
+ * </ol>
+ */
+public final class SmallFilesBenchmark {
+
+    private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long ERROR_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long ANSWER_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(10);
+    private static final int MIN_SIZE = 2048;
+    private static final int MAX_SIZE = 8192;
+
+    private final int n;
+    private final int drives;
+    private final int cartridges;
+    private final double speed;
+    private final int samples;
+    /** Threads writing the request files (a pool has many). */
+    private final int writerCount;
+    private final String label;
+    private final Path base;
+    private final Path state;
+    private final Path pool;
+    private final RequestDirectory dir;
+    private final long[] sizes;
+    /** adler32 of each replica (by file index), as dCache knows it. */
+    private final String[] checksums;
+
+    private SmallFilesBenchmark(int n, int drives, int cartridges, double speed, int samples, int writers,
+                                String label, Path base) throws IOException {
+        this.n = n;
+        this.writerCount = writers;
+        this.drives = drives;
+        this.cartridges = cartridges;
+        this.speed = speed;
+        this.samples = samples;
+        this.label = label;
+        this.base = base;
+        this.state = Files.createDirectories(base.resolve("state"));
+        this.pool = Files.createDirectories(base.resolve("pool"));
+        this.dir = RequestDirectory.create(base.resolve("endit"));
+        Random random = new Random(SizeOnlyTapes.SEED);
+        this.sizes = new long[2 * (n + samples)];
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = MIN_SIZE + random.nextInt(MAX_SIZE - MIN_SIZE + 1);
+        }
+        this.checksums = new String[sizes.length];
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = 10_000;
+        int drives = 4;
+        int cartridges = 4;
+        double speed = 1_000_000;
+        int samples = 21;
+        int writers = 4;
+        Path root = Path.of("/tmp");
+        boolean keep = false;
+        String label = "";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--files": n = Integer.parseInt(args[++i]); break;
+                case "--drives": drives = Integer.parseInt(args[++i]); break;
+                case "--cartridges": cartridges = Integer.parseInt(args[++i]); break;
+                case "--speed": speed = Double.parseDouble(args[++i]); break;
+                case "--samples": samples = Integer.parseInt(args[++i]); break;
+                case "--writers": writers = Integer.parseInt(args[++i]); break;
+                case "--dir": root = Path.of(args[++i]); break;
+                case "--keep": keep = true; break;
+                case "--label": label = args[++i]; break;
+                default: throw new IllegalArgumentException("unknown argument " + args[i] + "; known: --files N "
+                        + "--drives D --cartridges C --speed S --samples K --writers W --dir DIR --keep --label TEXT");
+            }
+        }
+        Path base = Files.createTempDirectory(Files.createDirectories(root), "tapeq-bench-small-");
+        try {
+            new SmallFilesBenchmark(n, drives, cartridges, speed, samples, writers, label, base).run();
+        } finally {
+            if (keep) {
+                System.out.println("kept " + base);
+            } else {
+                ScratchTree.delete(base);
+            }
+        }
+    }
+
+    private void run() throws Exception {
+        System.out.printf(Locale.ROOT, "tapeq small-files benchmark: %,d stages and %,d flushes of %d-%d bytes, "
+                        + "ENDIT request files (%d writers), %d drives, %d cartridges, tape time x%.0f%n  directory %s (%s), %d cpus%n",
+                n, n, MIN_SIZE, MAX_SIZE, writerCount, drives, cartridges, speed, base, Files.getFileStore(base).type(),
+                Runtime.getRuntime().availableProcessors());
+        long t0 = System.nanoTime();
+        List<String> labels = new ArrayList<>();
+        for (int c = 0; c < cartridges; c++) {
+            labels.add(SizeOnlyTapes.storageClass(c, cartridges));
+        }
+        SizeOnlyTapes.write(state.resolve("catalog.db"), state.resolve("simlib"), drives, SizeOnlyTapes.MEDIA, labels,
+                java.util.Map.of(), n + samples, i -> new SizeOnlyTapes.TapeFile(SizeOnlyTapes.pnfsid(i), sizes[i],
+                        SizeOnlyTapes.storageClass(i, cartridges), SizeOnlyTapes.path(i, cartridges), "bench", null));
+        for (int i = 0; i < n + samples; i++) {
+            int f = flushIndex(i);
+            byte[] data = new byte[(int) sizes[f]];
+            new Random(f).nextBytes(data);
+            Files.write(pool.resolve(SizeOnlyTapes.pnfsid(f)), data);
+            Adler32 a = new Adler32();
+            a.update(data);
+            checksums[f] = String.format(Locale.ROOT, "%08x", a.getValue());
+        }
+        System.out.printf(Locale.ROOT, "prepared in %.1f s: %,d files on tape, %,d replicas in the pool%n",
+                seconds(System.nanoTime() - t0), n + samples, n + samples);
+
+        try (Daemon daemon = Daemon.start(DaemonConfig.load(writeConfig()))) {
+            Bulk stage = bulk(daemon, true);
+            Bulk flush = bulk(daemon, false);
+            Latency stageIdle = idle(daemon, true);
+            Latency flushIdle = idle(daemon, false);
+            System.out.println();
+            System.out.println("| files | stages/s | flushes/s | idle stage median ms | idle flush median ms |");
+            System.out.println("| --- | --- | --- | --- | --- |");
+            System.out.printf(Locale.ROOT, "| %,d | %,.0f | %,.0f | %.1f | %.1f |%n", n, stage.rate(), flush.rate(),
+                    stageIdle.median(), flushIdle.median());
+            System.out.printf(Locale.ROOT, "{\"label\": \"%s\", \"files\": %d, \"stage_per_s\": %.0f, "
+                            + "\"stage_s\": %.2f, \"flush_per_s\": %.0f, \"flush_s\": %.2f, "
+                            + "\"idle_stage_median_ms\": %.2f, \"idle_stage_max_ms\": %.2f, "
+                            + "\"idle_flush_median_ms\": %.2f, \"idle_flush_max_ms\": %.2f, "
+                            + "\"stage_cpu\": \"%s\", \"flush_cpu\": \"%s\"}%n", label.replace("\"", "'"), n,
+                    stage.rate(), stage.seconds, flush.rate(), flush.seconds, stageIdle.median(), stageIdle.max(),
+                    flushIdle.median(), flushIdle.max(), stage.cpu, flush.cpu);
+        }
+    }
+
+    /** Flush file {@code i} has index {@code n + samples + i} (stage files are 0 .. n + samples - 1). */
+    private int flushIndex(int i) {
+        return n + samples + i;
+    }
+
+    private record Bulk(double seconds, int count, String cpu) {
+        double rate() {
+            return count / seconds;
+        }
+    }
+
+    /** N requests written at once; until every answer was seen. */
+    private Bulk bulk(Daemon daemon, boolean stage) throws Exception {
+        String kind = stage ? "stage" : "flush";
+        String[] ids = new String[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = SizeOnlyTapes.pnfsid(stage ? i : flushIndex(i));
+        }
+        Taker taker = new Taker(stage, ids);
+        CpuShare cpu = new CpuShare();
+        Thread thread = new Thread(taker, "bench-pool-" + kind);
+        thread.setDaemon(true);
+        long first = System.nanoTime();
+        thread.start();
+        List<Thread> writers = new ArrayList<>();
+        List<Throwable> writeFailures = Collections.synchronizedList(new ArrayList<>());
+        for (int w = 0; w < writerCount; w++) {
+            int first0 = w;
+            Thread t = new Thread(() -> {
+                try {
+                    for (int i = first0; i < n; i += writerCount) {
+                        write(stage, stage ? i : flushIndex(i));
+                        taker.written.add(ids[i]);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    writeFailures.add(e);
+                }
+            }, "bench-writer-" + w);
+            t.start();
+            writers.add(t);
+        }
+        for (Thread t : writers) {
+            t.join();
+        }
+        if (!writeFailures.isEmpty()) {
+            throw new IllegalStateException("writing the requests failed", writeFailures.get(0));
+        }
+        long written = System.nanoTime();
+        long nextProgress = first + PROGRESS_NANOS;
+        long nextErrorCheck = first + ERROR_CHECK_NANOS;
+        while (taker.taken < n) {
+            Thread.sleep(5);
+            long now = System.nanoTime();
+            if (taker.failure != null) {
+                throw new IllegalStateException("the pool thread failed", taker.failure);
+            }
+            checkFailures(daemon, kind);
+            if (now > nextErrorCheck) {
+                nextErrorCheck = now + ERROR_CHECK_NANOS;
+                checkErrorFiles();
+            }
+            if (now > nextProgress) {
+                nextProgress += PROGRESS_NANOS;
+                System.out.printf(Locale.ROOT, "  %s %5.1f s: %,d answered%n", kind, seconds(now - first),
+                        taker.taken);
+            }
+            if (now - first > ANSWER_TIMEOUT_NANOS) {
+                throw new IllegalStateException(kind + ": only " + taker.taken + " of " + n + " answered");
+            }
+        }
+        taker.stopped = true;
+        thread.join();
+        double s = seconds(taker.last - first);
+        String used = cpu.describe();
+        System.out.printf(Locale.ROOT, "%s: %,d requests written in %.2f s; all answered %.2f s after the first was "
+                + "written: %,.0f /s (%s)%n", kind, n, seconds(written - first), s, n / s, used);
+        return new Bulk(s, n, used);
+    }
+
+    /** A request as the ENDIT provider writes it (a flush: request file, then the link into out/). */
+    private void write(boolean stage, int i) throws IOException {
+        String pnfsid = SizeOnlyTapes.pnfsid(i);
+        long now = System.currentTimeMillis() / 1000;
+        String storageClass = SizeOnlyTapes.storageClass(i, cartridges);
+        String path = SizeOnlyTapes.path(i, cartridges);
+        if (stage) {
+            AtomicFiles.write(dir.requestFile(pnfsid), RequestCodec.toBytes(Request.stage(sizes[i], now,
+                    storageClass, path, ProcessHandle.current().pid(), null, null, null)));
+            return;
+        }
+        Path replica = pool.resolve(pnfsid);
+        AtomicFiles.write(dir.requestFile(pnfsid), RequestCodec.toBytes(Request.flush(sizes[i], now, storageClass,
+                path, "adler32", checksums[i], null)));
+        Files.createLink(dir.outLink(pnfsid), replica);
+    }
+
+    private record Latency(double[] millis) {
+        double median() {
+            double[] s = millis.clone();
+            Arrays.sort(s);
+            return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        }
+
+        double max() {
+            return Arrays.stream(millis).max().orElse(0);
+        }
+    }
+
+    /** Single requests on the idle daemon, one at a time. */
+    private Latency idle(Daemon daemon, boolean stage) throws Exception {
+        String kind = stage ? "stage" : "flush";
+        double[] ms = new double[samples];
+        for (int k = 0; k < samples; k++) {
+            Thread.sleep(50);
+            int i = stage ? n + k : flushIndex(n + k);
+            String pnfsid = SizeOnlyTapes.pnfsid(i);
+            long t0 = System.nanoTime();
+            write(stage, i);
+            Path answer = stage ? dir.inFile(pnfsid) : dir.outLink(pnfsid);
+            while (Files.exists(answer) != stage) {
+                if (System.nanoTime() - t0 > ANSWER_TIMEOUT_NANOS) {
+                    throw new IllegalStateException("idle " + kind + " of " + pnfsid + " not answered");
+                }
+                checkFailures(daemon, kind);
+                TimeUnit.MICROSECONDS.sleep(100);
+            }
+            ms[k] = (System.nanoTime() - t0) / 1e6;
+            Files.deleteIfExists(dir.requestFile(pnfsid));
+            if (stage) {
+                Files.delete(answer);
+            }
+        }
+        Latency l = new Latency(ms);
+        System.out.printf(Locale.ROOT, "idle %s latency: median %.1f ms, max %.1f ms over %d requests%n", kind,
+                l.median(), l.max(), samples);
+        return l;
+    }
+
+    /** Fails on the first error file in request/: every request here should succeed. */
+    private void checkErrorFiles() throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir.requestDir(), "*.err")) {
+            for (Path p : files) {
+                throw new IllegalStateException("the daemon answered with an error: " + p + ": "
+                        + Files.readString(p));
+            }
+        }
+    }
+
+    private static void checkFailures(Daemon daemon, String kind) throws Exception {
+        String key = kind.equals("stage") ? "stages_failed" : "flushes_failed";
+        long failed = daemon.scheduler().status(0).get().counters().getOrDefault(key, 0L);
+        if (failed > 0) {
+            throw new IllegalStateException(failed + " " + kind + "(s) failed; see the error files in request/");
+        }
+    }
+
+    /**
+     * The pool's side: lists {@code in/} (stages: each delivered file is an answer, taken at once) or {@code out/}
+     * (flushes: each link written so far that is gone is an answer); removes the answered request files.
+     */
+    private final class Taker implements Runnable {
+        private final boolean stage;
+        private final String[] ids;
+        /** Requests whose files are all written (flushes: a link gone before is not an answer). */
+        private final Queue<String> written = new ConcurrentLinkedQueue<>();
+        /** Written, not yet answered (flushes). */
+        private final Set<String> pending = new HashSet<>();
+        private volatile boolean stopped;
+        private volatile int taken;
+        private volatile long last;
+        private volatile Throwable failure;
+
+        Taker(boolean stage, String[] ids) {
+            this.stage = stage;
+            this.ids = ids;
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (!stopped && taken < ids.length) {
+                    int found = stage ? takeStaged() : takeFlushed();
+                    if (found == 0) {
+                        Thread.sleep(1);
+                    }
+                }
+            } catch (Throwable e) {
+                failure = e;
+            }
+        }
+
+        private int takeStaged() throws IOException {
+            int found = 0;
+            try (DirectoryStream<Path> in = Files.newDirectoryStream(dir.inDir())) {
+                for (Path p : in) {
+                    String name = p.getFileName().toString();
+                    if (PnfsIds.isPnfsId(name)) {
+                        long now = System.nanoTime();
+                        Files.deleteIfExists(dir.requestFile(name));
+                        Files.delete(p);
+                        answered(now);
+                        found++;
+                    }
+                }
+            }
+            return found;
+        }
+
+        private int takeFlushed() throws IOException {
+            for (String id = written.poll(); id != null; id = written.poll()) {
+                pending.add(id);
+            }
+            Set<String> linked = new HashSet<>();
+            try (DirectoryStream<Path> out = Files.newDirectoryStream(dir.outDir())) {
+                for (Path p : out) {
+                    linked.add(p.getFileName().toString());
+                }
+            }
+            long now = System.nanoTime();
+            List<String> gone = new ArrayList<>();
+            for (String id : pending) {
+                if (!linked.contains(id)) {
+                    gone.add(id);
+                }
+            }
+            for (String id : gone) {
+                pending.remove(id);
+                Files.deleteIfExists(dir.requestFile(id));
+                answered(now);
+            }
+            return gone.size();
+        }
+
+        private void answered(long now) {
+            last = now;
+            taken++;
+        }
+    }
+
+    private Path writeConfig() throws IOException {
+        String yaml = String.join("\n",
+                "directories:",
+                "  - path: " + dir.base(),
+                "    name: bench",
+                "    stageBuffer: 100TB",
+                "state: " + state,
+                "library:",
+                "  simulated:",
+                "    data: size-only",
+                "    speed: " + speed,
+                "    drives: " + drives,
+                "    cartridges: " + cartridges,
+                "    barcodePrefix: " + SizeOnlyTapes.BARCODE_PREFIX,
+                "    seed: " + SizeOnlyTapes.SEED,
+                "scheduler:",
+                "  checkLabels: false",
+                "http:",
+                "  bind: off",
+                "");
+        Path file = base.resolve("tapeq.yaml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
+    }
+}

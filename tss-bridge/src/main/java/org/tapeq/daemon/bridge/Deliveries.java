@@ -1,0 +1,246 @@
+package org.tapeq.daemon.bridge;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.protocol.HeldDirectory;
+import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.time.Threads;
+
+/**
+ * Delivers staged files into {@code in/} in batches (group commit): the bridge's thread hands each file over and
+ * goes on; one committer thread makes a whole batch durable and renames it into place, and the bridge's thread
+ * learns the result afterwards ({@link Delivery#failure}).
+ *
+ * <p>Design notes.
+ * <ol>
+ * <li><b>One batch at a time.</b> While a batch is being committed, the files that arrive wait in the next one;
+ *     when it is done the next starts at once. An idle daemon therefore commits a lone file at once (no timer),
+ *     and a busy one commits ever larger batches, at most {@value #MAX_BATCH} files.</li>
+ * <li><b>Order within a batch</b> (docs/protocol.md, "Delivery by a tapeq daemon"): each file's checksum file
+ *     (tapeq's extension only) is written under a temporary name; every temporary file's data is forced to disk,
+ *     {@value #SYNC_THREADS} at a time (the filesystem's journal commits concurrent forces together, so they cost
+ *     about as much as one); the checksum files are renamed into place and the directory forced; then the data
+ *     files are renamed into place and the directory forced. So a name in {@code in/} never shows data that is
+ *     not on disk, and a file's checksum file is durable before the file's name appears. The same guarantees as
+ *     one file at a time, with two directory forces per batch instead of two per file.</li>
+ * <li><b>Threads.</b> The committer and the sync threads touch only files, through the directory held open; every
+ *     request's state stays on the bridge's thread. Both executors are bounded: one batch in flight (a second is
+ *     refused, which cannot happen since the bridge waits for the first), and the sync queue holds a batch's
+ *     files; beyond that the committer forces a file itself (caller runs).</li>
+ * </ol>
+ */
+final class Deliveries {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Deliveries.class);
+
+    /** The most files committed in one batch. */
+    static final int MAX_BATCH = 1024;
+    /** Files forced at once. */
+    static final int SYNC_THREADS = 16;
+
+    /** One staged file on its way into {@code in/}. */
+    static final class Delivery {
+        final Tracked tracked;
+        /** The staged file's temporary name in in/. */
+        final String temporary;
+        /** The checksum file's content, or null for none. */
+        final byte[] checksumFile;
+        final long bytes;
+        final String checksum;
+        /** Set by the committer: the checksum file's temporary name, while it has one. */
+        private String checksumTemporary;
+        /** Set by the committer: why the file was not delivered, or null. */
+        volatile IOException failure;
+
+        Delivery(Tracked tracked, String temporary, byte[] checksumFile, long bytes, String checksum) {
+            this.tracked = tracked;
+            this.temporary = temporary;
+            this.checksumFile = checksumFile;
+            this.bytes = bytes;
+            this.checksum = checksum;
+        }
+    }
+
+    private final String name;
+    private final HeldDirectory in;
+    private final BridgeThread bridge;
+    private final Consumer<Delivery> done;
+    private final ThreadPoolExecutor committer;
+    private final ThreadPoolExecutor syncers;
+    /** Files waiting for the next batch; on the bridge's thread. */
+    private List<Delivery> pending = new ArrayList<>();
+    /** Whether a batch is being committed; on the bridge's thread. */
+    private boolean inFlight;
+
+    /** {@code done} is called on the bridge's thread for every file, delivered or not. */
+    Deliveries(String name, HeldDirectory in, BridgeThread bridge, Consumer<Delivery> done) {
+        this.name = name;
+        this.in = in;
+        this.bridge = bridge;
+        this.done = done;
+        this.committer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1),
+                Threads.named("tapeq-" + name + "-deliver"), new ThreadPoolExecutor.AbortPolicy());
+        this.syncers = new ThreadPoolExecutor(SYNC_THREADS, SYNC_THREADS, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(2 * MAX_BATCH), Threads.numbered("tapeq-" + name + "-sync"),
+                new ThreadPoolExecutor.CallerRunsPolicy());
+        this.syncers.allowCoreThreadTimeOut(true);
+    }
+
+    /** Hands a staged file over; on the bridge's thread. */
+    void add(Delivery d) {
+        pending.add(d);
+        if (!inFlight) {
+            next();
+        }
+    }
+
+    private void next() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        List<Delivery> batch;
+        if (pending.size() <= MAX_BATCH) {
+            batch = pending;
+            pending = new ArrayList<>();
+        } else {
+            batch = new ArrayList<>(pending.subList(0, MAX_BATCH));
+            pending = new ArrayList<>(pending.subList(MAX_BATCH, pending.size()));
+        }
+        inFlight = true;
+        try {
+            committer.execute(() -> {
+                commit(batch);
+                bridge.run(() -> finished(batch));
+            });
+        } catch (RejectedExecutionException e) {
+            // stopping: the temporary files stay, and a restart stages these requests again
+            LOG.debug("{}: stopping; {} staged files not delivered", name, batch.size());
+        }
+    }
+
+    private void finished(List<Delivery> batch) {
+        inFlight = false;
+        for (Delivery d : batch) {
+            done.accept(d);
+        }
+        next();
+    }
+
+    /** The group commit, on the committer's thread. */
+    private void commit(List<Delivery> batch) {
+        List<String> toForce = new ArrayList<>(2 * batch.size());
+        List<Delivery> owners = new ArrayList<>(2 * batch.size());
+        for (Delivery d : batch) {
+            if (d.checksumFile != null) {
+                try {
+                    d.checksumTemporary = in.writeTemporary(RequestDirectory.checksumFileName(
+                            d.tracked.pnfsid), d.checksumFile, false);
+                    toForce.add(d.checksumTemporary);
+                    owners.add(d);
+                } catch (IOException e) {
+                    d.failure = e;
+                    continue;
+                }
+            }
+            toForce.add(d.temporary);
+            owners.add(d);
+        }
+        forceAll(toForce, owners);
+        boolean checksums = false;
+        for (Delivery d : batch) {
+            if (d.checksumTemporary != null && d.failure == null) {
+                try {
+                    in.rename(d.checksumTemporary, RequestDirectory.checksumFileName(d.tracked.pnfsid));
+                    d.checksumTemporary = null;
+                    checksums = true;
+                } catch (IOException e) {
+                    d.failure = e;
+                }
+            }
+        }
+        if (checksums) {
+            forceDirectory(batch);
+        }
+        for (Delivery d : batch) {
+            if (d.failure == null) {
+                try {
+                    in.rename(d.temporary, d.tracked.pnfsid);
+                } catch (IOException e) {
+                    d.failure = e;
+                }
+            }
+        }
+        forceDirectory(batch);
+        for (Delivery d : batch) {
+            if (d.checksumTemporary != null) {
+                BridgeContext.deleteQuietly(in, d.checksumTemporary);
+            }
+        }
+    }
+
+    /** Forces every file, {@value #SYNC_THREADS} at a time; a failure is its owner's. */
+    private void forceAll(List<String> files, List<Delivery> owners) {
+        List<Future<?>> futures = new ArrayList<>(files.size());
+        for (String f : files) {
+            Callable<Void> force = () -> {
+                in.forceFile(f);
+                return null;
+            };
+            futures.add(syncers.submit(force));
+        }
+        for (int i = 0; i < futures.size(); i++) {
+            try {
+                futures.get(i).get();
+            } catch (ExecutionException e) {
+                Delivery d = owners.get(i);
+                if (d.failure == null) {
+                    d.failure = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                owners.get(i).failure = new IOException("interrupted while forcing " + files.get(i) + " to disk");
+            }
+        }
+    }
+
+    /**
+     * Forces in/ itself. If that fails nothing of the batch is known to be durable: every file still counted as
+     * delivered fails, as when one file's commit failed.
+     */
+    private void forceDirectory(List<Delivery> batch) {
+        try {
+            in.forceSelf();
+        } catch (IOException e) {
+            LOG.warn("{}: forcing {} to disk failed: {}", name, in.path(), e.toString());
+            for (Delivery d : batch) {
+                if (d.failure == null) {
+                    d.failure = e;
+                }
+            }
+        }
+    }
+
+    /** Lets the batch being committed finish (at most a few seconds), then stops the threads. */
+    void close() {
+        committer.shutdown();
+        try {
+            committer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        committer.shutdownNow();
+        syncers.shutdownNow();
+    }
+}
