@@ -114,6 +114,9 @@ class TwoDirectoriesTest {
                 assertFalse(exists(d.errorFile(id)), "no error file for " + id + " in " + d.base());
             }
         }
+        // A file shows in in/ as soon as its batch is renamed; the bridge counts it delivered once told so.
+        awaitTrue("the bridges count the files delivered", () -> daemon.status().directories().stream()
+                .mapToInt(s -> s.requests().getOrDefault("delivered", 0)).sum() == 3);
         List<BridgeStatus> statuses = daemon.status().directories();
         assertEquals(1, statuses.get(0).requests().getOrDefault("delivered", 0), "a: x delivered");
         assertEquals(2, statuses.get(1).requests().getOrDefault("delivered", 0), "b: x and y delivered");
