@@ -27,11 +27,12 @@ class ConfigFuzzTest {
     private static final String EXAMPLE = read(Path.of("../docs/tapeq.example.yaml"));
     /** Every key of the example, at any depth. */
     private static final List<String> KEYS = keys(EXAMPLE);
+    /** A key no configuration has. */
+    private static final String ABSENT = "no_such_key";
 
     @Test
     void configFile_mutated_readsOrIsRefusedNamingTheFile() {
-        // A tenth of the inputs of the other fuzz tests: each is a whole configuration, read key by key.
-        Fuzz.run("configuration file", Fuzz.tries() / 10, FILES::next, input -> {
+        Fuzz.mutants("configuration file", FILES, input -> {
             ConfigNode root;
             try {
                 root = ConfigNode.parse(input.text(), SOURCE);
@@ -44,28 +45,43 @@ class ConfigFuzzTest {
     }
 
     /** The example without its comment lines, which the parser skips at a cost and mutations rarely make count. */
-    private static final Mutations FILES = Mutations.ofText(List.of(EXAMPLE.replaceAll("(?m)^\\s*#.*\n", ""),
-            "directories:\n  - path: /srv/endit\n    tape_families: [atlas]\nscheduler:\n  drives: 2\n"),
+    private static final String EXAMPLE_WITHOUT_COMMENTS = EXAMPLE.replaceAll("(?m)^\\s*#.*\n", "");
+
+    /**
+     * The seeds: the whole example, each of its sections as a file of its own, and a small configuration. Most
+     * inputs are a section (a few hundred bytes rather than 6 KB): parsing is most of the cost of an input, and an
+     * edit in a section is read the same way as the same edit in the whole file; splices of two seeds put
+     * sections together.
+     */
+    private static final Mutations FILES = Mutations.ofText(seeds(),
             List.of(": ", "\n  - ", "&a ", "*a", "!!binary ", "!!int ", "{", "[", "---\n", "...\n", "? ", "|\n", ">\n",
                     "'", "\"", "1TiB", "5 min", "-1", "0x1f", ".inf", "~", "null", "yes", "on", "1e999", "\t"),
             256 * 1024);
 
+    private static List<String> seeds() {
+        List<String> seeds = new ArrayList<>(List.of(EXAMPLE_WITHOUT_COMMENTS,
+                "directories:\n  - path: /srv/endit\n    tape_families: [atlas]\nscheduler:\n  drives: 2\n"));
+        for (String section : EXAMPLE_WITHOUT_COMMENTS.split("(?m)^(?=[a-z])")) {
+            if (!section.isBlank()) {
+                seeds.add(section);
+            }
+        }
+        return seeds;
+    }
+
     /**
-     * Reads every key of the example from {@code node} as every kind of value, then its maps and (the first four
-     * items of) its lists, two levels deep: the depth of the example.
+     * Reads every key of the example that {@code node} holds as every kind of value, then its maps and (the first
+     * four items of) its lists, two levels deep: the depth of the example. A key the node does not hold (or holds
+     * as null) reads as the default whatever its name, so that path is read once per node, with {@link #ABSENT}.
      */
     private static void readAll(ConfigNode node, int depth) {
+        readAs(node, ABSENT);
         for (String key : KEYS) {
-            read(() -> node.has(key));
-            read(() -> node.isFalse(key));
-            read(() -> node.string(key, "d"));
-            read(() -> node.path(key, Path.of("/d")));
-            read(() -> node.size(key, 0));
-            read(() -> node.duration(key, 0));
-            read(() -> node.integer(key, 0, Long.MIN_VALUE, Long.MAX_VALUE));
-            read(() -> node.number(key, 0, -1));
-            read(() -> node.bool(key, false));
-            if (depth < 2 && node.has(key)) {
+            if (!node.has(key)) {
+                continue;
+            }
+            readAs(node, key);
+            if (depth < 2) {
                 List<ConfigNode> children = new ArrayList<>();
                 read(() -> children.add(node.map(key)));
                 read(() -> children.addAll(node.list(key)));
@@ -76,6 +92,18 @@ class ConfigFuzzTest {
             node.allow(KEYS);
             return null;
         });
+    }
+
+    /** Reads {@code key} of {@code node} as each kind of value. */
+    private static void readAs(ConfigNode node, String key) {
+        read(() -> node.isFalse(key));
+        read(() -> node.string(key, "d"));
+        read(() -> node.path(key, Path.of("/d")));
+        read(() -> node.size(key, 0));
+        read(() -> node.duration(key, 0));
+        read(() -> node.integer(key, 0, Long.MIN_VALUE, Long.MAX_VALUE));
+        read(() -> node.number(key, 0, -1));
+        read(() -> node.bool(key, false));
     }
 
     private interface Read {
