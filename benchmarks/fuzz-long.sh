@@ -52,7 +52,7 @@ for p in "${PARSERS[@]}"; do
   # shellcheck disable=SC2086  # MAVEN_ARGS is a list of arguments
   if mvn -B ${MAVEN_ARGS:-} -Pfast -pl "$module" -am test -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false \
       -Dtapeq.fuzz.tries="$tries" -Dtapeq.fuzz.seed="${SEED:-}" >"$log" 2>&1 \
-      && line=$(grep -m1 '^\[fuzz\]' "$log"); then
+      && line=$(grep -m1 '^\[fuzz\] .*no failure, no hang' "$log"); then
     echo "$(date -u +%FT%TZ) $line" >&2
     summary+=("$line")
   else

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.tapeq.fuzz.Fuzz;
@@ -27,6 +28,8 @@ class ProtocolFuzzTest {
     private static final int MAX = ProtocolFiles.MAX_PROTOCOL_FILE_SIZE;
     /** Values written and read back per build, long run or not. */
     private static final int ROUND_TRIPS = 1000;
+    private static final Pattern TYPE = Pattern.compile("[a-z0-9_-]+");
+    private static final Pattern VALUE = Pattern.compile("[0-9a-f]{1,128}");
 
     // ---- request files
 
@@ -147,8 +150,8 @@ class ProtocolFuzzTest {
             }
             assertFalse(sums.isEmpty());
             sums.forEach((type, value) -> {
-                assertTrue(type.matches("[a-z0-9_-]+"), type);
-                assertTrue(value.matches("[0-9a-f]{1,128}"), value);
+                assertTrue(TYPE.matcher(type).matches(), type);
+                assertTrue(VALUE.matcher(value).matches(), value);
             });
             assertEquals(sums, StageChecksums.parse(FILE, StageChecksums.format(sums)));
         });
@@ -174,7 +177,7 @@ class ProtocolFuzzTest {
 
     private static void assertRefusal(ProtocolException e) {
         assertEquals(FILE, e.file());
-        assertTrue(e.getMessage().startsWith(FILE + ": "), e.getMessage());
+        assertTrue(e.getMessage().startsWith(FILE + ": "), e::getMessage);
         assertFalse(e.reason() == null || e.reason().isBlank(), "no reason given");
     }
 }

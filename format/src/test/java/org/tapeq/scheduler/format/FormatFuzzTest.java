@@ -51,7 +51,7 @@ class FormatFuzzTest {
             try {
                 label = TapeLabel.parse(input.bytes());
             } catch (TapeFault e) {
-                assertEquals(FaultKind.LABEL, e.kind(), e.getMessage());
+                assertEquals(FaultKind.LABEL, e.kind(), e::getMessage);
                 assertFalse(e.getMessage() == null || e.getMessage().isBlank(), "no reason given");
                 return;
             }
@@ -89,7 +89,7 @@ class FormatFuzzTest {
             }
             long end = 0;
             for (Manifest.Entry e : m.members()) {
-                assertTrue(e.offset() >= end && e.size() <= m.length() - e.offset(), "members overlap: " + m);
+                assertTrue(e.offset() >= end && e.size() <= m.length() - e.offset(), () -> "members overlap: " + m);
                 end = e.offset() + e.size();
             }
             assertTrue(m.blockSize() > 0);
@@ -131,11 +131,11 @@ class FormatFuzzTest {
             try {
                 value = Checksums.parse(text);
             } catch (IllegalArgumentException e) {
-                assertTrue(e.getMessage().contains("adler32"), e.getMessage());
+                assertTrue(e.getMessage().contains("adler32"), e::getMessage);
                 return;
             }
-            assertTrue(value >= 0 && value <= 0xffffffffL, "not 32 bits: " + value);
-            assertTrue(text.substring(8).matches("[0-9a-fA-F]{1,8}"), "accepted digits that are not hex: " + text);
+            assertTrue(value >= 0 && value <= 0xffffffffL, () -> "not 32 bits: " + value);
+            assertTrue(text.substring(8).matches("[0-9a-fA-F]{1,8}"), () -> "accepted digits that are not hex: " + text);
             assertEquals(value, Checksums.parse(Checksums.format(value)));
         });
     }

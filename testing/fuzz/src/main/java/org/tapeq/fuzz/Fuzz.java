@@ -16,7 +16,7 @@ import java.util.function.Function;
  * body, each under a watchdog. The first input the body rejects (any {@link Throwable}) fails the test with the
  * input, its number and the run's seed; {@code -Dtapeq.fuzz.seed=S} repeats a run. Every run prints one line:
  * inputs, wall-clock time and rate, the fuzzing thread's CPU time and rate (what the parser costs, whatever else
- * the machine runs), seed.
+ * the machine runs), seed; a long run also prints its progress every million inputs.
  *
  * <p>An input that has not finished after {@code tapeq.fuzz.timeoutSeconds} (default 10) seconds is a hang: the
  * input (escaped, and as a file under {@code target/fuzz-hangs/}) and the stuck thread's stack are printed and the
@@ -37,6 +37,8 @@ public final class Fuzz {
     /** Seconds one input may take before it counts as a hang. */
     public static final String TIMEOUT_PROPERTY = "tapeq.fuzz.timeoutSeconds";
     private static final int DEFAULT_TRIES = 3000;
+    /** A long run prints how far it got every this many inputs. */
+    private static final long PROGRESS_EVERY = 1_000_000;
 
     private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(Long.getLong(TIMEOUT_PROPERTY, 10));
     private static volatile Object current;
@@ -114,6 +116,10 @@ public final class Fuzz {
                         + SEED_PROPERTY + "=" + seed + ") was rejected: " + t + "\ninput: " + value, t);
             } finally {
                 current = null;
+            }
+            if ((i + 1) % PROGRESS_EVERY == 0 && i + 1 < tries) {
+                System.out.printf(Locale.ROOT, "[fuzz] %s: %d of %d inputs after %.0f s, seed %d%n", name, i + 1,
+                        tries, (System.nanoTime() - start) / 1e9, seed);
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;

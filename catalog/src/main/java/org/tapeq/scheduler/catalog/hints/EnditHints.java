@@ -69,7 +69,13 @@ public final class EnditHints {
     private static final BigDecimal LONG_MAX_DECIMAL = new BigDecimal(LONG_MAX);
     /** 2^63: the smallest size that does not round down to a long. */
     private static final BigDecimal LONG_LIMIT = LONG_MAX_DECIMAL.add(BigDecimal.ONE);
-    private static final JsonFactory JSON = new JsonFactory();
+    /**
+     * Field names are not interned: a hint file's keys are pnfsids, each seen once, so interning them only fills
+     * the factory's process-wide name table (which every later import then copies) with names never seen again.
+     */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+            .build();
 
     private EnditHints() {
     }
@@ -323,7 +329,8 @@ public final class EnditHints {
     private static final class Importer {
         private final String fileName;
         private final Catalog catalog;
-        private final List<FileRecord> batch = new ArrayList<>(BATCH_SIZE);
+        /** Grows as entries arrive: most hint files are small, and the largest batch is BATCH_SIZE. */
+        private final List<FileRecord> batch = new ArrayList<>();
         private final List<Rejected> rejected = new ArrayList<>();
         private long rejectedCount;
         private long imported;

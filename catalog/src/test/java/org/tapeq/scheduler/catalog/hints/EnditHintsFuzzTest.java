@@ -46,19 +46,19 @@ class EnditHintsFuzzTest {
             try {
                 result = EnditHints.importFrom(new ByteArrayInputStream(input.bytes()), FILE, recording(stored));
             } catch (IOException e) {
-                assertTrue(e.getMessage().startsWith(FILE + ": "), e.getMessage());
+                assertTrue(e.getMessage().startsWith(FILE + ": "), e::getMessage);
                 return;
             }
             assertEquals(stored.size(), result.imported());
             assertEquals(0, result.alreadyKnown());
             assertEquals(Math.min(result.rejectedCount(), EnditHints.MAX_REPORTED), result.rejected().size());
             for (EnditHints.Rejected r : result.rejected()) {
-                assertFalse(r.reason().isBlank(), "no reason for " + r.pnfsid());
+                assertFalse(r.reason().isBlank(), () -> "no reason for " + r.pnfsid());
             }
             for (FileRecord h : stored) {
-                assertTrue(PnfsIds.isPnfsId(h.pnfsid()), h.toString());
-                assertFalse(h.cartridge().isBlank(), h.toString());
-                assertTrue(h.hintOrder() >= 0 && h.size() >= -1 && h.tapeFile() == -1, h.toString());
+                assertTrue(PnfsIds.isPnfsId(h.pnfsid()), h::toString);
+                assertFalse(h.cartridge().isBlank(), h::toString);
+                assertTrue(h.hintOrder() >= 0 && h.size() >= -1 && h.tapeFile() == -1, h::toString);
             }
         });
     }

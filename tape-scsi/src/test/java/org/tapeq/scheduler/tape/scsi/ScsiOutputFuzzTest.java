@@ -32,14 +32,14 @@ class ScsiOutputFuzzTest {
             try {
                 s = ChangerStatus.parse(input.text());
             } catch (IllegalArgumentException e) {
-                assertTrue(e.getMessage().contains("mtx status"), e.getMessage());
+                assertTrue(e.getMessage().contains("mtx status"), e::getMessage);
                 return;
             }
             for (ChangerStatus.Element e : s.drives()) {
-                assertTrue(e.number() >= 0 && e.sourceSlot() >= 0 && (e.full() || e.barcode() == null), e.toString());
+                assertTrue(e.number() >= 0 && e.sourceSlot() >= 0 && (e.full() || e.barcode() == null), e::toString);
             }
             for (ChangerStatus.Element e : s.slots()) {
-                assertTrue(e.number() >= 0 && (e.full() || e.barcode() == null), e.toString());
+                assertTrue(e.number() >= 0 && (e.full() || e.barcode() == null), e::toString);
             }
             assertEquals(s, ChangerStatus.parse(print(s)), "printed back differently");
         });
@@ -58,11 +58,11 @@ class ScsiOutputFuzzTest {
             try {
                 s = DriveStatus.parse(input.text());
             } catch (IllegalArgumentException e) {
-                assertTrue(e.getMessage().contains("mt status"), e.getMessage());
+                assertTrue(e.getMessage().contains("mt status"), e::getMessage);
                 return;
             }
-            assertTrue(s.fileNumber() >= -1 && s.blockNumber() >= -1 && s.blockSize() >= -1, s.toString());
-            assertFalse(s.bits().contains(""), s.toString());
+            assertTrue(s.fileNumber() >= -1 && s.blockNumber() >= -1 && s.blockSize() >= -1, s::toString);
+            assertFalse(s.bits().contains(""), s::toString);
         });
     }
 
@@ -73,10 +73,10 @@ class ScsiOutputFuzzTest {
             try {
                 block = DriveStatus.parseTell(input.text());
             } catch (IllegalArgumentException e) {
-                assertTrue(e.getMessage().contains("mt tell"), e.getMessage());
+                assertTrue(e.getMessage().contains("mt tell"), e::getMessage);
                 return;
             }
-            assertTrue(block >= 0, "negative block " + block);
+            assertTrue(block >= 0, () -> "negative block " + block);
         });
     }
 
