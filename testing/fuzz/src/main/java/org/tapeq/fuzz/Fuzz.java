@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +128,18 @@ public final class Fuzz {
         System.out.printf(Locale.ROOT, "[fuzz] %s: %d inputs in %.1f s (%.0f/s), CPU %.1f s (%.0f/s), seed %d, "
                 + "no failure, no hang%n", name, tries, seconds, tries / Math.max(seconds, 1e-9), cpuSeconds,
                 tries / Math.max(cpuSeconds, 1e-9), seed);
+    }
+
+    /**
+     * Writes {@code seeds} into the corpus directory Jazzer's JUnit integration reads and fills in fuzzing mode
+     * ({@code .cifuzz-corpus/<test class>/<test method>} in the module's directory), so that the coverage-guided
+     * run starts from the same samples as the mutation fuzzer rather than from nothing.
+     */
+    public static void seedJazzerCorpus(Class<?> test, String method, List<byte[]> seeds) throws IOException {
+        Path dir = Files.createDirectories(Path.of(".cifuzz-corpus", test.getName(), method));
+        for (int i = 0; i < seeds.size(); i++) {
+            Files.write(dir.resolve("sample-" + i), seeds.get(i));
+        }
     }
 
     private static synchronized void startWatchdog() {

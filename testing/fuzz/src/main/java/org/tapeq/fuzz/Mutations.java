@@ -61,6 +61,15 @@ public final class Mutations {
         return of(bytes, dictionary, maxLength);
     }
 
+    /** Copies of the samples the inputs are made from (e.g. to seed another fuzzer's corpus). */
+    public List<byte[]> seeds() {
+        List<byte[]> copies = new ArrayList<>();
+        for (byte[] seed : seeds) {
+            copies.add(seed.clone());
+        }
+        return copies;
+    }
+
     /** The next input. */
     public FuzzInput next(Random r) {
         return new FuzzInput(bytes(r));

@@ -40,27 +40,33 @@ class EnditHintsFuzzTest {
 
     @Test
     void hintFile_mutated_importsValidHintsOrIsRefusedNamingTheFile() {
-        Fuzz.mutants("ENDIT hint file", HINT_FILES, input -> {
-            List<FileRecord> stored = new ArrayList<>();
-            EnditHints.Result result;
-            try {
-                result = EnditHints.importFrom(new ByteArrayInputStream(input.bytes()), FILE, recording(stored));
-            } catch (IOException e) {
-                assertTrue(e.getMessage().startsWith(FILE + ": "), e::getMessage);
-                return;
-            }
-            assertEquals(stored.size(), result.imported());
-            assertEquals(0, result.alreadyKnown());
-            assertEquals(Math.min(result.rejectedCount(), EnditHints.MAX_REPORTED), result.rejected().size());
-            for (EnditHints.Rejected r : result.rejected()) {
-                assertFalse(r.reason().isBlank(), () -> "no reason for " + r.pnfsid());
-            }
-            for (FileRecord h : stored) {
-                assertTrue(PnfsIds.isPnfsId(h.pnfsid()), h::toString);
-                assertFalse(h.cartridge().isBlank(), h::toString);
-                assertTrue(h.hintOrder() >= 0 && h.size() >= -1 && h.tapeFile() == -1, h::toString);
-            }
-        });
+        Fuzz.mutants("ENDIT hint file", HINT_FILES, input -> checkHintFile(input.bytes()));
+    }
+
+    /**
+     * What must hold for any hint file: every hint it stores is valid and every entry it skips has a reason, or it
+     * is refused naming the file. Also the body of the coverage-guided {@code EnditHintsJazzerTest}.
+     */
+    static void checkHintFile(byte[] bytes) {
+        List<FileRecord> stored = new ArrayList<>();
+        EnditHints.Result result;
+        try {
+            result = EnditHints.importFrom(new ByteArrayInputStream(bytes), FILE, recording(stored));
+        } catch (IOException e) {
+            assertTrue(e.getMessage().startsWith(FILE + ": "), e::getMessage);
+            return;
+        }
+        assertEquals(stored.size(), result.imported());
+        assertEquals(0, result.alreadyKnown());
+        assertEquals(Math.min(result.rejectedCount(), EnditHints.MAX_REPORTED), result.rejected().size());
+        for (EnditHints.Rejected r : result.rejected()) {
+            assertFalse(r.reason().isBlank(), () -> "no reason for " + r.pnfsid());
+        }
+        for (FileRecord h : stored) {
+            assertTrue(PnfsIds.isPnfsId(h.pnfsid()), h::toString);
+            assertFalse(h.cartridge().isBlank(), h::toString);
+            assertTrue(h.hintOrder() >= 0 && h.size() >= -1 && h.tapeFile() == -1, h::toString);
+        }
     }
 
     @Test
@@ -125,7 +131,7 @@ class EnditHintsFuzzTest {
         assertTrue(e.getMessage().startsWith(FILE + ": "), e.getMessage());
     }
 
-    private static final Mutations HINT_FILES = Mutations.ofText(List.of(
+    static final Mutations HINT_FILES = Mutations.ofText(List.of(
             "{\"" + pnfsid(1) + "\":{\"volid\":\"724216\",\"order\":\"00000000-00000002-00000000-00CEF5A1\","
                     + "\"size\":\"72191\"},\"" + pnfsid(2) + "\":{\"volid\":\"724216\","
                     + "\"order\":\"00000000-00000001-00000000-FFFFFFFF\",\"size\":\"10\"}}\n",
