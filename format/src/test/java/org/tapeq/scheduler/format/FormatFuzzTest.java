@@ -135,7 +135,8 @@ class FormatFuzzTest {
                 return;
             }
             assertTrue(value >= 0 && value <= 0xffffffffL, () -> "not 32 bits: " + value);
-            assertTrue(text.substring(8).matches("[0-9a-fA-F]{1,8}"), () -> "accepted digits that are not hex: " + text);
+            assertTrue(text.substring(8).matches("[0-9a-fA-F]{1,8}"),
+                    () -> "accepted digits that are not hex: " + text);
             assertEquals(value, Checksums.parse(Checksums.format(value)));
         });
     }

@@ -100,7 +100,10 @@ public final class Fuzz {
         }
     }
 
-    /** The inputs, on a thread of their own: its stack is a few frames deep, so each exception a parser throws is cheap to make. */
+    /**
+     * The inputs, on a thread of their own: its stack is a few frames deep, so each exception a parser throws is
+     * cheap to make.
+     */
     private static <T> void loop(String name, long tries, long seed, Function<Random, T> generator, Body<T> body) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         boolean cpu = threads.isCurrentThreadCpuTimeSupported();
