@@ -27,6 +27,15 @@ public interface Catalog extends AutoCloseable {
     }
 
     /**
+     * Checks that the catalog answers and that this process may write it now: with a site lease held, the same
+     * fence as a write ({@link CatalogLeaseException} if the lease was taken over). Called before a tape write,
+     * so that no tape is written whose commit is bound to be refused. The default is {@link #check()}.
+     */
+    default void checkWritable() {
+        check();
+    }
+
+    /**
      * Moves the expiry of the site lease this catalog holds (if any) to {@code now} plus its length; refused
      * ({@link CatalogLeaseException}) if another process took it over. The default does nothing.
      */

@@ -122,10 +122,13 @@ import org.tapeq.scheduler.model.FileRecord;
  * this host known to be gone (its holder string carries boot id, pid namespace, pid and start time:
  * ProcessIdentity; a bare pid is not trusted across containers) is taken with epoch + 1; a live one held by another is refused
  * (CatalogLeaseException naming the site, holder host, pid and since when). From then on every mutating
- * transaction first runs UPDATE site_lease ... WHERE site = ? AND holder = ? AND epoch = ? and is refused if
- * no row matches (fencing: the lease was taken over); on PostgreSQL that row lock also orders the commit
- * against a takeover. renewLease moves the expiry on; close releases it (expires_at = 0). Times are the
- * hosts' wall clocks, so the hosts of a site must be NTP-synchronised (skew well below the lease time).
+ * transaction first reads its row (SELECT ... WHERE site = ? AND holder = ? AND epoch = ?, FOR KEY SHARE on
+ * PostgreSQL) and is refused if none matches (fencing: the lease was taken over); that row lock orders the
+ * commit against a takeover, whose SELECT ... FOR UPDATE waits for it. renewLease moves the expiry on: on
+ * PostgreSQL on a connection of its own and outside the catalog's lock (its UPDATE of a non-key column does not
+ * conflict with KEY SHARE), so a stuck write never holds the renewal up; close releases it (expires_at = 0).
+ * Times are the hosts' wall clocks, so the hosts of a site must be NTP-synchronised (skew well below the
+ * lease time).
  *
  * Verifications (schema 3, table cartridge_verifications, one row per cartridge): the last verification's
  * time, whether it was a sample, its counts of good, bad and unreadable files and a summary naming the bad ones;
@@ -196,14 +199,23 @@ public final class JdbcCatalog implements Catalog {
     /** The connection of the method running now (under the lock); null between methods on PostgreSQL. */
     private Connection connection;
     private boolean closed;
-    /** The site lease this catalog holds, or null (no fencing), and its length; under the lock. */
-    private SiteLease lease;
-    private long leaseTtlMillis;
+    /**
+     * The site lease this catalog holds, or null (no fencing), and its length: volatile, because the renewal
+     * reads them without the lock (it must not wait behind a write).
+     */
+    private volatile SiteLease lease;
+    private volatile long leaseTtlMillis;
+    /** PostgreSQL: the renewal's own connection (a pool of one), beside the writes'; null on SQLite. */
+    private final CatalogConnections leaseConnections;
+    /** One renewal at a time on {@link #leaseConnections}. */
+    private final ReentrantLock leaseLock = new ReentrantLock();
 
-    private JdbcCatalog(String description, Dialect dialect, CatalogConnections connections) {
+    private JdbcCatalog(String description, Dialect dialect, CatalogConnections connections,
+                        CatalogConnections leaseConnections) {
         this.description = description;
         this.dialect = dialect;
         this.connections = connections;
+        this.leaseConnections = leaseConnections;
     }
 
     /**
@@ -223,19 +235,29 @@ public final class JdbcCatalog implements Catalog {
         Dialect dialect = Dialect.of(jdbcUrl);
         String description = redact(jdbcUrl);
         CatalogConnections connections;
+        CatalogConnections leaseConnections = null;
         try {
-            connections = dialect == Dialect.SQLITE
-                    ? CatalogConnections.single(CatalogConnections.sqlite(jdbcUrl, sqliteConfig().toProperties()))
-                    : CatalogConnections.pooled(jdbcUrl, credentials, description);
+            if (dialect == Dialect.SQLITE) {
+                connections = CatalogConnections.single(CatalogConnections.sqlite(jdbcUrl,
+                        sqliteConfig().toProperties()));
+            } else {
+                connections = CatalogConnections.pooled(jdbcUrl, credentials, description);
+                leaseConnections = CatalogConnections.pooled(jdbcUrl, credentials, description);
+            }
         } catch (SQLException | RuntimeException e) {
             throw new CatalogException("open " + description + ": " + e.getMessage(), e);
         }
-        return open(description, dialect, connections);
+        return open(description, dialect, connections, leaseConnections);
     }
 
-    /** Opens the catalog over {@code connections} (tests wrap a connection to inject failures). */
+    /** Opens the catalog over {@code connections} (tests wrap a connection to inject failures); renews on them. */
     static JdbcCatalog open(String description, Dialect dialect, CatalogConnections connections) {
-        JdbcCatalog catalog = new JdbcCatalog(description, dialect, connections);
+        return open(description, dialect, connections, null);
+    }
+
+    private static JdbcCatalog open(String description, Dialect dialect, CatalogConnections connections,
+                                    CatalogConnections leaseConnections) {
+        JdbcCatalog catalog = new JdbcCatalog(description, dialect, connections, leaseConnections);
         try {
             catalog.migrate();
         } catch (RuntimeException e) {
@@ -313,6 +335,12 @@ public final class JdbcCatalog implements Catalog {
             }
             return null;
         });
+    }
+
+    /** An empty write transaction: it runs the lease's fence (if a lease is held) and commits nothing. */
+    @Override
+    public void checkWritable() {
+        transaction("checkWritable", "connection", () -> null);
     }
 
     @Override
@@ -855,6 +883,9 @@ public final class JdbcCatalog implements Catalog {
             closed = true;
             closeStatements();
             try {
+                if (leaseConnections != null) {
+                    leaseConnections.close();
+                }
                 connections.close();
             } catch (SQLException e) {
                 throw new CatalogException("close " + description + ": " + e.getMessage(), e);
@@ -910,62 +941,90 @@ public final class JdbcCatalog implements Catalog {
             }
             return next;
         });
-        lock.lock();
-        try {
-            lease = taken;
-            leaseTtlMillis = ttlMillis;
-        } finally {
-            lock.unlock();
-        }
+        leaseTtlMillis = ttlMillis;
+        lease = taken;
         LOG.info("Catalog {}: site '{}' lease held by {} pid {} (epoch {})", description, site, host, pid,
                 taken.epoch());
         return taken;
     }
 
-    /** Moves the held lease's expiry to {@code now + ttl}; fenced like every write. */
+    /**
+     * Moves the held lease's expiry to {@code now + ttl}, refused ({@link CatalogLeaseException}) if another
+     * process took it over. On PostgreSQL it runs on a connection of its own and never waits for the catalog's
+     * lock, so a slow or stuck write cannot hold it up (the fence's row lock does not block it either, see
+     * {@link #fence}); it gives up after a third of the lease's length. On SQLite it runs as a write.
+     */
     @Override
     public void renewLease(long now) {
-        SiteLease held;
-        long ttl;
-        lock.lock();
-        try {
-            held = lease;
-            ttl = leaseTtlMillis;
-        } finally {
-            lock.unlock();
-        }
+        SiteLease held = lease;
+        long ttl = leaseTtlMillis;
         if (held == null) {
             return;
         }
-        transaction("renewLease", "site " + held.site(), () -> {
-            PreparedStatement ps = statement("UPDATE site_lease SET expires_at = ? WHERE site = ? AND holder = ?"
-                    + " AND epoch = ?");
-            ps.setLong(1, now + ttl);
+        if (leaseConnections == null) {
+            transaction("renewLease", "site " + held.site(), () -> {
+                renew(connection, held, now + ttl, ttl);
+                return null;
+            });
+        } else {
+            leaseLock.lock();
+            try {
+                ensureOpen();
+                Connection c = null;
+                boolean lost = false;
+                try {
+                    c = leaseConnections.acquire();
+                    renew(c, held, now + ttl, ttl);
+                } catch (SQLException | RuntimeException e) {
+                    if (!(e instanceof CatalogException) && CatalogConnections.isConnectionLoss(e)) {
+                        lost = true;
+                        throw new CatalogUnavailableException("renewLease site " + held.site() + ": catalog "
+                                + description + " unreachable: " + e.getMessage(), e);
+                    }
+                    if (e instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new CatalogException("renewLease site " + held.site() + ": " + e.getMessage(), e);
+                } finally {
+                    if (c != null) {
+                        leaseConnections.release(c, lost);
+                    }
+                }
+            } finally {
+                leaseLock.unlock();
+            }
+        }
+        if (lease == held) {
+            lease = new SiteLease(held.site(), held.holder(), held.host(), held.pid(), held.epoch(),
+                    held.acquiredAt(), now + ttl);
+        }
+    }
+
+    /** One UPDATE of the held row's expiry (autocommit on {@code c}); a row no longer held is a deposition. */
+    private void renew(Connection c, SiteLease held, long expiresAt, long ttl) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE site_lease SET expires_at = ? WHERE site = ?"
+                + " AND holder = ? AND epoch = ?")) {
+            ps.setQueryTimeout((int) Math.max(1, ttl / 3 / 1000));
+            ps.setLong(1, expiresAt);
             ps.setString(2, held.site());
             ps.setString(3, held.holder());
             ps.setLong(4, held.epoch());
-            ps.executeUpdate();
-            return null;
-        });
-        lock.lock();
-        try {
-            if (lease == held) {
-                lease = new SiteLease(held.site(), held.holder(), held.host(), held.pid(), held.epoch(),
-                        held.acquiredAt(), now + ttl);
+            if (ps.executeUpdate() == 1) {
+                return;
             }
-        } finally {
-            lock.unlock();
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + LEASE_COLUMNS + " FROM site_lease WHERE site = ?")) {
+            ps.setString(1, held.site());
+            try (ResultSet rs = ps.executeQuery()) {
+                SiteLease now = rs.next() ? leaseOf(rs) : null;
+                throw deposed("renewLease", "site " + held.site(), held, now);
+            }
         }
     }
 
     /** The lease this catalog holds, or null. */
     public SiteLease heldLease() {
-        lock.lock();
-        try {
-            return lease;
-        } finally {
-            lock.unlock();
-        }
+        return lease;
     }
 
     /** The site's lease row as the database has it now, or empty. */
@@ -988,28 +1047,44 @@ public final class JdbcCatalog implements Catalog {
         lease = null;
     }
 
-    /** Inside a write transaction: this process still holds its epoch, else the write is refused. */
+    /**
+     * Inside a write transaction: this process still holds its epoch, else the write is refused. On PostgreSQL
+     * the row is read FOR KEY SHARE: a takeover (SELECT ... FOR UPDATE) waits until this transaction ends, so no
+     * write of a deposed holder commits after it, while this holder's own renewal (an UPDATE of a non-key
+     * column) does not wait for it.
+     */
     private void fence(String operation, String subject) throws SQLException {
-        PreparedStatement ps = statement("UPDATE site_lease SET epoch = epoch WHERE site = ? AND holder = ?"
-                + " AND epoch = ?");
-        ps.setString(1, lease.site());
-        ps.setString(2, lease.holder());
-        ps.setLong(3, lease.epoch());
-        if (ps.executeUpdate() == 0) {
-            SiteLease now = leaseRow(lease.site(), "");
-            throw new CatalogLeaseException(operation + " " + subject + ": refused, site '" + lease.site()
-                    + "' was taken over: this tapeq held epoch " + lease.epoch() + ", the catalog now says "
-                    + (now == null ? "no lease" : describe(now, System.currentTimeMillis())));
+        SiteLease held = lease;
+        PreparedStatement ps = statement("SELECT epoch FROM site_lease WHERE site = ? AND holder = ? AND epoch = ?"
+                + (dialect == Dialect.POSTGRESQL ? " FOR KEY SHARE" : ""));
+        ps.setString(1, held.site());
+        ps.setString(2, held.holder());
+        ps.setLong(3, held.epoch());
+        try (ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                return;
+            }
         }
+        throw deposed(operation, subject, held, leaseRow(held.site(), ""));
+    }
+
+    private static CatalogLeaseException deposed(String operation, String subject, SiteLease held, SiteLease now) {
+        return new CatalogLeaseException(operation + " " + subject + ": refused, site '" + held.site()
+                + "' was taken over: this tapeq held epoch " + held.epoch() + ", the catalog now says "
+                + (now == null ? "no lease" : describe(now, System.currentTimeMillis())));
     }
 
     private SiteLease leaseRow(String site, String suffix) throws SQLException {
         PreparedStatement ps = statement("SELECT " + LEASE_COLUMNS + " FROM site_lease WHERE site = ?" + suffix);
         ps.setString(1, site);
         try (ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? new SiteLease(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-                    rs.getLong(5), rs.getLong(6), rs.getLong(7)) : null;
+            return rs.next() ? leaseOf(rs) : null;
         }
+    }
+
+    private static SiteLease leaseOf(ResultSet rs) throws SQLException {
+        return new SiteLease(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
+                rs.getLong(6), rs.getLong(7));
     }
 
     /**

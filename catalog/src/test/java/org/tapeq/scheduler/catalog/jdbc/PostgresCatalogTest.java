@@ -1,12 +1,20 @@
 package org.tapeq.scheduler.catalog.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.tapeq.scheduler.catalog.jdbc.Records.cartridge;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * The catalog contract on PostgreSQL, each test in a schema of its own. Skipped when no server answers at
@@ -78,5 +86,51 @@ class PostgresCatalogTest extends AbstractCatalogTest {
             s.execute("CREATE TRIGGER fail_insert BEFORE INSERT ON " + schema + ".files FOR EACH ROW"
                     + " EXECUTE FUNCTION " + schema + ".fail_insert()");
         }
+    }
+
+    /**
+     * A write stuck inside its transaction (here: waiting for a row another session locked) must not hold up the
+     * lease's renewal, or the lease lapses while its holder goes on. Before the renewal had its own connection
+     * it waited for the catalog's lock (and the fence's row lock) and this test timed out.
+     */
+    @Test
+    void renewLease_whileAWriteIsStuckInItsTransaction_isNotHeldUp() throws Exception {
+        catalog.acquireLease("gridka", "a", "tape-a.example.org", 4242, 1_000, TTL);
+        catalog.putCartridge(cartridge("B00001", FAMILY));
+        try (Connection blocker = rawConnection(); Connection observer = rawConnection()) {
+            blocker.setAutoCommit(false);
+            try (Statement s = blocker.createStatement()) {
+                s.executeQuery("SELECT barcode FROM cartridges WHERE barcode = 'B00001' FOR UPDATE").close();
+            }
+            CompletableFuture<Void> write = CompletableFuture.runAsync(
+                    () -> catalog.putCartridge(cartridge("B00001", FAMILY)));
+            awaitLockWait(observer);
+            CompletableFuture<Void> renewal = CompletableFuture.runAsync(() -> catalog.renewLease(20_000));
+            renewal.get(10, TimeUnit.SECONDS);
+            try (Statement s = observer.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT expires_at FROM site_lease WHERE site = 'gridka'")) {
+                rs.next();
+                assertEquals(20_000 + TTL, rs.getLong(1));
+            }
+            assertFalse(write.isDone(), "the write was to stay stuck during the renewal");
+            blocker.rollback();
+            write.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Waits (at most 10 s) until a session of this database waits for a lock. */
+    private static void awaitLockWait(Connection observer) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Statement s = observer.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM"
+                    + " pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")) {
+                rs.next();
+                if (rs.getInt(1) > 0) {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("the write never waited for the locked row");
     }
 }
