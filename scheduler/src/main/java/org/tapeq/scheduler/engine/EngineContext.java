@@ -141,12 +141,13 @@ final class EngineContext implements DriveContext {
     }
 
     @Override
-    public void whenCatalogAnswers(Runnable then) {
-        // The writer retries the check until the catalog answers; any other failure is the commit's to report.
+    public void checkBeforeWrite(CatalogWriter.Done<Void> done) {
+        // The writer retries the check while the catalog is unreachable; any other failure (a deposed holder's
+        // refused fence, a database error) reaches done.failed and the write does not start.
         engine.writer.submit(CatalogWriter.Kind.READ, () -> {
-            engine.catalog.check();
+            engine.catalog.checkWritable();
             return null;
-        }, CatalogWriter.Done.always(then));
+        }, done);
     }
 
     @Override

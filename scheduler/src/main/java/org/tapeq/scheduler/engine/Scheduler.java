@@ -64,6 +64,7 @@ public final class Scheduler {
     private final EventLoop loop;
     private final Catalog catalog;
     private final SchedulerConfig config;
+    private final WorkHold hold = new WorkHold();
 
     private Scheduler(Builder b) {
         this.loop = b.loop;
@@ -73,8 +74,8 @@ public final class Scheduler {
                 : MountPolicies.create(b.config.policy(), b.config.mountCriteria());
         CatalogWriter writer = b.loop instanceof VirtualEventLoop ? CatalogWriter.inline(b.loop, b.catalogTiming)
                 : CatalogWriter.threaded(b.loop, b.catalogCapacity, b.catalogTiming);
-        this.engine = new Engine(b.loop, b.library, b.catalog, b.config, policy, b.listener, b.stageSpace,
-                b.io, writer, b.observer);
+        this.engine = new Engine(b.loop, hold.library(b.library), b.catalog, b.config, policy,
+                hold.listener(b.listener), b.stageSpace, b.io, writer, b.observer);
     }
 
     public static Builder builder() {
@@ -102,17 +103,29 @@ public final class Scheduler {
     }
 
     /**
-     * Renews the catalog's site lease through the catalog writer, after the catalog work before it (any thread;
-     * the daemon calls it every third of the lease timeout). Fails with {@code CatalogLeaseException} if another
-     * process took the site over: this one is deposed and must stop.
+     * Holds all tape work and answers (any thread): from when the loop runs this, no command reaches the library
+     * and no outcome reaches the listener until {@link #resumeWork}; commands already given run to their end.
+     * The daemon holds while its site lease may have lapsed ({@link WorkHold}).
      */
-    public CompletableFuture<Void> renewLease() {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.LEASE, () -> {
-            catalog.renewLease(System.currentTimeMillis());
-            return null;
-        }, CatalogWriter.Done.into(done)));
-        return done;
+    public CompletableFuture<Void> holdWork(String reason) {
+        Objects.requireNonNull(reason, "reason");
+        return onLoop(f -> {
+            hold.hold(reason);
+            f.complete(null);
+        });
+    }
+
+    /** Passes on what waited during a {@link #holdWork} and lets tape work and answers through again. */
+    public CompletableFuture<Void> resumeWork() {
+        return onLoop(f -> {
+            hold.resume();
+            f.complete(null);
+        });
+    }
+
+    /** Why tape work and answers are held, or empty (on the loop's word). */
+    public CompletableFuture<Optional<String>> workHeld() {
+        return onLoop(f -> f.complete(Optional.ofNullable(hold.reason())));
     }
 
     /** Reads the library's inventory and starts scheduling; completes when ready. */

@@ -123,8 +123,10 @@ public interface DriveContext {
     boolean catalogReachable();
 
     /**
-     * Runs {@code then} on the loop once the catalog answers a check made after every catalog task before it
-     * (at once, inline, in virtual time): a write starts only when its commit can follow.
+     * Checks, after every catalog task before it, that the catalog answers and that this process may still write
+     * it ({@link org.tapeq.scheduler.catalog.Catalog#checkWritable}: fenced by the site lease); {@code done} is
+     * told on the loop (at once, inline, in virtual time). A write starts only after this succeeded, so its
+     * commit can follow; a failure is the write's to answer.
      */
-    void whenCatalogAnswers(Runnable then);
+    void checkBeforeWrite(CatalogWriter.Done<Void> done);
 }

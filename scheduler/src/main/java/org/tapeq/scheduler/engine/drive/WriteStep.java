@@ -121,8 +121,21 @@ final class WriteStep {
             drive.work();
             return;
         }
-        drive.set(DriveRunner.State.BUSY, "checking the catalog answers before writing to " + drive.mounted());
-        context.whenCatalogAnswers(() -> append(agg));
+        String barcode = drive.mounted();
+        drive.set(DriveRunner.State.BUSY, "checking the catalog answers before writing to " + barcode);
+        context.checkBeforeWrite(new CatalogWriter.Done<>() {
+            @Override
+            public void succeeded(Void v) {
+                append(agg);
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                // Nothing was written: the aggregate goes back to its queue (WRITE/CATALOG in FaultReactions).
+                writeFailed(agg, new TapeFault(FaultKind.CATALOG, "not written to " + barcode + ": the catalog "
+                        + "check before the write failed: " + e.getMessage(), e));
+            }
+        });
     }
 
     /** The catalog answered: the tape file is written (members cancelled meanwhile are left out). */

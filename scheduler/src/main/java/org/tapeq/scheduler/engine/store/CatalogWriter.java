@@ -65,9 +65,7 @@ public final class CatalogWriter {
         /** {@code replaceCartridgeContents} (rebuild, relabel). */
         REPLACE,
         /** A read that must see the writes before it. */
-        READ,
-        /** {@code renewLease} of the site lease. */
-        LEASE;
+        READ;
 
         /** The label value in metrics. */
         public String label() {

@@ -1,0 +1,140 @@
+package org.tapeq.scheduler.engine;
+
+import java.util.ArrayDeque;
+import java.util.Optional;
+import java.util.Queue;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.model.RequestListener;
+import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.tape.TapeLibrary;
+
+/**
+ * The engine's brake for a daemon that may have lost its site lease: while held, no command reaches the tape
+ * library (no mount, unmount, locate, read or write starts) and no outcome reaches the request listener (no
+ * request is acknowledged); both wait, in order, until {@link #resume} passes them on.
+ *
+ * <p>Design notes. It sits between the engine and the two things that act outside the process: the
+ * {@link TapeLibrary} (robot and drives) and the {@link RequestListener} (answers to the pools). The engine
+ * itself goes on deciding; its commands simply wait here. A command already given to the library when the hold
+ * starts runs to its end (a tape operation cannot be cut off safely); its catalog commit is fenced anyway. A
+ * daemon that turns out to be deposed stops without resuming: what waited here is never done, and the requests
+ * stay in their directories for the next holder. Owned by the event loop: every method runs on it.
+ */
+final class WorkHold {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkHold.class);
+
+    private final Queue<Runnable> waiting = new ArrayDeque<>();
+    /** Why work is held, or null. */
+    private String reason;
+
+    /** Holds all library commands and outcomes from now on (a second call only changes the reason). */
+    void hold(String why) {
+        if (reason == null) {
+            LOG.warn("Holding all tape work and answers: {}", why);
+        }
+        reason = why;
+    }
+
+    /** Passes on, in order, what waited, and lets everything through again. */
+    void resume() {
+        if (reason == null) {
+            return;
+        }
+        LOG.info("Resuming tape work and answers ({} waiting)", waiting.size());
+        reason = null;
+        while (reason == null && !waiting.isEmpty()) {
+            waiting.poll().run(); // a command passed on may not hold again, but stop if it did
+        }
+    }
+
+    /** Why work is held now, or null. */
+    String reason() {
+        return reason;
+    }
+
+    /** Commands and outcomes waiting for {@link #resume}. */
+    int waiting() {
+        return waiting.size();
+    }
+
+    private void pass(Runnable action) {
+        if (reason == null) {
+            action.run();
+        } else {
+            waiting.add(action);
+        }
+    }
+
+    /** The listener, behind this hold. */
+    RequestListener listener(RequestListener listener) {
+        return (request, outcome) -> pass(() -> listener.completed(request, outcome));
+    }
+
+    /** The library, behind this hold (its inventory and static facts are not held: they move nothing). */
+    TapeLibrary library(TapeLibrary library) {
+        return new TapeLibrary() {
+            @Override
+            public int blockSize() {
+                return library.blockSize();
+            }
+
+            @Override
+            public void inventory(Completion<Inventory> done) {
+                library.inventory(done);
+            }
+
+            @Override
+            public void mount(String drive, String barcode, Completion<Void> done) {
+                pass(() -> library.mount(drive, barcode, done));
+            }
+
+            @Override
+            public void unmount(String drive, Completion<Void> done) {
+                pass(() -> library.unmount(drive, done));
+            }
+
+            @Override
+            public void locate(String drive, long block, Completion<Void> done) {
+                pass(() -> library.locate(drive, block, done));
+            }
+
+            @Override
+            public void locateFile(String drive, int fileNumber, Completion<Long> done) {
+                pass(() -> library.locateFile(drive, fileNumber, done));
+            }
+
+            @Override
+            public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+                pass(() -> library.read(drive, skipBytes, length, sink, done));
+            }
+
+            @Override
+            public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+                pass(() -> library.append(drive, source, done));
+            }
+
+            @Override
+            public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
+                pass(() -> library.writeLabel(drive, label, done));
+            }
+
+            @Override
+            public Optional<CartridgeCapacity> capacity(String drive) {
+                return library.capacity(drive);
+            }
+
+            @Override
+            public String toString() {
+                return library.toString();
+            }
+        };
+    }
+}
