@@ -49,7 +49,6 @@ import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.daemon.metrics.DriveMetrics;
 import org.tapeq.daemon.metrics.StateMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
-import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.catalog.jdbc.ProcessIdentity;
 import org.tapeq.scheduler.engine.IoGate;
@@ -113,6 +112,8 @@ public final class Daemon implements AutoCloseable {
     private HttpEndpoint http;
     private final CatalogHealth catalogHealth = new CatalogHealth();
     private final CompletableFuture<String> deposed = new CompletableFuture<>();
+    private long leaseAcquiredAt;
+    private volatile LeaseKeeper lease;
     /** Every directory's requests found at start are queued: the daemon serves. */
     private volatile boolean started;
     private volatile boolean closed;
@@ -160,9 +161,10 @@ public final class Daemon implements AutoCloseable {
         closeables.add(catalog);
         // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease.
         String holder = UUID.randomUUID().toString();
+        leaseAcquiredAt = System.currentTimeMillis();
         opened.acquireLease(config.catalog().site(), ProcessIdentity.current().map(i -> i.holder(holder))
                 .orElse(holder), hostName(),
-                ProcessHandle.current().pid(), System.currentTimeMillis(), config.catalog().leaseTimeoutMillis());
+                ProcessHandle.current().pid(), leaseAcquiredAt, config.catalog().leaseTimeoutMillis());
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
         loop = new RealTimeEventLoop("tapeq-scheduler", scsi ? 1 : lib.simulated().speed());
@@ -279,15 +281,25 @@ public final class Daemon implements AutoCloseable {
             long t0 = System.nanoTime();
             loop.execute(() -> metrics.loopLatency((System.nanoTime() - t0) / 1e9));
         }, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
-        long renew = config.catalog().leaseTimeoutMillis() / 3;
-        probe.scheduleWithFixedDelay(() -> scheduler.renewLease().whenComplete((v, e) -> {
-            if (e instanceof CatalogLeaseException lost) {
-                LOG.error("Deposed: {}; stopping", lost.getMessage());
-                deposed.complete(lost.getMessage());
-            } else if (e != null) {
-                LOG.warn("Renewing the site lease failed (tried again in {} s): {}", renew / 1000, e.getMessage());
-            }
-        }), renew, renew, TimeUnit.MILLISECONDS);
+        // The lease is renewed on a thread of its own, straight to the catalog (not behind the catalog writer);
+        // the probe thread steps the daemon down if renewals stop succeeding (LeaseKeeper).
+        LeaseKeeper keeper = new LeaseKeeper(catalog, scheduler, config.catalog().leaseTimeoutMillis(),
+                System::currentTimeMillis, leaseAcquiredAt, deposed);
+        lease = keeper;
+        ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-lease"));
+        closeables.add(renewer::shutdownNow);
+        renewer.scheduleWithFixedDelay(keeper::renew, keeper.renewEveryMillis(), keeper.renewEveryMillis(),
+                TimeUnit.MILLISECONDS);
+        probe.scheduleWithFixedDelay(keeper::check, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        GaugeWithCallback.builder().name("tapeq_site_lease_renewal_age_seconds")
+                .help("Seconds since the site lease was last renewed; past two thirds of catalog.leaseTimeout the "
+                        + "daemon holds all tape work and answers")
+                .callback(cb -> cb.call((System.currentTimeMillis() - keeper.lastRenewal()) / 1000.0))
+                .register(metrics.registry());
+        GaugeWithCallback.builder().name("tapeq_work_held")
+                .help("1 while all tape work and answers are held because the site lease may have lapsed")
+                .callback(cb -> cb.call(keeper.held() == null ? 0 : 1))
+                .register(metrics.registry());
         probe.scheduleWithFixedDelay(() -> scheduler.status(0).thenAccept(s -> {
             Map<String, Long> counters = new HashMap<>(s.counters());
             driveMetrics.bytesByDrive().forEach((d, n) -> counters.put(RateMeter.DRIVE_BYTES + d, n));
@@ -408,6 +420,10 @@ public final class Daemon implements AutoCloseable {
         String catalogDown = catalogHealth.unreachable();
         if (catalogDown != null) {
             return catalogDown;
+        }
+        LeaseKeeper keeper = lease;
+        if (keeper != null && keeper.held() != null) {
+            return "stepped down: " + keeper.held();
         }
         return started ? null : "starting: reading the request directories";
     }

@@ -9,11 +9,15 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.tapeq.daemon.config.CatalogConfig;
 import org.tapeq.daemon.control.AdminCommand;
 import org.tapeq.scheduler.catalog.hints.EnditHints;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
@@ -44,13 +48,26 @@ final class CatalogCommands extends CommandGroup {
 
         @Override
         public Integer call() throws Exception {
-            try (JdbcCatalog catalog = options.load().catalog().open()) {
+            CatalogConfig config = options.load().catalog();
+            try (JdbcCatalog catalog = config.open()) {
+                // Writes under a lease of its own, fenced like the daemon's: refused (CatalogLeaseException naming
+                // the holder, exit 75) while a daemon holds the site; released when the catalog closes.
+                catalog.acquireLease(config.site(), UUID.randomUUID().toString(), hostName(),
+                        ProcessHandle.current().pid(), System.currentTimeMillis(), config.leaseTimeoutMillis());
                 EnditHints.Result r = EnditHints.importFile(file, catalog);
                 System.out.printf("%s: %d imported, %d already known, %d rejected%n", r.file(), r.imported(),
                         r.alreadyKnown(), r.rejectedCount());
                 r.rejected().forEach(x -> System.out.println("  rejected: " + x));
                 return r.rejectedCount() == 0 ? 0 : 1;
             }
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown-host";
         }
     }
 

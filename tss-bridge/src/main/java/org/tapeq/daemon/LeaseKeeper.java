@@ -1,0 +1,99 @@
+package org.tapeq.daemon;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.CatalogLeaseException;
+import org.tapeq.scheduler.engine.Scheduler;
+
+/**
+ * Keeps the daemon's site lease and steps the daemon down when it may have lapsed: {@link #renew} (on its own
+ * thread, straight to the catalog, never behind the scheduler's catalog writer) records the time of each
+ * successful renewal; {@link #check} (on another thread, so a hung renewal cannot delay it) holds all tape work
+ * and answers ({@link Scheduler#holdWork}) once {@code now - lastRenewal > leaseTimeout - safetyMargin}, and
+ * resumes them after the next successful renewal (the same epoch: a renewal is refused once the lease was taken
+ * over). A refused renewal completes {@link #deposed()}: the daemon stops with 75.
+ *
+ * <p>Design notes. The margin (a third of the timeout) covers a renewal that the database committed but whose
+ * answer has not arrived, and the skew between this host's clock and the other hosts'. Times come from the
+ * injected wall clock. Thread-safe: the two fields are volatile and each is written by one thread.
+ */
+final class LeaseKeeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    private final Catalog catalog;
+    private final Scheduler scheduler;
+    private final long timeoutMillis;
+    private final LongSupplier clock;
+    private final CompletableFuture<String> deposed;
+    /** Wall-clock ms of the last successful renewal (or of the lease's acquisition); written by renew only. */
+    private volatile long lastRenewal;
+    /** Why work is held, or null; written by check only. */
+    private volatile String held;
+
+    LeaseKeeper(Catalog catalog, Scheduler scheduler, long timeoutMillis, LongSupplier clock, long acquiredAt,
+                CompletableFuture<String> deposed) {
+        this.catalog = catalog;
+        this.scheduler = scheduler;
+        this.timeoutMillis = timeoutMillis;
+        this.clock = clock;
+        this.deposed = deposed;
+        this.lastRenewal = acquiredAt;
+    }
+
+    /** How often {@link #renew} runs. */
+    long renewEveryMillis() {
+        return timeoutMillis / 3;
+    }
+
+    /** Past this age of the last renewal the daemon holds all tape work. */
+    long stepDownAfterMillis() {
+        return timeoutMillis - timeoutMillis / 3;
+    }
+
+    /** Renews the lease now; a refusal means another process took the site over. */
+    void renew() {
+        long now = clock.getAsLong();
+        try {
+            catalog.renewLease(now);
+            lastRenewal = now;
+        } catch (CatalogLeaseException e) {
+            LOG.error("Deposed: {}; stopping", e.getMessage());
+            deposed.complete(e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("Renewing the site lease failed (tried again in {} s): {}", renewEveryMillis() / 1000,
+                    e.getMessage());
+        }
+    }
+
+    /** Holds or resumes tape work by the age of the last successful renewal. */
+    void check() {
+        long age = clock.getAsLong() - lastRenewal;
+        if (age > stepDownAfterMillis() && !deposed.isDone()) {
+            if (held == null) {
+                held = "site lease not renewed for " + age / 1000 + " s (it lapses after " + timeoutMillis / 1000
+                        + " s): no mount, tape write or answer until a renewal succeeds";
+                LOG.error("Stepping down: {}", held);
+                scheduler.holdWork(held);
+            }
+        } else if (held != null && !deposed.isDone()) {
+            LOG.warn("Site lease renewed again: resuming tape work and answers");
+            held = null;
+            scheduler.resumeWork();
+        }
+    }
+
+    /** Why tape work is held now, or null. */
+    String held() {
+        return held;
+    }
+
+    /** Wall-clock ms of the last successful renewal. */
+    long lastRenewal() {
+        return lastRenewal;
+    }
+}
