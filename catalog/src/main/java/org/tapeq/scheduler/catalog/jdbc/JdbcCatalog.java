@@ -337,10 +337,16 @@ public final class JdbcCatalog implements Catalog {
         });
     }
 
-    /** An empty write transaction: it runs the lease's fence (if a lease is held) and commits nothing. */
+    /**
+     * A write transaction that changes nothing: the lease's fence (if a lease is held) and a round trip (a
+     * transaction without a statement never reaches a PostgreSQL server, so it would succeed while it is down).
+     */
     @Override
     public void checkWritable() {
-        transaction("checkWritable", "connection", () -> null);
+        transaction("checkWritable", "connection", () -> {
+            execute("SELECT 1");
+            return null;
+        });
     }
 
     @Override
