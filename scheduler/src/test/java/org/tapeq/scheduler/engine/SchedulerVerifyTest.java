@@ -261,4 +261,42 @@ class SchedulerVerifyTest {
             assertEquals(aggregates, done.aggregatesDone());
         }
     }
+
+    @Test
+    void verify_recallExcludedFromTheVerifyingDrive_verifyingDriveYieldsAndRecallEndsFirst() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().remountGuardMillis(0).build();
+        try (EngineFixture f = EngineFixture.open(dir, config, 2, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 40, "atlas:raw@osm");
+            int aggregates = f.catalog.aggregates(A).size();
+            StageRequest first = f.stageRequest(1, dir.resolve("staged-1"));
+            f.scheduler.stage(first);
+            for (int s = 0; s < 600 && f.outcome(first) == null; s++) {
+                f.loop.runFor(1_000);
+            }
+            assertInstanceOf(Outcome.Staged.class, f.outcome(first));
+            String holder = f.peekStatus().drives().stream().filter(d -> A.equals(d.cartridge())).findFirst()
+                    .orElseThrow().id();
+            f.library.faults().slowDrive("drive0", 0.001);
+            f.library.faults().slowDrive("drive1", 0.001);
+            f.library.faults().failNextDriveOps(holder, 1);
+            StageRequest recall = f.stageRequest(0, dir.resolve("staged-0"));
+            f.scheduler.stage(recall);
+            f.loop.runFor(1_000);
+            assertEquals(null, f.outcome(recall), "the recall failed once on " + holder + " and waits to retry");
+
+            f.scheduler.verifyCartridge(A, 0);
+            f.loop.runFor(1_000);
+            assertTrue(f.peekStatus().drives().stream().anyMatch(d -> d.id().equals(holder)
+                    && A.equals(d.cartridge())), "the verification runs on " + holder);
+            f.loop.runUntilIdle();
+
+            assertInstanceOf(Outcome.Staged.class, f.outcome(recall));
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(aggregates, done.aggregatesDone());
+            assertTrue(f.finishedAt.get(recall.id()) < done.ended(), "the recall waited for the verification: "
+                    + f.finishedAt.get(recall.id()) + " >= " + done.ended());
+        }
+    }
 }

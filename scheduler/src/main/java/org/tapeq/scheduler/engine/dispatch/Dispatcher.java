@@ -17,6 +17,7 @@ import org.tapeq.scheduler.engine.queue.Cartridges;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.QueueIndex;
 import org.tapeq.scheduler.engine.queue.Queues;
+import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.policy.MountPolicy;
 import org.tapeq.scheduler.time.EventLoop;
@@ -364,13 +365,14 @@ public final class Dispatcher {
     }
 
     /**
-     * Whether user work wants the drive running a background slice: the cartridge in it has reads ready, or a
+     * Whether user work wants the drive running a background slice: the cartridge in it has reads ready for this
+     * drive or ready but to be retried on another drive (which cannot mount it while this one holds it), or a
      * queue would be chosen for it while no other drive is free to take that queue.
      */
     public boolean userWorkWaiting(DriveRunner d) {
         long now = loop.now();
         queues.index().promoteDue(now);
-        if (d.hasWork(now)) {
+        if (d.hasWork(now) || d.holdsWorkForOthers(now)) {
             return true;
         }
         for (DriveRunner other : drives.values()) {
@@ -383,7 +385,8 @@ public final class Dispatcher {
 
     /**
      * Whether a background task may use this cartridge on this drive now: known and enabled, and in this drive,
-     * or in none while the robot may move.
+     * or in none while the robot may move and no pending read of it is to be retried on another drive than this
+     * one (mounting it here would keep that read from the drive it waits for).
      */
     boolean usableForBackground(String barcode, DriveRunner d) {
         CartridgeRecord c = cartridges.get(barcode);
@@ -394,7 +397,22 @@ public final class Dispatcher {
             return true;
         }
         WorkQueue q = queues.cartridgeQueueIfAny(barcode);
-        return (q == null || !q.isHeld()) && !robot.paused(loop.now());
+        if (q != null && (q.isHeld() || readsExclude(q, d))) {
+            return false;
+        }
+        return !robot.paused(loop.now());
+    }
+
+    private boolean readsExclude(WorkQueue q, DriveRunner d) {
+        if (!otherDriveCouldServe(d)) {
+            return false;
+        }
+        for (StageItem it : q.reads()) {
+            if (it.pending() && d.id().equals(it.excludedDrive())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a running background slice should stop at its next boundary: drive down or cartridge disabled. */
