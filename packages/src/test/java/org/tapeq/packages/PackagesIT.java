@@ -37,6 +37,7 @@ class PackagesIT {
     private static final Path DIR = Path.of(property("tapeq.packages.dir"));
     private static final String PLUGINS = property("tapeq.packages.dcache-plugins");
     private static final Path RPMLINTRC = Path.of(property("tapeq.packages.rpmlintrc"));
+    private static final Path TARBALL = Path.of(property("tapeq.packages.daemon-tarball"));
 
     @Test
     void daemonDeb_installedStartedAndPurged_servesAndLeavesTheMachineClean() throws Exception {
@@ -111,14 +112,17 @@ class PackagesIT {
                 }
             }
             Run purge = run("dpkg", "--purge", "tapeq");
-            run("rm", "-rf", "/var/lib/tapeq", work.toString());
-            if (!userBefore) {
-                run("userdel", "tapeq");
-            }
-            if (!groupBefore) {
-                run("groupdel", "tapeq");
-            }
+            Run rm = run("rm", "-rf", "/var/lib/tapeq", work.toString());
+            Run userdel = userBefore ? null : run("userdel", "tapeq");
+            // userdel may have removed the user's group already (USERGROUPS_ENAB): judged by getent below
+            Run groupdel = groupBefore || run("getent", "group", "tapeq").status != 0 ? null
+                    : run("groupdel", "tapeq");
             assertEquals(0, purge.status, purge.out);
+            assertEquals(0, rm.status, rm.out);
+            assertEquals(userBefore, run("getent", "passwd", "tapeq").status == 0,
+                    "user tapeq as before the test" + (userdel == null ? "" : ": userdel said " + userdel.out));
+            assertEquals(groupBefore, run("getent", "group", "tapeq").status == 0,
+                    "group tapeq as before the test" + (groupdel == null ? "" : ": groupdel said " + groupdel.out));
         }
         for (String gone : List.of("/opt/tapeq", "/usr/bin/tapeq", "/etc/tapeq", "/usr/lib/systemd/system/tapeq.service",
                 "/usr/share/doc/tapeq")) {
@@ -183,6 +187,31 @@ class PackagesIT {
         }
     }
 
+    @Test
+    void packages_libDirectory_holdsExactlyTheTarballsLib() throws Exception {
+        assumeTrue(run("sh", "-c", "command -v dpkg-deb").status == 0, "skipped: no dpkg-deb on this machine");
+        Run tarball = run("tar", "-tzf", TARBALL.toString());
+        assertEquals(0, tarball.status, tarball.out);
+        List<String> expected = libEntries(tarball.out, "^tapeq-daemon-[^/]*/lib/([^/]+)$");
+        assertFalse(expected.isEmpty(), "no lib/ in " + TARBALL + ":\n" + tarball.out);
+
+        Run deb = run("dpkg-deb", "-c", only("tapeq_", ".deb").toString());
+        assertEquals(0, deb.status, deb.out);
+        assertEquals(expected, libEntries(deb.out, "^.* \\./opt/tapeq/lib/([^/]+)$"),
+                "lib/ of the DEB");
+        if (run("sh", "-c", "command -v rpm").status == 0 && Files.isDirectory(DIR.resolve("rpm"))) {
+            Run rpm = run("rpm", "-qlp", only("rpm/tapeq-daemon/RPMS/noarch/tapeq-", ".rpm").toString());
+            assertEquals(0, rpm.status, rpm.out);
+            assertEquals(expected, libEntries(rpm.out, "^/opt/tapeq/lib/([^/]+)$"), "lib/ of the RPM");
+        }
+    }
+
+    /** The names captured by the pattern's group 1, one per matching line, sorted. */
+    private static List<String> libEntries(String listing, String pattern) {
+        Pattern p = Pattern.compile(pattern);
+        return listing.lines().map(p::matcher).filter(Matcher::matches).map(m -> m.group(1)).sorted().toList();
+    }
+
     /** Every document operations.md links to is next to it. */
     private static void assertDocsComplete(Path docs) throws IOException {
         String guide = Files.readString(docs.resolve("operations.md"));
@@ -225,8 +254,22 @@ class PackagesIT {
     private static void assumeDpkgAsRoot(String packageName) throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "skipped: installing a DEB needs root");
         assumeTrue(run("sh", "-c", "command -v dpkg").status == 0, "skipped: no dpkg on this machine");
+        assumeTrue(!present(packageName), "skipped: " + packageName + " is on this machine (installed or its "
+                + "configuration left)");
+    }
+
+    /**
+     * Whether dpkg knows the package in any state but not-installed. The state is the third field of ${Status}
+     * ("install ok installed", "deinstall ok config-files", "unknown ok not-installed"); an unknown package makes
+     * dpkg-query fail.
+     */
+    static boolean present(String packageName) throws Exception {
         Run status = run("dpkg-query", "-W", "-f=${Status}", packageName);
-        assumeTrue(!status.out.contains("installed"), "skipped: " + packageName + " is installed on this machine");
+        if (status.status != 0) {
+            return false;
+        }
+        String[] fields = status.out.strip().split(" ");
+        return !(fields.length == 3 && fields[2].equals("not-installed"));
     }
 
     private static String owner(String path) throws Exception {
