@@ -299,4 +299,42 @@ class SchedulerVerifyTest {
                     + f.finishedAt.get(recall.id()) + " >= " + done.ended());
         }
     }
+
+    @Test
+    void verify_moreBadFilesThanListed_statusListsTheFirstCatalogKeepsEveryOneAcrossARestart() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().build();
+        java.util.Set<String> expected = new java.util.TreeSet<>();
+        AtomicReference<String> corrupt = new AtomicReference<>();
+        try (EngineFixture f = EngineFixture.open(dir, config, 1, CAPACITY, A)) {
+            f.label("raw", A);
+            List<FlushRequest> flushes = flush(f, 0, 24, "atlas:raw@osm");
+            var aggregates = f.catalog.aggregates(A);
+            for (int a = 0; a < aggregates.size() - 1; a++) {
+                int tapeFile = aggregates.get(a).tapeFile();
+                f.library.faults().mediaError(A, tapeFile);
+                f.catalog.files(A).stream().filter(r -> r.tapeFile() == tapeFile)
+                        .forEach(r -> expected.add(r.pnfsid()));
+            }
+            FileRecord victim = f.catalog.file(flushes.get(flushes.size() - 1).pnfsid()).orElseThrow();
+            f.library.faults().corruptByte(A, victim.tapeFile(), victim.offset() + victim.size() / 2);
+            expected.add(victim.pnfsid());
+            corrupt.set(victim.pnfsid());
+            assertTrue(expected.size() > VerifyReport.LISTED + 1, "files found: " + expected.size());
+
+            f.await(f.scheduler.verifyCartridge(A, 0));
+
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(expected.size() - 1, done.filesUnreadable());
+            assertEquals(1, done.filesBad());
+            assertEquals(VerifyReport.LISTED, done.unreadable().size(), "status lists only the first");
+        }
+        try (EngineFixture restarted = EngineFixture.open(dir, config, 1, CAPACITY, A)) {
+            Verification recorded = restarted.catalog.lastVerification(A).orElseThrow();
+            assertEquals(expected, new java.util.TreeSet<>(recorded.findings().stream()
+                    .map(Verification.Finding::pnfsid).toList()));
+            assertEquals(List.of(corrupt.get()), recorded.findings().stream().filter(Verification.Finding::bad)
+                    .map(Verification.Finding::pnfsid).toList());
+        }
+    }
 }

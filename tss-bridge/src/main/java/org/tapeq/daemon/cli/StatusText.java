@@ -125,8 +125,8 @@ final class StatusText {
             out.printf("  verify %s %-7s %d/%d aggregates%s: %d good, %d bad, %d unreadable%s%n",
                     v.path("barcode").asText(), v.path("state").asText(), v.path("aggregatesDone").asInt(),
                     v.path("aggregatesTotal").asInt(), v.path("sampled").asBoolean() ? " (sample)" : "",
-                    v.path("filesGood").asInt() + v.path("filesUnchecked").asInt(), v.path("bad").size(),
-                    v.path("unreadable").size(),
+                    v.path("filesGood").asInt() + v.path("filesUnchecked").asInt(), v.path("filesBad").asInt(),
+                    v.path("filesUnreadable").asInt(),
                     v.path("error").isNull() || v.path("error").isMissingNode() ? ""
                             : " - " + v.path("error").asText());
             for (JsonNode f : v.path("bad")) {
@@ -136,6 +136,12 @@ final class StatusText {
             for (JsonNode f : v.path("unreadable")) {
                 out.printf("    UNREADABLE %s (tape file %d): %s%n", f.path("pnfsid").asText(),
                         f.path("tapeFile").asInt(), f.path("reason").asText());
+            }
+            int unlisted = v.path("filesBad").asInt() + v.path("filesUnreadable").asInt() - v.path("bad").size()
+                    - v.path("unreadable").size();
+            if (unlisted > 0) {
+                out.printf("    and %d more: in the log (WARN), and in the catalog (verification_findings) once it "
+                        + "ended%n", unlisted);
             }
         }
     }

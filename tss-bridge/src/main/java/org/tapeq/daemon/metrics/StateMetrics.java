@@ -123,8 +123,8 @@ public final class StateMetrics {
                     long unreadable = 0;
                     for (VerifyReport v : s.verifications()) {
                         good += v.filesGood() + v.filesUnchecked();
-                        bad += v.bad().size();
-                        unreadable += v.unreadable().size();
+                        bad += v.filesBad();
+                        unreadable += v.filesUnreadable();
                     }
                     cb.call(good, "good");
                     cb.call(bad, "bad");

@@ -44,12 +44,13 @@ class StatusTextTest {
                 + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":1,\"maxDrives\":1},"
                 + "\"verifications\":[{\"barcode\":\"A00042L9\",\"state\":\"running\",\"aggregatesDone\":37,"
                 + "\"aggregatesTotal\":412,\"sampled\":false,\"filesGood\":1479,\"filesUnchecked\":1,"
-                + "\"bad\":[{\"pnfsid\":\"P1\",\"tapeFile\":12,"
+                + "\"filesBad\":1,\"filesUnreadable\":13,\"bad\":[{\"pnfsid\":\"P1\",\"tapeFile\":12,"
                 + "\"reason\":\"read adler32:1, the catalog has adler32:2\"}],"
                 + "\"unreadable\":[{\"pnfsid\":\"P2\",\"tapeFile\":14,\"reason\":\"media error\"}],"
                 + "\"error\":null}]}}");
         assertTrue(text.contains("background: 1 running (of at most 1 drives), 0 waiting for a drive"), text);
-        assertTrue(text.contains("verify A00042L9 running 37/412 aggregates: 1480 good, 1 bad, 1 unreadable"), text);
+        assertTrue(text.contains("verify A00042L9 running 37/412 aggregates: 1480 good, 1 bad, 13 unreadable"), text);
+        assertTrue(text.contains("and 12 more: in the log"), text);
         assertTrue(text.contains("BAD P1 (tape file 12): read adler32:1, the catalog has adler32:2"), text);
         assertTrue(text.contains("UNREADABLE P2 (tape file 14): media error"), text);
     }

@@ -119,6 +119,11 @@ final class CatalogRows {
 
     static org.tapeq.scheduler.catalog.Verification verification(ResultSet rs) throws SQLException {
         return new org.tapeq.scheduler.catalog.Verification(rs.getString(1), rs.getLong(2), rs.getInt(3) != 0,
-                rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getString(7));
+                rs.getInt(4), rs.getInt(5), rs.getInt(6), rs.getString(7), List.of());
+    }
+
+    static org.tapeq.scheduler.catalog.Verification.Finding finding(ResultSet rs) throws SQLException {
+        return new org.tapeq.scheduler.catalog.Verification.Finding(rs.getString(1), rs.getInt(2),
+                rs.getInt(3) != 0, rs.getString(4));
     }
 }

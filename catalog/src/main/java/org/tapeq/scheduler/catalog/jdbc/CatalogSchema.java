@@ -61,10 +61,14 @@ final class CatalogSchema {
             List.of("CREATE TABLE site_lease (site TEXT NOT NULL PRIMARY KEY, holder TEXT NOT NULL,"
                     + " host TEXT NOT NULL, pid BIGINT NOT NULL, epoch BIGINT NOT NULL, acquired_at BIGINT NOT NULL,"
                     + " expires_at BIGINT NOT NULL)"),
-            // 3: the last verification of each cartridge (Verification).
+            // 3: the last verification of each cartridge (Verification) and every file it found bad or unreadable.
             List.of("CREATE TABLE cartridge_verifications (barcode TEXT NOT NULL PRIMARY KEY,"
                     + " verified_at BIGINT NOT NULL, sampled INTEGER NOT NULL, files_good INTEGER NOT NULL,"
-                    + " files_bad INTEGER NOT NULL, files_unreadable INTEGER NOT NULL, summary TEXT NOT NULL)"));
+                    + " files_bad INTEGER NOT NULL, files_unreadable INTEGER NOT NULL, summary TEXT NOT NULL)",
+                    "CREATE TABLE verification_findings (barcode TEXT NOT NULL"
+                    + " REFERENCES cartridge_verifications (barcode), pnfsid TEXT NOT NULL,"
+                    + " tape_file INTEGER NOT NULL, bad INTEGER NOT NULL, reason TEXT NOT NULL,"
+                    + " PRIMARY KEY (barcode, pnfsid))"));
 
     static final String VERIFICATION_COLUMNS = "barcode, verified_at, sampled, files_good, files_bad, "
             + "files_unreadable, summary";
@@ -72,6 +76,10 @@ final class CatalogSchema {
             + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (barcode) DO UPDATE SET verified_at = excluded.verified_at,"
             + " sampled = excluded.sampled, files_good = excluded.files_good, files_bad = excluded.files_bad,"
             + " files_unreadable = excluded.files_unreadable, summary = excluded.summary";
+
+    static final String FINDING_COLUMNS = "pnfsid, tape_file, bad, reason";
+    static final String INSERT_FINDING = "INSERT INTO verification_findings (barcode, " + FINDING_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?)";
 
     static final String LEASE_COLUMNS = "site, holder, host, pid, epoch, acquired_at, expires_at";
 

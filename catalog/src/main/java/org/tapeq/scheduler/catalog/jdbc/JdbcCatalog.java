@@ -15,7 +15,9 @@ import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.ARCHIVE_FILE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.CARTRIDGE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.DRIVE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.FILE_COLUMNS;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.FINDING_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.INSERT_AGGREGATE;
+import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.INSERT_FINDING;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.LEASE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.MIGRATIONS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.PUT_HINT;
@@ -131,8 +133,9 @@ import org.tapeq.scheduler.model.FileRecord;
  * lease time).
  *
  * Verifications (schema 3, table cartridge_verifications, one row per cartridge): the last verification's
- * time, whether it was a sample, its counts of good, bad and unreadable files and a summary naming the bad ones;
- * replaced by the next (recordVerification, fenced like every write).
+ * time, whether it was a sample, its counts of good, bad and unreadable files and a summary naming the first
+ * ones; table verification_findings holds every bad and unreadable file of it (tape file, reason). Both are
+ * replaced by the next (recordVerification, one transaction, fenced like every write).
  *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
@@ -845,6 +848,21 @@ public final class JdbcCatalog implements Catalog {
             ps.setInt(6, v.filesUnreadable());
             ps.setString(7, v.summary());
             ps.executeUpdate();
+            PreparedStatement clear = statement("DELETE FROM verification_findings WHERE barcode = ?");
+            clear.setString(1, v.barcode());
+            clear.executeUpdate();
+            if (!v.findings().isEmpty()) {
+                PreparedStatement insert = batch(INSERT_FINDING);
+                for (Verification.Finding f : v.findings()) {
+                    insert.setString(1, v.barcode());
+                    insert.setString(2, f.pnfsid());
+                    insert.setInt(3, f.tapeFile());
+                    insert.setInt(4, f.bad() ? 1 : 0);
+                    insert.setString(5, f.reason());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
             return null;
         });
     }
@@ -856,7 +874,15 @@ public final class JdbcCatalog implements Catalog {
                     + " FROM cartridge_verifications WHERE barcode = ?");
             ps.setString(1, barcode);
             List<Verification> found = CatalogRows.list(ps, CatalogRows::verification);
-            return found.isEmpty() ? Optional.<Verification>empty() : Optional.of(found.get(0));
+            if (found.isEmpty()) {
+                return Optional.<Verification>empty();
+            }
+            PreparedStatement findings = statement("SELECT " + FINDING_COLUMNS
+                    + " FROM verification_findings WHERE barcode = ? ORDER BY tape_file, pnfsid");
+            findings.setString(1, barcode);
+            Verification v = found.get(0);
+            return Optional.of(new Verification(v.barcode(), v.verifiedAt(), v.sampled(), v.filesGood(),
+                    v.filesBad(), v.filesUnreadable(), v.summary(), CatalogRows.list(findings, CatalogRows::finding)));
         });
     }
 

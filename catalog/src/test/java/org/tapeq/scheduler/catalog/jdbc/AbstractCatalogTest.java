@@ -146,10 +146,12 @@ abstract class AbstractCatalogTest {
     void recordVerification_thenAnother_lastOneKeptPerCartridge() {
         catalog.putCartridge(cartridge("A00001", FAMILY));
         assertEquals(Optional.empty(), catalog.lastVerification("A00001"));
-        Verification first = new Verification("A00001", 100, true, 3, 1, 0, "bad: " + pnfsid(2));
+        Verification first = new Verification("A00001", 100, true, 3, 1, 1, "bad: " + pnfsid(2),
+                List.of(new Verification.Finding(pnfsid(2), 4, true, "read 1, the catalog has 2"),
+                        new Verification.Finding(pnfsid(3), 5, false, "media error")));
         catalog.recordVerification(first);
         assertEquals(Optional.of(first), catalog.lastVerification("A00001"));
-        Verification second = new Verification("A00001", 200, false, 4, 0, 0, "all good");
+        Verification second = new Verification("A00001", 200, false, 4, 0, 0, "all good", List.of());
         catalog.recordVerification(second);
         assertEquals(Optional.of(second), catalog.lastVerification("A00001"));
         assertEquals(Optional.empty(), catalog.lastVerification("A00002"));

@@ -81,7 +81,9 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         List<FileRecord> members = commit("A00001", 1, 1, 2, 100, "ds", 100);
         catalog.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-            s.execute("DROP TABLE cartridge_verifications"); // as a catalog written by the release before
+            // as a catalog written by the release before
+            s.execute("DROP TABLE verification_findings");
+            s.execute("DROP TABLE cartridge_verifications");
             s.execute("DELETE FROM schema_version WHERE version = 3");
         }
 
@@ -89,7 +91,7 @@ class SqliteCatalogTest extends AbstractCatalogTest {
 
         assertEquals(3, count("SELECT MAX(version) FROM schema_version"));
         assertEquals(members, catalog.files("A00001"));
-        Verification v = new Verification("A00001", 5, false, 2, 0, 0, "all good");
+        Verification v = new Verification("A00001", 5, false, 2, 0, 0, "all good", List.of());
         catalog.recordVerification(v);
         assertEquals(Optional.of(v), catalog.lastVerification("A00001"));
     }

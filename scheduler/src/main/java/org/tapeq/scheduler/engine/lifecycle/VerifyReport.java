@@ -11,14 +11,21 @@ import java.util.List;
  * @param sampled         whether only a sample of the cartridge's aggregates is read
  * @param filesGood       files whose Adler-32 matched the catalog's
  * @param filesUnchecked  files read whole whose catalog checksum is not an Adler-32 (carried, not comparable)
- * @param bad             files whose checksum differed
- * @param unreadable      files that could not be read
+ * @param filesBad        files whose checksum differed
+ * @param filesUnreadable files that could not be read
+ * @param bad             the first {@link #LISTED} of the files whose checksum differed (every one is logged and,
+ *                        once the verification ended, in the catalog: {@code Verification#findings})
+ * @param unreadable      the first {@link #LISTED} of the files that could not be read
  * @param started         loop time it was asked for
  * @param ended           loop time it ended, or 0
  */
 public record VerifyReport(String barcode, String state, int aggregatesDone, int aggregatesTotal, boolean sampled,
-                           int filesGood, int filesUnchecked, List<FileResult> bad, List<FileResult> unreadable,
-                           long started, long ended, String error) {
+                           int filesGood, int filesUnchecked, int filesBad, int filesUnreadable,
+                           List<FileResult> bad, List<FileResult> unreadable, long started, long ended,
+                           String error) {
+
+    /** Files of each kind a report lists (status is built every second: its size must not grow with them). */
+    public static final int LISTED = 10;
 
     /** One file that is not good, and why. */
     public record FileResult(String pnfsid, int tapeFile, String reason) {
@@ -26,6 +33,6 @@ public record VerifyReport(String barcode, String state, int aggregatesDone, int
 
     /** Whether it ended and found nothing wrong. */
     public boolean good() {
-        return "done".equals(state) && bad.isEmpty() && unreadable.isEmpty();
+        return "done".equals(state) && filesBad == 0 && filesUnreadable == 0;
     }
 }

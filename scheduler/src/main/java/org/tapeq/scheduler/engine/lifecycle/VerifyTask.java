@@ -32,14 +32,15 @@ import org.tapeq.scheduler.tape.Completion;
  * {@code bad}; a member not delivered whole (a media error on its tape file, a tape file shorter than recorded)
  * is {@code unreadable} and the verification goes on with the next aggregate. Any other fault (drive, robot,
  * label) stops it as {@code failed}: it says nothing about the files. At the end the result is recorded in the
- * catalog (the last verification of the cartridge) and a cartridge with a bad or unreadable file becomes
- * {@code SUSPECT} (read-only) with the files named in its reason. Checksums are computed by the backend's copy
+ * catalog (the last verification of the cartridge, with every bad and unreadable file; each is also logged at
+ * WARN when found) and a cartridge with a bad or unreadable file becomes {@code SUSPECT} (read-only) with the
+ * first files named in its reason. Checksums are computed by the backend's copy
  * thread into a {@link MemberChecksums} and read on the loop once the read completed.
  */
 final class VerifyTask implements BackgroundTask {
 
     private static final Logger LOG = LoggerFactory.getLogger(VerifyTask.class);
-    /** Files named in a SUSPECT cartridge's reason; the report names all. */
+    /** Files named in a SUSPECT cartridge's reason and the summary; the catalog's findings name all. */
     static final int NAMED_IN_REASON = 10;
 
     private final LifecycleContext ctx;
@@ -72,7 +73,11 @@ final class VerifyTask implements BackgroundTask {
     /** Its progress, or its result once ended. */
     VerifyReport report() {
         return new VerifyReport(barcode, state, next, plan.units().size(), plan.sampled(), good, unchecked,
-                List.copyOf(bad), List.copyOf(unreadable), started, ended, error);
+                bad.size(), unreadable.size(), first(bad), first(unreadable), started, ended, error);
+    }
+
+    private static List<VerifyReport.FileResult> first(List<VerifyReport.FileResult> results) {
+        return List.copyOf(results.subList(0, Math.min(VerifyReport.LISTED, results.size())));
     }
 
     boolean ended() {
@@ -159,17 +164,23 @@ final class VerifyTask implements BackgroundTask {
         for (int i = 0; i < unit.members().size(); i++) {
             FileRecord f = unit.members().get(i);
             if (!sums.complete(i)) {
-                unreadable.add(new VerifyReport.FileResult(f.pnfsid(), tapeFile, "tape file " + tapeFile
-                        + " delivered " + delivered + " bytes, the member ends at byte " + (f.offset() + f.size())));
+                found(unreadable, f.pnfsid(), tapeFile, "tape file " + tapeFile + " delivered " + delivered
+                        + " bytes, the member ends at byte " + (f.offset() + f.size()));
             } else if (sums.contradicts(i)) {
-                bad.add(new VerifyReport.FileResult(f.pnfsid(), tapeFile, "read " + sums.checksum(i)
-                        + ", the catalog has " + f.checksum()));
+                found(bad, f.pnfsid(), tapeFile, "read " + sums.checksum(i) + ", the catalog has " + f.checksum());
             } else if (!Checksums.isAdler32(f.checksum())) {
                 unchecked++;
             } else {
                 good++;
             }
         }
+    }
+
+    /** Notes a bad or unreadable file, and logs it: the report lists only the first ones. */
+    private void found(List<VerifyReport.FileResult> kind, String pnfsid, int tapeFile, String reason) {
+        LOG.warn("Verification of {}: file {} on tape file {} {}: {}", barcode, pnfsid, tapeFile,
+                kind == bad ? "bad" : "unreadable", reason);
+        kind.add(new VerifyReport.FileResult(pnfsid, tapeFile, reason));
     }
 
     /** A fault reading one aggregate: the cartridge's (its files unreadable, go on) or not (stop). */
@@ -181,7 +192,7 @@ final class VerifyTask implements BackgroundTask {
         LOG.warn("Verification of {}: tape file {} unreadable: {}", barcode, unit.aggregate().tapeFile(),
                 fault.getMessage());
         for (FileRecord f : unit.members()) {
-            unreadable.add(new VerifyReport.FileResult(f.pnfsid(), unit.aggregate().tapeFile(), fault.getMessage()));
+            found(unreadable, f.pnfsid(), unit.aggregate().tapeFile(), fault.getMessage());
         }
         next++;
         readNext(drive, slice, false);
@@ -190,8 +201,11 @@ final class VerifyTask implements BackgroundTask {
     private void finish(DriveRunner drive, Slice slice) {
         boolean clean = bad.isEmpty() && unreadable.isEmpty();
         String summary = clean ? "all good" : summary();
+        List<Verification.Finding> findings = new ArrayList<>(bad.size() + unreadable.size());
+        bad.forEach(r -> findings.add(new Verification.Finding(r.pnfsid(), r.tapeFile(), true, r.reason())));
+        unreadable.forEach(r -> findings.add(new Verification.Finding(r.pnfsid(), r.tapeFile(), false, r.reason())));
         Verification v = new Verification(barcode, ctx.loop().now(), plan.sampled(), good + unchecked, bad.size(),
-                unreadable.size(), summary);
+                unreadable.size(), summary, findings);
         if (!clean) {
             CartridgeRecord c = ctx.cartridges().get(barcode);
             if (c != null && c.state() != CartridgeState.SUSPECT && c.state() != CartridgeState.FOREIGN) {
