@@ -337,4 +337,35 @@ class SchedulerVerifyTest {
                     .map(Verification.Finding::pnfsid).toList());
         }
     }
+
+    @Test
+    void verify_tapeSwappedWhileAnotherCartridgeHadTheDrive_labelCheckedOnTheNewMountFailsNotSuspect()
+            throws IOException {
+        String c = "A00003L9";
+        SchedulerConfig config = EngineFixture.testConfig().familyRule("cms:.*", "other").remountGuardMillis(0)
+                .build();
+        try (EngineFixture f = EngineFixture.open(dir, config, 1, CAPACITY, A, B, c)) {
+            f.label("raw", A);
+            f.label("other", B, c);
+            flush(f, 0, 40, "atlas:raw@osm");
+            flush(f, 100, 2, "cms:x@osm");
+            f.library.faults().slowDrive("drive0", 0.001);
+            f.scheduler.verifyCartridge(A, 0);
+            f.loop.runFor(60_000);
+            assertEquals("running", verification(f, A).state());
+
+            // a recall of B takes the drive; A goes back to its slot, where its tape is mixed up with C's
+            f.alsoTell = (request, outcome) -> f.library.swapTapes(A, c);
+            StageRequest recall = f.stageRequest(100, dir.resolve("staged-100"));
+            f.scheduler.stage(recall);
+            f.loop.runUntilIdle();
+
+            assertInstanceOf(Outcome.Staged.class, f.outcome(recall));
+            VerifyReport done = verification(f, A);
+            assertEquals("failed", done.state(), String.valueOf(done));
+            assertTrue(done.error().contains("label"), done.error());
+            assertEquals(0, done.filesUnreadable() + done.filesBad(), String.valueOf(done));
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
 }

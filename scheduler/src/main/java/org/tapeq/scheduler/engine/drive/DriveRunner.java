@@ -538,6 +538,11 @@ public final class DriveRunner implements WorkQueue.Holder {
         new AdminRun(this, task).start();
     }
 
+    /** Whether the label of the cartridge in the drive was checked since it was mounted. */
+    public boolean labelChecked() {
+        return label.checked();
+    }
+
     /**
      * Ends an admin task: the drive keeps the cartridge and is free again; taken out of service meanwhile, it
      * gives the cartridge back, so another drive can mount it.

@@ -22,7 +22,7 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 
 /**
- * Verifies one cartridge as background work: checks its label once, then reads each aggregate of its
+ * Verifies one cartridge as background work: checks its label on every mount, then reads each aggregate of its
  * {@link VerifyPlan} whole and compares every live member's Adler-32 with the catalog's checksum.
  *
  * <p>Design notes. Runs on the loop, in slices ({@link BackgroundTask}): after each aggregate after the first of a
@@ -53,8 +53,8 @@ final class VerifyTask implements BackgroundTask {
     private int next;
     private int good;
     private int unchecked;
-    private boolean labelChecked;
-    private boolean labelCheckedThisSlice;
+    /** Whether the label of the cartridge in this slice's drive was checked since its mount. */
+    private boolean labelOk;
     private long ended;
     private String error;
 
@@ -87,8 +87,9 @@ final class VerifyTask implements BackgroundTask {
     @Override
     public void runSlice(DriveRunner drive, Slice slice) {
         state = "running";
-        labelCheckedThisSlice = false;
-        if (labelChecked) {
+        // once per mount, not per verification: the tape in a fresh mount may not be the one read before
+        labelOk = drive.labelChecked();
+        if (labelOk) {
             readNext(drive, slice, true);
             return;
         }
@@ -102,8 +103,7 @@ final class VerifyTask implements BackgroundTask {
                         stop(drive, slice, f);
                         return;
                     }
-                    labelChecked = true;
-                    labelCheckedThisSlice = true;
+                    labelOk = true;
                     readNext(drive, slice, true);
                 }))));
     }
@@ -122,7 +122,7 @@ final class VerifyTask implements BackgroundTask {
             LOG.info("Verification of {}: giving drive {} back after {} of {} aggregates", barcode,
                     drive.id(), next, plan.units().size());
             state = "queued";
-            drive.adminDone(labelCheckedThisSlice);
+            drive.adminDone(labelOk);
             slice.yielded();
             return;
         }
@@ -220,7 +220,7 @@ final class VerifyTask implements BackgroundTask {
             public void succeeded(Object value) {
                 LOG.info("Verification of {}: {} aggregates read, {} files good, {} bad, {} unreadable", barcode,
                         next, good + unchecked, bad.size(), unreadable.size());
-                drive.adminDone(labelCheckedThisSlice);
+                drive.adminDone(labelOk);
                 end("done", null);
                 slice.finished();
             }
@@ -249,7 +249,7 @@ final class VerifyTask implements BackgroundTask {
 
     private void stop(DriveRunner drive, Slice slice, TapeFault fault) {
         LOG.warn("Verification of {} stopped: {}", barcode, fault.toString());
-        drive.adminDone(labelCheckedThisSlice);
+        drive.adminDone(labelOk);
         end("failed", fault.getMessage());
         slice.finished();
     }

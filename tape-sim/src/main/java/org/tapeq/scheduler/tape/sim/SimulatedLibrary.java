@@ -192,6 +192,26 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     }
 
     /**
+     * A slot mix-up: from now on a mount of {@code a} loads the tape that was {@code b}'s and the other way
+     * round (the barcode stickers swapped, each tape keeps its own label and data). Both must be in their slots.
+     * Loop thread only.
+     *
+     * @throws IllegalStateException    if either cartridge is in a drive or moving
+     * @throws IllegalArgumentException if either cartridge is unknown
+     */
+    public void swapTapes(String a, String b) {
+        SimCartridge first = knownCartridge(a);
+        SimCartridge second = knownCartridge(b);
+        for (SimCartridge c : List.of(first, second)) {
+            if (c.drive != null || c.moving) {
+                throw new IllegalStateException("swapTapes: " + c.barcode + " is not in its slot");
+            }
+        }
+        cartridges.put(a, second);
+        cartridges.put(b, first);
+    }
+
+    /**
      * Milliseconds this library's physics needs to locate from the load point to {@code block} of a cartridge
      * (the first positioning after a mount). Does not move anything.
      */
