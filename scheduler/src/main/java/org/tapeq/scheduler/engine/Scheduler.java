@@ -473,6 +473,17 @@ public final class Scheduler {
         }));
     }
 
+    /**
+     * Cancels the verification of a cartridge: a queued one ends at once, a running one after the aggregate
+     * being read (state {@code cancelled}). Fails if no verification of it is queued or running.
+     */
+    public CompletableFuture<VerifyReport> cancelVerification(String barcode) {
+        return onLoop(f -> {
+            f.complete(engine.verifications.cancel(barcode));
+            engine.requestDispatch();
+        });
+    }
+
     /** Queues an administrative task for a known cartridge; the future ends with the task. */
     private <R> CompletableFuture<R> runTask(String barcode, java.util.function.Supplier<CartridgeTask<R>> make) {
         CompletableFuture<R> result = new CompletableFuture<>();

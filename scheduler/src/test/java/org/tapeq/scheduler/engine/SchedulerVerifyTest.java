@@ -368,4 +368,61 @@ class SchedulerVerifyTest {
             assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
         }
     }
+
+    @Test
+    void verify_backgroundWorkOff_refusedNamingTheKey() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().maxBackgroundDrives(0).build();
+        try (EngineFixture f = EngineFixture.open(dir, config, 1, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 4, "atlas:raw@osm");
+            CompletionException off = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.verifyCartridge(A, 0)));
+            assertTrue(off.getCause().getMessage().contains("maxBackgroundDrives"), off.getMessage());
+            assertEquals(0, f.peekStatus().background().waiting());
+        }
+    }
+
+    @Test
+    void cancelVerification_queuedBehindADisabledCartridge_endsAtOnceAndANewOneIsAccepted() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 8, "atlas:raw@osm");
+            f.await(f.scheduler.disableCartridge(A, "test"));
+            f.await(f.scheduler.verifyCartridge(A, 0));
+            assertEquals("queued", verification(f, A).state());
+
+            VerifyReport cancelled = f.await(f.scheduler.cancelVerification(A));
+
+            assertEquals("cancelled", cancelled.state(), String.valueOf(cancelled));
+            assertEquals(0, f.peekStatus().background().waiting());
+            CompletionException none = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.cancelVerification(A)));
+            assertTrue(none.getCause().getMessage().contains("no verification"), none.getMessage());
+            f.await(f.scheduler.enableCartridge(A));
+            assertEquals("queued", f.await(f.scheduler.verifyCartridge(A, 0)).state());
+            assertEquals("done", verification(f, A).state());
+        }
+    }
+
+    @Test
+    void cancelVerification_running_stopsAtTheNextAggregateAndFreesTheDrive() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            flush(f, 0, 40, "atlas:raw@osm");
+            int aggregates = f.catalog.aggregates(A).size();
+            f.library.faults().slowDrive("drive0", 0.001);
+            f.scheduler.verifyCartridge(A, 0);
+            f.loop.runFor(60_000);
+            assertEquals("running", verification(f, A).state());
+
+            f.scheduler.cancelVerification(A);
+            f.loop.runUntilIdle();
+
+            VerifyReport done = verification(f, A);
+            assertEquals("cancelled", done.state(), String.valueOf(done));
+            assertTrue(done.aggregatesDone() < aggregates, String.valueOf(done));
+            assertEquals(0, f.peekStatus().background().running());
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
 }

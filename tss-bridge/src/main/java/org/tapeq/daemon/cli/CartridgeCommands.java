@@ -117,13 +117,25 @@ final class CartridgeCommands extends CommandGroup {
                 description = "read only N aggregates spread over the cartridge (default: all)")
         int sample;
 
+        @Option(names = "--cancel", description = "cancel the cartridge's verification instead: a queued one at"
+                + " once, a running one after the aggregate being read")
+        boolean cancel;
+
         @Override
         AdminCommand command() {
-            return new AdminCommand.CartridgeVerify(barcode, sample);
+            return cancel ? new AdminCommand.CartridgeVerifyCancel(barcode)
+                    : new AdminCommand.CartridgeVerify(barcode, sample);
         }
 
         @Override
         void print(JsonNode report, PrintWriter out) {
+            if (cancel) {
+                out.println("cartridge " + barcode + ": verification " + ("cancelled".equals(report.path("state")
+                        .asText()) ? "cancelled" : "stops after the aggregate being read") + " ("
+                        + report.path("aggregatesDone").asInt() + " of " + report.path("aggregatesTotal").asInt()
+                        + " aggregates read)");
+                return;
+            }
             out.println("cartridge " + barcode + ": verification queued, " + report.path("aggregatesTotal").asInt()
                     + " aggregate(s) to read" + (report.path("sampled").asBoolean() ? " (a sample)" : "")
                     + "; progress and result: tapeq status");

@@ -34,7 +34,7 @@ public sealed interface AdminCommand {
     /** Every action the control socket knows. */
     List<Wire> WIRES = List.of(Status.WIRE, DriveDown.WIRE, DriveUp.WIRE, DriveUnloadIdle.WIRE, Inventory.WIRE,
             CartridgeList.WIRE, CartridgeDisable.WIRE, CartridgeEnable.WIRE, CartridgeLabel.WIRE,
-            CartridgeVerify.WIRE, CatalogRebuild.WIRE);
+            CartridgeVerify.WIRE, CartridgeVerifyCancel.WIRE, CatalogRebuild.WIRE);
 
     /** How this action is named and decoded on the wire. */
     Wire wire();
@@ -304,6 +304,27 @@ public sealed interface AdminCommand {
         @Override
         public JsonNode execute(ControlTarget daemon) throws Exception {
             return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().verifyCartridge(barcode, sample)));
+        }
+    }
+
+    /** Cancels the verification of a cartridge: a queued one at once, a running one after its current aggregate. */
+    record CartridgeVerifyCancel(String barcode) implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-verify-cancel", "<barcode>", 1, 1,
+                a -> new CartridgeVerifyCancel(a.get(0)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().cancelVerification(barcode)));
         }
     }
 

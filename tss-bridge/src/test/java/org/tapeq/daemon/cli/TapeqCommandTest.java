@@ -128,6 +128,8 @@ class TapeqCommandTest {
         assertEquals(new AdminCommand.CartridgeVerify("TQ0000L9", 0), parsed("cartridge", "verify", "TQ0000L9"));
         assertEquals(new AdminCommand.CartridgeVerify("TQ0000L9", 3),
                 parsed("cartridge", "verify", "TQ0000L9", "--sample", "3"));
+        assertEquals(new AdminCommand.CartridgeVerifyCancel("TQ0000L9"),
+                parsed("cartridge", "verify", "--cancel", "TQ0000L9"));
         assertEquals(new AdminCommand.CatalogRebuild(List.of("A", "B")), parsed("catalog", "rebuild", "A", "B"));
     }
 

@@ -33,6 +33,8 @@ class AdminCommandTest {
                     List.of("TQ0000L9", "atlas", "true")},
             new Object[] {new AdminCommand.CartridgeVerify("TQ0000L9", 5), "cartridge-verify",
                     List.of("TQ0000L9", "5")},
+            new Object[] {new AdminCommand.CartridgeVerifyCancel("TQ0000L9"), "cartridge-verify-cancel",
+                    List.of("TQ0000L9")},
             new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")});
 
     @Test

@@ -42,8 +42,28 @@ public final class BackgroundWork {
         return running;
     }
 
-    /** Starts the first waiting task this free drive can run (its cartridge here or in no drive); false if none. */
+    /** Drives background work may use at once (0: none runs). */
+    public int maxDrives() {
+        return maxDrives;
+    }
+
+    /** Takes a waiting task off the queue; false if it is not waiting (running a slice, or ended). */
+    public boolean remove(BackgroundTask task) {
+        return waiting.remove(task);
+    }
+
+    /**
+     * Starts the first waiting task this free drive can run (its cartridge here or in no drive); false if none.
+     * A task whose cartridge is no longer known ends here.
+     */
     boolean runOn(DriveRunner d) {
+        for (var it = waiting.iterator(); it.hasNext(); ) {
+            BackgroundTask task = it.next();
+            if (!dispatcher.knownCartridge(task.barcode())) {
+                it.remove();
+                task.dropped("cartridge " + task.barcode() + " is no longer in the catalog");
+            }
+        }
         if (waiting.isEmpty() || running >= maxDrives || !dispatcher.catalogReachable()) {
             return false;
         }

@@ -415,6 +415,10 @@ public final class Dispatcher {
         return false;
     }
 
+    boolean knownCartridge(String barcode) {
+        return cartridges.get(barcode) != null;
+    }
+
     /** Whether a running background slice should stop at its next boundary: drive down or cartridge disabled. */
     boolean backgroundMustStop(String barcode, DriveRunner d) {
         CartridgeRecord c = cartridges.get(barcode);

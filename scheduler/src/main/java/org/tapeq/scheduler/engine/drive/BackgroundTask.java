@@ -24,6 +24,9 @@ public interface BackgroundTask {
     /** The drive could not mount the cartridge: the task ends here. */
     void failed(TapeFault fault);
 
+    /** The task was taken off the queue before it ran again (cancelled, or its cartridge is unknown): it ends. */
+    void dropped(String why);
+
     /** How a slice ends. */
     interface Slice {
         /**

@@ -38,6 +38,12 @@ public final class Verifications {
             queued.completeExceptionally(new IllegalArgumentException("unknown cartridge '" + barcode + "'"));
             return queued;
         }
+        if (ctx.background().maxDrives() == 0) {
+            queued.completeExceptionally(new IllegalStateException("verify " + barcode
+                    + ": background work is off (scheduler.maxBackgroundDrives is 0), the verification would never"
+                    + " run"));
+            return queued;
+        }
         if (sample < 0) {
             queued.completeExceptionally(new IllegalArgumentException("verify " + barcode
                     + ": the sample must be a positive number of aggregates, not " + sample));
@@ -74,6 +80,25 @@ public final class Verifications {
             }
         });
         return queued;
+    }
+
+    /**
+     * Cancels the verification of a cartridge: a queued one ends at once, a running one at the end of the
+     * aggregate being read. Returns its report as it is now.
+     *
+     * @throws IllegalArgumentException if no verification of the cartridge is queued or running
+     */
+    public VerifyReport cancel(String barcode) {
+        VerifyTask task = latest.get(barcode);
+        if (task == null || task.ended()) {
+            throw new IllegalArgumentException("no verification of cartridge '" + barcode + "' to cancel");
+        }
+        if (ctx.background().remove(task)) {
+            task.dropped(VerifyTask.CANCELLED);
+        } else {
+            task.cancelRunning();
+        }
+        return task.report();
     }
 
     /** The latest verification of each cartridge verified in this run, in the order they were asked for. */

@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * A cartridge verification's progress and, once it ended, its result ({@code tapeq cartridge verify}).
  *
- * @param state           {@code queued}, {@code running}, {@code done} or {@code failed} (stopped by an error that
- *                        is not the cartridge's: drive, robot, catalog; see {@code error})
+ * @param state           {@code queued}, {@code running}, {@code done}, {@code cancelled} or {@code failed}
+ *                        (stopped by an error that is not the cartridge's: drive, robot, catalog, the
+ *                        cartridge gone from the catalog; see {@code error})
  * @param aggregatesDone  aggregates read so far, of {@code aggregatesTotal} to read
  * @param sampled         whether only a sample of the cartridge's aggregates is read
  * @param filesGood       files whose Adler-32 matched the catalog's

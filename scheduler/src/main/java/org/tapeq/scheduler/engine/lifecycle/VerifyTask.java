@@ -42,6 +42,8 @@ final class VerifyTask implements BackgroundTask {
     private static final Logger LOG = LoggerFactory.getLogger(VerifyTask.class);
     /** Files named in a SUSPECT cartridge's reason and the summary; the catalog's findings name all. */
     static final int NAMED_IN_REASON = 10;
+    /** The reason of a verification the operator cancelled. */
+    static final String CANCELLED = "cancelled by the operator";
 
     private final LifecycleContext ctx;
     private final String barcode;
@@ -57,6 +59,7 @@ final class VerifyTask implements BackgroundTask {
     private boolean labelOk;
     private long ended;
     private String error;
+    private boolean cancelRequested;
 
     VerifyTask(LifecycleContext ctx, String barcode, VerifyPlan plan) {
         this.ctx = ctx;
@@ -113,7 +116,26 @@ final class VerifyTask implements BackgroundTask {
         end("failed", "cannot mount " + barcode + ": " + fault.getMessage());
     }
 
+    @Override
+    public void dropped(String why) {
+        LOG.warn("Verification of {} ended: {}", barcode, why);
+        end(why.equals(CANCELLED) ? "cancelled" : "failed", why);
+    }
+
+    /** Asks a running slice to stop at the next aggregate boundary, as {@code cancelled}. */
+    void cancelRunning() {
+        cancelRequested = true;
+    }
+
     private void readNext(DriveRunner drive, Slice slice, boolean firstOfSlice) {
+        if (cancelRequested) {
+            LOG.warn("Verification of {} ended: {} after {} of {} aggregates", barcode, CANCELLED, next,
+                    plan.units().size());
+            drive.adminDone(labelOk);
+            end("cancelled", CANCELLED);
+            slice.finished();
+            return;
+        }
         if (next == plan.units().size()) {
             finish(drive, slice);
             return;
