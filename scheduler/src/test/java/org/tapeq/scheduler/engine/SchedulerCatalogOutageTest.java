@@ -130,6 +130,78 @@ class SchedulerCatalogOutageTest {
         }
     }
 
+    @Test
+    void verificationRecordWaitsForTheCatalog_driveIsFreeMeanwhile_recallOfAnotherCartridgeServed() throws Exception {
+        String other = "A00002L9";
+        ExecutorService io = Executors.newFixedThreadPool(2);
+        try (CuttableProxy proxy = new CuttableProxy(schema.host(), schema.port());
+             RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-test-loop", 5000);
+             SimulatedLibrary library = SimulatedLibrary.builder(loop).bytes(dir.resolve("tapes")).drives(1)
+                     .cartridge(BARCODE, MediaType.LTO9, 1_000_000_000L)
+                     .cartridge(other, MediaType.LTO9, 1_000_000_000L).build();
+             JdbcCatalog catalog = JdbcCatalog.open(schema.urlVia(proxy.port()))) {
+            Map<Long, Outcome> outcomes = new ConcurrentHashMap<>();
+            Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).io(io)
+                    .config(SchedulerConfig.builder().aggregateBytes(300_000).aggregateWaitMillis(30_000)
+                            .quietMillis(10_000).remountGuardMillis(0).familyRule("cms:.*", "other").build())
+                    .listener((r, o) -> outcomes.put(r.id(), o)).build();
+            scheduler.start().get(30, TimeUnit.SECONDS);
+            scheduler.labelCartridge(BARCODE, "raw", false).get(30, TimeUnit.SECONDS);
+            scheduler.labelCartridge(other, "other", false).get(30, TimeUnit.SECONDS);
+            List<byte[]> data = new ArrayList<>();
+            Random rnd = new Random(7);
+            for (int i = 0; i < 4; i++) {
+                byte[] bytes = new byte[50_000];
+                rnd.nextBytes(bytes);
+                data.add(bytes);
+            }
+            flush(scheduler, data, 0, 3); // one aggregate on BARCODE
+            Path last = Files.write(dir.resolve("f3"), data.get(3));
+            scheduler.flush(new FlushRequest(3, EngineFixture.pnfsid(3), data.get(3).length, "cms:x", "/d/f3", null,
+                    "cms", 0, 0, null, last));
+            await(() -> countAnswered(outcomes, 0, 4) == 4, "the flushes");
+            assertEquals(other, catalog.file(EngineFixture.pnfsid(3)).orElseThrow().cartridge());
+
+            // the one aggregate of the verification is read slowly: seconds of real time
+            library.faults().slowDrive("drive0", 1e-8);
+            scheduler.verifyCartridge(BARCODE, 0).get(30, TimeUnit.SECONDS);
+            await(() -> verifyState(scheduler).equals("running"), "the verification to run");
+            scheduler.stage(new StageRequest(100, EngineFixture.pnfsid(3), -1, "cms:x", null, "cms", null, 0, 0,
+                    dir.resolve("staged-3")));
+            await(() -> queueNames(scheduler).contains(other), "the recall's lookup");
+            proxy.cut();
+            library.faults().restoreDrive("drive0"); // the read under way keeps its pace
+
+            await(() -> outcomes.containsKey(100L), "the recall of " + other + " while the catalog is cut");
+            assertInstanceOf(Outcome.Staged.class, outcomes.get(100L));
+            assertEquals("recording", verifyState(scheduler));
+
+            proxy.restore();
+            await(() -> verifyState(scheduler).equals("done"), "the verification to be recorded");
+            assertTrue(catalog.lastVerification(BARCODE).orElseThrow().good());
+        } finally {
+            io.shutdownNow();
+        }
+    }
+
+    private static String verifyState(Scheduler scheduler) {
+        try {
+            return scheduler.status(10).get(10, TimeUnit.SECONDS).verifications().get(0).state();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String queueNames(Scheduler scheduler) {
+        try {
+            StringBuilder b = new StringBuilder();
+            scheduler.status(10).get(10, TimeUnit.SECONDS).queues().forEach(q -> b.append(q.name()).append('\n'));
+            return b.toString();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private void flush(Scheduler scheduler, List<byte[]> data, int from, int to) throws Exception {
         for (int i = from; i < to; i++) {
             Path p = Files.write(dir.resolve("f" + i), data.get(i));

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * A cartridge verification's progress and, once it ended, its result ({@code tapeq cartridge verify}).
  *
- * @param state           {@code queued}, {@code running}, {@code done}, {@code cancelled} or {@code failed}
+ * @param state           {@code queued}, {@code running}, {@code recording} (all read, the drive free, the result
+ *                        on its way to the catalog), {@code done}, {@code cancelled} or {@code failed}
  *                        (stopped by an error that is not the cartridge's: drive, robot, catalog, the
  *                        cartridge gone from the catalog; see {@code error})
  * @param aggregatesDone  aggregates read so far, of {@code aggregatesTotal} to read

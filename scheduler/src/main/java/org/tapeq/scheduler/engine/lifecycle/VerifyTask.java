@@ -31,10 +31,11 @@ import org.tapeq.scheduler.tape.Completion;
  * slice goes on with the next aggregate, on whichever drive runs it. A member differing from the catalog is
  * {@code bad}; a member not delivered whole (a media error on its tape file, a tape file shorter than recorded)
  * is {@code unreadable} and the verification goes on with the next aggregate. Any other fault (drive, robot,
- * label) stops it as {@code failed}: it says nothing about the files. At the end the result is recorded in the
+ * label) stops it as {@code failed}: it says nothing about the files. At the end the drive is freed ({@code
+ * recording}: the catalog writer may be waiting out an outage) and the result is recorded in the
  * catalog (the last verification of the cartridge, with every bad and unreadable file; each is also logged at
- * WARN when found) and a cartridge with a bad or unreadable file becomes {@code SUSPECT} (read-only) with the
- * first files named in its reason. Checksums are computed by the backend's copy
+ * WARN when found); once it is recorded, a cartridge with a bad or unreadable file becomes {@code SUSPECT}
+ * (read-only) with the first files named in its reason. Checksums are computed by the backend's copy
  * thread into a {@link MemberChecksums} and read on the loop once the read completed.
  */
 final class VerifyTask implements BackgroundTask {
@@ -228,12 +229,11 @@ final class VerifyTask implements BackgroundTask {
         unreadable.forEach(r -> findings.add(new Verification.Finding(r.pnfsid(), r.tapeFile(), false, r.reason())));
         Verification v = new Verification(barcode, ctx.loop().now(), plan.sampled(), good + unchecked, bad.size(),
                 unreadable.size(), summary, findings);
-        if (!clean) {
-            CartridgeRecord c = ctx.cartridges().get(barcode);
-            if (c != null && c.state() != CartridgeState.SUSPECT && c.state() != CartridgeState.FOREIGN) {
-                ctx.queues().updateCartridge(c.withState(CartridgeState.SUSPECT, "verification: " + summary));
-            }
-        }
+        // The drive is free before the record is written: the catalog writer waits out an outage, and the
+        // drive is not to wait with it. The cartridge becomes SUSPECT once the record is in the catalog.
+        state = "recording";
+        drive.adminDone(labelOk);
+        slice.finished();
         ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> {
             ctx.catalog().recordVerification(v);
             return null;
@@ -242,15 +242,20 @@ final class VerifyTask implements BackgroundTask {
             public void succeeded(Object value) {
                 LOG.info("Verification of {}: {} aggregates read, {} files good, {} bad, {} unreadable", barcode,
                         next, good + unchecked, bad.size(), unreadable.size());
-                drive.adminDone(labelOk);
+                if (!clean) {
+                    CartridgeRecord c = ctx.cartridges().get(barcode);
+                    if (c != null && c.state() != CartridgeState.SUSPECT && c.state() != CartridgeState.FOREIGN) {
+                        ctx.queues().updateCartridge(c.withState(CartridgeState.SUSPECT, "verification: " + summary));
+                    }
+                }
                 end("done", null);
-                slice.finished();
             }
 
             @Override
             public void failed(RuntimeException e) {
-                stop(drive, slice, new TapeFault(FaultKind.CATALOG, "cannot record the verification of " + barcode
-                        + " in the catalog: " + e.getMessage(), e));
+                LOG.warn("Verification of {}: cannot record it in the catalog: {}", barcode, e.toString());
+                end("failed", "cannot record the verification of " + barcode + " in the catalog (" + bad.size()
+                        + " bad, " + unreadable.size() + " unreadable, each logged): " + e.getMessage());
             }
         });
     }
