@@ -184,6 +184,47 @@ class SchedulerCatalogOutageTest {
         }
     }
 
+    @Test
+    void verifyCartridge_catalogKnownUnreachable_refusedAtOnceThenAcceptedOnceBack() throws Exception {
+        ExecutorService io = Executors.newFixedThreadPool(2);
+        try (CuttableProxy proxy = new CuttableProxy(schema.host(), schema.port());
+             RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-test-loop", 5000);
+             SimulatedLibrary library = SimulatedLibrary.builder(loop).bytes(dir.resolve("tapes")).drives(1)
+                     .cartridge(BARCODE, MediaType.LTO9, 1_000_000_000L).build();
+             JdbcCatalog catalog = JdbcCatalog.open(schema.urlVia(proxy.port()))) {
+            Map<Long, Outcome> outcomes = new ConcurrentHashMap<>();
+            Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).io(io)
+                    .config(SchedulerConfig.builder().aggregateBytes(300_000).aggregateWaitMillis(30_000)
+                            .quietMillis(10_000).build())
+                    .listener((r, o) -> outcomes.put(r.id(), o)).build();
+            scheduler.start().get(30, TimeUnit.SECONDS);
+            scheduler.labelCartridge(BARCODE, "raw", false).get(30, TimeUnit.SECONDS);
+            List<byte[]> data = new ArrayList<>();
+            Random rnd = new Random(7);
+            for (int i = 0; i < 2; i++) {
+                byte[] bytes = new byte[50_000];
+                rnd.nextBytes(bytes);
+                data.add(bytes);
+            }
+            flush(scheduler, data, 0, 1);
+            await(() -> outcomes.containsKey(0L), "the first flush");
+
+            proxy.cut();
+            flush(scheduler, data, 1, 2);
+            await(() -> !scheduler.catalogReachable(), "the engine to see the catalog unreachable");
+            java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class,
+                    () -> scheduler.verifyCartridge(BARCODE, 0).get(10, TimeUnit.SECONDS));
+            assertTrue(refused.getCause().getMessage().contains("unreachable"), refused.getMessage());
+
+            proxy.restore();
+            await(scheduler::catalogReachable, "the engine to see the catalog reachable");
+            assertEquals("queued", scheduler.verifyCartridge(BARCODE, 0).get(30, TimeUnit.SECONDS).state());
+        } finally {
+            io.shutdownNow();
+        }
+    }
+
     private static String verifyState(Scheduler scheduler) {
         try {
             return scheduler.status(10).get(10, TimeUnit.SECONDS).verifications().get(0).state();

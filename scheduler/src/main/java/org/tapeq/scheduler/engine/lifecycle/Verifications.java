@@ -28,7 +28,8 @@ public final class Verifications {
     /**
      * Queues the verification of a cartridge ({@code sample} > 0: that many aggregates spread over it) as
      * background work. The future ends with the queued verification's report (what it will read) once the
-     * catalog gave its contents, or fails: unknown cartridge, one already being verified, no aggregate to read.
+     * catalog gave its contents, or fails: unknown cartridge, one already being verified, no aggregate to read,
+     * background work off, the catalog known to be unreachable.
      * On the loop; the progress and the result are in {@link #reports()}.
      */
     public CompletableFuture<VerifyReport> start(String barcode, int sample) {
@@ -42,6 +43,12 @@ public final class Verifications {
             queued.completeExceptionally(new IllegalStateException("verify " + barcode
                     + ": background work is off (scheduler.maxBackgroundDrives is 0), the verification would never"
                     + " run"));
+            return queued;
+        }
+        if (!ctx.writer().reachable()) {
+            // the plan is read from the catalog: asked now, it would wait behind the outage and the caller time out
+            queued.completeExceptionally(new IllegalStateException("verify " + barcode
+                    + ": the catalog is unreachable; ask again once it is back (tapeq status)"));
             return queued;
         }
         if (sample < 0) {
