@@ -89,20 +89,27 @@ class TapeqCommandTest {
 
             Path hints = Files.writeString(tmp.resolve("hints.json"),
                     "{\"00001111222233334444555566667777AAAA\": {\"volid\": \"V00001\", \"order\": 3, \"size\": 42}}");
-            Run imported = run("catalog", "import-hints", hints.toString(), "-c", c);
-            assertEquals(0, imported.code, imported.err);
-            assertTrue(imported.out.contains("1 imported"), imported.out);
-            Path export = tmp.resolve("export.jsonl");
-            assertEquals(0, run("catalog", "export", "-o", export.toString(), "-c", c).code);
-            String exported = Files.readString(export);
-            assertTrue(exported.contains("00001111222233334444555566667777AAAA") && exported.contains("V00001"),
-                    exported);
+            // the import writes under the site lease of its own: refused while the daemon holds the site
+            Run refused = run("catalog", "import-hints", hints.toString(), "-c", c);
+            assertEquals(75, refused.code, refused.err);
+            assertTrue(refused.err.contains("in use by another tapeq"), refused.err);
         } finally {
             daemon.close();
         }
         Run down = run("status", "-c", config.toString());
         assertEquals(1, down.code);
         assertTrue(down.err.contains("cannot reach the tapeq daemon"), down.err);
+
+        String c = config.toString();
+        Path hints = tmp.resolve("hints.json");
+        Run imported = run("catalog", "import-hints", hints.toString(), "-c", c);
+        assertEquals(0, imported.code, imported.err);
+        assertTrue(imported.out.contains("1 imported"), imported.out);
+        Path export = tmp.resolve("export.jsonl");
+        assertEquals(0, run("catalog", "export", "-o", export.toString(), "-c", c).code);
+        String exported = Files.readString(export);
+        assertTrue(exported.contains("00001111222233334444555566667777AAAA") && exported.contains("V00001"),
+                exported);
     }
 
     /** Each admin subcommand's arguments make its one {@link AdminCommand}; nothing reaches a daemon here. */
