@@ -30,6 +30,7 @@ import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_FILE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_VERIFICATION;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.VERIFICATION_COLUMNS;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -212,6 +213,8 @@ public final class JdbcCatalog implements Catalog {
     private final CatalogConnections leaseConnections;
     /** One renewal at a time on {@link #leaseConnections}. */
     private final ReentrantLock leaseLock = new ReentrantLock();
+
+    private volatile Path procRoot = ProcessIdentity.PROC;
 
     private JdbcCatalog(String description, Dialect dialect, CatalogConnections connections,
                         CatalogConnections leaseConnections) {
@@ -1124,8 +1127,13 @@ public final class JdbcCatalog implements Catalog {
      * pid namespace, pid, start time: {@link ProcessIdentity}) names no running process. A bare pid is not
      * trusted: in another pid namespace (a container) it may be alive or another process.
      */
-    private static boolean deadOnThisHost(SiteLease l, String host) {
-        return l.host().equals(host) && ProcessIdentity.knownDead(l.holder());
+    private boolean deadOnThisHost(SiteLease l, String host) {
+        return l.host().equals(host) && ProcessIdentity.knownDead(l.holder(), procRoot);
+    }
+
+    /** For tests: the /proc tree that tells whether a lease holder of this host is dead. */
+    void procRoot(Path proc) {
+        this.procRoot = Objects.requireNonNull(proc, "proc");
     }
 
     private static String describe(SiteLease l, long now) {

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  */
 public record ProcessIdentity(String bootId, String pidNamespace, long pid, long startTicks) {
 
-    private static final Path PROC = Path.of("/proc");
+    /** The kernel's /proc; tests pass a fake tree instead. */
+    static final Path PROC = Path.of("/proc");
     private static final String MARK = " proc:";
     private static final Pattern TOKEN = Pattern.compile(
             Pattern.quote(MARK) + "boot=([0-9a-f-]+),pidns=([^,]+),pid=(\\d+),start=(\\d+)$");
@@ -36,9 +37,9 @@ public record ProcessIdentity(String bootId, String pidNamespace, long pid, long
 
     /** The process {@code pid} of this pid namespace, or empty if there is none (or /proc does not tell). */
     static Optional<ProcessIdentity> of(long pid) {
-        Optional<String> boot = readBootId();
-        Optional<String> namespace = readPidNamespace();
-        OptionalLong start = startTicks(pid);
+        Optional<String> boot = readBootId(PROC);
+        Optional<String> namespace = readPidNamespace(PROC);
+        OptionalLong start = startTicks(PROC, pid);
         if (boot.isEmpty() || namespace.isEmpty() || start.isEmpty()) {
             return Optional.empty();
         }
@@ -66,47 +67,77 @@ public record ProcessIdentity(String bootId, String pidNamespace, long pid, long
      * cannot be told (no identity in the holder, another boot or namespace, /proc unreadable).
      */
     static boolean knownDead(String holder) {
+        return knownDead(holder, PROC);
+    }
+
+    /**
+     * {@link #knownDead(String)} with {@code proc} as /proc. A missing {@code <pid>/stat} means "no such process"
+     * only where /proc shows other users' processes: under {@code hidepid} or systemd's {@code
+     * ProtectProc=invisible} a live process of another user looks just as missing. That is told by pid 1 (init,
+     * always there, owned by root) being visible; if it is not, or any other error occurs, the holder is not
+     * known dead and its lease is waited out.
+     */
+    static boolean knownDead(String holder, Path proc) {
         Optional<ProcessIdentity> theirs = inHolder(holder);
-        Optional<String> boot = readBootId();
-        Optional<String> namespace = readPidNamespace();
+        Optional<String> boot = readBootId(proc);
+        Optional<String> namespace = readPidNamespace(proc);
         if (theirs.isEmpty() || boot.isEmpty() || namespace.isEmpty()
                 || !theirs.get().bootId.equals(boot.get()) || !theirs.get().pidNamespace.equals(namespace.get())) {
             return false;
         }
-        OptionalLong start = startTicks(theirs.get().pid);
-        if (start.isEmpty()) {
-            return Files.isDirectory(PROC.resolve("self")); // no such pid here (and /proc is readable)
+        String stat;
+        try {
+            stat = readStat(proc, theirs.get().pid);
+        } catch (NoSuchFileException e) {
+            return procUnfiltered(proc); // no such pid here, if /proc would show it
+        } catch (IOException | RuntimeException e) {
+            return false; // unreadable is not gone
         }
-        return start.getAsLong() != theirs.get().startTicks;
+        OptionalLong start = startField(stat);
+        return start.isPresent() && start.getAsLong() != theirs.get().startTicks;
     }
 
-    private static Optional<String> readBootId() {
+    /** Whether /proc shows all processes: pid 1 (root's) is readable, so no hidepid / ProtectProc filter. */
+    private static boolean procUnfiltered(Path proc) {
         try {
-            return Optional.of(Files.readString(PROC.resolve("sys/kernel/random/boot_id"), StandardCharsets.US_ASCII)
+            return startField(readStat(proc, 1)).isPresent();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Optional<String> readBootId(Path proc) {
+        try {
+            return Optional.of(Files.readString(proc.resolve("sys/kernel/random/boot_id"), StandardCharsets.US_ASCII)
                     .strip());
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    private static Optional<String> readPidNamespace() {
+    private static Optional<String> readPidNamespace(Path proc) {
         try {
-            return Optional.of(Files.readSymbolicLink(PROC.resolve("self/ns/pid")).toString());
+            return Optional.of(Files.readSymbolicLink(proc.resolve("self/ns/pid")).toString());
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
     /** Field 22 of /proc/<pid>/stat, or empty if there is no such process (or it cannot be read). */
-    static OptionalLong startTicks(long pid) {
-        String stat;
+    static OptionalLong startTicks(Path proc, long pid) {
         try {
-            stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return OptionalLong.empty();
+            return startField(readStat(proc, pid));
         } catch (IOException | RuntimeException e) {
             return OptionalLong.empty();
         }
+    }
+
+    private static String readStat(Path proc, long pid) throws IOException {
+        return Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
+    }
+
+    /** Field 22 of a /proc/<pid>/stat text, or empty if it has none. */
+    private static OptionalLong startField(String stat) {
         int close = stat.lastIndexOf(')');
         if (close < 0) {
             return OptionalLong.empty();

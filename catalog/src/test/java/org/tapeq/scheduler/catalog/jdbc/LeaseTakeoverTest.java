@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.AfterEach;
@@ -83,6 +84,26 @@ class LeaseTakeoverTest {
         first.acquireLease("gridka", me.holder("a"), HOST, me.pid(), 1_000, TTL);
         try (JdbcCatalog second = JdbcCatalog.open(url)) {
             assertThrows(CatalogLeaseException.class, () -> second.acquireLease("gridka", "b", HOST, 77, 2_000, TTL));
+        }
+    }
+
+    @Test
+    void acquireLease_procFilteredAndHolderPidMissing_isRefused() throws Exception {
+        // /proc as systemd's ProtectProc=invisible shows it: this process, but not pid 1 nor the holder (root's).
+        Path proc = Files.createDirectories(dir.resolve("proc"));
+        Files.createDirectories(proc.resolve("sys/kernel/random"));
+        Files.writeString(proc.resolve("sys/kernel/random/boot_id"), "0b0b-1\n");
+        Files.createDirectories(proc.resolve("self/ns"));
+        Files.createSymbolicLink(proc.resolve("self/ns/pid"), Path.of("pid:[4026531836]"));
+        ProcessIdentity holder = new ProcessIdentity("0b0b-1", "pid:[4026531836]", 4242, 100);
+        first.acquireLease("gridka", holder.holder("root-daemon"), HOST, holder.pid(), 1_000, TTL);
+        try (JdbcCatalog second = JdbcCatalog.open(url)) {
+            second.procRoot(proc);
+            assertThrows(CatalogLeaseException.class, () -> second.acquireLease("gridka", "b", HOST, 77, 2_000, TTL));
+            // With pid 1 visible, /proc is unfiltered: the holder's missing pid means it is gone.
+            Files.createDirectories(proc.resolve("1"));
+            Files.writeString(proc.resolve("1/stat"), "1 (systemd) S 0 1 1 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 7 0");
+            assertEquals(2, second.acquireLease("gridka", "b", HOST, 77, 2_000, TTL).epoch());
         }
     }
 
