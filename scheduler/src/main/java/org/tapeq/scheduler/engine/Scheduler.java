@@ -1,6 +1,7 @@
 package org.tapeq.scheduler.engine;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -203,12 +204,14 @@ public final class Scheduler {
     }
 
     /**
-     * Looks {@code pnfsid} up in the catalog without blocking the caller: the read runs on the catalog writer,
-     * after every write submitted before it, waiting out an outage; {@code done} is told the result on the loop.
+     * Looks {@code pnfsids} up in the catalog together, without blocking the caller: one read on the catalog
+     * writer (one query per few hundred files), after every write submitted before it, waiting out an outage;
+     * {@code done} is told the files found, by pnfsid, on the loop. Callers batch their lookups: the writer is
+     * one FIFO, and a lookup per file would queue a restart's million reads ahead of the commits.
      */
-    public void lookUp(String pnfsid, CatalogWriter.Done<Optional<FileRecord>> done) {
-        Objects.requireNonNull(pnfsid, "pnfsid");
-        loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.READ, () -> catalog.file(pnfsid), done));
+    public void lookUp(Collection<String> pnfsids, CatalogWriter.Done<Map<String, FileRecord>> done) {
+        List<String> ids = List.copyOf(pnfsids);
+        loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.READ, () -> catalog.files(ids), done));
     }
 
     /**
@@ -225,27 +228,26 @@ public final class Scheduler {
         if (!engine.writer.reachable()) {
             LOG.warn("Catalog unreachable: the lookup of {} stage(s) waits for it", requests.size());
         }
-        loop.execute(() -> engine.writer.submit(CatalogWriter.Kind.READ, () -> catalog.files(ids),
-                new CatalogWriter.Done<Map<String, FileRecord>>() {
-                    @Override
-                    public void succeeded(Map<String, FileRecord> found) {
-                        for (PendingStage p : pending) {
-                            StageRequest r = (StageRequest) p.request();
-                            p.item((StageItem) (p.cancelled() ? reject(r, now, new Outcome.Cancelled())
-                                    : stage(r, now, Optional.ofNullable(found.get(r.pnfsid())))));
-                        }
-                    }
+        lookUp(ids, new CatalogWriter.Done<Map<String, FileRecord>>() {
+            @Override
+            public void succeeded(Map<String, FileRecord> found) {
+                for (PendingStage p : pending) {
+                    StageRequest r = (StageRequest) p.request();
+                    p.item((StageItem) (p.cancelled() ? reject(r, now, new Outcome.Cancelled())
+                            : stage(r, now, Optional.ofNullable(found.get(r.pnfsid())))));
+                }
+            }
 
-                    @Override
-                    public void failed(RuntimeException e) {
-                        for (PendingStage p : pending) {
-                            StageRequest r = (StageRequest) p.request();
-                            p.item((StageItem) reject(r, now, p.cancelled() ? new Outcome.Cancelled()
-                                    : engine.ends.failed(FaultKind.CATALOG, "cannot look up " + r.pnfsid()
-                                            + " in the catalog: " + e.getMessage(), 0)));
-                        }
-                    }
-                }));
+            @Override
+            public void failed(RuntimeException e) {
+                for (PendingStage p : pending) {
+                    StageRequest r = (StageRequest) p.request();
+                    p.item((StageItem) reject(r, now, p.cancelled() ? new Outcome.Cancelled()
+                            : engine.ends.failed(FaultKind.CATALOG, "cannot look up " + r.pnfsid()
+                                    + " in the catalog: " + e.getMessage(), 0)));
+                }
+            }
+        });
         return new ArrayList<>(pending);
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -36,7 +37,8 @@ import org.tapeq.scheduler.model.StageRequest;
  * {@code in/} is delivered, a flush whose file is already in the catalog is acknowledged, a request with an
  * error file newer than itself is answered; everything else goes to the scheduler, with this bridge as its
  * origin. Stages admitted by one task are handed over together at its end ({@link #submitStages}): one catalog
- * query per few hundred files, not one each (a restart may admit a million).
+ * query per few hundred files, not one each (a restart may admit a million); so are the catalog lookups of the
+ * flushes a task starts ({@link #lookUpFlushes}).
  */
 final class Admission {
 
@@ -49,6 +51,8 @@ final class Admission {
     /** Stages admitted by the task running now, handed to the scheduler together at its end. */
     private final List<Tracked> stagesToSubmit = new ArrayList<>();
     private final List<StageRequest> stageRequests = new ArrayList<>();
+    /** Flushes started by the task running now, looked up in the catalog together right after it. */
+    private final List<Tracked> flushesToCheck = new ArrayList<>();
 
     Admission(BridgeContext cx, RequestTable table, Answers answers, Pickups pickups) {
         this.cx = cx;
@@ -199,17 +203,35 @@ final class Admission {
         // Committed to the catalog before a restart, but its link not removed yet? The lookup runs on the
         // catalog writer, never here: the bridge goes on with other requests, also while the catalog is down.
         t.checking("looking for an earlier copy in the catalog");
-        cx.scheduler.lookUp(t.pnfsid, new CatalogWriter.Done<>() {
+        if (flushesToCheck.isEmpty()) {
+            cx.thread.run(this::lookUpFlushes); // after the task running now: its flushes go in one lookup
+        }
+        flushesToCheck.add(t);
+    }
+
+    /**
+     * Looks up the flushes started by the task before, together: the catalog writer is one FIFO, and a lookup
+     * each would queue a restart's million reads ahead of the commits.
+     */
+    private void lookUpFlushes() {
+        List<Tracked> batch = new ArrayList<>(flushesToCheck);
+        flushesToCheck.clear();
+        List<String> ids = new ArrayList<>(batch.size());
+        for (Tracked t : batch) {
+            ids.add(t.pnfsid);
+        }
+        cx.scheduler.lookUp(ids, new CatalogWriter.Done<>() {
             @Override
-            public void succeeded(Optional<FileRecord> found) {
-                cx.thread.run(() -> checked(t, found));
+            public void succeeded(Map<String, FileRecord> found) {
+                cx.thread.run(() -> batch.forEach(t -> checked(t, Optional.ofNullable(found.get(t.pnfsid)))));
             }
 
             @Override
             public void failed(RuntimeException e) {
                 cx.thread.run(() -> {
-                    LOG.warn("{}: catalog lookup of {} failed ({}); flushing it", cx.name(), t.pnfsid, e.toString());
-                    checked(t, Optional.empty());
+                    LOG.warn("{}: catalog lookup of {} flush(es) failed ({}); flushing them", cx.name(), batch.size(),
+                            e.toString());
+                    batch.forEach(t -> checked(t, Optional.empty()));
                 });
             }
         });

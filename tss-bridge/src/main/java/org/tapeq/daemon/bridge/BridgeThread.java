@@ -12,7 +12,8 @@ import org.tapeq.scheduler.time.Threads;
  * The one thread that owns a bridge's state ({@code tapeq-<dir>-bridge}). Everything else posts work to it.
  *
  * <p>Its queue has no fixed capacity, but every source of work is bounded: a fixed number of timers, at most
- * one pending drain of watch events ({@link WatchEvents}), one completion per intake batch in flight (a bounded
+ * one pending drain of watch events ({@link WatchEvents}), at most one pending batch of flush lookups
+ * ({@link Admission}), one completion per intake batch in flight (a bounded
  * number, see {@link Intake}), one read retry per request file being read, one outcome per request the
  * scheduler holds, and status calls.
  */
