@@ -463,7 +463,7 @@ public final class Daemon implements AutoCloseable {
      */
     public DaemonConfig.Changes reload(DaemonConfig next) throws IOException, InterruptedException {
         if (scheduler == null) {
-            throw new IOException("the daemon is still starting; nothing changed");
+            throw new IOException("the daemon is not started yet; nothing changed");
         }
         DaemonConfig.Changes changes = config.changesTo(next);
         await(scheduler.retune(Tuning.of(next.schedulerConfig())), "retuning the scheduler");

@@ -33,7 +33,8 @@ public final class HangupReload implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HangupReload.class);
 
-    private final Daemon daemon;
+    /** The daemon served, once it started; until then a hangup changes nothing (and is not fatal). */
+    private volatile Daemon daemon;
     private final Path file;
     private final ExecutorService executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(1), Threads.named("tapeq-reload"), new ThreadPoolExecutor.DiscardPolicy());
@@ -41,6 +42,19 @@ public final class HangupReload implements AutoCloseable {
     public HangupReload(Daemon daemon, Path file) {
         this.daemon = daemon;
         this.file = file;
+    }
+
+    /**
+     * For a daemon not started yet: installed before its start (which may wait for the catalog for long), so a
+     * reload meanwhile is refused and logged rather than stopping the JVM; {@link #serve} names the daemon.
+     */
+    public HangupReload(Path file) {
+        this.file = file;
+    }
+
+    /** Reloads into {@code started} from now on. */
+    public void serve(Daemon started) {
+        this.daemon = started;
     }
 
     /** Reloads on each SIGHUP from now on; returns false (and logs why) if the JVM refuses the handler. */
@@ -73,6 +87,12 @@ public final class HangupReload implements AutoCloseable {
 
     /** Reads, validates and applies the file; returns what it logged. */
     public String reload() {
+        Daemon d = daemon;
+        if (d == null) {
+            String line = "Reload refused, nothing changed: the daemon is not started yet";
+            LOG.warn(line);
+            return line;
+        }
         DaemonConfig next;
         try {
             next = DaemonConfig.load(file);
@@ -83,7 +103,7 @@ public final class HangupReload implements AutoCloseable {
             return line;
         }
         try {
-            DaemonConfig.Changes c = daemon.reload(next);
+            DaemonConfig.Changes c = d.reload(next);
             String line = "Reloaded " + file + ": in effect " + (c.reloaded().isEmpty() ? "(no reloadable key changed)"
                     : String.join(", ", c.reloaded())) + "; not reloaded (changed, need a restart) "
                     + (c.restart().isEmpty() ? "none" : String.join(", ", c.restart()));

@@ -105,9 +105,17 @@ public final class TapeqCommand extends CommandGroup {
         @Override
         public Integer call() throws Exception {
             DaemonConfig config = options.load();
-            Daemon daemon = Daemon.start(config);
-            HangupReload reload = new HangupReload(daemon, options.file());
+            // Before the start, which may wait long for the catalog: a reload meanwhile must not stop the JVM.
+            HangupReload reload = new HangupReload(options.file());
             reload.install();
+            Daemon daemon;
+            try {
+                daemon = Daemon.start(config);
+            } catch (Exception | Error e) {
+                reload.close();
+                throw e;
+            }
+            reload.serve(daemon);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 reload.close();
