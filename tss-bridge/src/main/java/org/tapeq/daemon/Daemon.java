@@ -96,7 +96,10 @@ public final class Daemon implements AutoCloseable {
     private static final int IO_QUEUE = 10_000;
     public static final String CONTROL_SOCKET = "control.sock";
 
+    /** The configuration the daemon started with: every key that needs a restart is in effect as it says. */
     private final DaemonConfig config;
+    /** The configuration last applied by {@link #reload} (its reloadable keys are in effect); reload's lock. */
+    private DaemonConfig applied;
     private final long startedMillis = System.currentTimeMillis();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     /** Read by status and metrics requests, which are served while the bridges are still being added. */
@@ -125,6 +128,7 @@ public final class Daemon implements AutoCloseable {
 
     private Daemon(DaemonConfig config) {
         this.config = config;
+        this.applied = config;
     }
 
     /** Starts everything; the future completes when every directory's requests found at start are queued. */
@@ -208,13 +212,7 @@ public final class Daemon implements AutoCloseable {
             BridgeSettings s = new BridgeSettings(dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),
                     reserve, config.intake().rescanIntervalMillis(), config.intake().inotify(),
                     config.intake().maxRequestBytes(), ORPHAN_MILLIS);
-            if (dc.stageBufferBytes() < 2 * config.schedulerConfig().aggregateBytes()) {
-                // A read is one aggregate's members at most; a retried read keeps its room while the drive goes
-                // on, so a buffer under two aggregates can leave a drive waiting for room that never comes.
-                LOG.warn("directories[{}].stageBuffer ({} bytes) is less than twice scheduler.aggregateBytes ({}): "
-                        + "drives may wait for stage buffer space", index, dc.stageBufferBytes(),
-                        config.schedulerConfig().aggregateBytes());
-            }
+            warnStageBuffer(index, dc, config.schedulerConfig().aggregateBytes());
             DirectoryBridge bridge = new DirectoryBridge(s, services);
             bridges.add(bridge);
             closeables.add(bridge::stop); // released (closed) with releaseDirectories, after the drives stop
@@ -227,6 +225,17 @@ public final class Daemon implements AutoCloseable {
         started = true;
         LOG.info("tapeq daemon ready: {} director{}, every request found at start queued in {} ms", bridges.size(),
                 bridges.size() == 1 ? "y" : "ies", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * A read is one aggregate's members at most; a retried read keeps its room while the drive goes on, so a
+     * buffer under two aggregates can leave a drive waiting for room that never comes.
+     */
+    private static void warnStageBuffer(int index, DirectoryConfig dc, long aggregateBytes) {
+        if (dc.stageBufferBytes() < 2 * aggregateBytes) {
+            LOG.warn("directories[{}].stageBuffer ({} bytes) is less than twice scheduler.aggregateBytes ({}): "
+                    + "drives may wait for stage buffer space", index, dc.stageBufferBytes(), aggregateBytes);
+        }
     }
 
     private static String hostName() {
@@ -461,12 +470,20 @@ public final class Daemon implements AutoCloseable {
      * Takes over the keys of {@code next} (validated as at start) that a running daemon may change: the
      * scheduler's {@link Tuning}. Returns the changed keys, those taken over and those that need a restart.
      */
-    public DaemonConfig.Changes reload(DaemonConfig next) throws IOException, InterruptedException {
+    public synchronized DaemonConfig.Changes reload(DaemonConfig next) throws IOException, InterruptedException {
         if (scheduler == null) {
             throw new IOException("the daemon is not started yet; nothing changed");
         }
-        DaemonConfig.Changes changes = config.changesTo(next);
+        // Reloadable keys against what is in effect (the last reload); the others against the start, as they are.
+        DaemonConfig.Changes changes = new DaemonConfig.Changes(applied.changesTo(next).reloaded(),
+                config.changesTo(next).restart());
+        next.warnings().forEach(w -> LOG.warn("Configuration: {}", w));
+        List<DirectoryConfig> dirs = config.directories(); // the directories served are those of the start
+        for (int i = 0; i < dirs.size(); i++) {
+            warnStageBuffer(i, dirs.get(i), next.schedulerConfig().aggregateBytes());
+        }
         await(scheduler.retune(Tuning.of(next.schedulerConfig())), "retuning the scheduler");
+        applied = next;
         return changes;
     }
 

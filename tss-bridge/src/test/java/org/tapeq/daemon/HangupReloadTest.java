@@ -8,10 +8,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.scheduler.engine.Tuning;
 
@@ -53,16 +56,49 @@ class HangupReloadTest {
     @Test
     void reload_changedKeys_takesOverTheReloadableOnesAndNamesTheOthers() throws Exception {
         editFile();
-        DaemonConfig.Changes changes = f.daemon.reload(DaemonConfig.load(file));
-        assertEquals(List.of("scheduler.aggregateWait", "scheduler.maxAttempts"), changes.reloaded());
-        assertEquals(List.of("http.bind", "scheduler.dwell"), changes.restart());
-
         String said = reload.reload();
         assertTrue(said.contains("in effect scheduler.aggregateWait, scheduler.maxAttempts"), said);
         assertTrue(said.contains("need a restart) http.bind, scheduler.dwell"), said);
+
+        // The same file again: the reloadable keys are in effect already, the others still need a restart.
+        DaemonConfig.Changes changes = f.daemon.reload(DaemonConfig.load(file));
+        assertEquals(List.of(), changes.reloaded());
+        assertEquals(List.of("http.bind", "scheduler.dwell"), changes.restart());
         Tuning t = tuning();
         assertEquals(300_000, t.aggregateWaitMillis());
         assertEquals(7, t.maxAttempts());
+    }
+
+    @Test
+    void reload_revertedAfterAReload_takesTheRevertedKeysOver() throws Exception {
+        String original = Files.readString(file);
+        editFile();
+        assertTrue(reload.reload().contains("in effect scheduler.aggregateWait, scheduler.maxAttempts"));
+        Files.writeString(file, original);
+        String said = reload.reload();
+        assertTrue(said.contains("in effect scheduler.aggregateWait, scheduler.maxAttempts"), said);
+        assertTrue(said.contains("need a restart) none"), said);
+        assertEquals(3, tuning().maxAttempts());
+    }
+
+    @Test
+    void reload_aggregateBytesOverHalfTheStageBuffer_warns() throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        ch.qos.logback.classic.Logger daemonLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Daemon.class);
+        log.start();
+        daemonLog.addAppender(log);
+        try {
+            // The default stage buffer is 100 GiB; an aggregate of 60 GB leaves room for one read only.
+            Files.writeString(file, Files.readString(file).replace("aggregateWait: 20s",
+                    "aggregateWait: 20s\n  aggregateBytes: 60GB"));
+            String said = reload.reload();
+            assertTrue(said.contains("in effect scheduler.aggregateBytes"), said);
+            assertTrue(log.list.stream().anyMatch(e -> e.getFormattedMessage().contains(
+                    "directories[0].stageBuffer") && e.getFormattedMessage().contains("twice scheduler.aggregateBytes")),
+                    log.list.toString());
+        } finally {
+            daemonLog.detachAppender(log);
+        }
     }
 
     @Test
