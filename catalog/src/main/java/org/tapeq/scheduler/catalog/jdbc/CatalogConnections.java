@@ -58,9 +58,10 @@ abstract class CatalogConnections implements AutoCloseable {
     /**
      * Whether {@code e} (or an exception it chains) says the database could not be reached rather than that the
      * statement was wrong: SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, crash shutdown,
-     * cannot connect now), or HikariCP's {@link SQLTransientConnectionException} (no connection within the pool's
-     * timeout). Nothing else: a constraint violation, a data error, a syntax error, a serialisation failure or a
-     * cancelled statement is about what was asked, and retrying it would fail the same way for ever.
+     * cannot connect now), 57P05 (the server ended an idle session), or HikariCP's {@link SQLTransientConnectionException} (no connection within the pool's
+     * timeout). Nothing else: a constraint violation, a data error, a syntax error or a cancelled statement is
+     * about what was asked, and retrying it would fail the same way for ever ({@link #isTransient} names the
+     * failures worth waiting out although the connection is fine).
      */
     static boolean isConnectionLoss(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -96,7 +97,32 @@ abstract class CatalogConnections implements AutoCloseable {
 
     private static boolean isConnectionState(String state) {
         return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-                || state.equals("57P03"));
+                || state.equals("57P03") || state.equals("57P05"));
+    }
+
+    /**
+     * Whether {@code e} (or an exception it chains) is a failure the same operation may get past later, though
+     * the server answers: SQLSTATE 40001 (serialisation failure) or 40P01 (deadlock), where the server rolled the
+     * transaction back and asks for it again; class 53 (insufficient resources: 53100 disk full, 53200 out of
+     * memory, 53300 too many connections); SQLite's SQLITE_FULL (the disk is full). Not the rest of class 40
+     * (40002, an integrity constraint, fails again the same way).
+     */
+    static boolean isTransient(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLiteException sqlite) {
+                if ((sqlite.getResultCode().code & 0xff) == SQLiteErrorCode.SQLITE_FULL.code) {
+                    return true;
+                }
+            } else if (t instanceof SQLException sql) {
+                for (SQLException s = sql; s != null; s = s.getNextException()) {
+                    String state = s.getSQLState();
+                    if (state != null && (state.equals("40001") || state.equals("40P01") || state.startsWith("53"))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** One SQLite connection for the catalog's life. */

@@ -1362,6 +1362,11 @@ public final class JdbcCatalog implements Catalog {
                             + " busy (held by another process longer than " + BUSY_TIMEOUT_MS + " ms): "
                             + e.getMessage(), e);
                 }
+                if (!(e instanceof CatalogException) && CatalogConnections.isTransient(e)) {
+                    throw new CatalogUnavailableException(operation + " " + subject + ": catalog " + description
+                            + " cannot complete it now (deadlock, serialisation failure, disk full or out of memory;"
+                            + " retried): " + e.getMessage(), e);
+                }
                 if (e instanceof RuntimeException runtime) {
                     throw runtime;
                 }

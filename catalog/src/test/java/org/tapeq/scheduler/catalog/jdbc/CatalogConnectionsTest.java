@@ -18,18 +18,35 @@ import org.sqlite.SQLiteException;
 class CatalogConnectionsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"08000", "08001", "08003", "08006", "08P01", "57P01", "57P02", "57P03"})
+    @ValueSource(strings = {"08000", "08001", "08003", "08006", "08P01", "57P01", "57P02", "57P03", "57P05"})
     void isConnectionLoss_connectionStates_areLoss(String state) {
         assertTrue(CatalogConnections.isConnectionLoss(new SQLException("lost", state)));
         assertTrue(CatalogConnections.isConnectionLoss(new RuntimeException(new SQLException("lost", state))));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"23505", "23503", "22001", "22P02", "42601", "42P01", "40001", "40P01", "57014",
-            "25P02", "XX000"})
+    @ValueSource(strings = {"23505", "23503", "22001", "22P02", "42601", "42P01", "40002", "57014", "25P02",
+            "XX000"})
     void isConnectionLoss_statementErrors_areNotLoss(String state) {
         assertFalse(CatalogConnections.isConnectionLoss(new SQLException("wrong", state)));
         assertFalse(CatalogConnections.isBusy(new SQLException("wrong", state)));
+        assertFalse(CatalogConnections.isTransient(new SQLException("wrong", state)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"40001", "40P01", "53000", "53100", "53200", "53300"})
+    void isTransient_deadlockSerialisationAndResourceStates_areTransient(String state) {
+        assertTrue(CatalogConnections.isTransient(new SQLException("later", state)));
+        assertTrue(CatalogConnections.isTransient(new RuntimeException(new SQLException("later", state))));
+        assertFalse(CatalogConnections.isConnectionLoss(new SQLException("later", state)), "the connection is kept");
+    }
+
+    @Test
+    void isTransient_sqliteDiskFull_isTransient() {
+        assertTrue(CatalogConnections.isTransient(new SQLiteException("database or disk is full",
+                SQLiteErrorCode.SQLITE_FULL)));
+        assertFalse(CatalogConnections.isTransient(new SQLiteException("UNIQUE constraint failed",
+                SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE)));
     }
 
     @Test
