@@ -318,6 +318,7 @@ final class Admission {
                 break;
             case PARKED:
             case WAITING_LINK:
+            case CHECKING: // its lookup's answer finds it withdrawn
                 table.remove(pnfsid);
                 cx.metrics.completed(cx.name(), KIND_FLUSH, "cancelled", cx.seconds(t), 0);
                 break;

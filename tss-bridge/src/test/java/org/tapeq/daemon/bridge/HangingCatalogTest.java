@@ -85,7 +85,27 @@ class HangingCatalogTest {
         awaitTrue("the stage answered once the catalog answers", () -> Files.exists(dir.errorFile(stage)));
         assertEquals(ReturnCodes.NOT_ON_TAPE,
                 ErrorReport.parse(ProtocolFiles.readSmallFile(dir.errorFile(stage), 65536)).returnCode());
-        awaitTrue("the flush queued once the catalog answers", () -> status(bridge).requests().get("checking") == null);
+        awaitTrue("the flush's lookup answered", () -> status(bridge).requests().get("checking") == null);
+        BridgeStatus after = status(bridge);
+        assertEquals(1, after.requests().get("queued"), "the flush queued, not acknowledged or dropped: " + after);
+        assertEquals(1, after.inScheduler(), after.toString());
+    }
+
+    @Test
+    void flushWithdrawnWhileItsLookupHangs_isCountedCancelled() throws Exception {
+        String flush = "0000" + "CD".repeat(16);
+        Path replica = Files.write(tmp.resolve("replica"), new byte[10]);
+        AtomicFiles.write(dir.requestFile(flush), RequestCodec.toBytes(Request.flush(10, 1, "atlas:raw",
+                "/p/" + flush, null, null, null)));
+        Files.createLink(dir.outLink(flush), replica);
+        awaitTrue("the flush waits for its lookup", () -> status(bridge).requests().get("checking") != null);
+
+        Files.delete(dir.requestFile(flush));
+        awaitTrue("the withdrawn flush no longer tracked", () -> status(bridge).requests().get("checking") == null);
+        String metrics = new String(rig.metrics.scrape());
+        assertTrue(metrics.contains(
+                "tapeq_requests_completed_total{directory=\"hc\",kind=\"flush\",outcome=\"cancelled\"} 1.0"),
+                metrics);
     }
 
     /** {@code catalog} whose lookups of files by pnfsid wait until {@link #answer} opens. */
