@@ -34,8 +34,11 @@ class StatusPageBrowserTest {
 
     static final String CHROMIUM = System.getProperty("tapeq.chromium", "/usr/bin/chromium");
     static final String CHROMEDRIVER = System.getProperty("tapeq.chromedriver", "/usr/bin/chromedriver");
-    /** A reason a browser would render as bold text and run as a script if the page took it as HTML. */
-    static final String HTML_REASON = "<b>robot arm</b> & <script>window.injected=1</script>";
+    /**
+     * A reason a browser would render as bold text and an image whose error handler runs if the page took it as
+     * HTML (a {@code <script>} inserted as HTML is never run, so it would prove nothing).
+     */
+    static final String HTML_REASON = "<b>robot arm</b> & <img src=x onerror=\"window.injected=1\">";
 
     @TempDir
     Path tmp;
@@ -84,17 +87,18 @@ class StatusPageBrowserTest {
         f.daemon.scheduler().driveDown("drive1", "cleaning").get(30, TimeUnit.SECONDS);
         f.stage(id, data.length, DaemonFixture.adler32(data), true);
 
-        DaemonFixture.await("the page shows drive0 down with its reason", () ->
-                "down".equals(driveCell("drive0", 1)) && driveCell("drive0", 3).contains(HTML_REASON));
-        assertEquals(1, String.join(" ", rows("drives").stream().filter(r -> r.get(0).equals("drive0")).findFirst()
-                .orElseThrow()).split(java.util.regex.Pattern.quote(HTML_REASON), -1).length - 1, "the reason once");
+        DaemonFixture.await("the page shows drive0 down", () -> "down".equals(driveCell("drive0", 1)));
         DaemonFixture.await("the page shows the stage's queue waiting because every drive is down", () ->
                 queueRows().stream().anyMatch(r -> r.contains("every drive is down")));
         assertNotEquals(firstRefresh, browser.findElement(By.id("updated")).getText(), "the page refreshed");
-        // The reason is text: no element was made from it and its script did not run.
-        assertTrue(browser.findElements(By.cssSelector("#drives b, #drives script")).isEmpty(),
+        // The reason is text: no element was made from it and its handler did not run (taken as HTML, the image
+        // fails to load at once and its onerror sets window.injected; the queue's wait above spans a refresh).
+        assertTrue(browser.findElements(By.cssSelector("#drives b, #drives img")).isEmpty(),
                 "markup from a reason became elements");
         assertNull(browser.executeScript("return window.injected;"), "a script from a reason ran");
+        assertTrue(driveCell("drive0", 3).contains(HTML_REASON), "the reason as text: " + driveCell("drive0", 3));
+        assertEquals(1, String.join(" ", rows("drives").stream().filter(r -> r.get(0).equals("drive0")).findFirst()
+                .orElseThrow()).split(java.util.regex.Pattern.quote(HTML_REASON), -1).length - 1, "the reason once");
         assertTrue(browser.findElement(By.id("load")).getText().contains("atlas"), "the family's waiting work");
         assertTrue(browser.findElement(By.id("cartridges")).getText().contains("atlas"), "the cartridges");
 
