@@ -23,7 +23,9 @@ import org.sqlite.SQLiteException;
  * the server is down ({@code initializationFailTimeout = -1}); a borrow then waits {@link #CONNECT_TIMEOUT_MS}
  * and fails. A failure that says the server is unreachable ({@link #isConnectionLoss}) evicts the connection
  * and is reported as {@code CatalogUnavailableException}, which callers may retry; so is SQLite's BUSY/LOCKED
- * ({@link #isBusy}). Every other SQL error fails the operation at once.
+ * ({@link #isBusy}), and a failure the server may get past later ({@link #isTransient}: deadlock, serialisation
+ * failure, disk full, out of memory), which keeps the connection. Every other SQL error fails the operation at
+ * once.
  *
  * <p>SQLite: one connection to the file for the catalog's life, never replaced: there is no server to lose,
  * and a pool would only add a second writer to a database that has one (WAL, BEGIN IMMEDIATE). The prepared
