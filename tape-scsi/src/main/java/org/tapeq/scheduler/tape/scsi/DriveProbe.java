@@ -84,11 +84,11 @@ final class DriveProbe {
     /**
      * After a read that failed without data and without end of data: whether the tape is blank, which a drive
      * answers with BLANK CHECK (the st driver's {@code EIO}, and {@code mt status} shows no EOD). Only a tape at
-     * block 0 can be. The proof comes from the cartridge memory where the drive has it, without moving the tape:
-     * blank when the remaining capacity is the maximum (nothing written; a damaged first block of a written
-     * cartridge is then no blank, and the drive does not space over the whole tape to find out). Without
-     * cartridge memory: blank when spacing to end of data stays at block 0 (which on a written cartridge whose
-     * first block cannot be read spaces over all of it).
+     * block 0 can be (a failed read at block 0 also leaves it there, so that alone proves nothing). The cartridge
+     * memory, where the drive has it, can only prove the opposite without moving the tape: remaining capacity
+     * below the maximum means written, not blank. Everything else (remaining equal to the maximum, which whole
+     * MiB and a stale memory also give on a written cartridge; a maximum of 0; no memory) is decided by spacing to
+     * end of data: blank only when that leaves the tape at block 0. A wrong "blank" lets a label overwrite data.
      */
     boolean blankAtBot(String device) {
         CommandRunner.Result at = runner.run(Shell.line("mt", "-f", device, "tell"), timeoutMillis);
@@ -96,8 +96,8 @@ final class DriveProbe {
             return false;
         }
         Optional<CartridgeCapacity> memory = capacity(device);
-        if (memory.isPresent()) {
-            return memory.get().remainingBytes() >= memory.get().maximumBytes();
+        if (memory.isPresent() && memory.get().remainingBytes() < memory.get().maximumBytes()) {
+            return false;
         }
         CommandRunner.Result eod = runner.run(Shell.line("mt", "-f", device, "eod") + " && "
                 + Shell.line("mt", "-f", device, "tell"), timeoutMillis);
