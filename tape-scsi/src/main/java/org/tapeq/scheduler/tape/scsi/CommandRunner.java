@@ -43,7 +43,9 @@ import org.tapeq.scheduler.time.Threads;
  * limit), so a 10 GB tape file is not cut off by a timeout sized for a rewind, capped by an overall limit the
  * caller derives from the transfer's size. Behind a prefix every command, data transfers included, runs under
  * {@code timeout} on the tape host with that limit, and the local watchdog waits for the limit plus the remote
- * kill grace plus a margin ({@link #localLimitMillis}): the tape host ends the command first. A killed command
+ * kill grace plus a margin ({@link #localLimitMillis}): the tape host ends the command first. A transfer killed
+ * here for a stall returns only once that local limit has passed too (the remote side may still hold the
+ * drive until its own limit). A killed command
  * reports {@link Result#timedOut()}; the caller maps it to a fault.
  */
 final class CommandRunner implements AutoCloseable {
@@ -282,6 +284,9 @@ final class CommandRunner implements AutoCloseable {
         } finally {
             check.cancel(false);
         }
+        if (deadline.expired && !prefix.isEmpty()) {
+            awaitRemoteEnd(line, deadline);
+        }
         int exit = process.exitValue();
         Result r = new Result(line, exit, out, err, deadline.expired, ioError);
         if (LOG.isDebugEnabled()) {
@@ -289,6 +294,27 @@ final class CommandRunner implements AutoCloseable {
                     err.isBlank() ? "" : ": " + err.strip());
         }
         return r;
+    }
+
+    /**
+     * After a stall kill behind a prefix: killing the local side (the {@code ssh}) does not stop the remote
+     * command, which may still hold the drive (a {@code dd} stuck on it); its {@code timeout} ends it only at the
+     * command's overall limit. The job must not hand the drive back before that, or the next command on the
+     * same device runs beside it: wait until the local limit ({@link #localLimitMillis}), which lies past the
+     * remote limit and its kill grace, has passed. A kill at the limit itself waits for nothing.
+     */
+    private static void awaitRemoteEnd(String line, Deadline deadline) {
+        long left = deadline.endNanos - System.nanoTime();
+        if (left <= 0) {
+            return;
+        }
+        LOG.warn("{}: stalled and killed here; waiting {} s for the tape host's limit to end it there too", line,
+                TimeUnit.NANOSECONDS.toSeconds(left) + 1);
+        try {
+            TimeUnit.NANOSECONDS.sleep(left);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing: stop waiting
+        }
     }
 
     /** Runs pipe I/O on the I/O pool; a full pool fails the task rather than blocking the command. */
@@ -378,7 +404,7 @@ final class CommandRunner implements AutoCloseable {
     static final class Deadline {
         private final Process process;
         private final long stepNanos;
-        private final long endNanos;
+        final long endNanos;
         private volatile long deadlineNanos;
         volatile boolean expired;
 

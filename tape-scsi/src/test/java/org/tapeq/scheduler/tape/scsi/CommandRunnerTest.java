@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -129,6 +130,24 @@ class CommandRunnerTest {
             assertFalse(running(pid), "the command still runs on the tape host although the local side gave up: " + r);
             assertFalse(r.timedOut(), "the tape host ended it, not the local watchdog: " + r);
             assertEquals(CommandRunner.REMOTE_KILLED_EXIT, r.exitCode(), r.toString());
+        } finally {
+            remote.close();
+        }
+    }
+
+    @Test
+    void drain_remoteTransferStallsBehindAPrefix_returnsOnlyAfterTheTapeHostEndedIt(@TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path pidFile = dir.resolve("pid");
+        CommandRunner remote = detachedRemote(dir);
+        try {
+            // silent (a dd stuck on the drive) far longer than the 0.4 s stall limit; the tape host's timeout
+            // ends it at the 1 s overall limit
+            CommandRunner.Result r = remote.drain("echo $$ > " + pidFile + "; exec sleep 60", 400, 1_000,
+                    in -> in.transferTo(OutputStream.nullOutputStream()));
+            assertTrue(r.timedOut(), "the local stall limit ended the transfer here: " + r);
+            long pid = Long.parseLong(java.nio.file.Files.readString(pidFile).strip());
+            assertFalse(running(pid), "the transfer still runs on the tape host although drain returned: " + r);
         } finally {
             remote.close();
         }
