@@ -9,9 +9,8 @@ import org.tapeq.scheduler.model.TapeFault;
 
 /**
  * The library's robot as {@link ScsiLibrary} uses it: {@code mtx status}, load and unload, one command at a time
- * (one robot), and the reconcile that makes a drive as empty as the scheduler takes it to be: a cartridge the
- * changer reports in a drive goes back to a slot, with {@code mt offline} first only when the drive reports a
- * tape (on an empty drive, DR_OPEN, it waits for the next tape and ejects that one).
+ * (one robot), and the steps of every unload: {@code mt offline} first only when the drive reports a tape (on
+ * an empty drive, DR_OPEN, it waits for the next tape and ejects that one), then the robot's move to a slot.
  *
  * <p>Design notes. Called from the library's jobs on the runner's threads; the fair lock is the only state.
  * What the library remembers about a drive (its cartridge, end of data) stays in {@link ScsiLibrary}, which
@@ -59,46 +58,48 @@ final class Changer {
     }
 
     /**
-     * After a failed mount: a cartridge the changer reports in the drive goes back to a slot, so that the drive
-     * is empty as the scheduler takes it to be. Logs instead of throwing (the caller reports the original fault);
-     * returns whether the drive is known to be empty now.
-     */
-    boolean reconcile(ScsiSettings.Drive drive, String what, TapeFault cause) {
-        try {
-            ChangerStatus status = status(what + " (checking the drive after: " + cause.getMessage() + ")");
-            ChangerStatus.Element e = status.drive(drive.changerIndex()).orElse(null);
-            if (e != null && e.full()) {
-                returnToSlot(drive, status, e, what);
-            }
-            return true;
-        } catch (TapeFault f) {
-            LOG.error("{}: after {}: could not check or empty the drive: {}", what, cause.getMessage(),
-                    f.getMessage());
-            return false;
-        }
-    }
-
-    /**
-     * Moves the cartridge in the drive back to a slot: {@code mt offline} first only if the drive reports a tape,
-     * then {@code mtx unload}.
+     * Moves the cartridge in the drive back to a slot: {@link #offline} first, then {@link #unload}. The caller
+     * reads the drive's TapeAlert flags afterwards, as after any unload.
      */
     void returnToSlot(ScsiSettings.Drive drive, ChangerStatus status, ChangerStatus.Element e, String what)
             throws TapeFault {
-        if (holdsTape(drive.device())) {
-            CommandRunner.Result offline = mt(drive.device(), "offline");
-            if (!offline.ok()) {
-                LOG.warn("{}: {} failed: {}; trying the robot anyway", what, offline.line(), offline.diagnostic());
-            }
+        CommandRunner.Result offline = offline(drive.device(), what);
+        int slot = unload(drive, status, e, what + " (returning the cartridge in the drive)", offline);
+        LOG.info("{}: returned {} from the drive to slot {}", what, e.barcode(), slot);
+    }
+
+    /**
+     * {@code mt offline}, only if the drive reports a tape: on an empty drive (DR_OPEN: the tape was already
+     * ejected, e.g. by an unmount whose robot move failed) it waits for the next tape and ejects that one. Null
+     * if skipped; a failure is logged (the robot may still take the cartridge, a drive that lost its connection).
+     * Not under the robot lock: a rewind before the eject takes minutes.
+     */
+    CommandRunner.Result offline(String device, String what) {
+        if (!holdsTape(device)) {
+            LOG.info("{}: the drive has no tape loaded (DR_OPEN); only the robot is asked", what);
+            return null;
         }
+        CommandRunner.Result r = mt(device, "offline");
+        if (!r.ok()) {
+            LOG.warn("{}: {} failed: {}; trying the robot anyway", what, r.line(), r.diagnostic());
+        }
+        return r;
+    }
+
+    /**
+     * {@code mtx unload} of the cartridge in the drive to its return slot (under the robot lock); the fault names
+     * a failed {@code offline} before it. Returns the slot.
+     */
+    int unload(ScsiSettings.Drive drive, ChangerStatus status, ChangerStatus.Element e, String what,
+            CommandRunner.Result offline) throws TapeFault {
         int slot = status.returnSlot(e).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what
-                + ": no free storage slot to return the cartridge in the drive to"));
+                + ": no free storage slot to return the cartridge to"));
         CommandRunner.Result r = move("unload", slot, drive.changerIndex());
         if (!r.ok()) {
-            TapeFault fault = FaultMap.fault(FaultMap.Op.ROBOT, what + " (returning the cartridge in the drive)", r);
-            LOG.warn("{}: robot fault: {}", what, fault.getMessage());
-            throw fault;
+            throw FaultMap.fault(FaultMap.Op.ROBOT, what + (offline == null || offline.ok() ? "" : " (after "
+                    + offline.line() + ": " + offline.diagnostic() + ")"), r);
         }
-        LOG.info("{}: returned {} from the drive to slot {}", what, e.barcode(), slot);
+        return slot;
     }
 
     /** Whether {@code mt status} shows a tape in the drive; true if it cannot tell (then unloading is tried). */

@@ -353,10 +353,22 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         return null;
     }
 
-    /** After a failed mount: the changer's reconcile; the drive is forgotten once it is known to be empty. */
+    /**
+     * After a failed mount: a cartridge the changer reports in the drive goes back to a slot, so that the drive is
+     * empty as the scheduler takes it to be (under the robot lock). Logs instead of throwing (the caller reports
+     * the original fault); the drive is forgotten once it is known to be empty.
+     */
     private void reconcile(DriveState d, String what, TapeFault cause) {
-        if (changer.reconcile(d.config, what, cause)) {
+        try {
+            ChangerStatus status = changer.status(what + " (checking the drive after: " + cause.getMessage() + ")");
+            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElse(null);
+            if (drive != null && drive.full()) {
+                returnToSlot(d, status, drive, what);
+            }
             forget(d);
+        } catch (TapeFault f) {
+            LOG.error("{}: after {}: could not check or empty the drive: {}", what, cause.getMessage(),
+                    f.getMessage());
         }
     }
 
@@ -365,7 +377,19 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             throws TapeFault {
         d.lastUnloaded = drive.barcode();
         changer.returnToSlot(d.config, status, drive, what);
+        unloaded(d, drive.barcode(), what);
+    }
+
+    /**
+     * After any unload: the drive is empty, and the flags it raises now concern {@code barcode}. Media flags make
+     * it suspect; the fault of drive flags is reported at the next mount, before any robot move (the unload
+     * itself succeeded).
+     */
+    private void unloaded(DriveState d, String barcode, String what) {
         forget(d);
+        d.lastUnloaded = barcode;
+        d.pendingFault = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), barcode,
+                what + " (flags read after the unload)"));
     }
 
     private Void doUnmount(DriveState d) throws TapeFault {
@@ -381,16 +405,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 changer.unlock();
             }
         }
-        // On an empty drive (DR_OPEN: the tape was already ejected, e.g. by an unmount whose robot move failed)
-        // mt offline waits for the next tape and ejects it: skip it.
-        CommandRunner.Result offline = changer.holdsTape(d.device()) ? mt(d, "offline") : null;
-        if (offline == null) {
-            LOG.info("{}: the drive has no tape loaded (DR_OPEN); only the robot is asked", what);
-        } else if (!offline.ok()) {
-            // The robot may still be able to take it (a drive that lost its connection); if not, mtx says so.
-            LOG.warn("{}: {} failed: {}; trying the robot anyway", what, offline.line(), offline.diagnostic());
-        }
-        boolean offlineOk = offline == null || offline.ok();
+        CommandRunner.Result offline = changer.offline(d.device(), what);
         String unloaded;
         changer.lock();
         try {
@@ -402,25 +417,14 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                 throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
             }
             unloaded = d.barcode != null ? d.barcode : drive.barcode();
-            int slot = status.returnSlot(drive).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what
-                    + ": no free storage slot to return it to"));
-            CommandRunner.Result r = changer.move("unload", slot, d.config.changerIndex());
-            if (!r.ok()) {
-                throw FaultMap.fault(FaultMap.Op.ROBOT, what + (offlineOk ? "" : " (after "
-                        + offline.line() + ": " + offline.diagnostic() + ")"), r);
-            }
+            changer.unload(d.config, status, drive, what, offline);
         } catch (TapeFault f) {
             LOG.warn("{}: {} fault during the unload: {}", what, f.kind(), f.getMessage());
             throw f;
         } finally {
             changer.unlock();
         }
-        forget(d);
-        d.lastUnloaded = unloaded;
-        // media flags: the cartridge just unloaded is suspect; drive flags: reported at the next mount, before any
-        // robot move (the unload itself succeeded)
-        d.pendingFault = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), unloaded,
-                what + " (flags read after the unload)"));
+        unloaded(d, unloaded, what);
         return null;
     }
 

@@ -1,0 +1,152 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+/**
+ * The library against a fake tape host: {@code mtx}, {@code mt}, {@code sg_logs} and {@code sg_read_attr} are
+ * scripts first on the command prefix's PATH, keeping a one-drive, three-slot library's state in files.
+ */
+class ScsiLibraryFakeHostTest {
+
+    private static final String X = "X00001L8";
+    private static final String Y = "Y00001L8";
+    private static final String Z = "Z00001L8";
+
+    @TempDir
+    Path host;
+
+    private final RealTimeEventLoop loop = new RealTimeEventLoop("test-loop", 1);
+    private ScsiLibrary library;
+
+    @AfterEach
+    void close() {
+        if (library != null) {
+            library.close();
+        }
+        loop.close();
+    }
+
+    private void fakeHost() throws IOException {
+        Path bin = Files.createDirectories(host.resolve("bin"));
+        Path s = Files.createDirectories(host.resolve("state"));
+        Files.writeString(s.resolve("slot1"), X);
+        Files.writeString(s.resolve("slot2"), Y);
+        Files.writeString(s.resolve("slot3"), Z);
+        String none = resource("mhvtl/sg_logs-tapealert-none.txt");
+        Files.writeString(host.resolve("alerts-none"), none);
+        // flag 0x04 (media) alone set
+        String media = none.replace("00 04 c0 01 00  00 05", "00 04 c0 01 01  00 05");
+        if (media.equals(none)) {
+            throw new IllegalStateException("the TapeAlert dump changed; set flag 0x04 another way");
+        }
+        Files.writeString(host.resolve("alerts-media"), media);
+        script(bin.resolve("mtx"), "S=" + s + "\n"
+                + "case \"$3\" in\n"
+                + "  status)\n"
+                + "    echo '  Storage Changer /dev/sch0:1 Drives, 3 Slots ( 0 Import/Export )'\n"
+                + "    if [ -s $S/drive ]; then echo \"Data Transfer Element 0:Full (Storage Element $(cat $S/from)"
+                + " Loaded):VolumeTag = $(cat $S/drive)\"; else echo 'Data Transfer Element 0:Empty'; fi\n"
+                + "    for n in 1 2 3; do if [ -s $S/slot$n ]; then echo \"      Storage Element $n:Full"
+                + " :VolumeTag=$(cat $S/slot$n)\"; else echo \"      Storage Element $n:Empty:VolumeTag=\"; fi; done;;\n"
+                + "  load) mv $S/slot$4 $S/drive; echo $4 > $S/from; rm -f $S/ejected;;\n"
+                + "  unload) mv $S/drive $S/slot$4; rm -f $S/from $S/ejected;;\n"
+                + "  *) exit 2;;\n"
+                + "esac\n");
+        script(bin.resolve("mt"), "S=" + s + "\n"
+                + "case \"$3\" in\n"
+                + "  status)\n"
+                + "    if [ -s $S/drive ] && [ ! -e $S/ejected ]; then printf 'File number=0, block number=0,"
+                + " partition=0.\\nGeneral status bits on (41010000):\\n BOT ONLINE IM_REP_EN\\n'\n"
+                + "    else printf 'File number=-1, block number=-1, partition=0.\\nGeneral status bits on"
+                + " (50000):\\n DR_OPEN IM_REP_EN\\n'; fi;;\n"
+                + "  offline) touch $S/ejected;;\n"
+                + "  setblk) ;;\n"
+                + "  rewind) if [ -e $S/failrewind ]; then rm $S/failrewind; touch $S/media;"
+                + " echo \"$2: Input/output error\" >&2; exit 1; fi;;\n"
+                + "  *) exit 2;;\n"
+                + "esac\n");
+        // reading clears the flags, as on a drive
+        script(bin.resolve("sg_logs"), "S=" + s + "\n"
+                + "if [ -e $S/media ]; then rm $S/media; cat " + host.resolve("alerts-media") + "; else cat "
+                + host.resolve("alerts-none") + "; fi\n");
+        script(bin.resolve("sg_read_attr"), "echo 'no cartridge memory' >&2; exit 5\n");
+        ScsiSettings settings = new ScsiSettings("/dev/sch0", List.of(new ScsiSettings.Drive("d0", "/dev/nst0", 0)),
+                256 * 1024, List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "sh", "-c"), 10_000,
+                10_000, 10_000, 1 << 20);
+        library = new ScsiLibrary(loop, settings, (bytes, barcode) -> { });
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = ScsiLibraryFakeHostTest.class.getResourceAsStream("/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void script(Path file, String body) throws IOException {
+        Files.writeString(file, "#!/bin/sh\n" + body);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private static void await(Consumer<Completion<Void>> op) throws Exception {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        op.accept(new Completion<>() {
+            @Override
+            public void succeeded(Void value) {
+                f.complete(null);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                f.completeExceptionally(fault);
+            }
+        });
+        f.get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void mount_failedAfterTheLoadWithAMediaFlag_theReturnedCartridgeIsSuspectNotTheOneBefore() throws Exception {
+        fakeHost();
+        List<String> suspects = new CopyOnWriteArrayList<>();
+        library.alerts(new DriveAlerts() {
+            @Override
+            public void cartridgeSuspect(String drive, String barcode, String reason) {
+                suspects.add(barcode);
+            }
+
+            @Override
+            public void cleaningDue(String drive, String reason) {
+            }
+        });
+        await(done -> library.mount("d0", X, done));
+        await(done -> library.unmount("d0", done));
+        Files.createFile(host.resolve("state/failrewind")); // Y's rewind fails and the drive raises a media flag
+        ExecutionException failed = assertThrows(ExecutionException.class,
+                () -> await(done -> library.mount("d0", Y, done)));
+        assertEquals(TapeFault.class, failed.getCause().getClass());
+        assertEquals(Y, Files.readString(host.resolve("state/slot2")), "Y went back to its slot");
+        await(done -> library.mount("d0", Z, done));
+        assertEquals(List.of(Y), suspects, "the media flag concerns Y, the cartridge in the drive when it was raised");
+    }
+}
