@@ -34,7 +34,11 @@ import org.tapeq.scheduler.time.Threads;
  *     about as much as one); the checksum files are renamed into place and the directory forced; then the data
  *     files are renamed into place and the directory forced. So a name in {@code in/} never shows data that is
  *     not on disk, and a file's checksum file is durable before the file's name appears. The same guarantees as
- *     one file at a time, with two directory forces per batch instead of two per file.</li>
+ *     one file at a time, with two directory forces per batch instead of two per file. A file that fails after its
+ *     rename (the last directory force, or anything unforeseen) is taken out of {@code in/} before its failure is
+ *     reported, since the pool would take a whole file in {@code in/} next to its error file.</li>
+ * <li><b>Every batch ends.</b> Whatever breaks off a commit, each file of the batch is reported and the next batch
+ *     starts; otherwise every later staged file would wait for ever.</li>
  * <li><b>Threads.</b> The committer and the sync threads touch only files, through the directory held open; every
  *     request's state stays on the bridge's thread. Both executors are bounded: one batch in flight (a second is
  *     refused, which cannot happen since the bridge waits for the first), and the sync queue holds a batch's
@@ -61,6 +65,8 @@ final class Deliveries {
         final String checksum;
         /** Set by the committer: the checksum file's temporary name, while it has one. */
         private String checksumTemporary;
+        /** Set by the committer: whether the data file carries its final name in in/. */
+        private boolean inPlace;
         /** Set by the committer: why the file was not delivered, or null. */
         volatile IOException failure;
 
@@ -73,8 +79,57 @@ final class Deliveries {
         }
     }
 
+    /** What the committer does to in/: the directory held open, or a stand-in in tests. */
+    interface Directory {
+        String writeTemporary(String name, byte[] data) throws IOException;
+
+        void forceFile(String name) throws IOException;
+
+        void rename(String from, String to) throws IOException;
+
+        void delete(String name) throws IOException;
+
+        void forceSelf() throws IOException;
+
+        Object path();
+
+        static Directory of(HeldDirectory held) {
+            return new Directory() {
+                @Override
+                public String writeTemporary(String name, byte[] data) throws IOException {
+                    return held.writeTemporary(name, data, false);
+                }
+
+                @Override
+                public void forceFile(String name) throws IOException {
+                    held.forceFile(name);
+                }
+
+                @Override
+                public void rename(String from, String to) throws IOException {
+                    held.rename(from, to);
+                }
+
+                @Override
+                public void delete(String name) throws IOException {
+                    held.delete(name);
+                }
+
+                @Override
+                public void forceSelf() throws IOException {
+                    held.forceSelf();
+                }
+
+                @Override
+                public Object path() {
+                    return held.path();
+                }
+            };
+        }
+    }
+
     private final String name;
-    private final HeldDirectory in;
+    private final Directory in;
     private final BridgeThread bridge;
     private final Consumer<Delivery> done;
     private final ThreadPoolExecutor committer;
@@ -86,6 +141,10 @@ final class Deliveries {
 
     /** {@code done} is called on the bridge's thread for every file, delivered or not. */
     Deliveries(String name, HeldDirectory in, BridgeThread bridge, Consumer<Delivery> done) {
+        this(name, Directory.of(in), bridge, done);
+    }
+
+    Deliveries(String name, Directory in, BridgeThread bridge, Consumer<Delivery> done) {
         this.name = name;
         this.in = in;
         this.bridge = bridge;
@@ -121,8 +180,13 @@ final class Deliveries {
         inFlight = true;
         try {
             committer.execute(() -> {
-                commit(batch);
-                bridge.run(() -> finished(batch));
+                try {
+                    commit(batch);
+                } catch (Throwable t) {
+                    failed(batch, t);
+                } finally {
+                    bridge.run(() -> finished(batch));
+                }
             });
         } catch (RejectedExecutionException e) {
             // stopping: the temporary files stay, and a restart stages these requests again
@@ -146,7 +210,7 @@ final class Deliveries {
             if (d.checksumFile != null) {
                 try {
                     d.checksumTemporary = in.writeTemporary(RequestDirectory.checksumFileName(
-                            d.tracked.pnfsid), d.checksumFile, false);
+                            d.tracked.pnfsid), d.checksumFile);
                     toForce.add(d.checksumTemporary);
                     owners.add(d);
                 } catch (IOException e) {
@@ -177,16 +241,68 @@ final class Deliveries {
             if (d.failure == null) {
                 try {
                     in.rename(d.temporary, d.tracked.pnfsid);
+                    d.inPlace = true;
                 } catch (IOException e) {
                     d.failure = e;
                 }
             }
         }
         forceDirectory(batch);
+        takeOutFailed(batch);
         for (Delivery d : batch) {
             if (d.checksumTemporary != null) {
-                BridgeContext.deleteQuietly(in, d.checksumTemporary);
+                deleteQuietly(d.checksumTemporary);
             }
+        }
+    }
+
+    /**
+     * Something unforeseen (a runtime exception, an error) broke off the commit: every file not yet delivered
+     * fails, and those already renamed into place are taken out again, so that the bridge's thread hears of every
+     * file and the next batch starts.
+     */
+    private void failed(List<Delivery> batch, Throwable t) {
+        List<String> files = new ArrayList<>(batch.size());
+        for (Delivery d : batch) {
+            files.add(d.tracked.pnfsid);
+            if (d.failure == null) {
+                d.failure = new IOException("committing the batch failed: " + t, t);
+            }
+        }
+        LOG.error("{}: committing staged files {} into {} failed", name, files, in.path(), t);
+        try {
+            takeOutFailed(batch);
+        } catch (Throwable again) {
+            LOG.error("{}: cannot take failed files out of {}", name, in.path(), again);
+        }
+    }
+
+    /**
+     * A file that failed after its data file was renamed into place (its directory force failed) is taken out of
+     * in/ before the failure is answered: otherwise the pool would see a whole file next to an error file, and a
+     * restart would adopt it as delivered. If even that fails the file stays and counts as delivered: its data and
+     * checksum file are on disk, and if a crash loses its name the request is still there and is staged again.
+     */
+    private void takeOutFailed(List<Delivery> batch) {
+        for (Delivery d : batch) {
+            if (d.inPlace && d.failure != null) {
+                try {
+                    in.delete(d.tracked.pnfsid);
+                    d.inPlace = false;
+                } catch (IOException e) {
+                    LOG.warn("{}: cannot take {} out of {} after {}; counting it delivered: {}", name,
+                            d.tracked.pnfsid, in.path(), d.failure.toString(), e.toString());
+                    d.failure = null;
+                }
+            }
+        }
+    }
+
+    private void deleteQuietly(String file) {
+        try {
+            in.delete(file);
+        } catch (IOException e) {
+            LOG.warn("{}: cannot remove {} from {}: {}", name, file, in.path(), e.toString());
         }
     }
 

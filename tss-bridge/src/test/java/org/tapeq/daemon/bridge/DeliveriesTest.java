@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -70,6 +72,116 @@ class DeliveriesTest {
             }
         } finally {
             bridge.close();
+        }
+    }
+
+    @Test
+    void commit_secondDirectoryForceFails_takesTheDataFilesOutOfInBeforeFailingThem() throws Exception {
+        BlockingQueue<Deliveries.Delivery> done = new LinkedBlockingQueue<>();
+        BridgeThread bridge = new BridgeThread("test");
+        try (HeldDirectory held = HeldDirectory.open(in)) {
+            int[] forces = {0};
+            Deliveries.Directory failing = new Stub(held) {
+                @Override
+                public void forceSelf() throws IOException {
+                    if (++forces[0] == 2) { // the force after the data files' renames
+                        throw new IOException("Input/output error");
+                    }
+                    super.forceSelf();
+                }
+            };
+            Deliveries deliveries = new Deliveries("test", failing, bridge, done::add);
+            Files.write(in.resolve(temporary("00B1")), new byte[] {1, 2, 3, 4});
+            Deliveries.Delivery d = new Deliveries.Delivery(new Tracked(1, "00B1", null, 0, null), temporary("00B1"),
+                    "adler32:00b1\n".getBytes(StandardCharsets.US_ASCII), 4, null);
+            bridge.run(() -> deliveries.add(d));
+            Deliveries.Delivery result = done.poll(30, TimeUnit.SECONDS);
+            deliveries.close();
+
+            assertNotNull(result, "not reported");
+            assertEquals(2, forces[0]);
+            assertNotNull(result.failure);
+            assertFalse(Files.exists(in.resolve("00B1")), "a failed file stays in in/ under its final name");
+        } finally {
+            bridge.close();
+        }
+    }
+
+    @Test
+    void commit_renameThrowsUnchecked_failsTheBatchAndALaterFileIsStillDelivered() throws Exception {
+        BlockingQueue<Deliveries.Delivery> done = new LinkedBlockingQueue<>();
+        BridgeThread bridge = new BridgeThread("test");
+        try (HeldDirectory held = HeldDirectory.open(in)) {
+            Deliveries.Directory failing = new Stub(held) {
+                @Override
+                public void rename(String from, String to) throws IOException {
+                    if (to.equals("00C1")) {
+                        throw new UncheckedIOException(new IOException("Stale file handle"));
+                    }
+                    super.rename(from, to);
+                }
+            };
+            Deliveries deliveries = new Deliveries("test", failing, bridge, done::add);
+            for (String id : List.of("00C1", "00C2")) {
+                Files.write(in.resolve(temporary(id)), new byte[] {1, 2, 3, 4});
+            }
+            Deliveries.Delivery first = new Deliveries.Delivery(new Tracked(1, "00C1", null, 0, null),
+                    temporary("00C1"), null, 4, null);
+            bridge.run(() -> deliveries.add(first));
+            Deliveries.Delivery failed = done.poll(30, TimeUnit.SECONDS);
+            assertNotNull(failed, "the failed batch was never reported");
+            assertNotNull(failed.failure);
+
+            Deliveries.Delivery second = new Deliveries.Delivery(new Tracked(2, "00C2", null, 0, null),
+                    temporary("00C2"), null, 4, null);
+            bridge.run(() -> deliveries.add(second));
+            Deliveries.Delivery later = done.poll(30, TimeUnit.SECONDS);
+            deliveries.close();
+
+            assertNotNull(later, "a file staged after the failed batch waits forever");
+            assertNull(later.failure);
+            assertTrue(Files.exists(in.resolve("00C2")));
+        } finally {
+            bridge.close();
+        }
+    }
+
+    /** Passes everything to the real directory; tests override what should fail. */
+    private static class Stub implements Deliveries.Directory {
+        private final Deliveries.Directory real;
+
+        Stub(HeldDirectory held) {
+            this.real = Deliveries.Directory.of(held);
+        }
+
+        @Override
+        public String writeTemporary(String name, byte[] data) throws IOException {
+            return real.writeTemporary(name, data);
+        }
+
+        @Override
+        public void forceFile(String name) throws IOException {
+            real.forceFile(name);
+        }
+
+        @Override
+        public void rename(String from, String to) throws IOException {
+            real.rename(from, to);
+        }
+
+        @Override
+        public void delete(String name) throws IOException {
+            real.delete(name);
+        }
+
+        @Override
+        public void forceSelf() throws IOException {
+            real.forceSelf();
+        }
+
+        @Override
+        public Object path() {
+            return real.path();
         }
     }
 
