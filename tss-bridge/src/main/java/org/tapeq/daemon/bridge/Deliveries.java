@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,8 +42,9 @@ import org.tapeq.scheduler.time.Threads;
  *     starts; otherwise every later staged file would wait for ever.</li>
  * <li><b>Threads.</b> The committer and the sync threads touch only files, through the directory held open; every
  *     request's state stays on the bridge's thread. Both executors are bounded: one batch in flight (a second is
- *     refused, which cannot happen since the bridge waits for the first), and the sync queue holds a batch's
- *     files; beyond that the committer forces a file itself (caller runs).</li>
+ *     refused, which cannot happen since the bridge waits for the first), and the sync queue holds all of a batch's
+ *     files, so a force is refused only once the daemon stops; that file then fails (its future would otherwise
+ *     never complete).</li>
  * </ol>
  */
 final class Deliveries {
@@ -153,7 +155,7 @@ final class Deliveries {
                 Threads.named("tapeq-" + name + "-deliver"), new ThreadPoolExecutor.AbortPolicy());
         this.syncers = new ThreadPoolExecutor(SYNC_THREADS, SYNC_THREADS, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(2 * MAX_BATCH), Threads.numbered("tapeq-" + name + "-sync"),
-                new ThreadPoolExecutor.CallerRunsPolicy());
+                new ThreadPoolExecutor.AbortPolicy());
         this.syncers.allowCoreThreadTimeOut(true);
     }
 
@@ -314,7 +316,11 @@ final class Deliveries {
                 in.forceFile(f);
                 return null;
             };
-            futures.add(syncers.submit(force));
+            try {
+                futures.add(syncers.submit(force));
+            } catch (RejectedExecutionException e) {
+                futures.add(CompletableFuture.failedFuture(new IOException("stopping: " + f + " not forced to disk")));
+            }
         }
         for (int i = 0; i < futures.size(); i++) {
             try {

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -142,6 +143,47 @@ class DeliveriesTest {
             assertNull(later.failure);
             assertTrue(Files.exists(in.resolve("00C2")));
         } finally {
+            bridge.close();
+        }
+    }
+
+    @Test
+    void commit_stoppedWhileABatchIsCommitted_failsItsFilesInsteadOfHanging() throws Exception {
+        BlockingQueue<Deliveries.Delivery> done = new LinkedBlockingQueue<>();
+        BridgeThread bridge = new BridgeThread("test");
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (HeldDirectory held = HeldDirectory.open(in)) {
+            Deliveries.Directory slow = new Stub(held) {
+                @Override
+                public String writeTemporary(String name, byte[] data) throws IOException {
+                    entered.countDown();
+                    while (true) { // a write that outlasts the stop: the interrupt of close() is not heeded
+                        try {
+                            release.await();
+                            break;
+                        } catch (InterruptedException e) {
+                            // keep waiting
+                        }
+                    }
+                    return super.writeTemporary(name, data);
+                }
+            };
+            Deliveries deliveries = new Deliveries("test", slow, bridge, done::add);
+            Files.write(in.resolve(temporary("00D1")), new byte[] {1, 2, 3, 4});
+            Deliveries.Delivery d = new Deliveries.Delivery(new Tracked(1, "00D1", null, 0, null), temporary("00D1"),
+                    "adler32:00d1\n".getBytes(StandardCharsets.US_ASCII), 4, null);
+            bridge.run(() -> deliveries.add(d));
+            assertTrue(entered.await(30, TimeUnit.SECONDS));
+            deliveries.close(); // the sync threads are gone when the commit goes on
+            release.countDown();
+
+            Deliveries.Delivery result = done.poll(30, TimeUnit.SECONDS);
+            assertNotNull(result, "the batch never ended");
+            assertNotNull(result.failure);
+            assertFalse(Files.exists(in.resolve("00D1")));
+        } finally {
+            release.countDown();
             bridge.close();
         }
     }
