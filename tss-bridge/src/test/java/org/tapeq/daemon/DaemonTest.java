@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.protocol.ErrorReport;
+import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 
 /** The daemon serving one request directory, driven the way both providers write requests. */
@@ -226,8 +227,18 @@ class DaemonTest {
         Path partial = f.dir.inDir().resolve("." + id + ".1f00.tapeq.tmp");
         Files.write(partial, new byte[10]);
 
+        String lone = DaemonFixture.newPnfsId(); // a crash between a batch's two renames: no data file
+        Path loneChecksum = f.dir.inDir().resolve(RequestDirectory.checksumFileName(lone));
+        Files.writeString(loneChecksum, "adler32:00000001\n");
+        String whole = DaemonFixture.newPnfsId();
+        Files.write(f.dir.inFile(whole), new byte[10]);
+        Path wholeChecksum = f.dir.inDir().resolve(RequestDirectory.checksumFileName(whole));
+        Files.writeString(wholeChecksum, "adler32:00000001\n");
+
         f.start(); // an administrator took the drives down: they stay down across the restart
         DaemonFixture.await("partial removed", () -> !DaemonFixture.exists(partial));
+        DaemonFixture.await("lone checksum file removed", () -> !DaemonFixture.exists(loneChecksum));
+        assertTrue(Files.exists(wholeChecksum), "a checksum file next to its data file was removed");
         f.drivesUp();
         assertNull(f.awaitStage(id));
         assertArrayEquals(data, Files.readAllBytes(f.dir.inFile(id)));

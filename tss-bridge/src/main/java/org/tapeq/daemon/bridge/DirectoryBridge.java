@@ -261,10 +261,13 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     /**
      * What a crash left half-written: every temporary file in in/ (only this daemon writes there: stage targets
      * and checksum files) and this daemon's error-file temporaries in request/ ({@code .<pnfsid>.err.<random>.tmp};
-     * the provider's own temporaries there are left alone).
+     * the provider's own temporaries there are left alone), and checksum files in in/ without their data file (a
+     * crash between a batch's two renames, see Deliveries; the provider reads a checksum file before it moves the
+     * data file out, so one whose data file is gone is no longer needed).
      */
     private void removePartials() throws IOException {
         removeTemporaries(guard.held.in(), name -> true);
+        removeLoneChecksumFiles(guard.held.in());
         String errorPart = RequestDirectory.ERROR_SUFFIX + ".";
         removeTemporaries(guard.held.request(), name -> name.contains(errorPart));
     }
@@ -279,6 +282,21 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         }
         if (removed > 0) {
             LOG.info("{}: removed {} partial file(s) left in {}", settings.name(), removed, directory);
+        }
+    }
+
+    private void removeLoneChecksumFiles(HeldDirectory in) throws IOException {
+        int removed = 0;
+        for (String n : in.list()) {
+            String pnfsid = RequestDirectory.pnfsIdOfChecksumFile(n);
+            if (pnfsid != null && !in.exists(pnfsid)) {
+                in.delete(n);
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            LOG.info("{}: removed {} checksum file(s) without their staged file from {}", settings.name(), removed,
+                    in);
         }
     }
 
