@@ -3,10 +3,13 @@ package org.tapeq.scheduler.engine;
 import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.RequestListener;
+import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
@@ -31,7 +34,7 @@ final class WorkHold {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkHold.class);
 
-    private final Queue<Runnable> waiting = new ArrayDeque<>();
+    private final Queue<Held> waiting = new ArrayDeque<>();
     /** Why work is held, or null. */
     private String reason;
 
@@ -55,6 +58,52 @@ final class WorkHold {
         }
     }
 
+    /**
+     * One command or outcome that waits: what it is (for the log) and, for a library command, the completion
+     * the engine waits on. A command that throws when passed on is logged and its completion failed (a drive
+     * fault: the engine frees the drive and tries again), so the engine does not wait for it forever and the
+     * rest that waited still runs.
+     */
+    private record Held(String what, Runnable action, Once<?> done) {
+
+        void run() {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.error("Held {} failed when passed on", what, e);
+                if (done != null) {
+                    done.failed(new TapeFault(FaultKind.DRIVE, what + " failed when passed on after a hold: " + e, e));
+                }
+            }
+        }
+    }
+
+    /** A completion answered at most once (a command may have answered before it threw). */
+    private static final class Once<T> implements Completion<T> {
+        private final Completion<T> done;
+        private boolean answered;
+
+        Once(Completion<T> done) {
+            this.done = done;
+        }
+
+        @Override
+        public void succeeded(T value) {
+            if (!answered) {
+                answered = true;
+                done.succeeded(value);
+            }
+        }
+
+        @Override
+        public void failed(TapeFault fault) {
+            if (!answered) {
+                answered = true;
+                done.failed(fault);
+            }
+        }
+    }
+
     /** Why work is held now, or null. */
     String reason() {
         return reason;
@@ -65,17 +114,28 @@ final class WorkHold {
         return waiting.size();
     }
 
-    private void pass(Runnable action) {
+    private void pass(String what, Runnable action) {
         if (reason == null) {
             action.run();
         } else {
-            waiting.add(action);
+            waiting.add(new Held(what, action, null));
+        }
+    }
+
+    /** A library command: run now, or wait with its completion (failed if it throws when passed on). */
+    private <T> void pass(String what, Completion<T> done, Consumer<Completion<T>> command) {
+        if (reason == null) {
+            command.accept(done);
+        } else {
+            Once<T> once = new Once<>(done);
+            waiting.add(new Held(what, () -> command.accept(once), once));
         }
     }
 
     /** The listener, behind this hold. */
     RequestListener listener(RequestListener listener) {
-        return (request, outcome) -> pass(() -> listener.completed(request, outcome));
+        return (request, outcome) -> pass("answer to request " + request.id(),
+                () -> listener.completed(request, outcome));
     }
 
     /** The library, behind this hold (its inventory and static facts are not held: they move nothing). */
@@ -93,37 +153,38 @@ final class WorkHold {
 
             @Override
             public void mount(String drive, String barcode, Completion<Void> done) {
-                pass(() -> library.mount(drive, barcode, done));
+                pass("mount of " + barcode + " in " + drive, done, d -> library.mount(drive, barcode, d));
             }
 
             @Override
             public void unmount(String drive, Completion<Void> done) {
-                pass(() -> library.unmount(drive, done));
+                pass("unmount of " + drive, done, d -> library.unmount(drive, d));
             }
 
             @Override
             public void locate(String drive, long block, Completion<Void> done) {
-                pass(() -> library.locate(drive, block, done));
+                pass("locate to block " + block + " in " + drive, done, d -> library.locate(drive, block, d));
             }
 
             @Override
             public void locateFile(String drive, int fileNumber, Completion<Long> done) {
-                pass(() -> library.locateFile(drive, fileNumber, done));
+                pass("locate to file " + fileNumber + " in " + drive, done,
+                        d -> library.locateFile(drive, fileNumber, d));
             }
 
             @Override
             public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
-                pass(() -> library.read(drive, skipBytes, length, sink, done));
+                pass("read in " + drive, done, d -> library.read(drive, skipBytes, length, sink, d));
             }
 
             @Override
             public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
-                pass(() -> library.append(drive, source, done));
+                pass("append in " + drive, done, d -> library.append(drive, source, d));
             }
 
             @Override
             public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
-                pass(() -> library.writeLabel(drive, label, done));
+                pass("label write in " + drive, done, d -> library.writeLabel(drive, label, d));
             }
 
             @Override

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
@@ -22,6 +23,7 @@ import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeRequest;
+import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.VirtualEventLoop;
@@ -49,11 +51,17 @@ final class EngineFixture implements AutoCloseable {
 
     private EngineFixture(Path dir, VirtualEventLoop loop, SimulatedLibrary library, Catalog catalog,
                           SchedulerConfig config, StageSpace space) {
+        this(dir, loop, library, library, catalog, config, space);
+    }
+
+    /** {@code seen}: the library as the scheduler sees it (the simulated one, or a test's wrapper of it). */
+    private EngineFixture(Path dir, VirtualEventLoop loop, SimulatedLibrary library, TapeLibrary seen,
+                          Catalog catalog, SchedulerConfig config, StageSpace space) {
         this.dir = dir;
         this.loop = loop;
         this.library = library;
         this.catalog = catalog;
-        this.scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
+        this.scheduler = Scheduler.builder().loop(loop).library(seen).catalog(catalog).config(config)
                 .stageSpace(space).listener((request, outcome) -> {
                     if (outcomes.put(request.id(), outcome) != null) {
                         throw new AssertionError("second outcome for request " + request.id() + ": " + outcome);
@@ -78,6 +86,23 @@ final class EngineFixture implements AutoCloseable {
     static EngineFixture open(Path dir, SchedulerConfig config, Consumer<SimLibraryBuilder> library)
             throws IOException {
         return open(dir, config, true, library);
+    }
+
+    /** Like {@link #open(Path, SchedulerConfig, int, long, String...)}, the scheduler seeing the library through
+     *  {@code wrap} (a test's faults). */
+    static EngineFixture openWrapped(Path dir, SchedulerConfig config, UnaryOperator<TapeLibrary> wrap, int drives,
+                                     long capacity, String... barcodes) throws IOException {
+        Files.createDirectories(dir.resolve("tapes"));
+        VirtualEventLoop loop = new VirtualEventLoop(START);
+        SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7).bytes(dir.resolve("tapes")).drives(drives);
+        for (String barcode : barcodes) {
+            b.cartridge(barcode, MediaType.LTO9, capacity);
+        }
+        SimulatedLibrary lib = b.build();
+        Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
+        EngineFixture f = new EngineFixture(dir, loop, lib, wrap.apply(lib), catalog, config, StageSpace.UNLIMITED);
+        f.await(f.scheduler.start());
+        return f;
     }
 
     /** {@code bytes} false: a size-only library (no data kept, labels not checked). */

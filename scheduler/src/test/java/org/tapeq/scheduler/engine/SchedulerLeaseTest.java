@@ -7,11 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.WrittenFile;
 
 /** The hold of a daemon that stepped down because its site lease may have lapsed. */
 class SchedulerLeaseTest {
@@ -45,6 +55,103 @@ class SchedulerLeaseTest {
             f.loop.runUntilIdle();
             flushes.forEach(r -> assertInstanceOf(Outcome.Flushed.class, f.outcome(r)));
             assertTrue(f.await(f.scheduler.workHeld()).isEmpty());
+        }
+    }
+
+    @Test
+    void resumeWork_firstHeldMountThrows_restStillRunsAndBothFlushed() throws Exception {
+        int[] mounts = {0};
+        UnaryOperator<TapeLibrary> throwOnFirstHeldMount = lib -> new ForwardingLibrary(lib) {
+            @Override
+            public void mount(String drive, String barcode, Completion<Void> done) {
+                if (++mounts[0] == 3) { // the two label mounts pass, the first mount after the hold throws
+                    throw new IllegalStateException("no such drive: " + drive);
+                }
+                super.mount(drive, barcode, done);
+            }
+        };
+        try (EngineFixture f = EngineFixture.openWrapped(dir, EngineFixture.testConfig().build(),
+                throwOnFirstHeldMount, 2, CAPACITY, "A00001L9", "A00002L9")) {
+            f.label("raw", "A00001L9");
+            f.label("aod", "A00002L9");
+            f.await(f.scheduler.unloadIdleDrives());
+            assertEquals(2, mounts[0], "label mounts");
+            f.await(f.scheduler.holdWork("site lease not renewed for 25 s"));
+            FlushRequest raw = f.flushRequest(0, 40_000, "ds", "atlas:raw@osm");
+            FlushRequest aod = f.flushRequest(1, 40_001, "ds", "atlas:aod@osm");
+            f.scheduler.flush(raw);
+            f.scheduler.flush(aod);
+            f.loop.runUntilIdle();
+            assertEquals(2, mounts[0], "mounted while held");
+
+            f.scheduler.resumeWork(); // its future is not looked at, as the daemon's lease keeper does not
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(raw));
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(aod));
+        }
+    }
+
+    /** Passes every call on to another library. */
+    private static class ForwardingLibrary implements TapeLibrary {
+        private final TapeLibrary to;
+
+        ForwardingLibrary(TapeLibrary to) {
+            this.to = to;
+        }
+
+        @Override
+        public int blockSize() {
+            return to.blockSize();
+        }
+
+        @Override
+        public void inventory(Completion<Inventory> done) {
+            to.inventory(done);
+        }
+
+        @Override
+        public void mount(String drive, String barcode, Completion<Void> done) {
+            to.mount(drive, barcode, done);
+        }
+
+        @Override
+        public void unmount(String drive, Completion<Void> done) {
+            to.unmount(drive, done);
+        }
+
+        @Override
+        public void locate(String drive, long block, Completion<Void> done) {
+            to.locate(drive, block, done);
+        }
+
+        @Override
+        public void locateFile(String drive, int fileNumber, Completion<Long> done) {
+            to.locateFile(drive, fileNumber, done);
+        }
+
+        @Override
+        public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+            to.read(drive, skipBytes, length, sink, done);
+        }
+
+        @Override
+        public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+            to.append(drive, source, done);
+        }
+
+        @Override
+        public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
+            to.writeLabel(drive, label, done);
+        }
+
+        @Override
+        public Optional<CartridgeCapacity> capacity(String drive) {
+            return to.capacity(drive);
+        }
+
+        @Override
+        public void alerts(DriveAlerts alerts) {
+            to.alerts(alerts);
         }
     }
 }
