@@ -13,6 +13,7 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
@@ -138,7 +139,7 @@ final class WorkHold {
                 () -> listener.completed(request, outcome));
     }
 
-    /** The library, behind this hold (its inventory and static facts are not held: they move nothing). */
+    /** The library, behind this hold (its inventory, static facts and drive alerts are not held: they move nothing). */
     TapeLibrary library(TapeLibrary library) {
         return new TapeLibrary() {
             @Override
@@ -190,6 +191,11 @@ final class WorkHold {
             @Override
             public Optional<CartridgeCapacity> capacity(String drive) {
                 return library.capacity(drive);
+            }
+
+            @Override
+            public void alerts(DriveAlerts alerts) {
+                library.alerts(alerts);
             }
 
             @Override
