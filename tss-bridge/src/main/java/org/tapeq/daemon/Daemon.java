@@ -116,6 +116,8 @@ public final class Daemon implements AutoCloseable {
     private final CatalogHealth catalogHealth = new CatalogHealth();
     private final CompletableFuture<String> deposed = new CompletableFuture<>();
     private long leaseAcquiredAt;
+    /** Monotonic ns taken with {@link #leaseAcquiredAt} (the lease keeper measures ages on it). */
+    private long leaseAcquiredAtNanos;
     private volatile LeaseKeeper lease;
     /** Every directory's requests found at start are queued: the daemon serves. */
     private volatile boolean started;
@@ -166,6 +168,7 @@ public final class Daemon implements AutoCloseable {
         // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease.
         String holder = UUID.randomUUID().toString();
         leaseAcquiredAt = System.currentTimeMillis();
+        leaseAcquiredAtNanos = System.nanoTime();
         opened.acquireLease(config.catalog().site(), ProcessIdentity.current().map(i -> i.holder(holder))
                 .orElse(holder), hostName(),
                 ProcessHandle.current().pid(), leaseAcquiredAt, config.catalog().leaseTimeoutMillis());
@@ -293,7 +296,7 @@ public final class Daemon implements AutoCloseable {
         // The lease is renewed on a thread of its own, straight to the catalog (not behind the catalog writer);
         // the probe thread steps the daemon down if renewals stop succeeding (LeaseKeeper).
         LeaseKeeper keeper = new LeaseKeeper(catalog, scheduler, config.catalog().leaseTimeoutMillis(),
-                System::currentTimeMillis, leaseAcquiredAt, deposed);
+                leaseAcquiredAt, leaseAcquiredAtNanos, deposed);
         lease = keeper;
         ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-lease"));
         closeables.add(renewer::shutdownNow);
@@ -303,7 +306,7 @@ public final class Daemon implements AutoCloseable {
         GaugeWithCallback.builder().name("tapeq_site_lease_renewal_age_seconds")
                 .help("Seconds since the site lease was last renewed; past two thirds of catalog.leaseTimeout the "
                         + "daemon holds all tape work and answers")
-                .callback(cb -> cb.call((System.currentTimeMillis() - keeper.lastRenewal()) / 1000.0))
+                .callback(cb -> cb.call(keeper.renewalAgeMillis() / 1000.0))
                 .register(metrics.registry());
         GaugeWithCallback.builder().name("tapeq_work_held")
                 .help("1 while all tape work and answers are held because the site lease may have lapsed")

@@ -1,6 +1,7 @@
 package org.tapeq.daemon;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
@@ -15,7 +16,8 @@ import org.tapeq.scheduler.engine.Scheduler;
  * successful renewal; {@link #check} (on another thread, so a hung renewal cannot delay it) holds all tape work
  * and answers ({@link Scheduler#holdWork}) once {@code now - lastRenewal > leaseTimeout - safetyMargin}, and
  * resumes them after the next successful renewal (the same epoch: a renewal is refused once the lease was taken
- * over). A refused renewal completes {@link #deposed()}: the daemon stops with 75.
+ * over). A refused renewal holds all tape work and answers for good and completes {@link #deposed()}: the
+ * daemon stops with 75.
  *
  * <p>Design notes. The margin (a third of the timeout) covers a renewal that the database committed but whose
  * answer has not arrived, and the skew between this host's clock and the other hosts'. Times come from the
@@ -26,23 +28,43 @@ final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
     private final Catalog catalog;
-    private final Scheduler scheduler;
+    private final Consumer<String> holdWork;
+    private final Runnable resumeWork;
     private final long timeoutMillis;
     private final LongSupplier clock;
+    private final LongSupplier nanoClock;
     private final CompletableFuture<String> deposed;
     /** Wall-clock ms of the last successful renewal (or of the lease's acquisition); written by renew only. */
     private volatile long lastRenewal;
+    /** Monotonic ns taken when the last successful renewal (or the acquisition) started; written by renew only. */
+    private volatile long lastRenewalNanos;
     /** Why work is held, or null; written by check only. */
     private volatile String held;
 
-    LeaseKeeper(Catalog catalog, Scheduler scheduler, long timeoutMillis, LongSupplier clock, long acquiredAt,
+    /** On a daemon's scheduler, with the system's clocks. */
+    LeaseKeeper(Catalog catalog, Scheduler scheduler, long timeoutMillis, long acquiredAt, long acquiredAtNanos,
+                CompletableFuture<String> deposed) {
+        this(catalog, scheduler::holdWork, scheduler::resumeWork, timeoutMillis, System::currentTimeMillis,
+                System::nanoTime, acquiredAt, acquiredAtNanos, deposed);
+    }
+
+    /**
+     * @param holdWork   holds all tape work and answers, with the reason; {@code resumeWork} lets them through
+     * @param clock      wall-clock ms (the lease's expiry in the catalog)
+     * @param nanoClock  monotonic ns (the age of the last renewal)
+     */
+    LeaseKeeper(Catalog catalog, Consumer<String> holdWork, Runnable resumeWork, long timeoutMillis,
+                LongSupplier clock, LongSupplier nanoClock, long acquiredAt, long acquiredAtNanos,
                 CompletableFuture<String> deposed) {
         this.catalog = catalog;
-        this.scheduler = scheduler;
+        this.holdWork = holdWork;
+        this.resumeWork = resumeWork;
         this.timeoutMillis = timeoutMillis;
         this.clock = clock;
+        this.nanoClock = nanoClock;
         this.deposed = deposed;
         this.lastRenewal = acquiredAt;
+        this.lastRenewalNanos = acquiredAtNanos;
     }
 
     /** How often {@link #renew} runs. */
@@ -58,11 +80,14 @@ final class LeaseKeeper {
     /** Renews the lease now; a refusal means another process took the site over. */
     void renew() {
         long now = clock.getAsLong();
+        long started = nanoClock.getAsLong();
         try {
             catalog.renewLease(now);
             lastRenewal = now;
+            lastRenewalNanos = started;
         } catch (CatalogLeaseException e) {
             LOG.error("Deposed: {}; stopping", e.getMessage());
+            holdWork.accept("deposed: " + e.getMessage()); // never resumed: the new holder owns the library
             deposed.complete(e.getMessage());
         } catch (RuntimeException e) {
             LOG.warn("Renewing the site lease failed (tried again in {} s): {}", renewEveryMillis() / 1000,
@@ -78,12 +103,12 @@ final class LeaseKeeper {
                 held = "site lease not renewed for " + age / 1000 + " s (it lapses after " + timeoutMillis / 1000
                         + " s): no mount, tape write or answer until a renewal succeeds";
                 LOG.error("Stepping down: {}", held);
-                scheduler.holdWork(held);
+                holdWork.accept(held);
             }
         } else if (held != null && !deposed.isDone()) {
             LOG.warn("Site lease renewed again: resuming tape work and answers");
             held = null;
-            scheduler.resumeWork();
+            resumeWork.run();
         }
     }
 
@@ -95,5 +120,10 @@ final class LeaseKeeper {
     /** Wall-clock ms of the last successful renewal. */
     long lastRenewal() {
         return lastRenewal;
+    }
+
+    /** Ms since the last successful renewal started, on the monotonic clock. */
+    long renewalAgeMillis() {
+        return (nanoClock.getAsLong() - lastRenewalNanos) / 1_000_000;
     }
 }
