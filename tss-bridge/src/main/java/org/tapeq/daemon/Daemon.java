@@ -296,7 +296,7 @@ public final class Daemon implements AutoCloseable {
         // The lease is renewed on a thread of its own, straight to the catalog (not behind the catalog writer);
         // the probe thread steps the daemon down if renewals stop succeeding (LeaseKeeper).
         LeaseKeeper keeper = new LeaseKeeper(catalog, scheduler, config.catalog().leaseTimeoutMillis(),
-                leaseAcquiredAt, leaseAcquiredAtNanos, deposed);
+                leaseAcquiredAtNanos, deposed);
         lease = keeper;
         ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-lease"));
         closeables.add(renewer::shutdownNow);

@@ -14,14 +14,17 @@ import org.tapeq.scheduler.engine.Scheduler;
  * Keeps the daemon's site lease and steps the daemon down when it may have lapsed: {@link #renew} (on its own
  * thread, straight to the catalog, never behind the scheduler's catalog writer) records the time of each
  * successful renewal; {@link #check} (on another thread, so a hung renewal cannot delay it) holds all tape work
- * and answers ({@link Scheduler#holdWork}) once {@code now - lastRenewal > leaseTimeout - safetyMargin}, and
+ * and answers ({@link Scheduler#holdWork}) once {@code renewalAge > leaseTimeout - safetyMargin}, and
  * resumes them after the next successful renewal (the same epoch: a renewal is refused once the lease was taken
  * over). A refused renewal holds all tape work and answers for good and completes {@link #deposed()}: the
  * daemon stops with 75.
  *
  * <p>Design notes. The margin (a third of the timeout) covers a renewal that the database committed but whose
- * answer has not arrived, and the skew between this host's clock and the other hosts'. Times come from the
- * injected wall clock. Thread-safe: the two fields are volatile and each is written by one thread.
+ * answer has not arrived, and the skew between this host's clock and the other hosts'. The age is measured on
+ * the injected monotonic clock from the start of the last successful renewal (a wall clock stepped back would
+ * delay the step-down by the step, while the expiry in the catalog stays on the old timeline); the wall clock
+ * only gives the renewal's time written to the catalog. Thread-safe: the fields are volatile and each is written
+ * by one thread.
  */
 final class LeaseKeeper {
 
@@ -34,27 +37,26 @@ final class LeaseKeeper {
     private final LongSupplier clock;
     private final LongSupplier nanoClock;
     private final CompletableFuture<String> deposed;
-    /** Wall-clock ms of the last successful renewal (or of the lease's acquisition); written by renew only. */
-    private volatile long lastRenewal;
     /** Monotonic ns taken when the last successful renewal (or the acquisition) started; written by renew only. */
     private volatile long lastRenewalNanos;
     /** Why work is held, or null; written by check only. */
     private volatile String held;
 
     /** On a daemon's scheduler, with the system's clocks. */
-    LeaseKeeper(Catalog catalog, Scheduler scheduler, long timeoutMillis, long acquiredAt, long acquiredAtNanos,
+    LeaseKeeper(Catalog catalog, Scheduler scheduler, long timeoutMillis, long acquiredAtNanos,
                 CompletableFuture<String> deposed) {
         this(catalog, scheduler::holdWork, scheduler::resumeWork, timeoutMillis, System::currentTimeMillis,
-                System::nanoTime, acquiredAt, acquiredAtNanos, deposed);
+                System::nanoTime, acquiredAtNanos, deposed);
     }
 
     /**
      * @param holdWork   holds all tape work and answers, with the reason; {@code resumeWork} lets them through
      * @param clock      wall-clock ms (the lease's expiry in the catalog)
-     * @param nanoClock  monotonic ns (the age of the last renewal)
+     * @param nanoClock  monotonic ns (the age of the last renewal); {@code acquiredAtNanos} on it: when the lease
+     *                   was acquired
      */
     LeaseKeeper(Catalog catalog, Consumer<String> holdWork, Runnable resumeWork, long timeoutMillis,
-                LongSupplier clock, LongSupplier nanoClock, long acquiredAt, long acquiredAtNanos,
+                LongSupplier clock, LongSupplier nanoClock, long acquiredAtNanos,
                 CompletableFuture<String> deposed) {
         this.catalog = catalog;
         this.holdWork = holdWork;
@@ -63,7 +65,6 @@ final class LeaseKeeper {
         this.clock = clock;
         this.nanoClock = nanoClock;
         this.deposed = deposed;
-        this.lastRenewal = acquiredAt;
         this.lastRenewalNanos = acquiredAtNanos;
     }
 
@@ -83,7 +84,6 @@ final class LeaseKeeper {
         long started = nanoClock.getAsLong();
         try {
             catalog.renewLease(now);
-            lastRenewal = now;
             lastRenewalNanos = started;
         } catch (CatalogLeaseException e) {
             LOG.error("Deposed: {}; stopping", e.getMessage());
@@ -97,7 +97,7 @@ final class LeaseKeeper {
 
     /** Holds or resumes tape work by the age of the last successful renewal. */
     void check() {
-        long age = clock.getAsLong() - lastRenewal;
+        long age = renewalAgeMillis();
         if (age > stepDownAfterMillis() && !deposed.isDone()) {
             if (held == null) {
                 held = "site lease not renewed for " + age / 1000 + " s (it lapses after " + timeoutMillis / 1000
@@ -115,11 +115,6 @@ final class LeaseKeeper {
     /** Why tape work is held now, or null. */
     String held() {
         return held;
-    }
-
-    /** Wall-clock ms of the last successful renewal. */
-    long lastRenewal() {
-        return lastRenewal;
     }
 
     /** Ms since the last successful renewal started, on the monotonic clock. */

@@ -41,7 +41,7 @@ class LeaseKeeperTest {
             });
 
     private final LeaseKeeper keeper = new LeaseKeeper(catalog, why -> calls.add("hold: " + why),
-            () -> calls.add("resume"), TIMEOUT, () -> wall, () -> nanos, START, nanos, deposed);
+            () -> calls.add("resume"), TIMEOUT, () -> wall, () -> nanos, nanos, deposed);
 
     private void advance(long millis) {
         wall += millis;
@@ -103,5 +103,15 @@ class LeaseKeeperTest {
         assertTrue(calls.get(0).startsWith("hold: deposed: "), calls.get(0));
         keeper.check();
         assertEquals(1, calls.size(), "held once, never resumed: " + calls);
+    }
+
+    @Test
+    void check_wallClockSteppedBack_holdsByMonotonicAge() {
+        renewal = new IllegalStateException("connection refused");
+        wall -= 3_600_000; // an hour back: the wall-clock age is negative
+        nanos += (keeper.stepDownAfterMillis() + 1) * 1_000_000;
+        keeper.check();
+        assertEquals(1, calls.size(), calls.toString());
+        assertNotNull(keeper.held());
     }
 }
