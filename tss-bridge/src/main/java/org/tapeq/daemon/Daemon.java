@@ -169,8 +169,7 @@ public final class Daemon implements AutoCloseable {
         String holder = UUID.randomUUID().toString();
         leaseAcquiredAt = System.currentTimeMillis();
         leaseAcquiredAtNanos = System.nanoTime();
-        opened.acquireLease(config.catalog().site(), ProcessIdentity.current().map(i -> i.holder(holder))
-                .orElse(holder), hostName(),
+        opened.acquireLease(config.catalog().site(), ProcessIdentity.currentHolder(holder), hostName(),
                 ProcessHandle.current().pid(), leaseAcquiredAt, config.catalog().leaseTimeoutMillis());
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;

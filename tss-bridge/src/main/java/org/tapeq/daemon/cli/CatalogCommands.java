@@ -14,6 +14,9 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,6 +24,8 @@ import org.tapeq.daemon.config.CatalogConfig;
 import org.tapeq.daemon.control.AdminCommand;
 import org.tapeq.scheduler.catalog.hints.EnditHints;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.catalog.jdbc.ProcessIdentity;
+import org.tapeq.scheduler.time.Threads;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,15 +56,37 @@ final class CatalogCommands extends CommandGroup {
             CatalogConfig config = options.load().catalog();
             try (JdbcCatalog catalog = config.open()) {
                 // Writes under a lease of its own, fenced like the daemon's: refused (CatalogLeaseException naming
-                // the holder, exit 75) while a daemon holds the site; released when the catalog closes.
-                catalog.acquireLease(config.site(), UUID.randomUUID().toString(), hostName(),
-                        ProcessHandle.current().pid(), System.currentTimeMillis(), config.leaseTimeoutMillis());
-                EnditHints.Result r = EnditHints.importFile(file, catalog);
+                // the holder, exit 75) while a daemon holds the site; released when the catalog closes. The holder
+                // carries this process's identity (a killed import does not block the daemon's start for a lease
+                // timeout) and the lease is renewed, as the daemon's is, while the import runs.
+                catalog.acquireLease(config.site(), ProcessIdentity.currentHolder(UUID.randomUUID().toString()),
+                        hostName(), ProcessHandle.current().pid(), System.currentTimeMillis(),
+                        config.leaseTimeoutMillis());
+                ScheduledExecutorService renewer =
+                        Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-import-lease"));
+                long every = Math.max(1, config.leaseTimeoutMillis() / 3);
+                renewer.scheduleWithFixedDelay(() -> renew(catalog), every, every, TimeUnit.MILLISECONDS);
+                EnditHints.Result r;
+                try {
+                    r = EnditHints.importFile(file, catalog);
+                } finally {
+                    renewer.shutdownNow();
+                    renewer.awaitTermination(10, TimeUnit.SECONDS);
+                }
                 System.out.printf("%s: %d imported, %d already known, %d rejected%n", r.file(), r.imported(),
                         r.alreadyKnown(), r.rejectedCount());
                 r.rejected().forEach(x -> System.out.println("  rejected: " + x));
                 return r.rejectedCount() == 0 ? 0 : 1;
             }
+        }
+    }
+
+    /** Renews the import's lease; a refusal (taken over) shows in the import's next write, which is refused. */
+    private static void renew(JdbcCatalog catalog) {
+        try {
+            catalog.renewLease(System.currentTimeMillis());
+        } catch (RuntimeException e) {
+            System.err.println("renewing the site lease failed: " + e.getMessage());
         }
     }
 

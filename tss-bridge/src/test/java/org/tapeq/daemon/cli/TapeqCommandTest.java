@@ -2,6 +2,7 @@ package org.tapeq.daemon.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -12,6 +13,10 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -20,6 +25,7 @@ import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.control.AdminCommand;
 import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.catalog.jdbc.ProcessIdentity;
 import picocli.CommandLine;
 
 /**
@@ -102,14 +108,28 @@ class TapeqCommandTest {
 
         String c = config.toString();
         Path hints = tmp.resolve("hints.json");
+        String daemonHolder = leaseHolder();
         Run imported = run("catalog", "import-hints", hints.toString(), "-c", c);
         assertEquals(0, imported.code, imported.err);
         assertTrue(imported.out.contains("1 imported"), imported.out);
+        // the import's holder carries the process identity (a killed import is seen dead on this host)
+        String importHolder = leaseHolder();
+        assertNotEquals(daemonHolder, importHolder);
+        ProcessIdentity.current().ifPresent(i -> assertTrue(importHolder.endsWith(i.holder("")), importHolder));
         Path export = tmp.resolve("export.jsonl");
         assertEquals(0, run("catalog", "export", "-o", export.toString(), "-c", c).code);
         String exported = Files.readString(export);
         assertTrue(exported.contains("00001111222233334444555566667777AAAA") && exported.contains("V00001"),
                 exported);
+    }
+
+    /** The holder last written to the site lease of the test's catalog (below the state directory). */
+    private String leaseHolder() throws SQLException {
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + tmp.resolve("state").resolve("catalog.db"));
+             ResultSet rs = db.createStatement().executeQuery("SELECT holder FROM site_lease")) {
+            assertTrue(rs.next(), "no site lease row");
+            return rs.getString(1);
+        }
     }
 
     /** Each admin subcommand's arguments make its one {@link AdminCommand}; nothing reaches a daemon here. */

@@ -46,6 +46,14 @@ public record ProcessIdentity(String bootId, String pidNamespace, long pid, long
         return Optional.of(new ProcessIdentity(boot.get(), namespace.get(), pid, start.getAsLong()));
     }
 
+    /**
+     * {@code name} with this process's identity appended (or {@code name} alone where it is not known), as a
+     * lease's holder: a holder whose process is known dead on this host does not block the next one.
+     */
+    public static String currentHolder(String name) {
+        return current().map(i -> i.holder(name)).orElse(name);
+    }
+
     /** {@code name} with this identity appended, as a lease's holder. */
     public String holder(String name) {
         return name + MARK + "boot=" + bootId + ",pidns=" + pidNamespace + ",pid=" + pid + ",start=" + startTicks;
