@@ -159,7 +159,8 @@ class PackagesIT {
         assertEquals(0, list.status, list.out);
         for (String path : List.of("/opt/tapeq/bin/tapeq", "/usr/bin/tapeq", "/usr/lib/systemd/system/tapeq.service",
                 "/usr/lib/sysusers.d/tapeq.conf", "/etc/tapeq/tapeq.yaml", "/var/lib/tapeq",
-                "/usr/share/doc/tapeq/operations.md")) {
+                "/usr/share/doc/tapeq/operations.md", "/usr/share/man/man1/tapeq.1",
+                "/usr/share/man/man1/tapeq-status.1", "/usr/share/bash-completion/completions/tapeq")) {
             assertTrue(list.out.lines().anyMatch(path::equals), path + " not in the RPM:\n" + list.out);
         }
         assertTrue(list.out.lines().anyMatch(l -> l.matches("/opt/tapeq/lib/tapeq-daemon-.*\\.jar")), list.out);
@@ -199,6 +200,10 @@ class PackagesIT {
         assertEquals(0, deb.status, deb.out);
         assertEquals(expected, libEntries(deb.out, "^.* \\./opt/tapeq/lib/([^/]+)$"),
                 "lib/ of the DEB");
+        // man pages and completion where man and bash-completion look, not only under /opt/tapeq/share
+        for (String path : List.of("./usr/share/man/man1/tapeq.1", "./usr/share/bash-completion/completions/tapeq")) {
+            assertTrue(deb.out.lines().anyMatch(l -> l.endsWith(" " + path)), path + " not in the DEB:\n" + deb.out);
+        }
         if (run("sh", "-c", "command -v rpm").status == 0 && Files.isDirectory(DIR.resolve("rpm"))) {
             Run rpm = run("rpm", "-qlp", only("rpm/tapeq-daemon/RPMS/noarch/tapeq-", ".rpm").toString());
             assertEquals(0, rpm.status, rpm.out);
