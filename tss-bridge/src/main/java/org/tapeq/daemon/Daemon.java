@@ -55,6 +55,7 @@ import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerLoad;
 import org.tapeq.scheduler.engine.Tuning;
+import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.TapeLabel;
@@ -98,6 +99,8 @@ public final class Daemon implements AutoCloseable {
 
     /** The configuration the daemon started with: every key that needs a restart is in effect as it says. */
     private final DaemonConfig config;
+    /** Told of each drive's events besides the metrics (the load test's transfer record), or NONE. */
+    private final DriveObserver also;
     /** The configuration last applied by {@link #reload} (its reloadable keys are in effect); reload's lock. */
     private DaemonConfig applied;
     private final long startedMillis = System.currentTimeMillis();
@@ -128,14 +131,23 @@ public final class Daemon implements AutoCloseable {
     private final Cached<List<BridgeStatus>> cachedBridgeStatuses = new Cached<>(this::bridgeStatuses, SNAPSHOT_NANOS);
     private final Cached<Optional<SchedulerLoad>> cachedLoad = new Cached<>(this::schedulerLoad, SNAPSHOT_NANOS);
 
-    private Daemon(DaemonConfig config) {
+    private Daemon(DaemonConfig config, DriveObserver also) {
         this.config = config;
         this.applied = config;
+        this.also = also;
     }
 
     /** Starts everything; the future completes when every directory's requests found at start are queued. */
     public static Daemon start(DaemonConfig config) throws IOException, InterruptedException {
-        Daemon d = new Daemon(config);
+        return start(config, DriveObserver.NONE);
+    }
+
+    /**
+     * Starts everything, telling {@code also} (besides the metrics) what each drive does, on the event loop: it
+     * must not block. The load test records each transfer's interval with it.
+     */
+    public static Daemon start(DaemonConfig config, DriveObserver also) throws IOException, InterruptedException {
+        Daemon d = new Daemon(config, also);
         try {
             d.startAll();
             return d;
@@ -192,7 +204,7 @@ public final class Daemon implements AutoCloseable {
         scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
                 .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
                 .catalogTiming((kind, nanos) -> metrics.catalogTask(kind.label(), nanos / 1e9))
-                .driveObserver(driveMetrics)
+                .driveObserver(also == DriveObserver.NONE ? driveMetrics : DriveObserver.both(driveMetrics, also))
                 .stageSpace(DirectoryBridge.STAGE_SPACE).build();
         catalogHealth.follow(scheduler);
         metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);

@@ -248,25 +248,19 @@ public final class ReportWriter {
             t[i] = samples.get(i).wallMillis() * run.speed() / unit;
             outstanding[i] = samples.get(i).outstanding();
         }
-        int step = Math.max(1, n / RATE_POINTS);
-        int points = Math.max(0, (n - 1) / step);
-        double[] rt = new double[points];
-        double[] write = new double[points];
-        double[] read = new double[points];
-        for (int p = 0; p < points; p++) {
-            Sample a = samples.get(p * step);
-            Sample b = samples.get((p + 1) * step);
-            double seconds = Math.max(1e-9, (b.wallMillis() - a.wallMillis()) * run.speed() / 1000);
-            rt[p] = b.wallMillis() * run.speed() / unit;
-            write[p] = (b.bytesFlushed() - a.bytesFlushed()) / seconds / 1e6;
-            read[p] = (b.bytesStaged() - a.bytesStaged()) / seconds / 1e6;
+        Throughput rates = Throughput.of(run, RATE_POINTS);
+        double[] rt = new double[rates.millis().length];
+        for (int i = 0; i < rt.length; i++) {
+            rt[i] = rates.millis()[i] / unit;
         }
-        LineChart throughput = new LineChart("Throughput", axis, "MB/s");
+        LineChart throughput = new LineChart(rates.onTape()
+                ? "Throughput on tape (each read and aggregate written spread over its transfer)"
+                : "Throughput (bytes counted when their requests are answered)", axis, "MB/s");
         if (run.log().issued(Kind.FLUSH) > 0) {
-            throughput.add(new Series("written (flush)", rt, write));
+            throughput.add(new Series("written (flush)", rt, rates.write()));
         }
         if (run.log().issued(Kind.STAGE) > 0) {
-            throughput.add(new Series("read (stage)", rt, read));
+            throughput.add(new Series("read (stage)", rt, rates.read()));
         }
         throughput.writePng(dir.resolve(THROUGHPUT_PNG), WIDTH, HEIGHT);
         new LineChart("Queue depth", axis, "requests").stepped()

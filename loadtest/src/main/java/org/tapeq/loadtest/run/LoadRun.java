@@ -168,7 +168,8 @@ public final class LoadRun {
             }
             return new RunRecord(scenario, target.describe(), started, wall, speed, stopped, stopReason, log,
                     List.copyOf(samples), target.mountsPerCartridge(), plan.prepare().size(), prepareFailed,
-                    prepareMillis, emptied, written(), List.copyOf(problems), pool.violations().size());
+                    prepareMillis, emptied, written(), List.copyOf(problems), pool.violations().size(),
+                    target.transfers(t0));
         } finally {
             prober.shutdownNow();
             background.shutdownNow();

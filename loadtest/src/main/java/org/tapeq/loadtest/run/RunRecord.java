@@ -19,12 +19,14 @@ import org.tapeq.workload.scenario.Scenario;
  * @param emptied        how the drives were emptied before the measured phase; null if the target cannot
  * @param written        the measured phase's files whose flush completed, in the order of the plan
  * @param problems       first failure and loss reasons, and SPI violations the pool emulator saw
+ * @param transfers      the reads and aggregate writes on tape during the measured phase, as the daemon's drives
+ *                       told them; null if the daemon does not tell them (a daemon the harness did not start)
  */
 public record RunRecord(Scenario scenario, String target, Instant started, long wallNanos, double speed,
                         boolean partial, String stopReason, RequestLog log, List<Sample> samples,
                         Map<String, Long> mountsPerCartridge, int prepared, int prepareFailed, long prepareMillis,
                         Target.Emptied emptied, List<FileList.Entry> written, List<String> problems,
-                        int spiViolations) {
+                        int spiViolations, List<Transfer> transfers) {
 
     /** Library milliseconds of a wall-clock duration in nanoseconds. */
     public double libraryMillis(long wallNanos) {

@@ -47,15 +47,17 @@ public final class StartedDaemon implements Target {
     static final String LIBRARY = "simlib";
 
     private final Daemon daemon;
+    private final TransferLog transfers;
     private final Path requestDirectory;
     private final double speed;
     private final String description;
     private final Map<String, Long> mountsAtStart;
     private final boolean inputsOnTape;
 
-    private StartedDaemon(Daemon daemon, Path requestDirectory, double speed, String description,
-                          boolean inputsOnTape) {
+    private StartedDaemon(Daemon daemon, TransferLog transfers, Path requestDirectory, double speed,
+                          String description, boolean inputsOnTape) {
         this.daemon = daemon;
+        this.transfers = transfers;
         this.inputsOnTape = inputsOnTape;
         this.requestDirectory = requestDirectory;
         this.speed = speed;
@@ -68,9 +70,11 @@ public final class StartedDaemon implements Target {
         DaemonConfig config = DaemonConfig.load(configFile);
         LibraryConfig lib = config.library();
         double speed = lib.backend() == LibraryConfig.Backend.SIMULATED ? lib.simulated().speed() : 1;
-        Daemon daemon = Daemon.start(config);
-        return new StartedDaemon(daemon, config.directories().get(0).path(), speed, "tapeq daemon started from "
-                + configFile + " (" + lib.backend().name().toLowerCase() + " library)", false);
+        TransferLog transfers = new TransferLog();
+        Daemon daemon = Daemon.start(config, transfers);
+        return new StartedDaemon(daemon, transfers, config.directories().get(0).path(), speed,
+                "tapeq daemon started from " + configFile + " (" + lib.backend().name().toLowerCase() + " library)",
+                false);
     }
 
     /**
@@ -120,7 +124,8 @@ public final class StartedDaemon implements Target {
                     });
         }
         Files.writeString(config, DaemonYaml.of(scenario, endit, state));
-        Daemon daemon = Daemon.start(DaemonConfig.load(config));
+        TransferLog transfers = new TransferLog();
+        Daemon daemon = Daemon.start(DaemonConfig.load(config), transfers);
         try {
             if (!sizeOnly && !reused) {
                 List<String> labels = labels(scenario.experiments(), lib.cartridges());
@@ -141,7 +146,7 @@ public final class StartedDaemon implements Target {
                         ? ", on the catalog and cartridges of an earlier run"
                         : inputsOnTape && !plan.prepare().isEmpty()
                         ? ", inputs written onto the cartridges before the start" : "", config);
-        return new StartedDaemon(daemon, endit, lib.speed(), what, inputsOnTape);
+        return new StartedDaemon(daemon, transfers, endit, lib.speed(), what, inputsOnTape);
     }
 
     /** Refuses a scenario whose library differs from the one the earlier run in the same work directory had. */
@@ -270,6 +275,21 @@ public final class StartedDaemon implements Target {
         } catch (ExecutionException | TimeoutException e) {
             return null;
         }
+    }
+
+    /**
+     * Every read and aggregate written that ended since {@code t0}, as the daemon's drives told them, in loop
+     * (library) time: the loop time of {@code t0} is taken once from a status snapshot, so the transfers keep their
+     * exact durations and order (the whole plot may shift by the snapshot's delay). Null if the scheduler does not
+     * answer.
+     */
+    @Override
+    public List<Transfer> transfers(long t0) {
+        SchedulerStatus status = status();
+        if (status == null) {
+            return null;
+        }
+        return transfers.since(status.now() - (System.nanoTime() - t0) / 1e6 * speed);
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.tapeq.loadtest.run;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -54,6 +55,14 @@ public interface Target extends AutoCloseable {
      */
     default boolean inputsOnTape() {
         return false;
+    }
+
+    /**
+     * The transfers on tape since {@code t0} ({@link System#nanoTime}, the start of the measured phase), or null
+     * if the daemon does not tell them (the report then plots bytes when their requests are answered).
+     */
+    default List<Transfer> transfers(long t0) {
+        return null;
     }
 
     /** One line saying what this target is, for the report. */

@@ -53,7 +53,7 @@ class ReportWriterTest {
                 "atlas", 0));
         RunRecord emptied = new RunRecord(r.scenario(), r.target(), r.started(), r.wallNanos(), r.speed(), false, null,
                 r.log(), r.samples(), r.mountsPerCartridge(), 0, 0, 0,
-                new Target.Emptied(Map.of("drive0", "TQ0001L9"), 1500, true), written, List.of(), 0);
+                new Target.Emptied(Map.of("drive0", "TQ0001L9"), 1500, true), written, List.of(), 0, null);
         String text = Files.readString(ReportWriter.write(emptied, dir).markdown());
         assertTrue(text.contains("Drives: emptied before the measured phase (TQ0001L9 from drive0) in 1.5 s of wall "
                 + "time"), text);

@@ -35,7 +35,7 @@ class VerdictTest {
             log.end(r, i == 99 ? last : End.COMPLETED, (i * 1000 + (i == 99 ? lastLatency : 10) * 1000) * MS);
         }
         return new RunRecord(s, "test", Instant.EPOCH, 200_000 * MS, 1, partial, partial ? "stopped by test" : null,
-                log, samples, Map.of("TQ0000L9", 2L), 0, 0, 0, null, List.of(), List.of(), 0);
+                log, samples, Map.of("TQ0000L9", 2L), 0, 0, 0, null, List.of(), List.of(), 0, null);
     }
 
     /** One sample per second for {@code seconds}, moving {@code rate} bytes per second. */

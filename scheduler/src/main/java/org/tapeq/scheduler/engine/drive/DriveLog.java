@@ -25,6 +25,7 @@ final class DriveLog {
     private int passFiles;
     private long passBytes;
     private long writeStarted;
+    private long readStarted;
     private long mountFiles;
     private long mountBytesRead;
     private long mountBytesWritten;
@@ -68,6 +69,11 @@ final class DriveLog {
         mountedAt = -1;
     }
 
+    /** A read (after its locate) starts moving data. */
+    void readStarted() {
+        readStarted = now();
+    }
+
     /** A read of {@code files} files, {@code bytes} from tape, ended; the pass goes on. */
     void read(int files, long bytes) {
         if (passStarted < 0) {
@@ -77,7 +83,7 @@ final class DriveLog {
         passBytes += bytes;
         mountFiles += files;
         mountBytesRead += bytes;
-        observer.moved(drive.id(), false, bytes);
+        observer.transferred(drive.id(), false, bytes, readStarted, now());
     }
 
     /** The read pass on {@code barcode} is over (or the cartridge leaves): one line for all its reads. */
@@ -101,7 +107,7 @@ final class DriveLog {
         mountBytesWritten += bytes;
         LOG.info("Drive {}: wrote an aggregate of family {} (dataset {}) to {} tape file {}: {} files, {} bytes in {}",
                 drive.id(), family, dataset, barcode, tapeFile, files, bytes, seconds(now() - writeStarted));
-        observer.moved(drive.id(), true, bytes);
+        observer.transferred(drive.id(), true, bytes, writeStarted, now());
     }
 
     /** Out of service: ERROR after faults, INFO when an administrator did it or it is the recorded state. */

@@ -25,6 +25,49 @@ public interface DriveObserver {
     /** Bytes read from ({@code write} false) or written to tape. */
     default void moved(String drive, boolean write, long bytes) { }
 
+    /**
+     * One transfer on tape ended: {@code bytes} read (one read of a pass: the members of one tape file read in one
+     * go) or written (one aggregate) between loop times {@code started} and {@code ended}. Tells {@link #moved}
+     * unless overridden.
+     */
+    default void transferred(String drive, boolean write, long bytes, long started, long ended) {
+        moved(drive, write, bytes);
+    }
+
+    /** Tells {@code first}, then {@code second}, of everything. */
+    static DriveObserver both(DriveObserver first, DriveObserver second) {
+        return new DriveObserver() {
+            @Override public void drive(String drive) { first.drive(drive); second.drive(drive); }
+
+            @Override public void mounted(String drive, String barcode, long millis) {
+                first.mounted(drive, barcode, millis);
+                second.mounted(drive, barcode, millis);
+            }
+
+            @Override public void unmounted(String drive, String barcode, long millis, long heldMillis) {
+                first.unmounted(drive, barcode, millis, heldMillis);
+                second.unmounted(drive, barcode, millis, heldMillis);
+            }
+
+            @Override public void located(String drive, long millis) {
+                first.located(drive, millis);
+                second.located(drive, millis);
+            }
+
+            @Override public void moved(String drive, boolean write, long bytes) {
+                first.moved(drive, write, bytes);
+                second.moved(drive, write, bytes);
+            }
+
+            @Override public void transferred(String drive, boolean write, long bytes, long started, long ended) {
+                first.transferred(drive, write, bytes, started, ended);
+                second.transferred(drive, write, bytes, started, ended);
+            }
+
+            @Override public void error(String drive) { first.error(drive); second.error(drive); }
+        };
+    }
+
     /** A fault counted against the drive. */
     default void error(String drive) { }
 }

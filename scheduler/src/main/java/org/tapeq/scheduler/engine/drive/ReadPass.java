@@ -235,6 +235,7 @@ final class ReadPass {
             public void succeeded(Void v) {
                 context.located(drive.mounted(), plannedMedia, fromBlock, unit.startBlock,
                         context.loop().now() - locateStarted);
+                drive.log.readStarted();
                 context.library().read(id, skip, length, () -> sink, new Completion<>() {
                     @Override
                     public void succeeded(Long n) {
