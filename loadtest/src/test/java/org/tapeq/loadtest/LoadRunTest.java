@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.config.ConfigException;
 import org.tapeq.loadtest.report.ReportWriter;
 import org.tapeq.loadtest.report.Summary;
+import org.tapeq.loadtest.report.Throughput;
 import org.tapeq.loadtest.report.Verdict;
 import org.tapeq.loadtest.run.ExistingDaemon;
 import org.tapeq.loadtest.run.FileList;
@@ -28,6 +29,8 @@ import org.tapeq.loadtest.run.RequestLog.End;
 import org.tapeq.loadtest.run.RequestLog.Kind;
 import org.tapeq.loadtest.run.RunRecord;
 import org.tapeq.loadtest.run.StartedDaemon;
+import org.tapeq.loadtest.run.Transfer;
+import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.workload.scenario.Scenario;
 import org.tapeq.workload.scenario.ScenarioFile;
 
@@ -70,6 +73,12 @@ class LoadRunTest {
         assertFalse(r.mountsPerCartridge().isEmpty());
         assertTrue(Verdict.of(r, sum).passed(), r.problems().toString());
         assertTrue(Files.readString(dir.resolve("report").resolve(ReportWriter.MARKDOWN)).contains("**PASSED**"));
+        // the drives told every aggregate they wrote (format included), and the plot stays within the two drives
+        assertTrue(r.transfers().stream().allMatch(Transfer::write), r.transfers().toString());
+        long written = r.transfers().stream().mapToLong(Transfer::bytes).sum();
+        assertTrue(written >= sum.bytes().get(Kind.FLUSH), written + " bytes written, " + sum.bytes() + " flushed");
+        double peak = Throughput.of(r, 150).peak();
+        assertTrue(peak <= 2 * MediaType.LTO9.rateBytesPerSecond() / 1e6 * 1.01, "peak " + peak + " MB/s");
     }
 
     @Test
@@ -214,6 +223,7 @@ class LoadRunTest {
             assertEquals(10, sum.outcomes().get(Kind.STAGE).get(End.COMPLETED), sum + " " + r.problems());
             assertEquals(-1, sum.mounts(), "mounts are not known for a daemon known only by its directory");
             assertNull(r.emptied(), "nor are its drives: the recall may start with cartridges mounted");
+            assertNull(r.transfers(), "nor its transfers: the throughput plot counts answered bytes");
             assertTrue(r.samples().stream().allMatch(x -> x.queued() >= 0), "request files counted");
             assertTrue(Verdict.of(r, sum).passed(), r.problems().toString());
         }

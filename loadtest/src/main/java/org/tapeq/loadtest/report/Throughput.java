@@ -19,10 +19,10 @@ import org.tapeq.loadtest.run.Transfer;
  * @param read   MB/s read (stages)
  * @param onTape whether the rates are of transfers on tape (true) or of answered requests
  */
-record Throughput(double[] millis, double[] write, double[] read, boolean onTape) {
+public record Throughput(double[] millis, double[] write, double[] read, boolean onTape) {
 
     /** The rates of a run, over about {@code points} bins. */
-    static Throughput of(RunRecord run, int points) {
+    public static Throughput of(RunRecord run, int points) {
         return run.transfers() != null ? onTape(run.transfers(), run.libraryMillis(run.wallNanos()), points)
                 : answered(run.samples(), run.speed(), points);
     }
@@ -86,7 +86,7 @@ record Throughput(double[] millis, double[] write, double[] read, boolean onTape
     }
 
     /** The highest rate plotted, read and write summed, in MB/s. */
-    double peak() {
+    public double peak() {
         double peak = 0;
         for (int i = 0; i < millis.length; i++) {
             peak = Math.max(peak, write[i] + read[i]);
