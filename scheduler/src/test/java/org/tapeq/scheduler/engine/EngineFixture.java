@@ -16,6 +16,7 @@ import java.util.function.UnaryOperator;
 
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
@@ -45,9 +46,15 @@ final class EngineFixture implements AutoCloseable {
     final Map<Long, Outcome> outcomes = new LinkedHashMap<>();
     final Map<Long, Long> finishedAt = new LinkedHashMap<>();
     final List<TapeRequest> order = new ArrayList<>();
+    /** Every transfer on tape the drives told ({@link DriveObserver#transferred}), in order. */
+    final List<Transfer> transfers = new ArrayList<>();
     /** Told each outcome after it is recorded (a test's consumer of staged files). */
     RequestListener alsoTell = (request, outcome) -> { };
     private long nextId = 1;
+
+    /** One transfer on tape: bytes read or written on a drive between two loop times. */
+    record Transfer(String drive, boolean write, long bytes, long started, long ended) {
+    }
 
     private EngineFixture(Path dir, VirtualEventLoop loop, SimulatedLibrary library, Catalog catalog,
                           SchedulerConfig config, StageSpace space) {
@@ -62,6 +69,12 @@ final class EngineFixture implements AutoCloseable {
         this.library = library;
         this.catalog = catalog;
         this.scheduler = Scheduler.builder().loop(loop).library(seen).catalog(catalog).config(config)
+                .driveObserver(new DriveObserver() {
+                    @Override
+                    public void transferred(String drive, boolean write, long bytes, long started, long ended) {
+                        transfers.add(new Transfer(drive, write, bytes, started, ended));
+                    }
+                })
                 .stageSpace(space).listener((request, outcome) -> {
                     if (outcomes.put(request.id(), outcome) != null) {
                         throw new AssertionError("second outcome for request " + request.id() + ": " + outcome);

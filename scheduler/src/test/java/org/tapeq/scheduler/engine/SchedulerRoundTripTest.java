@@ -190,6 +190,51 @@ class SchedulerRoundTripTest {
         }
     }
 
+    /**
+     * The drives tell each aggregate written and each read with the interval it took on tape (what the load test
+     * plots): no faster than the media's native rate, and ended before the requests it serves are answered.
+     */
+    @Test
+    void transferred_aggregateWrittenThenRead_intervalsAtMostTheNativeRate() throws IOException {
+        long size = 100_000_000L;
+        SchedulerConfig config = EngineFixture.testConfig().checkLabels(false).aggregateBytes(4 * size)
+                .aggregateFiles(4).build();
+        try (EngineFixture f = EngineFixture.open(dir, config, false,
+                b -> b.drives(1).cartridge("A00001L9", MediaType.LTO9, CAPACITY))) {
+            f.label("raw", "A00001L9");
+            List<FlushRequest> flushes = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                flushes.add(f.sizedFlush(i, size, "ds", "atlas"));
+                f.scheduler.flush(flushes.get(i));
+            }
+            f.loop.runUntilIdle();
+            f.transfers.removeIf(t -> !t.write()); // the label check reads, if any
+            List<StageRequest> stages = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                stages.add(f.stageRequest(i, null));
+                f.scheduler.stage(stages.get(i));
+            }
+            f.loop.runUntilIdle();
+            assertEquals(2, f.transfers.size(), f.transfers.toString());
+            EngineFixture.Transfer write = f.transfers.get(0);
+            EngineFixture.Transfer read = f.transfers.get(1);
+            assertTrue(write.write() && !read.write(), f.transfers.toString());
+            for (EngineFixture.Transfer t : f.transfers) {
+                assertTrue(t.bytes() >= 4 * size, t.toString());
+                long stream = MediaType.LTO9.streamMillis(t.bytes());
+                assertTrue(t.ended() - t.started() >= stream, t + " faster than the drive");
+            }
+            // a read's interval starts after its locate: the stream, not the positioning (the write's also holds
+            // the end of the tape file, which the simulated drive takes time for)
+            assertTrue(read.ended() - read.started() < 2 * MediaType.LTO9.streamMillis(read.bytes()), read.toString());
+            assertTrue(read.started() >= write.ended(), f.transfers.toString());
+            for (int i = 0; i < 4; i++) {
+                assertTrue(f.finishedAt.get(flushes.get(i).id()) >= write.ended());
+                assertTrue(f.finishedAt.get(stages.get(i).id()) >= read.ended());
+            }
+        }
+    }
+
     private static long idOf(EngineFixture f, String pnfsid) {
         return f.order.stream().filter(r -> r.pnfsid().equals(pnfsid)).findFirst().orElseThrow().id();
     }
