@@ -42,6 +42,8 @@ final class DaemonFixture implements AutoCloseable {
     private final String extraYaml;
     /** Extra lines for the directory's entry, e.g. {@code "    stageBuffer: 1MB"}. */
     String directoryYaml = "";
+    /** Further keys of the scheduler section, each line indented by two spaces. */
+    String schedulerYaml = "";
     /** Whether the daemon uses inotify; without it only rescans (every second) see changes, as on NFS. */
     boolean inotify = true;
     /** Time between the daemon's full rescans; long when a test must know every read was caused by an event. */
@@ -77,6 +79,7 @@ final class DaemonFixture implements AutoCloseable {
                 "  quietTime: 10s",
                 "  dwell: 10s",
                 "  mergeGap: 0",
+                schedulerYaml,
                 "intake:",
                 "  rescanInterval: " + rescanInterval,
                 "  inotify: " + inotify,

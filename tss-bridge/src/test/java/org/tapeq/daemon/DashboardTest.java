@@ -1,19 +1,10 @@
 package org.tapeq.daemon;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +38,7 @@ class DashboardTest {
     Path tmp;
 
     private DaemonFixture f;
-    private Process prometheus;
+    private PrometheusFixture prometheus;
 
     @BeforeEach
     void start() throws Exception {
@@ -64,8 +55,7 @@ class DashboardTest {
     @AfterEach
     void stop() throws InterruptedException {
         if (prometheus != null) {
-            prometheus.destroy();
-            prometheus.waitFor(30, TimeUnit.SECONDS);
+            prometheus.close();
         }
         f.close();
     }
@@ -126,68 +116,22 @@ class DashboardTest {
 
     @Test
     void everyDashboardQuery_returnsDataFromARealPrometheus_andAnAlertRuleSeesADriveDown() throws Exception {
-        String binary = AlertRulesTest.onPath("prometheus");
+        String binary = PrometheusFixture.binary();
         org.junit.jupiter.api.Assumptions.assumeTrue(binary != null,
                 "prometheus is not installed (apt-get install prometheus); only the selector check ran");
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Path dir = Files.createDirectories(tmp.resolve("prometheus"));
-        Files.copy(AlertRulesTest.RULES, dir.resolve("tapeq-alerts.yml"));
-        Files.writeString(dir.resolve("prometheus.yml"), String.join("\n",
-                "global:",
-                "  scrape_interval: 1s",
-                "  evaluation_interval: 1s",
-                "rule_files: [tapeq-alerts.yml]",
-                "scrape_configs:",
-                "  - job_name: tapeq",
-                "    static_configs:",
-                "      - targets: ['127.0.0.1:" + f.daemon.httpAddress().getPort() + "']",
-                ""));
-        prometheus = new ProcessBuilder(binary, "--config.file=" + dir.resolve("prometheus.yml"),
-                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
-                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-        URI api = URI.create("http://127.0.0.1:" + port + "/api/v1/");
-        HttpClient http = HttpClient.newHttpClient();
+        prometheus = new PrometheusFixture(binary, tmp.resolve("prometheus"), AlertRulesTest.RULES,
+                f.daemon.httpAddress().getPort());
         // Five scrapes, so that every rate over the last minute has points to work with.
-        DaemonFixture.await("five scrapes of the daemon", () -> count(http, api,
+        DaemonFixture.await("five scrapes of the daemon", () -> prometheus.count(
                 "count_over_time(up{job=\"tapeq\"}[1m]) >= 5") > 0);
         f.daemon.scheduler().driveDown("drive1", "for the alert").get(30, TimeUnit.SECONDS);
 
         for (String q : queries()) {
             String expr = q.replace("$__rate_interval", "1m").replace("$instance", ".*");
-            int n = count(http, api, expr);
+            int n = prometheus.count(expr);
             assertTrue(n > 0, "no data for the dashboard query " + expr);
         }
-        DaemonFixture.await("TapeqDriveDown pending or firing for drive1", () -> {
-            JsonNode alerts = get(http, api.resolve("alerts")).path("data").path("alerts");
-            for (JsonNode a : alerts) {
-                if ("TapeqDriveDown".equals(a.path("labels").path("alertname").asText())
-                        && "drive1".equals(a.path("labels").path("drive").asText())) {
-                    return true;
-                }
-            }
-            return false;
-        });
-    }
-
-    /** The number of series the instant query returns (0 on an error). */
-    private static int count(HttpClient http, URI api, String expr) {
-        JsonNode r = get(http, api.resolve("query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8)));
-        assertEquals("success", r.path("status").asText("success"), expr + ": " + r);
-        return r.path("data").path("result").size();
-    }
-
-    private static JsonNode get(HttpClient http, URI uri) {
-        try {
-            return JSON.readTree(http.send(HttpRequest.newBuilder(uri).build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-        } catch (IOException e) {
-            return JSON.createObjectNode(); // not listening yet
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return JSON.createObjectNode();
-        }
+        DaemonFixture.await("TapeqDriveDown pending or firing for drive1",
+                () -> !prometheus.alertState("TapeqDriveDown", "drive", "drive1").isEmpty());
     }
 }

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,10 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The status page in a real browser: Debian's chromium, headless, driven through chromedriver by Selenium. A
@@ -28,12 +22,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * like HTML), queues a stage, and waits until the page, by its own refresh and without being reloaded, shows the
  * drive down with its reason as plain text and the queue with the reason it waits. Skipped only when chromium
  * or chromedriver is not installed ({@code apt-get install chromium chromium-driver}; {@code .ci/run} does).
- * Leaves a screenshot in {@code target/status-page.png} (docs/img/status-page.png is one).
+ * Leaves a screenshot in {@code target/status-page.png}; with {@code -Dtapeq.screenshots=docs/img} it rewrites
+ * docs/img/status-page.png.
  */
 class StatusPageBrowserTest {
 
-    static final String CHROMIUM = System.getProperty("tapeq.chromium", "/usr/bin/chromium");
-    static final String CHROMEDRIVER = System.getProperty("tapeq.chromedriver", "/usr/bin/chromedriver");
     /**
      * A reason a browser would render as bold text and an image whose error handler runs if the page took it as
      * HTML (a {@code <script>} inserted as HTML is never run, so it would prove nothing).
@@ -48,20 +41,11 @@ class StatusPageBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(CHROMEDRIVER)),
-                "chromium or chromedriver is not installed (apt-get install chromium chromium-driver): "
-                        + "the status page is not tested in a browser");
+        HeadlessChromium.assumeInstalled("the status page is not tested in a browser");
         f = new DaemonFixture(tmp.resolve("daemon"), "");
         f.start();
         f.labelAll();
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless", "--no-sandbox",
-                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=1400,1300",
-                "--user-data-dir=" + Files.createDirectories(tmp.resolve("chromium")));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
-                .withLogFile(tmp.resolve("chromedriver.log").toFile()).build();
-        browser = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start(tmp);
     }
 
     @AfterEach
@@ -102,9 +86,7 @@ class StatusPageBrowserTest {
         assertTrue(browser.findElement(By.id("load")).getText().contains("atlas"), "the family's waiting work");
         assertTrue(browser.findElement(By.id("cartridges")).getText().contains("atlas"), "the cartridges");
 
-        Path shot = Path.of("target", "status-page.png");
-        Files.createDirectories(shot.getParent());
-        Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));
+        HeadlessChromium.screenshot(browser, "status-page.png");
         assertNull(f.error(id), "the stage waits, it did not fail");
     }
 
