@@ -62,12 +62,13 @@ class PostgresReconnectTest {
     void serverEndsTheSession_nextCallsWorkOnANewConnection() throws SQLException {
         catalog.putCartridge(cartridge("A00001", "atlas"));
         for (int round = 0; round < 3; round++) {
-            assertEquals(1, terminateCatalogSessions(), "the catalog's session, round " + round);
+            // the catalog's session, and the lease renewal's own one once its pool has connected (1 or 2)
+            assertSessionsEnded(terminateCatalogSessions(), "round " + round);
             Optional<CartridgeRecord> c = afterAtMostOneUnavailable(() -> catalog.cartridge("A00001"));
             assertTrue(c.isPresent());
             CartridgeRecord changed = new CartridgeRecord("A00001", "LTO9", "atlas", c.get().state(),
                     c.get().capacityBytes(), round + 1, 0, 0, 0, 0, false, null);
-            assertEquals(1, terminateCatalogSessions());
+            assertSessionsEnded(terminateCatalogSessions(), "round " + round + ", before the write");
             afterAtMostOneUnavailable(() -> {
                 catalog.putCartridge(changed);
                 return null;
@@ -99,6 +100,11 @@ class PostgresReconnectTest {
         } catch (CatalogException other) {
             throw new AssertionError("a lost connection must be reported as unavailable: " + other, other);
         }
+    }
+
+    /** The catalog's own session and, where its pool has connected, the lease renewal's: one or two. */
+    private static void assertSessionsEnded(int ended, String when) {
+        assertTrue(ended == 1 || ended == 2, "sessions of the catalog ended, " + when + ": " + ended);
     }
 
     private int terminateCatalogSessions() throws SQLException {
