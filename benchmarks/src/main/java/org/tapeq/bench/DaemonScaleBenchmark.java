@@ -294,27 +294,7 @@ public final class DaemonScaleBenchmark {
     }
 
     private Path writeConfig() throws IOException {
-        String yaml = String.join("\n",
-                "directories:",
-                "  - path: " + dir.base(),
-                "    name: bench",
-                "state: " + state,
-                "library:",
-                "  simulated:",
-                "    data: size-only",
-                "    speed: " + speed,
-                "    drives: " + drives,
-                "    cartridges: " + cartridges,
-                "    barcodePrefix: " + SizeOnlyTapes.BARCODE_PREFIX,
-                "    seed: " + SizeOnlyTapes.SEED,
-                "scheduler:",
-                "  checkLabels: false",
-                "http:",
-                "  bind: off",
-                "");
-        Path file = base.resolve("tapeq.yaml");
-        Files.writeString(file, yaml);
-        return file;
+        return BenchDaemonConfig.write(base, dir.base(), state, speed, drives, cartridges);
     }
 
     /** Takes every drive down; returns their ids. */

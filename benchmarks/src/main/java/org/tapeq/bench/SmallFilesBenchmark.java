@@ -419,28 +419,7 @@ public final class SmallFilesBenchmark {
     }
 
     private Path writeConfig() throws IOException {
-        String yaml = String.join("\n",
-                "directories:",
-                "  - path: " + dir.base(),
-                "    name: bench",
-                "    stageBuffer: 100TB",
-                "state: " + state,
-                "library:",
-                "  simulated:",
-                "    data: size-only",
-                "    speed: " + speed,
-                "    drives: " + drives,
-                "    cartridges: " + cartridges,
-                "    barcodePrefix: " + SizeOnlyTapes.BARCODE_PREFIX,
-                "    seed: " + SizeOnlyTapes.SEED,
-                "scheduler:",
-                "  checkLabels: false",
-                "http:",
-                "  bind: off",
-                "");
-        Path file = base.resolve("tapeq.yaml");
-        Files.writeString(file, yaml);
-        return file;
+        return BenchDaemonConfig.write(base, dir.base(), state, speed, drives, cartridges, "stageBuffer: 100TB");
     }
 
     private static double seconds(long nanos) {
