@@ -16,8 +16,8 @@ import org.tapeq.scheduler.engine.Scheduler;
  * successful renewal; {@link #check} (on another thread, so a hung renewal cannot delay it) holds all tape work
  * and answers ({@link Scheduler#holdWork}) once {@code renewalAge > leaseTimeout - safetyMargin}, and
  * resumes them after the next successful renewal (the same epoch: a renewal is refused once the lease was taken
- * over). A refused renewal holds all tape work and answers for good and completes the {@code deposed} future the daemon passed in: the
- * daemon stops with 75.
+ * over). A refused renewal holds all tape work and answers for good and completes the {@code deposed} future
+ * the daemon passed in: the daemon stops with 75.
  *
  * <p>Design notes. The margin (a third of the timeout) covers a renewal that the database committed but whose
  * answer has not arrived, and the skew between this host's clock and the other hosts'. The age is measured on
