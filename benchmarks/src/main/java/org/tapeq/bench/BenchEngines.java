@@ -17,7 +17,9 @@ import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -90,6 +92,8 @@ public final class BenchEngines {
         @Override public void read(String d, long skip, long len, ByteSink sink, Completion<Long> done) { }
         @Override public void append(String d, TapeFileSource s, Completion<WrittenFile> done) { }
         @Override public void writeLabel(String d, TapeFileSource s, Completion<WrittenFile> done) { }
+        @Override public Optional<CartridgeCapacity> capacity(String d) { return Optional.empty(); }
+        @Override public void alerts(DriveAlerts alerts) { }
     }
 
     private static final class NullCatalog implements Catalog {

@@ -49,16 +49,15 @@ public interface TapeLibrary {
      * The capacity of the cartridge in the drive as its cartridge memory reported it at the mount, if the library
      * reads it (the SCSI backend: READ ATTRIBUTE); empty otherwise, and the scheduler keeps the media type's
      * nominal capacity. Asked on the loop after a mount (or adoption) completed, before the drive's next operation.
+     * Abstract on purpose, like {@link #alerts}: a library in front of another must pass it on.
      */
-    default java.util.Optional<CartridgeCapacity> capacity(String drive) {
-        return java.util.Optional.empty();
-    }
+    java.util.Optional<CartridgeCapacity> capacity(String drive);
 
     /**
      * Where the library reports what it learns about cartridges and drives besides operation results
      * ({@link DriveAlerts}); set once by the scheduler before its first operation. A library that learns nothing
-     * ignores it.
+     * ignores it; a library in front of another (a decorator) must pass it on. No default on purpose: a
+     * do-nothing default once let a decorator drop the registration silently.
      */
-    default void alerts(DriveAlerts alerts) {
-    }
+    void alerts(DriveAlerts alerts);
 }

@@ -91,6 +91,29 @@ class SchedulerLeaseTest {
         }
     }
 
+    @Test
+    void capacity_libraryBehindTheHold_cartridgeMemoryReachesTheEngine() throws Exception {
+        long measured = 1_500_000_000L;
+        UnaryOperator<TapeLibrary> withCartridgeMemory = lib -> new ForwardingLibrary(lib) {
+            @Override
+            public Optional<CartridgeCapacity> capacity(String drive) {
+                return Optional.of(new CartridgeCapacity(measured, measured));
+            }
+        };
+        try (EngineFixture f = EngineFixture.openWrapped(dir, EngineFixture.testConfig().build(),
+                withCartridgeMemory, 1, CAPACITY, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            FlushRequest raw = f.flushRequest(0, 40_000, "ds", "atlas:raw@osm");
+            f.scheduler.flush(raw);
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(raw));
+
+            long capacity = f.await(f.scheduler.status(0, 10)).cartridges().stream()
+                    .filter(c -> c.barcode().equals("A00001L9")).findFirst().orElseThrow().capacityBytes();
+            assertEquals(measured, capacity, "the capacity the library read at the mount");
+        }
+    }
+
     /** Passes every call on to another library. */
     private static class ForwardingLibrary implements TapeLibrary {
         private final TapeLibrary to;

@@ -139,6 +139,12 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         this.alerts = alerts;
     }
 
+    /** The simulation has no cartridge memory: the scheduler keeps each media type's nominal capacity. */
+    @Override
+    public java.util.Optional<org.tapeq.scheduler.tape.CartridgeCapacity> capacity(String drive) {
+        return java.util.Optional.empty();
+    }
+
     /**
      * Where the scheduler takes reports of TapeAlert findings (it never gets any from the simulation itself): a
      * test reports as the SCSI backend would, on the loop.
