@@ -97,6 +97,9 @@ public final class BenchEngines {
     }
 
     private static final class NullCatalog implements Catalog {
+        @Override public void check() { }
+        @Override public void checkWritable() { }
+        @Override public void renewLease(long now) { }
         @Override public Optional<FileRecord> file(String pnfsid) { return Optional.empty(); }
         @Override public void commitAggregate(AggregateRecord a, List<FileRecord> m) { }
         @Override public List<String> delete(Collection<String> pnfsids, long now) { return List.of(); }

@@ -21,26 +21,25 @@ public interface Catalog extends AutoCloseable {
 
     /**
      * Checks that the catalog answers now (a database round trip); throws {@link CatalogUnavailableException} if
-     * it cannot be reached. The default does nothing (a catalog in memory is always there).
+     * it cannot be reached. A catalog that is always there (in memory) does nothing.
+     *
+     * <p>This and the two methods below have no default on purpose: a catalog in front of another (a decorator)
+     * must pass them on, and a do-nothing default would let it skip the round trip or the lease silently.
      */
-    default void check() {
-    }
+    void check();
 
     /**
      * Checks that the catalog answers and that this process may write it now: with a site lease held, the same
      * fence as a write ({@link CatalogLeaseException} if the lease was taken over). Called before a tape write,
-     * so that no tape is written whose commit is bound to be refused. The default is {@link #check()}.
+     * so that no tape is written whose commit is bound to be refused. Without a lease it is {@link #check()}.
      */
-    default void checkWritable() {
-        check();
-    }
+    void checkWritable();
 
     /**
      * Moves the expiry of the site lease this catalog holds (if any) to {@code now} plus its length; refused
-     * ({@link CatalogLeaseException}) if another process took it over. The default does nothing.
+     * ({@link CatalogLeaseException}) if another process took it over. Without a lease it does nothing.
      */
-    default void renewLease(long now) {
-    }
+    void renewLease(long now);
 
     /** The live (not deleted) location of a file. */
     Optional<FileRecord> file(String pnfsid);

@@ -27,6 +27,9 @@ final class FailingCommitCatalog implements Catalog {
                 + aggregate.tapeFile());
     }
 
+    @Override public void check() { delegate.check(); }
+    @Override public void checkWritable() { delegate.checkWritable(); }
+    @Override public void renewLease(long now) { delegate.renewLease(now); }
     @Override public Optional<FileRecord> file(String pnfsid) { return delegate.file(pnfsid); }
     @Override public List<String> delete(Collection<String> pnfsids, long now) { return delegate.delete(pnfsids, now); }
     @Override public int putHints(List<FileRecord> hints) { return delegate.putHints(hints); }
