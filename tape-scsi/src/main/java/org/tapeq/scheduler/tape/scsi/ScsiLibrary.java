@@ -1,5 +1,9 @@
 package org.tapeq.scheduler.tape.scsi;
 
+import static org.tapeq.scheduler.tape.scsi.DriveCommands.check;
+import static org.tapeq.scheduler.tape.scsi.DriveCommands.parseTell;
+import static org.tapeq.scheduler.tape.scsi.DriveCommands.pause;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,42 +73,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final LabelVerifier labels;
     private final CommandRunner runner;
     private final DriveProbe probe;
+    private final DriveCommands mt;
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
     private final Changer changer;
     private volatile DriveAlerts alerts = DriveAlerts.NONE;
     /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
     private volatile boolean drivesReconciled;
-
-    /** What the library knows about one drive; touched only by the operation running on it. */
-    private static final class DriveState {
-        final ScsiSettings.Drive config;
-        /** Barcode of the cartridge this library loaded or found, or null. */
-        volatile String barcode;
-        /** End-of-data block of the loaded cartridge, or -1 if not known yet. */
-        volatile long eod = -1;
-        /** Tape files on the loaded cartridge (the file number at end of data), or -1 if not known yet. */
-        volatile int files = -1;
-        /** The loaded cartridge's label was checked (or written) since it was loaded. */
-        volatile boolean labelVerified;
-        /** The drive was put into variable-block mode since the library started or it was loaded. */
-        volatile boolean prepared;
-        /** The fault of the drive flags (clean now, hardware) read after the last unload, not yet reported. */
-        volatile TapeFault pendingFault;
-        /** The cartridge this library last unloaded from the drive: flags read while it is empty concern it. */
-        volatile String lastUnloaded;
-        /** Media flags the drive raised for the loaded cartridge: it is not written. Null if none. */
-        volatile TapeAlert mediaAlert;
-        /** What the loaded cartridge's memory said about its capacity at the load, or null. */
-        volatile CartridgeCapacity capacity;
-
-        DriveState(ScsiSettings.Drive config) {
-            this.config = config;
-        }
-
-        String device() {
-            return config.device();
-        }
-    }
 
     /**
      * @param labels checks tape file 0 before the first append after a mount (the on-tape format's
@@ -121,6 +95,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         }
         this.runner = new CommandRunner(loop, settings.commandPrefix(), settings.drives().size() + 2);
         this.probe = new DriveProbe(runner, settings.tapeTimeoutMillis());
+        this.mt = new DriveCommands(runner, settings.tapeTimeoutMillis());
         this.changer = new Changer(runner, settings);
     }
 
@@ -246,10 +221,10 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                     LOG.warn("Drive {} holds a cartridge without a readable barcode; it is ignored", d.config.name());
                 }
                 if (!Objects.equals(loaded, d.barcode)) {
-                    forget(d);
+                    d.forget();
                     d.barcode = loaded;
                 }
-                CommandRunner.Result r = mt(d, "status");
+                CommandRunner.Result r = mt.run(d, "status");
                 online = r.ok();
                 if (online && loaded != null) {
                     d.capacity = probe.capacity(d.device()).orElse(null);
@@ -333,12 +308,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         } finally {
             changer.unlock();
         }
-        forget(d);
+        d.forget();
         d.barcode = barcode;
         try {
             awaitReady(d, what);
-            prepare(d, what);
-            check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
+            mt.prepare(d, what);
+            check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what);
             checkAlerts(d, what);
         } catch (TapeFault fault) {
             changer.lock();
@@ -365,7 +340,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             if (drive != null && drive.full()) {
                 returnToSlot(d, status, drive, what);
             }
-            forget(d);
+            d.forget();
         } catch (TapeFault f) {
             LOG.error("{}: after {}: could not check or empty the drive: {}", what, cause.getMessage(),
                     f.getMessage());
@@ -386,7 +361,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
      * itself succeeded).
      */
     private void unloaded(DriveState d, String barcode, String what) {
-        forget(d);
+        d.forget();
         d.lastUnloaded = barcode;
         d.pendingFault = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), barcode,
                 what + " (flags read after the unload)"));
@@ -413,7 +388,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
                     FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
             if (!drive.full()) {
-                forget(d);
+                d.forget();
                 throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
             }
             unloaded = d.barcode != null ? d.barcode : drive.barcode();
@@ -433,7 +408,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         long deadline = System.nanoTime() + settings.tapeTimeoutMillis() * 1_000_000L;
         CommandRunner.Result last;
         while (true) {
-            last = mt(d, "status");
+            last = mt.run(d, "status");
             if (last.ok()) {
                 try {
                     if (DriveStatus.parse(last.stdout()).online()) {
@@ -463,7 +438,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data (block " + d.eod + ") of "
                     + d.barcode);
         }
-        CommandRunner.Result r = mt(d, List.of("seek", block), List.of("tell"));
+        CommandRunner.Result r = mt.run(d, List.of("seek", block), List.of("tell"));
         if (!r.ok()) {
             TapeFault fault = FaultMap.fault(FaultMap.Op.POSITION, what, r);
             d.eod = -1;
@@ -487,7 +462,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             throw new TapeFault(FaultKind.NOT_FOUND, what + ": no such file");
         }
         long eod = endOfData(d, what);
-        CommandRunner.Result r = mt(d, List.of("asf", fileNumber), List.of("tell"));
+        CommandRunner.Result r = mt.run(d, List.of("asf", fileNumber), List.of("tell"));
         if (!r.ok()) {
             if (atEndOfData(d)) {
                 throw new TapeFault(FaultKind.NOT_FOUND, what + ": beyond end of data of " + d.barcode);
@@ -510,7 +485,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
      */
     private long endOfData(DriveState d, String what) throws TapeFault {
         if (d.eod < 0 || d.files < 0) {
-            CommandRunner.Result r = mt(d, List.of("rewind"), List.of("eod"), List.of("tell"), List.of("status"));
+            CommandRunner.Result r = mt.run(d, List.of("rewind"), List.of("eod"), List.of("tell"), List.of("status"));
             check(r, FaultMap.Op.POSITION, what + " (finding end of data)");
             d.eod = parseTell(r, what);
             d.files = fileNumber(r, what);
@@ -519,22 +494,14 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     }
 
     private long tell(DriveState d, String what) throws TapeFault {
-        CommandRunner.Result r = mt(d, "tell");
+        CommandRunner.Result r = mt.run(d, "tell");
         check(r, FaultMap.Op.POSITION, what);
         return parseTell(r, what);
     }
 
-    private static long parseTell(CommandRunner.Result r, String what) throws TapeFault {
-        try {
-            return DriveStatus.parseTell(r.stdout());
-        } catch (IllegalArgumentException e) {
-            throw new TapeFault(FaultKind.DRIVE, what + ": " + e.getMessage());
-        }
-    }
-
     /** Whether {@code mt status} reports end of data (after a failed read or space). */
     private boolean atEndOfData(DriveState d) {
-        CommandRunner.Result r = mt(d, "status");
+        CommandRunner.Result r = mt.run(d, "status");
         try {
             return r.ok() && DriveStatus.parse(r.stdout()).atEndOfData();
         } catch (IllegalArgumentException e) {
@@ -634,7 +601,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
                     + " for this cartridge since its load; it is not written");
         }
         long eod = endOfData(d, what);
-        CommandRunner.Result r = mt(d, List.of("eod"), List.of("tell"));
+        CommandRunner.Result r = mt.run(d, List.of("eod"), List.of("tell"));
         check(r, FaultMap.Op.POSITION, what + " (positioning to end of data)");
         long start = parseTell(r, what);
         if (start != eod) {
@@ -649,7 +616,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private WrittenFile doWriteLabel(DriveState d, TapeFileSource label) throws TapeFault {
         String what = "write label on " + d.barcode + " in " + d.config.name();
         needTape(d, what);
-        check(mt(d, "rewind"), FaultMap.Op.POSITION, what);
+        check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what);
         d.labelVerified = false;
         d.eod = -1;
         d.files = -1;
@@ -707,12 +674,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private void cutOff(DriveState d, long start, String what) {
         long at = Math.max(0, start - 1);
         for (int attempt = 0; attempt < BUSY_RETRIES; attempt++) {
-            CommandRunner.Result seek = start == 0 ? mt(d, "rewind") : mt(d, "seek", at);
+            CommandRunner.Result seek = start == 0 ? mt.run(d, "rewind") : mt.run(d, "seek", at);
             if (!seek.ok() && seek.stderr().toLowerCase().contains("busy")) {
                 pause(POLL_MILLIS); // the killed dd may still hold the device on the tape host
                 continue;
             }
-            CommandRunner.Result weof = seek.ok() ? mt(d, "weof", 1) : seek;
+            CommandRunner.Result weof = seek.ok() ? mt.run(d, "weof", 1) : seek;
             if (weof.ok()) {
                 d.eod = start == 0 ? 1 : start; // after a failed label: an empty tape file 0
                 d.files = start == 0 ? 1 : d.files;
@@ -790,7 +757,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             return;
         }
         checkAlerts(d, what);
-        check(mt(d, "rewind"), FaultMap.Op.POSITION, what + " (reading the label)");
+        check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what + " (reading the label)");
         ByteArrayOutputStream label = new ByteArrayOutputStream();
         try {
             doRead(d, 0, settings.blockSize(), () -> label);
@@ -832,7 +799,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             }
         }
         if (f.kind() == FaultKind.MEDIA) {
-            CommandRunner.Result s = mt(d, "status");
+            CommandRunner.Result s = mt.run(d, "status");
             boolean online;
             try {
                 online = s.ok() && DriveStatus.parse(s.stdout()).online();
@@ -853,53 +820,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         if (d.barcode == null) {
             throw new TapeFault(FaultKind.DRIVE, what + ": no cartridge in drive " + d.config.name());
         }
-        prepare(d, what);
-    }
-
-    /** Variable-block mode, once per load (a cartridge found in a drive at start included). */
-    private void prepare(DriveState d, String what) throws TapeFault {
-        if (!d.prepared) {
-            check(mt(d, "setblk", 0), FaultMap.Op.POSITION, what + " (setting variable block mode)");
-            d.prepared = true;
-        }
-    }
-
-    private void forget(DriveState d) {
-        d.barcode = null;
-        d.eod = -1;
-        d.files = -1;
-        d.labelVerified = false;
-        d.prepared = false;
-        d.mediaAlert = null;
-        d.capacity = null;
-    }
-
-    private CommandRunner.Result mt(DriveState d, Object... words) {
-        return mt(d, List.of(words));
-    }
-
-    /** Several {@code mt} commands on the drive in one command line, each run only if the one before succeeded. */
-    private CommandRunner.Result mt(DriveState d, List<?>... commands) {
-        List<String> lines = new ArrayList<>();
-        for (List<?> words : commands) {
-            List<Object> line = new ArrayList<>(List.of("mt", "-f", d.device()));
-            line.addAll(words);
-            lines.add(Shell.line(line.toArray()));
-        }
-        return runner.run(String.join(" && ", lines), settings.tapeTimeoutMillis());
-    }
-
-    private static void check(CommandRunner.Result r, FaultMap.Op op, String what) throws TapeFault {
-        if (!r.ok()) {
-            throw FaultMap.fault(op, what, r);
-        }
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        mt.prepare(d, what);
     }
 }
