@@ -68,7 +68,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private static final long POLL_MILLIS = 500;
     private static final int BUSY_RETRIES = 20;
 
-    private final EventLoop loop;
     private final ScsiSettings settings;
     private final LabelVerifier labels;
     private final CommandRunner runner;
@@ -76,7 +75,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final DriveCommands mt;
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
     private final Changer changer;
-    private volatile DriveAlerts alerts = DriveAlerts.NONE;
+    private final AlertBlame blame;
     /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
     private volatile boolean drivesReconciled;
 
@@ -85,7 +84,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
      *               {@code TapeLabel::parseFor})
      */
     public ScsiLibrary(EventLoop loop, ScsiSettings settings, LabelVerifier labels) {
-        this.loop = Objects.requireNonNull(loop, "loop");
+        Objects.requireNonNull(loop, "loop");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.labels = Objects.requireNonNull(labels, "labels");
         for (ScsiSettings.Drive d : settings.drives()) {
@@ -97,6 +96,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         this.probe = new DriveProbe(runner, settings.tapeTimeoutMillis());
         this.mt = new DriveCommands(runner, settings.tapeTimeoutMillis());
         this.changer = new Changer(runner, settings);
+        this.blame = new AlertBlame(loop, probe);
     }
 
     @Override
@@ -112,7 +112,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     @Override
     public void alerts(DriveAlerts alerts) {
-        this.alerts = Objects.requireNonNull(alerts, "alerts");
+        blame.reportTo(alerts);
     }
 
     @Override
@@ -264,9 +264,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         String what = "mount " + barcode + " into " + d.config.name();
         // Flags read while the drive is empty concern the cartridge unloaded last (the reading after that unload
         // cleared the older ones); before the first unload since the start nobody is known to blame (logged).
-        TapeFault unfit = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), d.lastUnloaded,
-                what + " (flags read before the load)"));
-        d.pendingFault = null;
+        TapeFault unfit = blame.beforeLoad(d, what);
         if (unfit != null) {
             throw unfit; // before any robot move: the cartridge stays where it is
         }
@@ -314,7 +312,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             awaitReady(d, what);
             mt.prepare(d, what);
             check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what);
-            checkAlerts(d, what);
+            blame.checkLoaded(d, what);
         } catch (TapeFault fault) {
             changer.lock();
             try {
@@ -352,19 +350,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             throws TapeFault {
         d.lastUnloaded = drive.barcode();
         changer.returnToSlot(d.config, status, drive, what);
-        unloaded(d, drive.barcode(), what);
-    }
-
-    /**
-     * After any unload: the drive is empty, and the flags it raises now concern {@code barcode}. Media flags make
-     * it suspect; the fault of drive flags is reported at the next mount, before any robot move (the unload
-     * itself succeeded).
-     */
-    private void unloaded(DriveState d, String barcode, String what) {
-        d.forget();
-        d.lastUnloaded = barcode;
-        d.pendingFault = strongest(d.pendingFault, react(d, probe.tapeAlert(d.device()), barcode,
-                what + " (flags read after the unload)"));
+        blame.unloaded(d, drive.barcode(), what);
     }
 
     private Void doUnmount(DriveState d) throws TapeFault {
@@ -399,7 +385,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         } finally {
             changer.unlock();
         }
-        unloaded(d, unloaded, what);
+        blame.unloaded(d, unloaded, what);
         return null;
     }
 
@@ -697,66 +683,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         LOG.error("{}: could not cut off the partial tape file at block {}: the device stayed busy", what, start);
     }
 
-    /**
-     * Reads the drive's TapeAlert flags with a cartridge loaded (after the load, before its first write): cleaning
-     * and hardware flags fail the operation, media flags keep the cartridge from being written.
-     */
-    private void checkAlerts(DriveState d, String what) throws TapeFault {
-        TapeFault fault = react(d, probe.tapeAlert(d.device()), d.barcode, what);
-        if (fault != null) {
-            throw fault;
-        }
-    }
-
-    /**
-     * Acts on one TapeAlert reading, every part of it ({@link TapeAlert#react}): media flags make
-     * {@code cartridge} suspect (reported to the scheduler; while it is loaded it is not written either), a
-     * periodic cleaning request is reported (the drive stays in service), and the fault of the drive flags (clean
-     * now, hardware) is returned for the caller to throw. {@code cartridge} null: no cartridge is known to blame
-     * for media flags (read before the first unload since the start: stale or the previous owner's), logged only.
-     */
-    private TapeFault react(DriveState d, TapeAlert alert, String cartridge, String what) {
-        if (alert.isEmpty()) {
-            return null;
-        }
-        TapeAlert.Reaction r = alert.react(what);
-        String drive = d.config.name();
-        DriveAlerts to = alerts;
-        if (!r.media().isEmpty()) {
-            if (cartridge == null) {
-                LOG.warn("{}: TapeAlert {}, but no cartridge is known to have caused it (the drive was not unloaded"
-                        + " by tapeq since its start); not acted on", what, r.media());
-            } else {
-                String reason = what + ": the drive raised TapeAlert " + r.media() + " for cartridge " + cartridge;
-                LOG.warn("{}; the cartridge becomes suspect", reason);
-                if (cartridge.equals(d.barcode)) {
-                    d.mediaAlert = r.media().plus(d.mediaAlert == null ? TapeAlert.NONE : d.mediaAlert);
-                }
-                loop.execute(() -> to.cartridgeSuspect(drive, cartridge, reason));
-            }
-        }
-        if (!r.periodic().isEmpty()) {
-            String reason = "the drive asks for routine cleaning (TapeAlert " + r.periodic() + "); it stays in service";
-            LOG.warn("{}: {}", what, reason);
-            loop.execute(() -> to.cleaningDue(drive, reason));
-        }
-        return r.fault();
-    }
-
-    /** Of two faults, the one that takes the drive out (cleaning) first; null if both are. */
-    private static TapeFault strongest(TapeFault a, TapeFault b) {
-        if (a == null || b == null) {
-            return a == null ? b : a;
-        }
-        return b.kind() == FaultKind.CLEANING && a.kind() != FaultKind.CLEANING ? b : a;
-    }
-
     /** Before the first append after a mount: the cartridge must carry a tapeq label for its barcode. */
     private void verifyLabel(DriveState d, String what) throws TapeFault {
         if (d.labelVerified) {
             return;
         }
-        checkAlerts(d, what);
+        blame.checkLoaded(d, what);
         check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what + " (reading the label)");
         ByteArrayOutputStream label = new ByteArrayOutputStream();
         try {
@@ -788,14 +720,9 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private TapeFault dataFault(DriveState d, FaultMap.Op op, String what, CommandRunner.Result r) {
         TapeFault f = FaultMap.fault(op, what, r);
         if (f.kind() == FaultKind.MEDIA || f.kind() == FaultKind.DRIVE) {
-            TapeAlert alert = probe.tapeAlert(d.device());
-            TapeFault byDrive = react(d, alert, d.barcode, f.getMessage());
-            if (byDrive != null) {
-                return byDrive; // media flags beside it were reported: the cartridge is suspect all the same
-            }
-            if (!alert.only(TapeAlert.MEDIA).isEmpty()) {
-                return new TapeFault(FaultKind.MEDIA, f.getMessage() + " (TapeAlert " + alert.only(TapeAlert.MEDIA)
-                        + ")");
+            TapeFault byFlags = blame.afterTransferError(d, f);
+            if (byFlags != null) {
+                return byFlags;
             }
         }
         if (f.kind() == FaultKind.MEDIA) {
