@@ -51,6 +51,17 @@ final class Changer {
         }
     }
 
+    /** The changer's status and one drive's element in it. */
+    record View(ChangerStatus status, ChangerStatus.Element drive) {
+    }
+
+    /** The changer's status and the drive's element in it; a changer without that drive is the drive's fault. */
+    View look(ScsiSettings.Drive drive, String what) throws TapeFault {
+        ChangerStatus status = status(what);
+        return new View(status, status.drive(drive.changerIndex()).orElseThrow(() -> new TapeFault(FaultKind.DRIVE,
+                what + ": the changer has no drive " + drive.changerIndex())));
+    }
+
     /** {@code mtx load SLOT DRIVE} or {@code mtx unload SLOT DRIVE}. */
     CommandRunner.Result move(String verb, int slot, int driveIndex) {
         return runner.run(Shell.line("mtx", "-f", settings.changer(), verb, slot, driveIndex),

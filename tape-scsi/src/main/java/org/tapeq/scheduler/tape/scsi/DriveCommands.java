@@ -12,6 +12,9 @@ import org.tapeq.scheduler.model.TapeFault;
  */
 final class DriveCommands {
 
+    /** How long to wait between polls for a loaded drive to become ready, and between retries of a busy device. */
+    static final long POLL_MILLIS = 500;
+
     private final CommandRunner runner;
     private final long timeoutMillis;
 

@@ -57,15 +57,16 @@ import org.tapeq.scheduler.time.EventLoop;
  *     short tape file whose manifest promises more than is there).</li>
  * <li>One {@code mtx} command at a time (one robot: {@link Changer}, which also returns a cartridge a drive holds
  *     against this library's view); each drive runs one operation at a time (the scheduler's
- *     contract). Per-drive state is only touched by the job running on that drive.</li>
+ *     contract). Per-drive state ({@link DriveState}) is only touched by the job running on that drive.</li>
+ * <li>The parts: mount and unmount, with the reconcile after a failed mount, are {@link MountSequence}; the
+ *     TapeAlert readings and who is blamed for them are {@link AlertBlame}; this class keeps positioning and
+ *     data.</li>
  * </ul>
  */
 public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScsiLibrary.class);
     private static final Pattern RECORDS_OUT = Pattern.compile("(\\d+)\\+(\\d+) records out");
-    /** How long to wait between polls for a loaded drive to become ready, and between retries of a busy device. */
-    private static final long POLL_MILLIS = 500;
     private static final int BUSY_RETRIES = 20;
 
     private final ScsiSettings settings;
@@ -76,6 +77,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
     private final Changer changer;
     private final AlertBlame blame;
+    private final MountSequence mounts;
     /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
     private volatile boolean drivesReconciled;
 
@@ -97,6 +99,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         this.mt = new DriveCommands(runner, settings.tapeTimeoutMillis());
         this.changer = new Changer(runner, settings);
         this.blame = new AlertBlame(loop, probe);
+        this.mounts = new MountSequence(changer, probe, blame, mt, settings.tapeTimeoutMillis());
     }
 
     @Override
@@ -129,12 +132,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     @Override
     public void mount(String drive, String barcode, Completion<Void> done) {
-        submit(drive, "mount " + barcode + " into " + drive, done, d -> doMount(d, barcode));
+        submit(drive, "mount " + barcode + " into " + drive, done, d -> mounts.mount(d, barcode));
     }
 
     @Override
     public void unmount(String drive, Completion<Void> done) {
-        submit(drive, "unmount " + drive, done, this::doUnmount);
+        submit(drive, "unmount " + drive, done, mounts::unmount);
     }
 
     @Override
@@ -256,161 +259,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private static Inventory.Cartridge cartridge(String barcode, String location) {
         return new Inventory.Cartridge(barcode, MediaType.fromBarcode(barcode).map(MediaType::name).orElse(null),
                 location);
-    }
-
-    // ------------------------------------------------------------------ robot
-
-    private Void doMount(DriveState d, String barcode) throws TapeFault {
-        String what = "mount " + barcode + " into " + d.config.name();
-        // Flags read while the drive is empty concern the cartridge unloaded last (the reading after that unload
-        // cleared the older ones); before the first unload since the start nobody is known to blame (logged).
-        TapeFault unfit = blame.beforeLoad(d, what);
-        if (unfit != null) {
-            throw unfit; // before any robot move: the cartridge stays where it is
-        }
-        changer.lock();
-        try {
-            ChangerStatus status = changer.status(what);
-            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
-                    FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
-            if (drive.full() && d.barcode == null) {
-                // The changer says full, this library says empty (a cartridge ejected by a stale command, or
-                // moved by hand): give it back first.
-                LOG.warn("{}: the changer reports {} in the drive, which this library holds no cartridge in;"
-                        + " returning it to a slot", what, drive.barcode() == null ? "a cartridge" : drive.barcode());
-                try {
-                    returnToSlot(d, status, drive, what);
-                } catch (TapeFault f) { // the drive will not give it up: the drive's fault, not the robot's
-                    throw new TapeFault(FaultKind.DRIVE, what + ": the drive holds a cartridge it does not give"
-                            + " back: " + f.getMessage(), f);
-                }
-                status = changer.status(what);
-                drive = status.drive(d.config.changerIndex()).orElseThrow();
-            }
-            if (drive.full()) {
-                throw new TapeFault(FaultKind.DRIVE, what + ": the drive already holds "
-                        + (drive.barcode() == null ? "a cartridge without barcode" : drive.barcode()));
-            }
-            ChangerStatus.Element slot = status.slotOf(barcode).orElse(null);
-            if (slot == null) {
-                throw new TapeFault(FaultKind.ROBOT, what + ": " + status.driveOf(barcode)
-                        .map(e -> "the cartridge is in drive " + e.number())
-                        .orElse("no such cartridge in the library's slots"));
-            }
-            CommandRunner.Result r = changer.move("load", slot.number(), d.config.changerIndex());
-            if (!r.ok()) {
-                TapeFault fault = FaultMap.fault(FaultMap.Op.ROBOT, what, r);
-                reconcile(d, what, fault);
-                throw fault;
-            }
-        } finally {
-            changer.unlock();
-        }
-        d.forget();
-        d.barcode = barcode;
-        try {
-            awaitReady(d, what);
-            mt.prepare(d, what);
-            check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what);
-            blame.checkLoaded(d, what);
-        } catch (TapeFault fault) {
-            changer.lock();
-            try {
-                reconcile(d, what, fault); // the scheduler takes a failed mount for an empty drive: make it so
-            } finally {
-                changer.unlock();
-            }
-            throw fault;
-        }
-        d.capacity = probe.capacity(d.device()).orElse(null);
-        return null;
-    }
-
-    /**
-     * After a failed mount: a cartridge the changer reports in the drive goes back to a slot, so that the drive is
-     * empty as the scheduler takes it to be (under the robot lock). Logs instead of throwing (the caller reports
-     * the original fault); the drive is forgotten once it is known to be empty.
-     */
-    private void reconcile(DriveState d, String what, TapeFault cause) {
-        try {
-            ChangerStatus status = changer.status(what + " (checking the drive after: " + cause.getMessage() + ")");
-            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElse(null);
-            if (drive != null && drive.full()) {
-                returnToSlot(d, status, drive, what);
-            }
-            d.forget();
-        } catch (TapeFault f) {
-            LOG.error("{}: after {}: could not check or empty the drive: {}", what, cause.getMessage(),
-                    f.getMessage());
-        }
-    }
-
-    /** Returns the cartridge the changer reports in the drive to a slot (under the robot lock). */
-    private void returnToSlot(DriveState d, ChangerStatus status, ChangerStatus.Element drive, String what)
-            throws TapeFault {
-        d.lastUnloaded = drive.barcode();
-        changer.returnToSlot(d.config, status, drive, what);
-        blame.unloaded(d, drive.barcode(), what);
-    }
-
-    private Void doUnmount(DriveState d) throws TapeFault {
-        String what = "unmount " + (d.barcode == null ? "" : d.barcode + " ") + "from " + d.config.name();
-        if (d.barcode == null) { // not loaded by this library: ask the changer before unloading an empty drive
-            changer.lock();
-            try {
-                ChangerStatus.Element drive = changer.status(what).drive(d.config.changerIndex()).orElse(null);
-                if (drive == null || !drive.full()) {
-                    throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
-                }
-            } finally {
-                changer.unlock();
-            }
-        }
-        CommandRunner.Result offline = changer.offline(d.device(), what);
-        String unloaded;
-        changer.lock();
-        try {
-            ChangerStatus status = changer.status(what);
-            ChangerStatus.Element drive = status.drive(d.config.changerIndex()).orElseThrow(() -> new TapeFault(
-                    FaultKind.DRIVE, what + ": the changer has no drive " + d.config.changerIndex()));
-            if (!drive.full()) {
-                d.forget();
-                throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
-            }
-            unloaded = d.barcode != null ? d.barcode : drive.barcode();
-            changer.unload(d.config, status, drive, what, offline);
-        } catch (TapeFault f) {
-            LOG.warn("{}: {} fault during the unload: {}", what, f.kind(), f.getMessage());
-            throw f;
-        } finally {
-            changer.unlock();
-        }
-        blame.unloaded(d, unloaded, what);
-        return null;
-    }
-
-    /** Waits until the drive reports the loaded tape online (a physical drive threads and calibrates first). */
-    private void awaitReady(DriveState d, String what) throws TapeFault {
-        long deadline = System.nanoTime() + settings.tapeTimeoutMillis() * 1_000_000L;
-        CommandRunner.Result last;
-        while (true) {
-            last = mt.run(d, "status");
-            if (last.ok()) {
-                try {
-                    if (DriveStatus.parse(last.stdout()).online()) {
-                        return;
-                    }
-                } catch (IllegalArgumentException e) {
-                    throw new TapeFault(FaultKind.DRIVE, what + ": " + e.getMessage());
-                }
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new TapeFault(FaultKind.DRIVE, what + ": the drive did not report the tape online within "
-                        + settings.tapeTimeoutMillis() + " ms: " + (last.ok() ? last.stdout().strip()
-                        : last.diagnostic()));
-            }
-            pause(POLL_MILLIS);
-        }
     }
 
     // ------------------------------------------------------------------ positioning
@@ -662,7 +510,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         for (int attempt = 0; attempt < BUSY_RETRIES; attempt++) {
             CommandRunner.Result seek = start == 0 ? mt.run(d, "rewind") : mt.run(d, "seek", at);
             if (!seek.ok() && seek.stderr().toLowerCase().contains("busy")) {
-                pause(POLL_MILLIS); // the killed dd may still hold the device on the tape host
+                pause(DriveCommands.POLL_MILLIS); // the killed dd may still hold the device on the tape host
                 continue;
             }
             CommandRunner.Result weof = seek.ok() ? mt.run(d, "weof", 1) : seek;
