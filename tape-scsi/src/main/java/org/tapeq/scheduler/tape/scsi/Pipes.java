@@ -2,6 +2,7 @@ package org.tapeq.scheduler.tape.scsi;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 
 import org.tapeq.scheduler.tape.ByteSink;
@@ -99,6 +100,43 @@ final class Pipes {
         @Override
         public void close() {
             // the runner closes the command's standard input
+        }
+    }
+
+    /** Skips {@code skip} bytes of the stream, copies up to {@code length}, and returns how many were copied. */
+    static long copy(InputStream in, long skip, long length, OutputStream out) throws IOException {
+        byte[] buf = new byte[256 * 1024];
+        long toSkip = skip;
+        long copied = 0;
+        while (copied < length) {
+            int n = readPipe(in, buf);
+            if (n < 0) {
+                break;
+            }
+            int from = 0;
+            if (toSkip > 0) {
+                int s = (int) Math.min(toSkip, n);
+                toSkip -= s;
+                from = s;
+            }
+            int take = (int) Math.min(n - from, length - copied);
+            if (take > 0) {
+                try {
+                    out.write(buf, from, take);
+                } catch (IOException e) {
+                    throw new Pipes.SinkFailure(e);
+                }
+                copied += take;
+            }
+        }
+        return copied;
+    }
+
+    private static int readPipe(InputStream in, byte[] buf) throws Pipes.PipeFailure {
+        try {
+            return in.read(buf);
+        } catch (IOException e) {
+            throw new Pipes.PipeFailure(e);
         }
     }
 }

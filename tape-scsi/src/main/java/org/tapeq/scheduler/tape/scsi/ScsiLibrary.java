@@ -6,9 +6,7 @@ import static org.tapeq.scheduler.tape.scsi.DriveCommands.pause;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +18,6 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.model.FaultKind;
-import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
@@ -59,8 +56,8 @@ import org.tapeq.scheduler.time.EventLoop;
  *     against this library's view); each drive runs one operation at a time (the scheduler's
  *     contract). Per-drive state ({@link DriveState}) is only touched by the job running on that drive.</li>
  * <li>The parts: mount and unmount, with the reconcile after a failed mount, are {@link MountSequence}; the
- *     TapeAlert readings and who is blamed for them are {@link AlertBlame}; this class keeps positioning and
- *     data.</li>
+ *     TapeAlert readings and who is blamed for them are {@link AlertBlame}; the inventory, with the drives'
+ *     reconcile at start, is {@link LibraryInventory}; this class keeps positioning and data.</li>
  * </ul>
  */
 public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
@@ -78,8 +75,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final Changer changer;
     private final AlertBlame blame;
     private final MountSequence mounts;
-    /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
-    private volatile boolean drivesReconciled;
+    private final LibraryInventory inventory;
 
     /**
      * @param labels checks tape file 0 before the first append after a mount (the on-tape format's
@@ -100,6 +96,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         this.changer = new Changer(runner, settings);
         this.blame = new AlertBlame(loop, probe);
         this.mounts = new MountSequence(changer, probe, blame, mt, settings.tapeTimeoutMillis());
+        this.inventory = new LibraryInventory(changer, probe, mt, drives.values(), settings.changer());
     }
 
     @Override
@@ -127,7 +124,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
 
     @Override
     public void inventory(Completion<Inventory> done) {
-        runner.submit("inventory", this::readInventory, done);
+        runner.submit("inventory", inventory::read, done);
     }
 
     @Override
@@ -188,77 +185,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             }
             return job.run(d);
         }, done);
-    }
-
-    // ------------------------------------------------------------------ inventory
-
-    /**
-     * The changer's view, and at the first call (the scheduler's start) the drives': which cartridge each holds
-     * (adopted: used as if this library had loaded it) and whether it answers {@code mt status}. Later calls
-     * (on-demand inventories while drives work) read only the changer, under the robot lock, and report the
-     * drives online: from then on the scheduler's own fault counting decides about drives.
-     */
-    private Inventory readInventory() throws TapeFault {
-        ChangerStatus status;
-        changer.lock();
-        try {
-            status = changer.status("inventory");
-        } finally {
-            changer.unlock();
-        }
-        boolean reconcile = !drivesReconciled;
-        List<Inventory.Drive> driveList = new ArrayList<>();
-        List<Inventory.Cartridge> cartridges = new ArrayList<>();
-        for (DriveState d : drives.values()) {
-            ChangerStatus.Element e = status.drive(d.config.changerIndex()).orElse(null);
-            if (e == null) {
-                LOG.error("Drive {}: the changer {} has no drive {} (it reports {} drives)", d.config.name(),
-                        settings.changer(), d.config.changerIndex(), status.drives().size());
-                driveList.add(new Inventory.Drive(d.config.name(), null, false));
-                continue;
-            }
-            String loaded = e.full() ? e.barcode() : null;
-            boolean online = true;
-            if (reconcile) {
-                if (e.full() && loaded == null) {
-                    LOG.warn("Drive {} holds a cartridge without a readable barcode; it is ignored", d.config.name());
-                }
-                if (!Objects.equals(loaded, d.barcode)) {
-                    d.forget();
-                    d.barcode = loaded;
-                }
-                CommandRunner.Result r = mt.run(d, "status");
-                online = r.ok();
-                if (online && loaded != null) {
-                    d.capacity = probe.capacity(d.device()).orElse(null);
-                }
-                if (!online) {
-                    LOG.warn("Drive {} ({}) does not answer: {}", d.config.name(), d.device(), r.diagnostic());
-                }
-            }
-            driveList.add(new Inventory.Drive(d.config.name(), loaded, online));
-        }
-        drivesReconciled = true;
-        for (ChangerStatus.Element e : status.drives()) {
-            if (e.full() && e.barcode() != null) {
-                String name = drives.values().stream().filter(d -> d.config.changerIndex() == e.number())
-                        .map(d -> d.config.name()).findFirst().orElse("#" + e.number());
-                cartridges.add(cartridge(e.barcode(), "drive:" + name));
-            }
-        }
-        for (ChangerStatus.Element e : status.slots()) {
-            if (e.full() && e.barcode() != null) {
-                cartridges.add(cartridge(e.barcode(), (e.importExport() ? "ie:" : "slot:") + e.number()));
-            } else if (e.full()) {
-                LOG.warn("Slot {} holds a cartridge without a readable barcode; it is ignored", e.number());
-            }
-        }
-        return new Inventory(driveList, cartridges);
-    }
-
-    private static Inventory.Cartridge cartridge(String barcode, String location) {
-        return new Inventory.Cartridge(barcode, MediaType.fromBarcode(barcode).map(MediaType::name).orElse(null),
-                location);
     }
 
     // ------------------------------------------------------------------ positioning
@@ -356,7 +282,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         CommandRunner.Result r = runner.drain(Shell.line("dd", "if=" + d.device(), "bs=" + bs, "count=" + blocks),
                 settings.dataStallMillis(), settings.dataLimitMillis(blocks * bs), in -> {
                     try (OutputStream out = gate.open(sink)) {
-                        delivered[0] = copy(in, skip, length, out);
+                        delivered[0] = Pipes.copy(in, skip, length, out);
                     } catch (Pipes.SinkFailure e) {
                         sinkFailure[0] = e;
                         throw e;
@@ -384,43 +310,6 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
             throw dataFault(d, FaultMap.Op.READ, what + " of " + d.barcode, r);
         }
         return delivered[0];
-    }
-
-    /** Skips {@code skip} bytes of the stream, copies up to {@code length}, and returns how many were copied. */
-    private static long copy(InputStream in, long skip, long length, OutputStream out) throws IOException {
-        byte[] buf = new byte[256 * 1024];
-        long toSkip = skip;
-        long copied = 0;
-        while (copied < length) {
-            int n = readPipe(in, buf);
-            if (n < 0) {
-                break;
-            }
-            int from = 0;
-            if (toSkip > 0) {
-                int s = (int) Math.min(toSkip, n);
-                toSkip -= s;
-                from = s;
-            }
-            int take = (int) Math.min(n - from, length - copied);
-            if (take > 0) {
-                try {
-                    out.write(buf, from, take);
-                } catch (IOException e) {
-                    throw new Pipes.SinkFailure(e);
-                }
-                copied += take;
-            }
-        }
-        return copied;
-    }
-
-    private static int readPipe(InputStream in, byte[] buf) throws Pipes.PipeFailure {
-        try {
-            return in.read(buf);
-        } catch (IOException e) {
-            throw new Pipes.PipeFailure(e);
-        }
     }
 
     private WrittenFile doAppend(DriveState d, TapeFileSource source) throws TapeFault {
