@@ -36,6 +36,7 @@ import org.tapeq.poolemulator.Outcome;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.testing.support.Poll;
 
 /**
  * The daemon runs as its own JVM and is killed with SIGKILL at random moments while the real provider, driven

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tapeq.daemon.control.ControlProtocol;
+import org.tapeq.testing.support.Poll;
 
 /**
  * The real daemon as a separate JVM, started the way the launcher starts it

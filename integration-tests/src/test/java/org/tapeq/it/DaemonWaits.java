@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.scheduler.engine.SchedulerStatus;
+import org.tapeq.testing.support.Poll;
 
 /**
  * Waits on what the daemon reports it has done, for tests that then assert that something did not happen: the

@@ -36,6 +36,7 @@ import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.testing.support.Poll;
 
 /**
  * The whole chain in one JVM: the pool emulator drives the real tapeq provider plugin, which talks through the

@@ -29,6 +29,7 @@ import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.testing.support.Poll;
 
 /**
  * tapeq's daemon serving the unmodified ENDIT provider. The requests here are written byte for byte the way that

@@ -36,6 +36,7 @@ import org.tapeq.protocol.RequestCodec;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.ReturnCodes;
 import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.testing.support.Poll;
 
 /**
  * Whatever lands in the request directory, the daemon answers what the protocol lets it answer with an error file

@@ -37,6 +37,7 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.testing.support.Poll;
 
 /**
  * The whole chain on a real kernel tape stack: pool emulator -> tapeq provider -> daemon -> SCSI backend ->

@@ -17,6 +17,7 @@ import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 import org.tapeq.protocol.ReturnCodes;
+import org.tapeq.testing.support.Poll;
 
 /**
  * A request file for a pnfsid whose earlier request the daemon has already answered is removed and written again

@@ -8,7 +8,6 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +16,6 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.dcache.util.Checksum;
 import org.dcache.util.ChecksumType;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
@@ -27,6 +25,7 @@ import org.tapeq.poolemulator.Outcome;
 import org.tapeq.poolemulator.PoolEmulator;
 import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.testing.support.Poll;
 
 /** A request directory, a running provider, a pool emulator driving it and a fake daemon answering. */
 final class Fixture implements AutoCloseable {
@@ -106,16 +105,6 @@ final class Fixture implements AutoCloseable {
         return request.awaitOutcome(10, TimeUnit.SECONDS);
     }
 
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(5);
-        }
-    }
-
     /**
      * Waits until the provider has acted on everything that happened before this call: one timer period has passed
      * (so the poll of staged files still being written ran since), and every task step queued on the I/O pool
@@ -176,7 +165,7 @@ final class Fixture implements AutoCloseable {
     String flushAndAwaitLink(EmulatedFlushRequest flush) throws InterruptedException {
         String id = flush.pnfsId().toString();
         pool.flush(List.of(flush));
-        await("out/" + id + " linked", () -> Files.exists(dir.outLink(id)));
+        Poll.until("out/" + id + " linked", () -> Files.exists(dir.outLink(id)));
         return id;
     }
 
@@ -184,7 +173,7 @@ final class Fixture implements AutoCloseable {
     String stageAndAwaitRequest(EmulatedStageRequest stage) throws InterruptedException {
         String id = stage.pnfsId().toString();
         pool.stage(List.of(stage));
-        await("request/" + id + " written", () -> Files.exists(dir.requestFile(id)));
+        Poll.until("request/" + id + " written", () -> Files.exists(dir.requestFile(id)));
         return id;
     }
 

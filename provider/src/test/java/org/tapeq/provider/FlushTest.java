@@ -20,6 +20,7 @@ import org.tapeq.poolemulator.Outcome;
 import org.tapeq.poolemulator.PoolEmulator;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.ReturnCodes;
+import org.tapeq.testing.support.Poll;
 
 class FlushTest {
     @TempDir
@@ -33,7 +34,7 @@ class FlushTest {
             String id = flush.pnfsId().toString();
             fx.pool.flush(List.of(flush));
 
-            Fixture.await("request and link exist", () -> Files.exists(fx.dir.outLink(id))
+            Poll.until("request and link exist", () -> Files.exists(fx.dir.outLink(id))
                     && Files.exists(fx.dir.requestFile(id)));
             assertTrue(Files.isSameFile(fx.dir.outLink(id), fx.pool.replicaPath(flush.pnfsId())), "out/ is a hard link");
             Request request = fx.daemon.request(id);
@@ -54,7 +55,7 @@ class FlushTest {
             assertTrue(outcome.isCompleted(), outcome.toString());
             assertEquals(Set.of(URI.create("osm://tape1?bfid=" + id)), outcome.result());
             assertArrayEquals(content, fx.daemon.tape.get(id));
-            Fixture.await("request file removed", () -> !Files.exists(fx.dir.requestFile(id)));
+            Poll.until("request file removed", () -> !Files.exists(fx.dir.requestFile(id)));
             assertEquals(List.of(), fx.pool.violations());
         }
     }
@@ -110,7 +111,7 @@ class FlushTest {
             Path stale = Files.write(tmp.resolve("stale"), new byte[3]);
             Files.createLink(fx.dir.outLink(id), stale);
             fx.pool.flush(List.of(flush));
-            Fixture.await("link replaced", () -> {
+            Poll.until("link replaced", () -> {
                 try {
                     return Files.isSameFile(fx.dir.outLink(id), fx.pool.replicaPath(flush.pnfsId()));
                 } catch (java.io.IOException e) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
+import org.tapeq.testing.support.Poll;
 
 class PoolRestartTest {
     @TempDir
@@ -33,7 +34,7 @@ class PoolRestartTest {
             String idZ = flushZ.pnfsId().toString();
             fx.pool.stage(List.of(stageX, stageY, stageW));
             fx.pool.flush(List.of(flushZ));
-            Fixture.await("all requests written", () -> fx.storage.inFlight() == 4
+            Poll.until("all requests written", () -> fx.storage.inFlight() == 4
                     && List.of(idX, idY, idW, idZ).stream().allMatch(id -> Files.exists(fx.dir.requestFile(id)))
                     && Files.exists(fx.dir.outLink(idZ)));
 
@@ -71,10 +72,10 @@ class PoolRestartTest {
                 assertTrue(Fixture.outcome(againZ).isCompleted(), againZ.outcome().toString());
                 assertEquals(1, fx.daemon.deliveries.get(idX).get(), "X staged once");
                 assertEquals(1, fx.daemon.deliveries.get(idY).get(), "Y staged once");
-                Fixture.await("the adopted request for Y is counted", () -> fx.requestFilesCreated().contains(idY));
+                Poll.until("the adopted request for Y is counted", () -> fx.requestFilesCreated().contains(idY));
                 assertFalse(fx.requestFilesCreated().contains(idX), "no new request for the file already staged");
 
-                Fixture.await("orphans removed after the orphan timeout", () -> {
+                Poll.until("orphans removed after the orphan timeout", () -> {
                     restarted.rescanNow();
                     try {
                         return fx.list("request").isEmpty();

@@ -21,6 +21,7 @@ import org.tapeq.poolemulator.Outcome;
 import org.tapeq.poolemulator.PoolEmulator;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.ReturnCodes;
+import org.tapeq.testing.support.Poll;
 
 class StageTest {
     @TempDir
@@ -59,7 +60,7 @@ class StageTest {
             String id = fx.stageAndAwaitRequest(stage);
 
             fx.daemon.writeInPlace(id, content, 400); // short: still being written
-            Fixture.await("space allocated when data arrives", stage::isAllocated);
+            Poll.until("space allocated when data arrives", stage::isAllocated);
             fx.settle(); // the task looked at the file after the allocation, and the poll since
             assertTrue(fx.polling(id), "a short file is watched as it grows");
             assertNull(stage.outcome(), "a short file is not complete");
@@ -156,7 +157,7 @@ class StageTest {
             assertTrue(Fixture.outcome(stage).isCompleted());
             EmulatedStageRequest control = fx.newStage(content, "/a/c"); // shows the counter does see requests
             String controlId = fx.stageAndAwaitRequest(control);
-            Fixture.await("the control's request is counted", () -> fx.requestFilesCreated().contains(controlId));
+            Poll.until("the control's request is counted", () -> fx.requestFilesCreated().contains(controlId));
             assertEquals(List.of(controlId), fx.requestFilesCreated(), "no request for " + id + ": nothing is staged twice");
         }
     }
@@ -169,11 +170,11 @@ class StageTest {
             EmulatedStageRequest stage = fx.newStage(content, "/a/b");
             String id = stage.pnfsId().toString();
             fx.pool.stage(List.of(stage));
-            Fixture.await("allocation requested", () -> fx.pool.heldCount() == 1);
+            Poll.until("allocation requested", () -> fx.pool.heldCount() == 1);
             fx.settle(); // the step that asked for the allocation is over
             assertFalse(Files.exists(fx.dir.requestFile(id)), "no request before space is allocated");
             fx.pool.releaseHeld();
-            Fixture.await("request written", () -> Files.exists(fx.dir.requestFile(id)));
+            Poll.until("request written", () -> Files.exists(fx.dir.requestFile(id)));
             fx.daemon.deliver(id, content, true);
             assertTrue(Fixture.outcome(stage).isCompleted());
         }
@@ -214,7 +215,7 @@ class StageTest {
             fx.pool.stage(List.of(stage));
             Outcome outcome = Fixture.outcome(stage);
             assertTrue(outcome.message().contains("threw"), outcome.toString());
-            Fixture.await("nothing in flight", () -> fx.storage.inFlight() == 0);
+            Poll.until("nothing in flight", () -> fx.storage.inFlight() == 0);
         }
     }
 
@@ -240,7 +241,7 @@ class StageTest {
             EmulatedStageRequest allocating = fx.newStage(content, "/a/b");
             String allocatingId = fx.stageAndAwaitRequest(allocating);
             fx.daemon.writeInPlace(allocatingId, content, 10);
-            Fixture.await("allocation held", () -> fx.pool.heldCount() == 1);
+            Poll.until("allocation held", () -> fx.pool.heldCount() == 1);
             allocating.cancel();
             assertTrue(Fixture.outcome(allocating).isCancelled());
             fx.pool.releaseHeld();
@@ -249,7 +250,7 @@ class StageTest {
             EmulatedStageRequest grace = fx.newStage(content, "/a/b");
             String graceId = fx.stageAndAwaitRequest(grace);
             fx.daemon.writeInPlace(graceId, content, content.length);
-            Fixture.await("allocated", grace::isAllocated);
+            Poll.until("allocated", grace::isAllocated);
             fx.settle(); // the step after the allocation found the file complete
             assertNull(grace.outcome(), "waiting out the grace period");
             grace.cancel();

@@ -24,6 +24,7 @@ import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerStatus;
+import org.tapeq.testing.support.Poll;
 
 /**
  * A daemon on a temporary request directory with a fast simulated library, and helpers that play the pool's
@@ -266,13 +267,8 @@ final class DaemonFixture implements AutoCloseable {
         }
     }
 
+    /** {@link Poll#until} with this fixture's {@link #WAIT}. */
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out after " + WAIT.toSeconds() + " s waiting until " + what);
-            }
-            Thread.sleep(10);
-        }
+        Poll.until(what, WAIT, condition::getAsBoolean);
     }
 }

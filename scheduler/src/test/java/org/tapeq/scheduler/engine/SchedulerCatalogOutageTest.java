@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
 import org.tapeq.testing.postgres.CuttableProxy;
 import org.tapeq.testing.postgres.TestSchema;
+import org.tapeq.testing.support.Poll;
 
 /**
  * A PostgreSQL outage in the middle of a campaign, on the daemon's configuration (real-time loop, catalog writer
@@ -46,7 +48,7 @@ import org.tapeq.testing.postgres.TestSchema;
 class SchedulerCatalogOutageTest {
 
     private static final String BARCODE = "A00001L9";
-    private static final long WAIT_MILLIS = 60_000;
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @TempDir
     Path dir;
@@ -265,12 +267,8 @@ class SchedulerCatalogOutageTest {
         }
     }
 
-    /** Waits for an observable condition, polling; fails after {@link #WAIT_MILLIS}. */
+    /** Waits for an observable condition, polling; fails after {@link #WAIT}. */
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + WAIT_MILLIS;
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting for " + what);
-            Thread.sleep(20);
-        }
+        Poll.until(what, WAIT, condition::getAsBoolean);
     }
 }

@@ -1,8 +1,7 @@
 package org.tapeq.daemon.bridge;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +18,7 @@ import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
+import org.tapeq.testing.support.Poll;
 
 /**
  * A scheduler on an empty catalog and a size-only simulated library, and bridges on it built directly (not
@@ -27,7 +27,7 @@ import org.tapeq.scheduler.time.RealTimeEventLoop;
  */
 final class BridgeRig implements AutoCloseable {
 
-    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     final DaemonMetrics metrics = new DaemonMetrics();
     private final Path tmp;
@@ -88,14 +88,9 @@ final class BridgeRig implements AutoCloseable {
         }
     }
 
+    /** {@link Poll#until} with this rig's {@link #WAIT}. */
     static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT_NANOS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            Thread.sleep(5);
-        }
+        Poll.until(what, WAIT, condition::getAsBoolean);
     }
 
     /** Closes in reverse order; throws no InterruptedException, so try-with-resources needs no handler for it. */
