@@ -2,7 +2,6 @@ package org.tapeq.scheduler.tape.scsi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,22 +15,14 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 
 /**
- * The mtx and mt parsers on output captured from the lab library (mtx 1.3.12, mt-st 1.4) and from mtx's sources;
- * the TapeAlert and cartridge memory parsers on output of the mhVTL lab (sg3_utils 1.46, src/test/resources/mhvtl).
+ * The mtx and mt parsers on output captured from the lab library (mtx 1.3.12, mt-st 1.4) and from mtx's sources
+ * (src/test/resources/lab, shared with {@link ScsiOutputFuzzTest}); the TapeAlert and cartridge memory parsers on
+ * output of the mhVTL lab (sg3_utils 1.46, src/test/resources/mhvtl).
  */
 class ParsersTest {
 
     /** {@code mtx status} of the lab's STK L700 emulation with drive 0 loaded from slot 1. */
-    private static final String MTX_LAB = """
-              Storage Changer /dev/vtl/changer:2 Drives, 12 Slots ( 2 Import/Export )
-            Data Transfer Element 0:Full (Storage Element 1 Loaded):VolumeTag = VTL001L5                       \s
-            Data Transfer Element 1:Empty
-                  Storage Element 1:Empty:VolumeTag=                               \s
-                  Storage Element 2:Full :VolumeTag=VTL002L5                       \s
-                  Storage Element 3:Full\s
-                  Storage Element 11 IMPORT/EXPORT:Full :VolumeTag=IMP001L9        \s
-                  Storage Element 12 IMPORT/EXPORT:Empty:VolumeTag=                \s
-            """;
+    private static final String MTX_LAB = Recorded.text("lab/mtx-status.txt");
 
     @Test
     void changerStatus_labOutput_drivesSlotsBarcodesAndSource() {
@@ -52,13 +43,7 @@ class ParsersTest {
 
     @Test
     void changerStatus_sourceSlotTakenOrUnknown_firstEmptyStorageSlot() {
-        ChangerStatus s = ChangerStatus.parse("""
-                  Storage Changer /dev/sg3:1 Drive, 3 Slots ( 1 Import/Export )
-                Data Transfer Element 0:Full (Unknown Storage Element Loaded):VolumeTag = A00001L9
-                      Storage Element 1:Full :VolumeTag=A00002L9
-                      Storage Element 2:Empty
-                      Storage Element 3 IMPORT/EXPORT:Empty
-                """);
+        ChangerStatus s = ChangerStatus.parse(Recorded.text("lab/mtx-status-unknown-source.txt"));
         assertEquals(new ChangerStatus.Element(0, true, "A00001L9", 0, false), s.drives().get(0));
         assertEquals(Optional.of(2), s.returnSlot(s.drives().get(0)), "never the import/export slot");
     }
@@ -73,26 +58,12 @@ class ParsersTest {
 
     @Test
     void driveStatus_labOutputs() {
-        DriveStatus empty = DriveStatus.parse("""
-                SCSI 2 tape drive:
-                File number=-1, block number=-1, partition=0.
-                Tape block size 0 bytes. Density code 0x0 (default).
-                Soft error count since last status=0
-                General status bits on (50000):
-                 DR_OPEN IM_REP_EN
-                """);
+        DriveStatus empty = DriveStatus.parse(Recorded.text("lab/mt-status-empty.txt"));
         assertTrue(empty.noTape());
         assertFalse(empty.online());
         assertEquals(-1, empty.fileNumber());
 
-        DriveStatus eod = DriveStatus.parse("""
-                SCSI 2 tape drive:
-                File number=2, block number=-1, partition=0.
-                Tape block size 0 bytes. Density code 0x0 (default).
-                Soft error count since last status=0
-                General status bits on (9010000):
-                 EOD ONLINE IM_REP_EN
-                """);
+        DriveStatus eod = DriveStatus.parse(Recorded.text("lab/mt-status-eod.txt"));
         assertEquals(new DriveStatus(2, -1, 0, Set.of("EOD", "ONLINE", "IM_REP_EN")), eod);
         assertTrue(eod.atEndOfData());
         assertTrue(eod.online());
@@ -101,17 +72,18 @@ class ParsersTest {
 
     @Test
     void tell_parsesTheBlock_refusesOtherText() {
-        assertEquals(1234, DriveStatus.parseTell("At block 1234.\n"));
-        assertThrows(IllegalArgumentException.class, () -> DriveStatus.parseTell("/dev/nst0: Input/output error"));
+        assertEquals(1234, DriveStatus.parseTell(Recorded.text("lab/mt-tell.txt")));
+        String error = Recorded.text("lab/mt-tell-error.txt");
+        assertThrows(IllegalArgumentException.class, () -> DriveStatus.parseTell(error));
         assertThrows(IllegalArgumentException.class, () -> DriveStatus.parse("mt: unknown command"));
     }
 
     @Test
-    void tapeAlert_mhvtlHexDump_flags() throws Exception {
-        TapeAlert a = TapeAlert.parse(resource("sg_logs-tapealert-flags-04-14-1e.txt"));
+    void tapeAlert_mhvtlHexDump_flags() {
+        TapeAlert a = TapeAlert.parse(Recorded.text("mhvtl/sg_logs-tapealert-flags-04-14-1e.txt"));
         assertEquals(Set.of(0x04, 0x14, 0x1E), a.flags());
         assertEquals("0x04 media, 0x14 cleaning required (clean now), 0x1e hardware A", a.toString());
-        assertTrue(TapeAlert.parse(resource("sg_logs-tapealert-none.txt")).isEmpty());
+        assertTrue(TapeAlert.parse(Recorded.text("mhvtl/sg_logs-tapealert-none.txt")).isEmpty());
     }
 
     @Test
@@ -123,8 +95,8 @@ class ParsersTest {
     }
 
     @Test
-    void cartridgeMemory_sgReadAttrOutput_capacityInBytes() throws Exception {
-        CartridgeCapacity c = CartridgeMemory.parse(resource("sg_read_attr-capacity.txt"));
+    void cartridgeMemory_sgReadAttrOutput_capacityInBytes() {
+        CartridgeCapacity c = CartridgeMemory.parse(Recorded.text("mhvtl/sg_read_attr-capacity.txt"));
         assertEquals(new CartridgeCapacity(64L << 20, 64L << 20), c);
         assertEquals(new CartridgeCapacity(2L << 20, 12_000_000L << 20), CartridgeMemory.parse("""
                   Remaining capacity in partition [MiB]: 2
@@ -132,13 +104,6 @@ class ParsersTest {
                 """));
         assertThrows(IllegalArgumentException.class,
                 () -> CartridgeMemory.parse("Read attribute command: Device not ready"));
-    }
-
-    private static String resource(String name) throws java.io.IOException {
-        try (var in = ParsersTest.class.getResourceAsStream("/mhvtl/" + name)) {
-            assertNotNull(in, name);
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        }
     }
 
     @Test

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -54,7 +52,7 @@ class ScsiLibraryFakeHostTest {
         Files.writeString(s.resolve("slot1"), X);
         Files.writeString(s.resolve("slot2"), Y);
         Files.writeString(s.resolve("slot3"), Z);
-        String none = resource("mhvtl/sg_logs-tapealert-none.txt");
+        String none = Recorded.text("mhvtl/sg_logs-tapealert-none.txt");
         Files.writeString(host.resolve("alerts-none"), none);
         // flag 0x04 (media) alone set
         String media = none.replace("00 04 c0 01 00  00 05", "00 04 c0 01 01  00 05");
@@ -96,12 +94,6 @@ class ScsiLibraryFakeHostTest {
                 256 * 1024, List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "sh", "-c"), 10_000,
                 10_000, 10_000, 1 << 20);
         library = new ScsiLibrary(loop, settings, (bytes, barcode) -> { });
-    }
-
-    private static String resource(String name) throws IOException {
-        try (InputStream in = ScsiLibraryFakeHostTest.class.getResourceAsStream("/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 
     private static void script(Path file, String body) throws IOException {

@@ -17,7 +17,7 @@ import org.tapeq.fuzz.Mutations;
 
 /**
  * Fuzzes the parsers of what {@code mtx status}, {@code mt status} and {@code mt tell} print (docs/testing.md,
- * "Fuzzing"), seeded with the outputs recorded from the lab library in {@link ParsersTest}. Mutated output must
+ * "Fuzzing"), seeded with the outputs {@link ParsersTest} checks (src/test/resources/lab). Mutated output must
  * parse or be refused with an {@link IllegalArgumentException} that says which command printed what; a changer
  * status printed as mtx prints it parses back equal.
  */
@@ -110,44 +110,17 @@ class ScsiOutputFuzzTest {
         assertEquals(List.of(new ChangerStatus.Element(1, false, null, 0, false)), s.drives());
     }
 
-    private static final Mutations MTX = Mutations.ofText(List.of("""
-              Storage Changer /dev/vtl/changer:2 Drives, 12 Slots ( 2 Import/Export )
-            Data Transfer Element 0:Full (Storage Element 1 Loaded):VolumeTag = VTL001L5                       \s
-            Data Transfer Element 1:Empty
-                  Storage Element 1:Empty:VolumeTag=                               \s
-                  Storage Element 2:Full :VolumeTag=VTL002L5                       \s
-                  Storage Element 3:Full\s
-                  Storage Element 11 IMPORT/EXPORT:Full :VolumeTag=IMP001L9        \s
-                  Storage Element 12 IMPORT/EXPORT:Empty:VolumeTag=                \s
-            """, """
-              Storage Changer /dev/sg3:1 Drive, 3 Slots ( 1 Import/Export )
-            Data Transfer Element 0:Full (Unknown Storage Element Loaded):VolumeTag = A00001L9
-                  Storage Element 1:Full :VolumeTag=A00002L9
-                  Storage Element 2:Empty
-                  Storage Element 3 IMPORT/EXPORT:Empty
-            """), List.of("Storage Changer", "Data Transfer Element", "Storage Element", ":Full", ":Empty",
-            "IMPORT/EXPORT", ":VolumeTag=", "(Storage Element 1 Loaded)", "(Unknown Storage Element Loaded)",
+    private static final Mutations MTX = Mutations.ofText(List.of(Recorded.text("lab/mtx-status.txt"),
+            Recorded.text("lab/mtx-status-unknown-source.txt")), List.of("Storage Changer", "Data Transfer Element",
+            "Storage Element", ":Full", ":Empty", "IMPORT/EXPORT", ":VolumeTag=", "(Storage Element 1 Loaded)", "(Unknown Storage Element Loaded)",
             "\r\n", "\u2028", "\u0085"), MAX);
 
-    private static final Mutations MT_STATUS = Mutations.ofText(List.of("""
-            SCSI 2 tape drive:
-            File number=-1, block number=-1, partition=0.
-            Tape block size 0 bytes. Density code 0x0 (default).
-            Soft error count since last status=0
-            General status bits on (50000):
-             DR_OPEN IM_REP_EN
-            """, """
-            SCSI 2 tape drive:
-            File number=2, block number=-1, partition=0.
-            Tape block size 0 bytes. Density code 0x0 (default).
-            Soft error count since last status=0
-            General status bits on (9010000):
-             EOD ONLINE IM_REP_EN
-            """), List.of("File number=", ", block number=", "Tape block size ", " bytes", "General status bits on (",
-            "):", "ONLINE", "EOD", "WR_PROT"), MAX);
+    private static final Mutations MT_STATUS = Mutations.ofText(List.of(Recorded.text("lab/mt-status-empty.txt"),
+            Recorded.text("lab/mt-status-eod.txt")), List.of("File number=", ", block number=", "Tape block size ",
+            " bytes", "General status bits on (", "):", "ONLINE", "EOD", "WR_PROT"), MAX);
 
-    private static final Mutations MT_TELL = Mutations.ofText(List.of("At block 1234.\n", "At block 0.",
-            "/dev/nst0: Input/output error"), List.of("At block ", "."), 1024);
+    private static final Mutations MT_TELL = Mutations.ofText(List.of(Recorded.text("lab/mt-tell.txt"),
+            "At block 0.", Recorded.text("lab/mt-tell-error.txt")), List.of("At block ", "."), 1024);
 
     /** Any changer: drives numbered from 0, slots from 1, barcodes as volume tags can be. */
     private static ChangerStatus changer(Random r) {
