@@ -13,8 +13,8 @@ import org.tapeq.scheduler.model.TapeFault;
  * an empty drive, DR_OPEN, it waits for the next tape and ejects that one), then the robot's move to a slot.
  *
  * <p>Design notes. Called from the library's jobs on the runner's threads; the fair lock is the only state.
- * What the library remembers about a drive (its cartridge, end of data) stays in {@link ScsiLibrary}, which
- * updates it from what these methods return.
+ * What the library remembers about a drive (its cartridge, end of data) stays in its {@link DriveState}, which
+ * {@link MountSequence} and {@link LibraryInventory} update from what these methods return.
  */
 final class Changer {
 
