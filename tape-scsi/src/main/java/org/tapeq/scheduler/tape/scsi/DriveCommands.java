@@ -8,7 +8,7 @@ import org.tapeq.scheduler.model.TapeFault;
 
 /**
  * The {@code mt} command lines the backend sends to a drive (positioning, status, block mode), shared by
- * the library and the classes it hands mounts and alerts to, and the checks of their results.
+ * {@link ScsiLibrary}, {@link MountSequence} and {@link LibraryInventory}, and the checks of their results.
  */
 final class DriveCommands {
 
