@@ -66,6 +66,9 @@ final class StatusTimes {
         for (JsonNode a : sched.path("openAggregates")) {
             put((ObjectNode) a, "opened", "openedTime", loop);
         }
+        for (JsonNode f : sched.path("recentFaults")) {
+            put((ObjectNode) f, "at", "atTime", loop);
+        }
         return status;
     }
 

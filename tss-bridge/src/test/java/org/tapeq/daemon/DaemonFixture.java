@@ -49,6 +49,8 @@ final class DaemonFixture implements AutoCloseable {
     boolean inotify = true;
     /** Time between the daemon's full rescans; long when a test must know every read was caused by an event. */
     String rescanInterval = "1s";
+    /** Cartridges of the simulated library. */
+    int cartridges = 4;
     Daemon daemon;
 
     DaemonFixture(Path root, String extraYaml) throws IOException {
@@ -59,7 +61,7 @@ final class DaemonFixture implements AutoCloseable {
         this.extraYaml = extraYaml;
     }
 
-    /** The configuration: one directory, 2 drives, 4 cartridges, tape time x2000, short waits. */
+    /** The configuration: one directory, 2 drives, 4 cartridges (or {@link #cartridges}), tape time x2000, short waits. */
     String yaml() {
         return String.join("\n",
                 "directories:",
@@ -71,7 +73,7 @@ final class DaemonFixture implements AutoCloseable {
                 "  simulated:",
                 "    speed: 2000",
                 "    drives: 2",
-                "    cartridges: 4",
+                "    cartridges: " + cartridges,
                 "families:",
                 "  - storageClass: \"atlas:.*\"",
                 "    family: atlas",

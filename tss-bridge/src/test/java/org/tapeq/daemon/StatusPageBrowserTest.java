@@ -1,11 +1,13 @@
 package org.tapeq.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -15,15 +17,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 
 /**
  * The status page in a real browser: Debian's chromium, headless, driven through chromedriver by Selenium. A
- * daemon on the simulated library serves the page; the test takes the drives down (one with a reason that looks
- * like HTML), queues a stage, and waits until the page, by its own refresh and without being reloaded, shows the
- * drive down with its reason as plain text and the queue with the reason it waits. Skipped only when chromium
- * or chromedriver is not installed ({@code apt-get install chromium chromium-driver}; {@code .ci/run} does).
- * Leaves a screenshot in {@code target/status-page.png}; with {@code -Dtapeq.screenshots=docs/img} it rewrites
- * docs/img/status-page.png.
+ * daemon on the simulated library serves the page; the test stages a file whose tape copy reads back with a wrong
+ * byte, takes the drives down (one with a reason that looks like HTML), queues a stage, and waits until the page,
+ * by its own refresh and without being reloaded, shows the checksum fault with its time, drive and cartridge, the
+ * drive down with its reason as plain text and the queue with the reason it waits. A library with more cartridges
+ * than the page lists says how many it shows of how many. Skipped only when chromium or chromedriver is not
+ * installed ({@code apt-get install chromium chromium-driver}; {@code .ci/run} does). Leaves a screenshot in
+ * {@code target/status-page.png}; with {@code -Dtapeq.screenshots=docs/img} it rewrites docs/img/status-page.png.
  */
 class StatusPageBrowserTest {
 
@@ -43,9 +48,12 @@ class StatusPageBrowserTest {
     void start() throws Exception {
         HeadlessChromium.assumeInstalled("the status page is not tested in a browser");
         f = new DaemonFixture(tmp.resolve("daemon"), "");
+    }
+
+    private void open(String query) throws Exception {
         f.start();
-        f.labelAll();
         browser = HeadlessChromium.start(tmp);
+        browser.get("http://127.0.0.1:" + f.daemon.httpAddress().getPort() + "/" + query);
     }
 
     @AfterEach
@@ -59,12 +67,35 @@ class StatusPageBrowserTest {
     }
 
     @Test
-    void statusPage_driveDownAndQueueWaiting_showsThemAfterItsOwnRefresh() throws Exception {
+    void statusPage_faultDriveDownAndQueueWaiting_showsThemAfterItsOwnRefresh() throws Exception {
+        OffsetDateTime started = OffsetDateTime.now().minusSeconds(2); // the page's times are whole seconds
+        open("?refresh=1");
+        f.labelAll();
         byte[] data = DaemonFixture.randomBytes(100_000);
         String id = f.onTape(data);
-        browser.get("http://127.0.0.1:" + f.daemon.httpAddress().getPort() + "/?refresh=1");
         DaemonFixture.await("the page shows drive0", () -> cell("drives", "drive0", 0) != null);
         assertTrue(!"down".equals(driveCell("drive0", 1)), "drive0 is in service at first");
+        assertEquals(List.of(List.of("none")), rows("recent-faults").subList(1, 2), "no fault yet");
+
+        // A file whose tape copy reads back with one byte inverted: each read of it is a checksum fault.
+        byte[] other = DaemonFixture.randomBytes(100_000);
+        String bad = f.onTape(other);
+        FileRecord where = f.daemon.catalog().file(bad).orElseThrow();
+        ((SimulatedLibrary) f.daemon.library()).faults().corruptByte(where.cartridge(), where.tapeFile(),
+                where.offset() + 500);
+        f.stage(bad, other.length, DaemonFixture.adler32(other), true);
+        DaemonFixture.await("the page lists the checksum fault", () -> rows("recent-faults").stream()
+                .anyMatch(r -> r.size() == 5 && r.get(1).equals("checksum")));
+        List<String> fault = rows("recent-faults").stream().filter(r -> r.size() == 5 && r.get(1).equals("checksum"))
+                .findFirst().orElseThrow();
+        OffsetDateTime at = OffsetDateTime.parse(fault.get(0)); // ISO 8601 with the zone offset
+        assertFalse(at.isBefore(started) || at.isAfter(OffsetDateTime.now().plusSeconds(1)),
+                "the fault's time " + at + " is when it happened (after " + started + ", not in the future)");
+        assertTrue(fault.get(2).matches("drive[01]"), "the drive that read it: " + fault);
+        assertEquals(where.cartridge(), fault.get(3), "the cartridge: " + fault);
+        assertTrue(fault.get(4).contains(bad) && fault.get(4).contains("catalog has"), "the reason: " + fault);
+        assertTrue(browser.findElement(By.id("recent-faults-note")).getText().contains("newest first"));
+        assertTrue(f.awaitStageError(bad) != null, "the stage failed after its attempts");
         String firstRefresh = browser.findElement(By.id("updated")).getText();
 
         f.daemon.scheduler().driveDown("drive0", HTML_REASON).get(30, TimeUnit.SECONDS);
@@ -85,9 +116,23 @@ class StatusPageBrowserTest {
                 .orElseThrow()).split(java.util.regex.Pattern.quote(HTML_REASON), -1).length - 1, "the reason once");
         assertTrue(browser.findElement(By.id("load")).getText().contains("atlas"), "the family's waiting work");
         assertTrue(browser.findElement(By.id("cartridges")).getText().contains("atlas"), "the cartridges");
+        assertTrue(browser.findElement(By.id("cartridges-note")).getText().startsWith("showing 4 of 4 cartridge(s)"),
+                browser.findElement(By.id("cartridges-note")).getText());
 
         HeadlessChromium.screenshot(browser, "status-page.png");
         assertNull(f.error(id), "the stage waits, it did not fail");
+    }
+
+    @Test
+    void statusPage_moreCartridgesThanItLists_saysHowManyItShowsOfHowMany() throws Exception {
+        f.cartridges = 130;
+        open("?refresh=1");
+        DaemonFixture.await("the page lists the cartridges", () -> rows("cartridges").size() > 1);
+        assertEquals("showing 100 of 130 cartridge(s) (130 unknown)",
+                browser.findElement(By.id("cartridges-note")).getText());
+        assertEquals(101, rows("cartridges").size(), "a header and the first 100");
+        assertTrue(browser.findElement(By.id("queues-note")).getText().startsWith("showing 0 of 0 queue(s) with work"),
+                browser.findElement(By.id("queues-note")).getText());
     }
 
     /** The text of column {@code col} in the drives table's row of {@code drive}, or "" if there is none. */

@@ -105,7 +105,8 @@ final class Aggregator {
         for (Map.Entry<FlushItem, TapeFault> e : checked.rejected().entrySet()) {
             FlushItem item = e.getKey();
             LOG.warn("[{}] flush rejected: {}", item.request().pnfsid(), e.getValue().getMessage());
-            engine.counters.fault(e.getValue().kind());
+            engine.fault(e.getValue().kind(), null, null, "flush " + item.request().pnfsid() + " rejected: "
+                    + e.getValue().getMessage());
             engine.ends.finish(item, engine.ends.failed(e.getValue().kind(), e.getValue().getMessage(), 1));
         }
         agg.recount();

@@ -68,6 +68,7 @@ final class Engine {
     /** Every catalog call made while the loop serves work goes through it. */
     final CatalogWriter writer;
     final Counters counters = new Counters();
+    final RecentFaults recentFaults = new RecentFaults();
     final Cartridges cartridges;
     final Queues queues;
     final Dispatcher dispatcher;
@@ -176,6 +177,12 @@ final class Engine {
 
     void requestDispatch() {
         dispatcher.requestDispatch();
+    }
+
+    /** Counts a fault by kind and keeps it among the recent faults of the status; drive and cartridge may be null. */
+    void fault(FaultKind kind, String drive, String cartridge, String reason) {
+        counters.fault(kind);
+        recentFaults.add(loop.now(), kind, drive, cartridge, reason);
     }
 
     // ---------------------------------------------------------------- admission

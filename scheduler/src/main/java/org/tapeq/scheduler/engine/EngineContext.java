@@ -88,7 +88,10 @@ final class EngineContext implements DriveContext {
     @Override public boolean otherDriveCouldServe(DriveRunner d) { return engine.dispatcher.otherDriveCouldServe(d); }
     @Override public void robotSucceeded() { engine.dispatcher.robot().succeeded(); }
     @Override public void robotFailed(TapeFault fault) { engine.dispatcher.robot().failed(fault); }
-    @Override public void countFault(FaultKind kind) { engine.counters.fault(kind); }
+    @Override
+    public void fault(FaultKind kind, String drive, String cartridge, String reason) {
+        engine.fault(kind, drive, cartridge, reason);
+    }
 
     /** Counts a mount (and a remount if the cartridge was mounted before in this run) in the catalog too. */
     @Override

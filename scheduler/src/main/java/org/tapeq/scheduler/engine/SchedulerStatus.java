@@ -23,6 +23,8 @@ import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
  * @param background      background work: tasks waiting for a drive and drives running one
  * @param verifications   the cartridge verifications of this run (running, then the latest ended), with their
  *                        progress or result
+ * @param cartridgeCount  every cartridge of the library ({@code cartridges} holds a page of them)
+ * @param recentFaults    the last faults of this run, newest first, at most 50 ({@code counters} has the totals)
  */
 public record SchedulerStatus(long now, String policy, Map<String, Long> counters, List<DriveStatus> drives,
                               int queueCount, int readyQueues, int waitingQueues, List<QueueStatus> queues,
@@ -30,7 +32,16 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               List<CartridgeStatus> attention, long oldestArrival, String robot,
                               Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked,
                               List<CartridgeUse> cartridges,
-                              Background background, List<VerifyReport> verifications) {
+                              Background background, List<VerifyReport> verifications, int cartridgeCount,
+                              List<Fault> recentFaults) {
+
+    /**
+     * One fault: when (loop time), its kind ({@code robot}, {@code media}, {@code checksum}, ...; the
+     * {@code faults_*} counters' names), the drive and cartridge involved (null when none was, e.g. a flush's source
+     * file checked before any drive took it), and the reason.
+     */
+    public record Fault(long at, String kind, String drive, String cartridge, String reason) {
+    }
 
     /** Background work (verification): tasks waiting for a drive, drives running one, and their cap. */
     public record Background(int waiting, int running, int maxDrives) {

@@ -120,8 +120,17 @@ class SchedulerFaultTest {
             long t0 = f.loop.now();
             List<StageRequest> stages = stageAll(f, 4);
             stages.forEach(s -> assertInstanceOf(Outcome.Staged.class, f.outcome(s), s.pnfsid()));
-            assertEquals(1L, f.status().counters().get("faults_robot"));
+            SchedulerStatus st = f.status();
+            assertEquals(1L, st.counters().get("faults_robot"));
             assertTrue(f.finishedAt.get(stages.get(0).id()) - t0 >= 10_000, "retried after the backoff");
+            // The status keeps the fault itself: when, where, what and why.
+            assertEquals(1, st.recentFaults().size(), st.recentFaults().toString());
+            SchedulerStatus.Fault fault = st.recentFaults().get(0);
+            assertEquals("robot", fault.kind());
+            assertEquals("drive0", fault.drive());
+            assertEquals("A00001L9", fault.cartridge());
+            assertTrue(fault.reason().startsWith("mount failed: "), fault.reason());
+            assertTrue(fault.at() >= t0 && fault.at() < f.finishedAt.get(stages.get(0).id()), "at " + fault.at());
         }
     }
 

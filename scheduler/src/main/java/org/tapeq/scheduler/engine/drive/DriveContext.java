@@ -81,7 +81,11 @@ public interface DriveContext {
 
     // ---------------------------------------------------------------- counters and outcomes
 
-    void countFault(FaultKind kind);
+    /**
+     * Counts a fault and keeps it among the recent faults of the status, with the drive and cartridge involved
+     * (either may be null) and the reason.
+     */
+    void fault(FaultKind kind, String drive, String cartridge, String reason);
 
     /** A cartridge was mounted (counted, and recorded in the catalog). */
     void mounted(String barcode);

@@ -311,7 +311,7 @@ public final class DriveRunner implements WorkQueue.Holder {
 
     private void mount(WorkQueue q) {
         load(q, "mounting " + q.barcode(), true, this::work, fault -> {
-            context.countFault(fault.kind());
+            context.fault(fault.kind(), id, q.barcode(), "mount failed: " + fault.getMessage());
             LOG.warn("Drive {}: mount of {} failed: {}", id, q.barcode(), fault.toString());
             FaultReactions.Reaction r = FaultReactions.of(FaultReactions.Operation.MOUNT, fault.kind());
             q.avoid(id);
@@ -408,7 +408,7 @@ public final class DriveRunner implements WorkQueue.Holder {
 
             @Override
             public void failed(TapeFault fault) {
-                context.countFault(fault.kind());
+                context.fault(fault.kind(), id, barcode, "unload failed: " + fault.getMessage());
                 LOG.warn("Drive {}: unload of {} failed: {}", id, barcode, fault.toString());
                 String reason = "cannot unload " + barcode + ": " + fault.getMessage();
                 if (q != null) {

@@ -77,8 +77,9 @@ final class LabelCheck {
         try {
             label = TapeLabel.parseFor(bytes, barcode);
         } catch (TapeFault fault) {
-            context.countFault(FaultKind.LABEL);
             CartridgeState newState = bytes.length == 0 ? CartridgeState.BLANK : CartridgeState.FOREIGN;
+            context.fault(FaultKind.LABEL, drive.id(), barcode, "label check: the cartridge is "
+                    + newState.name().toLowerCase(java.util.Locale.ROOT) + ": " + fault.getMessage());
             LOG.error("Drive {}: cartridge {} is {}: {}", drive.id(), barcode, newState, fault.getMessage());
             failed(fault, c, newState);
             return;
@@ -115,7 +116,8 @@ final class LabelCheck {
     private abstract class Step<T> implements Completion<T> {
         @Override
         public void failed(TapeFault fault) {
-            context.countFault(fault.kind());
+            context.fault(fault.kind(), drive.id(), drive.mounted(), drive.activity() + " failed: "
+                    + fault.getMessage());
             LOG.warn("Drive {}: {} failed: {}", drive.id(), drive.activity(), fault.toString());
             LabelCheck.this.failed(fault, null, null);
         }

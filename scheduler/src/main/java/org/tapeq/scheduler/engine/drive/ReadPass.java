@@ -273,18 +273,21 @@ final class ReadPass {
                 context.finish(it, new Outcome.Cancelled());
             } else if (sink.error(i) != null) {
                 // DELIVER/TARGET fails at once, without counting an attempt
-                context.countFault(FaultKind.TARGET);
-                context.finish(it, context.failed(FaultKind.TARGET, "cannot stage " + where + ": " + sink.error(i), 1));
+                String reason = "cannot stage " + where + ": " + sink.error(i);
+                context.fault(FaultKind.TARGET, drive.id(), drive.mounted(), reason);
+                context.finish(it, context.failed(FaultKind.TARGET, reason, 1));
             } else if (sink.written(i) < it.size()) {
-                context.countFault(FaultKind.NOT_FOUND);
-                context.readFailed(it, new TapeFault(FaultKind.NOT_FOUND, "short read: " + sink.written(i) + " of "
-                        + it.size() + " bytes (tape file ends early)"), Operation.DELIVER, drive.id());
+                TapeFault fault = new TapeFault(FaultKind.NOT_FOUND, "short read: " + sink.written(i) + " of "
+                        + it.size() + " bytes (tape file ends early)");
+                context.fault(fault.kind(), drive.id(), drive.mounted(), where + ": " + fault.getMessage());
+                context.readFailed(it, fault, Operation.DELIVER, drive.id());
             } else {
                 String sum = sink.checksum(i);
                 if (Checksums.contradicts(it.checksum(), sum)) {
-                    context.countFault(FaultKind.CHECKSUM);
-                    context.readFailed(it, new TapeFault(FaultKind.CHECKSUM, "read " + sum + ", catalog has "
-                            + it.checksum()), Operation.DELIVER, drive.id());
+                    TapeFault fault = new TapeFault(FaultKind.CHECKSUM, "read " + sum + ", catalog has "
+                            + it.checksum());
+                    context.fault(fault.kind(), drive.id(), drive.mounted(), where + ": " + fault.getMessage());
+                    context.readFailed(it, fault, Operation.DELIVER, drive.id());
                 } else {
                     LOG.debug("Drive {}: read {} ({} bytes)", drive.id(), where, it.size());
                     context.finish(it, new Outcome.Staged(it.size(), sum != null ? sum : it.checksum()));
@@ -295,7 +298,7 @@ final class ReadPass {
     }
 
     private void readFailed(ReadUnit unit, TapeFault fault) {
-        context.countFault(fault.kind());
+        context.fault(fault.kind(), drive.id(), drive.mounted(), "read failed: " + fault.getMessage());
         LOG.warn("Drive {}: reading {} failed: {}", drive.id(), drive.mounted(), fault.toString());
         FaultReactions.Reaction r = FaultReactions.of(Operation.READ, fault.kind());
         drive.position(-1);

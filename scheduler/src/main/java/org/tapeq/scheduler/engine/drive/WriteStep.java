@@ -250,7 +250,8 @@ final class WriteStep {
     private void commitFailed(PendingAggregate agg, String barcode, WrittenFile written, RuntimeException e) {
         // COMMIT in FaultReactions: the members fail at once; the tape file stays unreferenced
         agg.writing(false);
-        context.countFault(FaultKind.CATALOG);
+        context.fault(FaultKind.CATALOG, drive.id(), barcode, "tape file " + written.fileNumber()
+                + " written but the catalog commit failed: " + e.getMessage());
         LOG.error("Drive {}: tape file {} on {} written but the catalog commit failed: {}", drive.id(),
                 written.fileNumber(), barcode, e.getMessage());
         for (FlushItem m : agg.live()) {
@@ -292,7 +293,7 @@ final class WriteStep {
 
     /** A write, its check or its read-back failed: the reaction of {@link FaultReactions.Operation#WRITE}. */
     private void writeFailed(PendingAggregate agg, TapeFault fault) {
-        context.countFault(fault.kind());
+        context.fault(fault.kind(), drive.id(), drive.mounted(), "write failed: " + fault.getMessage());
         LOG.warn("Drive {}: writing to {} failed: {}", drive.id(), drive.mounted(), fault.toString());
         FaultReactions.Reaction r = FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind());
         CartridgeRecord c = context.cartridges().get(drive.mounted());

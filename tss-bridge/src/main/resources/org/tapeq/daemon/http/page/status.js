@@ -17,6 +17,11 @@ function mbps(bytesPerSecond) {
   return (bytesPerSecond / 1e6).toFixed(1);
 }
 
+/** "showing 100 of 250 cartridge(s)": a list the page shows only the first entries of says so plainly. */
+function shown(count, total, what) {
+  return "showing " + count + " of " + total + " " + what;
+}
+
 function text(value) {
   return value === null || value === undefined ? "" : String(value);
 }
@@ -69,8 +74,8 @@ function render(st) {
       i => drives[i].state === "down" ? "bad" : "");
 
   const queues = s.queues || [];
-  document.getElementById("queues-note").textContent = (s.queueCount || 0) + " queue(s) with work ("
-      + (s.readyQueues || 0) + " ready, " + (s.waitingQueues || 0) + " waiting); the first " + queues.length + " shown";
+  document.getElementById("queues-note").textContent = shown(queues.length, s.queueCount || 0, "queue(s) with work")
+      + " (" + (s.readyQueues || 0) + " ready, " + (s.waitingQueues || 0) + " waiting)";
   fill("queues", ["queue", "group", "state", "files", "bytes", "oldest request", "why it waits"],
       queues.map(q => [q.name, q.group, q.state, q.files, size(q.bytes), q.oldestArrivalTime, q.reason]),
       i => queues[i].state === "blocked" ? "bad" : queues[i].state === "mounted" ? "" : "warn");
@@ -86,9 +91,8 @@ function render(st) {
 
   const carts = s.cartridges || [];
   const byState = Object.entries(s.cartridgesByState || {}).map(([k, v]) => v + " " + k).join(", ");
-  const total = Object.values(s.cartridgesByState || {}).reduce((a, b) => a + b, 0);
-  document.getElementById("cartridges-note").textContent = total + " cartridge(s): " + byState
-      + "; the first " + carts.length + " shown";
+  document.getElementById("cartridges-note").textContent = shown(carts.length, s.cartridgeCount || 0, "cartridge(s)")
+      + (byState ? " (" + byState + ")" : "");
   fill("cartridges", ["cartridge", "family", "state", "fill", "used", "mounts", "reason"],
       carts.map(c => [c.barcode, c.family, c.state + (c.disabled ? " (disabled)" : ""),
         c.capacityBytes > 0 ? (100 * c.usedBytes / c.capacityBytes).toFixed(1) + " %" : "",
@@ -112,6 +116,13 @@ function render(st) {
     for (const p of dir.parked || []) { faults.push(["parked flush", p.pnfsid, dir.name, p.reason]); }
   }
   fill("faults", ["kind", "what", "count / state", "detail"], faults);
+
+  const recent = s.recentFaults || [];
+  const total = Object.entries(counters).filter(([k]) => k.startsWith("faults_")).reduce((a, [, v]) => a + v, 0);
+  document.getElementById("recent-faults-note").textContent = "the last " + recent.length + " of " + total
+      + " fault(s) since the daemon started, newest first";
+  fill("recent-faults", ["time", "kind", "drive", "cartridge", "reason"],
+      recent.map(f => [f.atTime, f.kind, f.drive, f.cartridge, f.reason]));
 
   const dirs = st.directories || [];
   fill("directories", ["name", "path", "requests", "in scheduler", "oldest", "stage buffer", "rejected", "stopped"],
