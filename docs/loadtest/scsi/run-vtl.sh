@@ -19,7 +19,9 @@ mkdir -p "$BASE"/endit/{in,out,request,trash} "$BASE"/state
 ./tapeq daemon -c "$CONFIG" > "$BASE/label-daemon.log" 2>&1 &
 daemon=$!
 trap 'kill $daemon 2>/dev/null || true' EXIT
-for _ in $(seq 120); do [ -S "$BASE/state/control.sock" ] && break; sleep 1; done
+# ready, not only the control socket: the scheduler knows the cartridges once it has read the library's
+# inventory (mtx status), and a label asked before that is refused as an unknown cartridge
+for _ in $(seq 120); do grep -q "tapeq daemon ready" "$BASE/label-daemon.log" && break; sleep 1; done
 # --force: the lab's fresh cartridges read back as zeros in tape file 0, which tapeq does not take for blank
 for n in 1 2 3; do ./tapeq cartridge label -c "$CONFIG" "VTL00${n}L5" atlas --force; done
 kill "$daemon"; wait "$daemon" || true
