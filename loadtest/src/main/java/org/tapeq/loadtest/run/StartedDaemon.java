@@ -145,7 +145,8 @@ public final class StartedDaemon implements Target {
                 ConfigNode.yamlName(lib.data()), Units.plainNumber(lib.speed()), reused
                         ? ", on the catalog and cartridges of an earlier run"
                         : inputsOnTape && !plan.prepare().isEmpty()
-                        ? ", inputs written onto the cartridges before the start" : "", config);
+                        ? ", inputs written onto the cartridges before the start" : "",
+                config.getFileName() + " in the work directory");
         return new StartedDaemon(daemon, transfers, endit, lib.speed(), what, inputsOnTape);
     }
 
