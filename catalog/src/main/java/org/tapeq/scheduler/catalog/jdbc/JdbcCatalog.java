@@ -18,7 +18,6 @@ import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.FILE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.FINDING_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.INSERT_AGGREGATE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.INSERT_FINDING;
-import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.LEASE_COLUMNS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.MIGRATIONS;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.PUT_HINT;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_DELETED;
@@ -120,18 +119,9 @@ import org.tapeq.scheduler.model.FileRecord;
  * already recorded exactly as given as done; recordMount counts a mount (cartridge, time) once; delete reports a
  * file archived as deleted at the same time as deleted; the upserts and replaceCartridgeContents set, not add.
  *
- * Site lease (schema 2, table site_lease, one row per site): acquireLease takes it at start in one transaction
- * (serialised on PostgreSQL by an advisory lock): a row that is free, lapsed, released, or held by a process of
- * this host known to be gone (its holder string carries boot id, pid namespace, pid and start time:
- * ProcessIdentity; a bare pid is not trusted across containers) is taken with epoch + 1; a live one held by another is refused
- * (CatalogLeaseException naming the site, holder host, pid and since when). From then on every mutating
- * transaction first reads its row (SELECT ... WHERE site = ? AND holder = ? AND epoch = ?, FOR KEY SHARE on
- * PostgreSQL) and is refused if none matches (fencing: the lease was taken over); that row lock orders the
- * commit against a takeover, whose SELECT ... FOR UPDATE waits for it. renewLease moves the expiry on: on
- * PostgreSQL on a connection of its own and outside the catalog's lock (its UPDATE of a non-key column does not
- * conflict with KEY SHARE), so a stuck write never holds the renewal up; close releases it (expires_at = 0).
- * Times are the hosts' wall clocks, so the hosts of a site must be NTP-synchronised (skew well below the
- * lease time).
+ * Site lease (schema 2, table site_lease, one row per site): SiteLeases takes, renews (on PostgreSQL on a
+ * connection of its own) and releases it; while one is held every mutating transaction first passes its fence
+ * (the row read FOR KEY SHARE, refused if the epoch was taken over). See its design notes.
  *
  * Verifications (schema 3, table cartridge_verifications, one row per cartridge): the last verification's
  * time, whether it was a sample, its counts of good, bad and unreadable files and a summary naming the first
@@ -190,8 +180,9 @@ public final class JdbcCatalog implements Catalog {
         }
     }
 
+    /** Work on the connection of the running method (see {@link #transaction}). */
     @FunctionalInterface
-    private interface Work<T> {
+    interface Work<T> {
         T run() throws SQLException;
     }
 
@@ -203,25 +194,15 @@ public final class JdbcCatalog implements Catalog {
     /** The connection of the method running now (under the lock); null between methods on PostgreSQL. */
     private Connection connection;
     private boolean closed;
-    /**
-     * The site lease this catalog holds, or null (no fencing), and its length: volatile, because the renewal
-     * reads them without the lock (it must not wait behind a write).
-     */
-    private volatile SiteLease lease;
-    private volatile long leaseTtlMillis;
-    /** PostgreSQL: the renewal's own connection (a pool of one), beside the writes'; null on SQLite. */
-    private final CatalogConnections leaseConnections;
-    /** One renewal at a time on {@link #leaseConnections}. */
-    private final ReentrantLock leaseLock = new ReentrantLock();
-
-    private volatile Path procRoot = ProcessIdentity.PROC;
+    /** The site lease: acquisition, renewal on its own connection, the fence of every write. */
+    private final SiteLeases leases;
 
     private JdbcCatalog(String description, Dialect dialect, CatalogConnections connections,
                         CatalogConnections leaseConnections) {
         this.description = description;
         this.dialect = dialect;
         this.connections = connections;
-        this.leaseConnections = leaseConnections;
+        this.leases = new SiteLeases(this, description, dialect, leaseConnections);
     }
 
     /**
@@ -325,7 +306,7 @@ public final class JdbcCatalog implements Catalog {
         }
     }
 
-    private void execute(String sql) throws SQLException {
+    void execute(String sql) throws SQLException {
         try (Statement s = connection.createStatement()) {
             s.execute(sql);
         }
@@ -908,9 +889,9 @@ public final class JdbcCatalog implements Catalog {
             if (closed) {
                 return;
             }
-            if (lease != null) {
+            if (leases.held() != null) {
                 try {
-                    releaseLease();
+                    leases.release();
                 } catch (RuntimeException e) {
                     LOG.warn("Catalog {}: releasing the site lease: {}", description, e.getMessage());
                 }
@@ -918,9 +899,7 @@ public final class JdbcCatalog implements Catalog {
             closed = true;
             closeStatements();
             try {
-                if (leaseConnections != null) {
-                    leaseConnections.close();
-                }
+                leases.close();
                 connections.close();
             } catch (SQLException e) {
                 throw new CatalogException("close " + description + ": " + e.getMessage(), e);
@@ -930,216 +909,42 @@ public final class JdbcCatalog implements Catalog {
         }
     }
 
-    // ---------------------------------------------------------------- site lease
+    // ---------------------------------------------------------------- site lease (SiteLeases)
 
     /**
-     * Takes the site's lease for this process (see the design notes): free, lapsed at {@code now}, released, or
+     * Takes the site's lease for this process (see {@link SiteLeases}): free, lapsed at {@code now}, released, or
      * held by a dead process of this host. From now on every write of this catalog is fenced by it.
      *
      * @throws CatalogLeaseException if another process holds a live lease on the site
      */
     public SiteLease acquireLease(String site, String holder, String host, long pid, long now, long ttlMillis) {
-        Objects.requireNonNull(site, "site");
-        Objects.requireNonNull(holder, "holder");
-        Objects.requireNonNull(host, "host");
-        SiteLease taken = transaction("acquireLease", "site " + site, () -> {
-            if (dialect == Dialect.POSTGRESQL) {
-                execute("SELECT pg_advisory_xact_lock(7365808)"); // two starting daemons: one after the other
-            }
-            SiteLease current = leaseRow(site, dialect.forUpdate);
-            if (current != null && current.expiresAt() > now && !current.holder().equals(holder)
-                    && !deadOnThisHost(current, host)) {
-                throw new CatalogLeaseException("site '" + site + "': the catalog is in use by another tapeq, "
-                        + describe(current, now) + "; a second daemon must not share it (stop the other one, or "
-                        + "give this one a catalog of its own)");
-            }
-            SiteLease next = new SiteLease(site, holder, host, pid, current == null ? 1 : current.epoch() + 1, now,
-                    now + ttlMillis);
-            PreparedStatement ps = statement(current == null
-                    ? "INSERT INTO site_lease (" + LEASE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)"
-                    : "UPDATE site_lease SET site = ?, holder = ?, host = ?, pid = ?, epoch = ?, acquired_at = ?,"
-                            + " expires_at = ? WHERE site = ?");
-            ps.setString(1, next.site());
-            ps.setString(2, next.holder());
-            ps.setString(3, next.host());
-            ps.setLong(4, next.pid());
-            ps.setLong(5, next.epoch());
-            ps.setLong(6, next.acquiredAt());
-            ps.setLong(7, next.expiresAt());
-            if (current != null) {
-                ps.setString(8, site);
-            }
-            ps.executeUpdate();
-            if (current != null) {
-                LOG.warn("Catalog {}: site '{}' taken over from {} (epoch {} -> {})", description, site,
-                        describe(current, now), current.epoch(), next.epoch());
-            }
-            return next;
-        });
-        leaseTtlMillis = ttlMillis;
-        lease = taken;
-        LOG.info("Catalog {}: site '{}' lease held by {} pid {} (epoch {})", description, site, host, pid,
-                taken.epoch());
-        return taken;
+        return leases.acquire(site, holder, host, pid, now, ttlMillis);
     }
 
     /**
      * Moves the held lease's expiry to {@code now + ttl}, refused ({@link CatalogLeaseException}) if another
      * process took it over. On PostgreSQL it runs on a connection of its own and never waits for the catalog's
-     * lock, so a slow or stuck write cannot hold it up (the fence's row lock does not block it either, see
-     * {@link #fence}); it gives up after a third of the lease's length. On SQLite it runs as a write.
+     * lock, so a slow or stuck write cannot hold it up; it gives up after a third of the lease's length. On
+     * SQLite it runs as a write.
      */
     @Override
     public void renewLease(long now) {
-        SiteLease held = lease;
-        long ttl = leaseTtlMillis;
-        if (held == null) {
-            return;
-        }
-        if (leaseConnections == null) {
-            transaction("renewLease", "site " + held.site(), () -> {
-                renew(connection, held, now + ttl, ttl);
-                return null;
-            });
-        } else {
-            leaseLock.lock();
-            try {
-                ensureOpen();
-                Connection c = null;
-                boolean lost = false;
-                try {
-                    c = leaseConnections.acquire();
-                    renew(c, held, now + ttl, ttl);
-                } catch (SQLException | RuntimeException e) {
-                    if (!(e instanceof CatalogException) && CatalogConnections.isConnectionLoss(e)) {
-                        lost = true;
-                        throw new CatalogUnavailableException("renewLease site " + held.site() + ": catalog "
-                                + description + " unreachable: " + e.getMessage(), e);
-                    }
-                    if (e instanceof RuntimeException runtime) {
-                        throw runtime;
-                    }
-                    throw new CatalogException("renewLease site " + held.site() + ": " + e.getMessage(), e);
-                } finally {
-                    if (c != null) {
-                        leaseConnections.release(c, lost);
-                    }
-                }
-            } finally {
-                leaseLock.unlock();
-            }
-        }
-        if (lease == held) {
-            lease = new SiteLease(held.site(), held.holder(), held.host(), held.pid(), held.epoch(),
-                    held.acquiredAt(), now + ttl);
-        }
-    }
-
-    /** One UPDATE of the held row's expiry (autocommit on {@code c}); a row no longer held is a deposition. */
-    private void renew(Connection c, SiteLease held, long expiresAt, long ttl) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE site_lease SET expires_at = ? WHERE site = ?"
-                + " AND holder = ? AND epoch = ?")) {
-            ps.setQueryTimeout((int) Math.max(1, ttl / 3 / 1000));
-            ps.setLong(1, expiresAt);
-            ps.setString(2, held.site());
-            ps.setString(3, held.holder());
-            ps.setLong(4, held.epoch());
-            if (ps.executeUpdate() == 1) {
-                return;
-            }
-        }
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + LEASE_COLUMNS + " FROM site_lease WHERE site = ?")) {
-            ps.setString(1, held.site());
-            try (ResultSet rs = ps.executeQuery()) {
-                SiteLease now = rs.next() ? leaseOf(rs) : null;
-                throw deposed("renewLease", "site " + held.site(), held, now);
-            }
-        }
+        leases.renew(now);
     }
 
     /** The lease this catalog holds, or null. */
     public SiteLease heldLease() {
-        return lease;
+        return leases.held();
     }
 
     /** The site's lease row as the database has it now, or empty. */
     public Optional<SiteLease> lease(String site) {
-        return read("lease", "site " + site, () -> Optional.ofNullable(leaseRow(site, "")));
-    }
-
-    /** Gives the lease up (a clean stop): the next daemon takes it at once. */
-    private void releaseLease() {
-        SiteLease held = lease;
-        transaction("releaseLease", "site " + held.site(), () -> {
-            PreparedStatement ps = statement("UPDATE site_lease SET expires_at = 0 WHERE site = ? AND holder = ?"
-                    + " AND epoch = ?");
-            ps.setString(1, held.site());
-            ps.setString(2, held.holder());
-            ps.setLong(3, held.epoch());
-            ps.executeUpdate();
-            return null;
-        });
-        lease = null;
-    }
-
-    /**
-     * Inside a write transaction: this process still holds its epoch, else the write is refused. On PostgreSQL
-     * the row is read FOR KEY SHARE: a takeover (SELECT ... FOR UPDATE) waits until this transaction ends, so no
-     * write of a deposed holder commits after it, while this holder's own renewal (an UPDATE of a non-key
-     * column) does not wait for it.
-     */
-    private void fence(String operation, String subject) throws SQLException {
-        SiteLease held = lease;
-        PreparedStatement ps = statement("SELECT epoch FROM site_lease WHERE site = ? AND holder = ? AND epoch = ?"
-                + (dialect == Dialect.POSTGRESQL ? " FOR KEY SHARE" : ""));
-        ps.setString(1, held.site());
-        ps.setString(2, held.holder());
-        ps.setLong(3, held.epoch());
-        try (ResultSet rs = ps.executeQuery()) {
-            if (rs.next()) {
-                return;
-            }
-        }
-        throw deposed(operation, subject, held, leaseRow(held.site(), ""));
-    }
-
-    private static CatalogLeaseException deposed(String operation, String subject, SiteLease held, SiteLease now) {
-        return new CatalogLeaseException(operation + " " + subject + ": refused, site '" + held.site()
-                + "' was taken over: this tapeq held epoch " + held.epoch() + ", the catalog now says "
-                + (now == null ? "no lease" : describe(now, System.currentTimeMillis())));
-    }
-
-    private SiteLease leaseRow(String site, String suffix) throws SQLException {
-        PreparedStatement ps = statement("SELECT " + LEASE_COLUMNS + " FROM site_lease WHERE site = ?" + suffix);
-        ps.setString(1, site);
-        try (ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? leaseOf(rs) : null;
-        }
-    }
-
-    private static SiteLease leaseOf(ResultSet rs) throws SQLException {
-        return new SiteLease(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
-                rs.getLong(6), rs.getLong(7));
-    }
-
-    /**
-     * Whether the holder of {@code l} is known dead: same host, and its identity in the holder string (boot,
-     * pid namespace, pid, start time: {@link ProcessIdentity}) names no running process. A bare pid is not
-     * trusted: in another pid namespace (a container) it may be alive or another process.
-     */
-    private boolean deadOnThisHost(SiteLease l, String host) {
-        return l.host().equals(host) && ProcessIdentity.knownDead(l.holder(), procRoot);
+        return leases.current(site);
     }
 
     /** For tests: the /proc tree that tells whether a lease holder of this host is dead. */
     void procRoot(Path proc) {
-        this.procRoot = Objects.requireNonNull(proc, "proc");
-    }
-
-    private static String describe(SiteLease l, long now) {
-        return "held by host " + l.host() + " pid " + l.pid() + " since " + java.time.Instant.ofEpochMilli(
-                l.acquiredAt()) + " (epoch " + l.epoch() + (l.expiresAt() > now ? ", lapses in "
-                + (l.expiresAt() - now + 999) / 1000 + " s unless renewed)" : ", lapsed)");
+        leases.procRoot(proc);
     }
 
     /** For tests and diagnostics: a SQLite PRAGMA's value on the catalog's own connection. */
@@ -1266,7 +1071,8 @@ public final class JdbcCatalog implements Catalog {
         ps.executeUpdate();
     }
 
-    private PreparedStatement statement(String sql) throws SQLException {
+    /** A statement on the running method's connection, cached per SQL text (closed with the connection). */
+    PreparedStatement statement(String sql) throws SQLException {
         PreparedStatement ps = statements.get(sql);
         if (ps == null) {
             ps = connection.prepareStatement(sql);
@@ -1310,18 +1116,17 @@ public final class JdbcCatalog implements Catalog {
         }
     }
 
-    private <T> T read(String operation, String subject, Work<T> work) {
+    /** Runs {@code work} in autocommit mode, under the lock. */
+    <T> T read(String operation, String subject, Work<T> work) {
         return withConnection(operation, subject, work);
     }
 
-    /** Runs {@code work} as one transaction; rolls back on any failure. */
-    private <T> T transaction(String operation, String subject, Work<T> work) {
+    /** Runs {@code work} as one transaction, fenced by the site lease if one is held; rolls back on any failure. */
+    <T> T transaction(String operation, String subject, Work<T> work) {
         return withConnection(operation, subject, () -> {
             try {
                 connection.setAutoCommit(false);
-                if (lease != null) {
-                    fence(operation, subject);
-                }
+                leases.fence(operation, subject);
                 T result = work.run();
                 connection.commit();
                 return result;
@@ -1383,6 +1188,11 @@ public final class JdbcCatalog implements Catalog {
         }
     }
 
+    /** The connection of the running method (inside {@link #transaction} or {@link #read}). */
+    Connection connection() {
+        return connection;
+    }
+
     private void closeStatements() {
         for (PreparedStatement ps : statements.values()) {
             try {
@@ -1403,7 +1213,7 @@ public final class JdbcCatalog implements Catalog {
         }
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("catalog " + description + " is closed");
         }
