@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -49,6 +50,7 @@ import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.daemon.metrics.DriveMetrics;
 import org.tapeq.daemon.metrics.StateMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.catalog.jdbc.ProcessIdentity;
 import org.tapeq.scheduler.engine.IoGate;
@@ -122,6 +124,10 @@ public final class Daemon implements AutoCloseable {
     /** Monotonic ns taken with {@link #leaseAcquiredAt} (the lease keeper measures ages on it). */
     private long leaseAcquiredAtNanos;
     private volatile LeaseKeeper lease;
+    /** Set at start when catalog.standby is on; says why the daemon waits until it holds the lease. */
+    private volatile Standby standby;
+    /** The epoch of the site lease held, 0 until it is held. */
+    private volatile long epoch;
     /** Every directory's requests found at start are queued: the daemon serves. */
     private volatile boolean started;
     private volatile boolean closed;
@@ -168,6 +174,13 @@ public final class Daemon implements AutoCloseable {
                 .help("1 while the catalog answers, 0 while it is unreachable (or not yet opened at start)")
                 .callback(cb -> cb.call(catalogHealth.reachable() ? 1 : 0))
                 .register(metrics.registry());
+        if (config.catalog().standby()) {
+            standby = new Standby(config.catalog().site(), config.catalog().standbyPollMillis(), Thread::sleep);
+        }
+        GaugeWithCallback.builder().name("tapeq_site_standby")
+                .help("1 while the daemon waits as a standby for the site lease (catalog.standby), else 0")
+                .callback(cb -> cb.call(standby != null && standby.waiting() != null ? 1 : 0))
+                .register(metrics.registry());
         if (config.httpBind().isPresent()) {
             http = HttpEndpoint.start(config.httpBind().get(), metrics, this::statusJson, this::notReady);
             closeables.add(http);
@@ -177,12 +190,19 @@ public final class Daemon implements AutoCloseable {
         JdbcCatalog opened = catalogHealth.open(config.catalog());
         catalog = opened;
         closeables.add(catalog);
-        // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease.
-        String holder = UUID.randomUUID().toString();
-        leaseAcquiredAt = System.currentTimeMillis();
-        leaseAcquiredAtNanos = System.nanoTime();
-        opened.acquireLease(config.catalog().site(), ProcessIdentity.currentHolder(holder), hostName(),
-                ProcessHandle.current().pid(), leaseAcquiredAt, config.catalog().leaseTimeoutMillis());
+        // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease; a standby
+        // waits for it instead. Nothing below (library, request directories, catalog writes) runs before it is held.
+        String holder = ProcessIdentity.currentHolder(UUID.randomUUID().toString());
+        String site = config.catalog().site();
+        Supplier<SiteLease> acquire = () -> {
+            leaseAcquiredAt = System.currentTimeMillis();
+            leaseAcquiredAtNanos = System.nanoTime();
+            return opened.acquireLease(site, holder, hostName(), ProcessHandle.current().pid(), leaseAcquiredAt,
+                    config.catalog().leaseTimeoutMillis());
+        };
+        Standby waiter = standby;
+        SiteLease held = waiter != null ? waiter.takeLease(acquire, () -> opened.lease(site)) : acquire.get();
+        epoch = held.epoch();
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
         loop = new RealTimeEventLoop("tapeq-scheduler", scsi ? 1 : lib.simulated().speed());
@@ -444,6 +464,10 @@ public final class Daemon implements AutoCloseable {
         if (catalogDown != null) {
             return catalogDown;
         }
+        Standby waiter = standby;
+        if (waiter != null && waiter.waiting() != null) {
+            return waiter.waiting();
+        }
         LeaseKeeper keeper = lease;
         if (keeper != null && keeper.held() != null) {
             return "stepped down: " + keeper.held();
@@ -467,7 +491,14 @@ public final class Daemon implements AutoCloseable {
     public DaemonStatus status(StatusPage page) {
         return new DaemonStatus(DaemonStatus.currentVersion(), startedMillis, System.currentTimeMillis(), rates.rates(),
                 rates.driveRates(), bridgeStatuses(page), schedulerStatus(page).orElse(null),
-                schedulerLoad().orElse(null), catalogHealth.state(), page.offset(), page.limit());
+                schedulerLoad().orElse(null), catalogHealth.state(), siteState(), page.offset(), page.limit());
+    }
+
+    private DaemonStatus.SiteState siteState() {
+        Standby waiter = standby;
+        String waiting = waiter == null ? null : waiter.waiting();
+        return new DaemonStatus.SiteState(config.catalog().site(), waiting != null ? "standby" : epoch > 0 ? "active"
+                : "starting", epoch, waiting);
     }
 
     /** The status as {@code /status} and {@code tapeq status --json} show it: with readable times added. */

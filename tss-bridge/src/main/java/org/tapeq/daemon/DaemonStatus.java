@@ -25,12 +25,26 @@ import org.tapeq.scheduler.engine.SchedulerStatus;
  * @param driveRates bytes per second each drive moved over the last minute
  * @param load    the work waiting per group and per family (null while the scheduler starts)
  * @param catalog whether the catalog answers
+ * @param site    the site lease: whether this daemon is active or a standby
  * @param offset  the first entry of each paged list shown (0 is the first)
  * @param limit   at most this many entries of each paged list
  */
 public record DaemonStatus(String version, long startedMillis, long nowMillis, Map<String, Double> rates,
                            Map<String, Double> driveRates, List<BridgeStatus> directories, SchedulerStatus scheduler,
-                           SchedulerLoad load, CatalogState catalog, int offset, int limit) {
+                           SchedulerLoad load, CatalogState catalog, SiteState site, int offset,
+                           int limit) {
+
+    /**
+     * This daemon's part in its site.
+     *
+     * @param name    the site ({@code catalog.site})
+     * @param role    {@code active} (holds the lease and serves), {@code standby} (waits for the lease: {@code
+     *                catalog.standby}) or {@code starting}
+     * @param epoch   the epoch of the lease held, or 0
+     * @param waiting while a standby: why it waits, naming the holder; else null
+     */
+    public record SiteState(String name, String role, long epoch, String waiting) {
+    }
 
     /**
      * Whether the catalog answers.

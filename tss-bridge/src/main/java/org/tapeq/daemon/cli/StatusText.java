@@ -22,6 +22,12 @@ final class StatusText {
                     rates.path("files_staged").asDouble(), Units.roughSize(rates.path("bytes_read").asDouble()),
                     rates.path("files_flushed").asDouble(), Units.roughSize(rates.path("bytes_written").asDouble()));
         }
+        JsonNode site = st.path("site");
+        if (site.has("role")) {
+            out.printf("site %s: %s%s%n", site.path("name").asText(), site.path("role").asText(),
+                    site.hasNonNull("waiting") ? " (" + site.path("waiting").asText() + ")"
+                            : site.path("epoch").asLong() > 0 ? ", lease epoch " + site.path("epoch").asLong() : "");
+        }
         JsonNode catalog = st.path("catalog");
         if (catalog.has("reachable")) {
             if (catalog.path("reachable").asBoolean()) {

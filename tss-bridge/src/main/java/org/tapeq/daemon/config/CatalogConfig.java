@@ -20,15 +20,19 @@ import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
  * @param passwordFile file holding the database password (PostgreSQL), or null
  * @param site         the site's name in the catalog's lease: one daemon per site may use the catalog
  * @param leaseTimeoutMillis how long the lease outlives its holder's last renewal
+ * @param standby      whether a daemon that finds the site's lease held by a live holder waits as a standby and
+ *                     takes the site over when that lease lapses (PostgreSQL only), instead of being refused
  */
-public record CatalogConfig(String url, String user, Path passwordFile, String site, long leaseTimeoutMillis) {
+public record CatalogConfig(String url, String user, Path passwordFile, String site, long leaseTimeoutMillis,
+                            boolean standby) {
 
     static final String URL = "url";
     static final String USER = "user";
     static final String PASSWORD_FILE = "passwordFile";
     static final String SITE = "site";
     static final String LEASE_TIMEOUT = "leaseTimeout";
-    static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE, SITE, LEASE_TIMEOUT);
+    static final String STANDBY = "standby";
+    static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE, SITE, LEASE_TIMEOUT, STANDBY);
     static final String DEFAULT_SITE = "default";
     static final long DEFAULT_LEASE_TIMEOUT_MILLIS = 30_000;
     /** Renewed every third of the timeout, so two renewals may be missed; shorter than 6 s leaves too little. */
@@ -41,9 +45,17 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
     /** The catalog file below the state directory when no URL is given. */
     static final String DEFAULT_FILE = "catalog.db";
 
-    /** A configuration with the default site and lease timeout. */
+    /** A configuration with the default site and lease timeout, not a standby. */
     public CatalogConfig(String url, String user, Path passwordFile) {
-        this(url, user, passwordFile, DEFAULT_SITE, DEFAULT_LEASE_TIMEOUT_MILLIS);
+        this(url, user, passwordFile, DEFAULT_SITE, DEFAULT_LEASE_TIMEOUT_MILLIS, false);
+    }
+
+    /**
+     * How often a standby tries to take the lease over: a sixth of the lease timeout (at least a second), so it
+     * takes a dead holder's site over at most that long after the lease lapsed.
+     */
+    public long standbyPollMillis() {
+        return Math.max(1_000, leaseTimeoutMillis / 6);
     }
 
     /** Opens the catalog with the configured credentials (the password read from its file now). */
@@ -89,8 +101,13 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
             throw catalog.error(LEASE_TIMEOUT, "must be at least " + Units.formatDuration(MIN_LEASE_TIMEOUT_MILLIS)
                     + ", not " + Units.formatDuration(lease));
         }
+        boolean standby = catalog.bool(STANDBY, false);
+        if (standby && url.startsWith(SQLITE)) {
+            throw catalog.error(STANDBY, "needs a PostgreSQL catalog (catalog.url jdbc:postgresql:...): a SQLite "
+                    + "catalog is a file of one host, a standby on another host cannot share it");
+        }
         CatalogConfig config = new CatalogConfig(url, catalog.string(USER, null), catalog.path(PASSWORD_FILE, null),
-                site, lease);
+                site, lease, standby);
         if (config.isSqlite() && (config.user != null || config.passwordFile != null)) {
             warnings.add(catalog.warning(config.user != null ? USER : PASSWORD_FILE, "ignored: SQLite has no users"));
         }
@@ -105,6 +122,7 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
         if (passwordFile != null) {
             out.put(1, PASSWORD_FILE, YamlText.quote(passwordFile));
         }
-        out.put(1, SITE, YamlText.quote(site)).put(1, LEASE_TIMEOUT, Units.formatDuration(leaseTimeoutMillis));
+        out.put(1, SITE, YamlText.quote(site)).put(1, LEASE_TIMEOUT, Units.formatDuration(leaseTimeoutMillis))
+                .put(1, STANDBY, Boolean.toString(standby));
     }
 }

@@ -39,6 +39,17 @@ class StatusTextTest {
     }
 
     @Test
+    void site_standbyNamesTheHolder_activeShowsItsEpoch() throws Exception {
+        String standby = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"site\":{\"name\":"
+                + "\"gridka\",\"role\":\"standby\",\"epoch\":0,\"waiting\":\"standby, lease held by tape1 pid 42 "
+                + "(epoch 3)\"}}");
+        assertTrue(standby.contains("site gridka: standby (standby, lease held by tape1 pid 42 (epoch 3))"), standby);
+        String active = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"site\":{\"name\":"
+                + "\"gridka\",\"role\":\"active\",\"epoch\":4,\"waiting\":null}}");
+        assertTrue(active.contains("site gridka: active, lease epoch 4"), active);
+    }
+
+    @Test
     void verification_showsProgressAndNamesEachBadAndUnreadableFile() throws Exception {
         String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
                 + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":1,\"maxDrives\":1},"

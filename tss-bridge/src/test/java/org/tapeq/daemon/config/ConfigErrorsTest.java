@@ -38,6 +38,11 @@ class ConfigErrorsTest {
                         "catalog.site: \"tier 1\" must be 1 to 64 letters, digits, '.', '_' or '-'"),
                 Arguments.of(DIRECTORY + "catalog:\n  leaseTimeout: 2s\n",
                         "catalog.leaseTimeout: must be at least 6s, not 2s"),
+                Arguments.of(DIRECTORY + "catalog:\n  standby: true\n",
+                        "catalog.standby: needs a PostgreSQL catalog (catalog.url jdbc:postgresql:...): a SQLite "
+                                + "catalog is a file of one host, a standby on another host cannot share it"),
+                Arguments.of(DIRECTORY + "catalog:\n  url: jdbc:postgresql://db/tapeq\n  standby: sometimes\n",
+                        "catalog.standby: must be true or false, not \"sometimes\""),
                 // wrong type
                 Arguments.of(DIRECTORY + "scheduler: 3\n", "scheduler: must be a map"),
                 Arguments.of("directories: /srv/pool1\n", "directories: must be a list"),
