@@ -96,7 +96,7 @@ class CrashRecoveryTest {
         try (DaemonProcess daemon = new DaemonProcess(site)) {
             daemon.start();
             daemon.awaitStatus(Duration.ofSeconds(60));
-            label(daemon);
+            daemon.labelAll();
             try (Pool pool = Pool.start(site)) {
                 run(random, site, daemon, pool, files, flushKills, stageKills);
             } catch (AssertionError | Exception e) {
@@ -295,21 +295,6 @@ class CrashRecoveryTest {
         }
         return tracked == 0 && d.path("inScheduler").asInt() == 0 && d.path("removing").asInt() == 0
                 && site.list(RequestDirectory.TRASH).isEmpty();
-    }
-
-    /** Labels half the cartridges for atlas, half for cms, through the control socket. */
-    private static void label(DaemonProcess daemon) {
-        JsonNode list = daemon.control("cartridge-list", List.of());
-        List<String> barcodes = new ArrayList<>();
-        list.forEach(c -> barcodes.add(c.path("barcode").asText()));
-        Collections.sort(barcodes);
-        for (int i = 0; i < barcodes.size(); i++) {
-            JsonNode done = daemon.control("cartridge-label", List.of(barcodes.get(i),
-                    Site.familyOfCartridge(i, barcodes.size()), "false"));
-            if (done == null) {
-                throw new AssertionError("labelling " + barcodes.get(i) + " failed");
-            }
-        }
     }
 
     private static String logSummary(Path log) throws java.io.IOException {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +17,7 @@ import org.tapeq.testing.support.Poll;
 /**
  * The real daemon as a separate JVM, started the way the launcher starts it
  * ({@code java -cp ... org.tapeq.daemon.cli.TapeqCommand daemon -c tapeq.yaml}) with this JVM's class path and
- * java binary, so that it can be killed with SIGKILL. Its output is appended to {@code daemon.log} in the site.
+ * java binary, so that it can be killed with SIGKILL. Its output is appended to the site's log ({@link Site#log()}).
  */
 final class DaemonProcess implements AutoCloseable {
 
@@ -25,15 +26,45 @@ final class DaemonProcess implements AutoCloseable {
     private final Path log;
     private Process process;
     private int starts;
+    /** Whether the daemon runs in a pid namespace of its own ({@link #ownPidNamespace}). */
+    private boolean ownPidNamespace;
 
     DaemonProcess(Site site) throws IOException {
         this.site = site;
         this.config = site.writeConfig();
-        this.log = site.root.resolve("daemon.log");
+        this.log = site.log();
     }
 
     Path log() {
         return log;
+    }
+
+    /**
+     * Whether {@code unshare} can run a process in a pid namespace of its own here (root, or user namespaces
+     * allowed with a {@code /proc} to mount).
+     */
+    static boolean pidNamespacesAvailable() {
+        try {
+            Process p = new ProcessBuilder("unshare", "--pid", "--fork", "--mount-proc", "true")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Runs the daemon in a pid namespace of its own ({@code unshare --pid --fork --mount-proc}), as in a container
+     * or on another host: a daemon of this host cannot tell from its pid whether it is alive, so its site lease is
+     * waited out when it dies instead of being taken at once. {@link #pid()} is then the daemon's pid as this host
+     * sees it; the lease records the pid in its namespace.
+     */
+    DaemonProcess ownPidNamespace() {
+        this.ownPidNamespace = true;
+        return this;
     }
 
     /** Starts a new daemon JVM; does not wait for it to be ready. */
@@ -43,7 +74,11 @@ final class DaemonProcess implements AutoCloseable {
         }
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java,
+        List<String> command = new ArrayList<>();
+        if (ownPidNamespace) {
+            command.addAll(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"));
+        }
+        command.addAll(List.of(java,
                 "-cp", System.getProperty("java.class.path"),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dtapeq.log.level=" + System.getProperty("tapeq.it.daemon.log.level", "INFO"),
@@ -56,7 +91,21 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     long pid() {
-        return process.pid();
+        return daemonProcess().pid();
+    }
+
+    /** The daemon's JVM: the process started, or in a pid namespace of its own the child of {@code unshare}. */
+    private ProcessHandle daemonProcess() {
+        if (!ownPidNamespace) {
+            return process.toHandle();
+        }
+        try {
+            return Poll.value("the daemon's JVM under unshare", Duration.ofSeconds(10),
+                    () -> process.toHandle().children().findFirst().orElse(null));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     boolean isAlive() {
@@ -65,6 +114,9 @@ final class DaemonProcess implements AutoCloseable {
 
     /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux), then waits for the process to be gone. */
     void kill() throws InterruptedException, IOException {
+        if (ownPidNamespace && process.isAlive()) {
+            daemonProcess().destroyForcibly(); // unshare (--kill-child) goes with it
+        }
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the daemon (pid " + process.pid() + ") survived SIGKILL");
@@ -78,7 +130,11 @@ final class DaemonProcess implements AutoCloseable {
         if (process == null) {
             return 0;
         }
-        process.destroy();
+        if (ownPidNamespace && process.isAlive()) {
+            daemonProcess().destroy(); // unshare does not pass SIGTERM on; it exits with its child's status
+        } else {
+            process.destroy();
+        }
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             kill();
             throw new IllegalStateException("the daemon did not stop within 60 s of SIGTERM; killed");
@@ -109,6 +165,21 @@ final class DaemonProcess implements AutoCloseable {
             return status == null || status.path("scheduler").isMissingNode() || status.path("scheduler").isNull()
                     ? null : status;
         });
+    }
+
+    /** Labels the first half of the cartridges for atlas, the rest for cms, through the control socket. */
+    void labelAll() {
+        JsonNode list = control("cartridge-list", List.of());
+        List<String> barcodes = new ArrayList<>();
+        list.forEach(c -> barcodes.add(c.path("barcode").asText()));
+        Collections.sort(barcodes);
+        for (int i = 0; i < barcodes.size(); i++) {
+            JsonNode done = control("cartridge-label", List.of(barcodes.get(i),
+                    Site.familyOfCartridge(i, barcodes.size()), "false"));
+            if (done == null) {
+                throw new AssertionError("labelling " + barcodes.get(i) + " failed");
+            }
+        }
     }
 
     @Override

@@ -43,13 +43,44 @@ final class Site {
     private String libraryYaml;
     private final Map<String, String> scheduler = new LinkedHashMap<>(Map.of("aggregateWait", "20s",
             "quietTime", "10s", "dwell", "10s", "retryBackoff", "10s"));
+    /** The host's name when the site has several daemons (its own state, configuration and log), else null. */
+    private final String host;
+    private String catalogYaml;
+    private String httpBind = "off";
 
     Site(Path root) throws IOException {
+        this(root, null);
+    }
+
+    /**
+     * A daemon host of a site whose request directory, pool and simulated library ({@code simlib/}) it shares
+     * with the site's other hosts; its state, configuration and log are its own ({@code <host>-state/},
+     * {@code <host>.yaml}, {@code <host>.log}).
+     */
+    Site(Path root, String host) throws IOException {
         this.root = root;
+        this.host = host;
         this.endit = root.resolve("endit");
         this.dir = RequestDirectory.create(endit);
         this.pool = Files.createDirectories(root.resolve("pool"));
-        this.state = root.resolve("state");
+        this.state = root.resolve(host == null ? "state" : host + "-state");
+    }
+
+    /** The {@code catalog:} section's keys below it instead of the SQLite file in the state directory. */
+    Site catalog(String yaml) {
+        this.catalogYaml = yaml;
+        return this;
+    }
+
+    /** The HTTP endpoint's address ({@code host:port}), or off (the default). */
+    Site http(String bind) {
+        this.httpBind = bind;
+        return this;
+    }
+
+    /** The daemon's log file. */
+    Path log() {
+        return root.resolve(host == null ? "daemon.log" : host + ".log");
     }
 
     Site drives(int n) {
@@ -113,7 +144,8 @@ final class Site {
                 "    data: bytes",
                 "    speed: " + speed,
                 "    drives: " + drives,
-                "    cartridges: " + cartridges);
+                "    cartridges: " + cartridges,
+                host == null ? "" : "    dir: " + root.resolve("simlib"));
         return String.join("\n",
                 "directories:",
                 "  - path: " + endit,
@@ -122,7 +154,7 @@ final class Site {
                 "    stageBufferReserve: 1MiB",
                 "state: " + state,
                 "catalog:",
-                "  url: " + catalogUrl(),
+                catalogYaml != null ? catalogYaml : "  url: " + catalogUrl(),
                 library,
                 "families:",
                 "  - storageClass: \"atlas:.*\"",
@@ -134,13 +166,13 @@ final class Site {
                 "  rescanInterval: 1s",
                 "  inotify: " + inotify,
                 "http:",
-                "  bind: off",
+                "  bind: " + httpBind,
                 extraYaml,
                 "");
     }
 
     Path writeConfig() throws IOException {
-        Path config = root.resolve("tapeq.yaml");
+        Path config = root.resolve(host == null ? "tapeq.yaml" : host + ".yaml");
         Files.writeString(config, yaml());
         return config;
     }

@@ -1,0 +1,309 @@
+package org.tapeq.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.poolemulator.EmulatedFlushRequest;
+import org.tapeq.poolemulator.EmulatedRequest;
+import org.tapeq.poolemulator.EmulatedStageRequest;
+import org.tapeq.poolemulator.Outcome;
+import org.tapeq.scheduler.catalog.SiteLease;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.testing.postgres.TestSchema;
+
+/**
+ * Two daemon processes of one site on the local PostgreSQL catalog ({@link TestSchema}; skipped if none answers),
+ * sharing the request directory, the pool and the simulated library, each with its own state directory, both
+ * configured {@code catalog.standby: true}. Daemon A takes the lease; B waits as a standby (503 on {@code
+ * /ready}, its status and metric say so, it opens neither the library nor the directory). A flushes half the
+ * files; then stages of those and flushes of the other half are submitted and A is killed with SIGKILL in the
+ * middle. B takes the site over (epoch 2) within {@code catalog.leaseTimeout} plus a margin, starts its engine,
+ * which rebuilds from the request directory and the catalog, and completes every request exactly once (the pool
+ * emulator records a second completion as a violation). A, started again, becomes a standby of B and disturbs
+ * nothing: every file is then staged back through B and compared byte for byte, and the catalog holds each file
+ * once with its size and checksum. Only the lease holder opens the simulated library: its state is one
+ * directory of files that two processes must not share (the corruption the issue reports).
+ */
+@Tag("slow")
+class FailoverTest {
+
+    private static final String SITE = "failover-it";
+    private static final long LEASE_TIMEOUT_MILLIS = 6_000;
+    /** Start of a JVM, the standby's poll (a sixth of the lease) and a loaded 2-core machine. */
+    private static final long TAKEOVER_MARGIN_MILLIS = 15_000;
+    private static final int FILES = 60;
+    private static final long PHASE_SECONDS = 180;
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path tmp;
+
+    private TestSchema schema;
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private long t0;
+
+    @BeforeEach
+    void schema() {
+        schema = TestSchema.create().orElse(null);
+        assumeTrue(schema != null, "PostgreSQL not reachable");
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+        if (schema != null) {
+            schema.close();
+        }
+    }
+
+    private Site host(String name, int httpPort) throws IOException {
+        return new Site(tmp, name).drives(2).cartridges(4).speed(500).http("127.0.0.1:" + httpPort)
+                .catalog(String.join("\n",
+                        "  url: \"" + schema.url() + "\"",
+                        "  site: " + SITE,
+                        "  leaseTimeout: " + LEASE_TIMEOUT_MILLIS / 1000 + "s",
+                        "  standby: true"));
+    }
+
+    @Test
+    void activeKilledMidCampaign_standbyTakesOver_completesEveryRequestOnce_oldActiveReturnsAsStandby()
+            throws Exception {
+        t0 = System.nanoTime();
+        Random random = new Random(15);
+        int portA = freePort();
+        int portB = freePort();
+        Site siteA = host("a", portA);
+        Site siteB = host("b", portB);
+        // A in a pid namespace of its own where possible, as on another host: B cannot see that it died and
+        // waits its lease out (else, on one host, a dead holder's lease is taken at once).
+        boolean elsewhere = DaemonProcess.pidNamespacesAvailable();
+        DaemonProcess a = elsewhere ? new DaemonProcess(siteA).ownPidNamespace() : new DaemonProcess(siteA);
+        open.add(a);
+        note(elsewhere ? "A runs in a pid namespace of its own" : "no pid namespaces here: A and B share one, so "
+                + "the takeover is the dead holder of this host's, not the lapse");
+        DaemonProcess b = new DaemonProcess(siteB);
+        open.add(b);
+        List<TestFile> files = TestFile.generate(random, FILES, 4, 1, 2_000_000);
+        List<TestFile> first = files.subList(0, FILES / 2);
+        List<TestFile> second = files.subList(FILES / 2, FILES);
+
+        // ---- A active, B standby
+        a.start();
+        a.awaitStatus(Duration.ofSeconds(60));
+        assertEquals("active", a.control("status", List.of()).path("site").path("role").asText());
+        a.labelAll();
+        b.start();
+        SiteLease leaseA = leaseRow();
+        String heldByA = "standby, lease held by " + leaseA.host() + " pid " + leaseA.pid() + " (epoch 1)";
+        JsonNode standby = Poll.value("B reports itself a standby of A", Duration.ofSeconds(60), () -> {
+            JsonNode s = b.control("status", List.of());
+            return s != null && heldByA.equals(s.path("site").path("waiting").asText()) ? s : null;
+        });
+        assertEquals("standby", standby.path("site").path("role").asText());
+        assertTrue(standby.path("scheduler").isNull() || standby.path("scheduler").isMissingNode(),
+                "a standby runs no scheduler: " + standby.path("scheduler"));
+        assertEquals(0, standby.path("directories").size(), "a standby serves no directory");
+        HttpResponse<String> ready = get(portB, "/ready");
+        assertEquals(503, ready.statusCode());
+        assertEquals("not ready: " + heldByA + "\n", ready.body());
+        assertTrue(get(portB, "/metrics").body().contains("tapeq_site_standby 1.0"));
+        assertEquals(200, get(portA, "/ready").statusCode());
+        assertTrue(get(portA, "/metrics").body().contains("tapeq_site_standby 0.0"));
+
+        try (Pool pool = Pool.start(siteA)) {
+            // ---- A flushes the first half
+            List<EmulatedFlushRequest> flushes = new ArrayList<>(pool.flush(first));
+            Pool.awaitAll(flushes, PHASE_SECONDS);
+            note("first " + first.size() + " flushes answered by A");
+            for (TestFile f : first) {
+                pool.dropReplica(f);
+            }
+
+            // ---- stages of the first half and flushes of the second, in batches; A is killed in the middle
+            List<EmulatedRequest<?>> campaign = new ArrayList<>();
+            Map<String, EmulatedStageRequest> stageOf = new HashMap<>();
+            for (int i = 0; i < first.size(); i += 5) {
+                List<TestFile> stage = first.subList(i, Math.min(first.size(), i + 5));
+                List<EmulatedStageRequest> s = pool.stage(stage);
+                for (int k = 0; k < stage.size(); k++) {
+                    stageOf.put(stage.get(k).pnfsid(), s.get(k));
+                }
+                campaign.addAll(s);
+                List<EmulatedFlushRequest> fl = pool.flush(second.subList(i, Math.min(second.size(), i + 5)));
+                flushes.addAll(fl);
+                campaign.addAll(fl);
+                Thread.sleep(100);
+            }
+            int total = campaign.size();
+            Poll.until("A has answered a sixth of the campaign", Duration.ofSeconds(PHASE_SECONDS),
+                    () -> answered(campaign) >= total / 6);
+            long aPid = a.pid();
+            int answeredByA = answered(campaign);
+            a.kill();
+            long killed = System.nanoTime();
+            note("SIGKILL A (pid " + aPid + ") with " + answeredByA + "/" + total + " answered");
+            assertTrue(answeredByA < total, "the kill came too late to meet work in progress");
+
+            // ---- B takes the site over within the lease timeout and a margin
+            JsonNode active = Poll.value("B holds the site", Duration.ofMillis(LEASE_TIMEOUT_MILLIS
+                    + TAKEOVER_MARGIN_MILLIS), () -> {
+                JsonNode s = b.control("status", List.of());
+                return s != null && s.path("site").path("epoch").asLong() > 0 ? s : null;
+            });
+            long takeover = (System.nanoTime() - killed) / 1_000_000;
+            note("B took the site over " + takeover + " ms after the kill (lease timeout " + LEASE_TIMEOUT_MILLIS
+                    + " ms)");
+            assertEquals(2, active.path("site").path("epoch").asLong());
+            if (elsewhere) {
+                // A renewed at most a third of the timeout before the kill: its lease was waited out
+                assertTrue(takeover >= LEASE_TIMEOUT_MILLIS * 2 / 3 - 1_000, "taken over after " + takeover
+                        + " ms: before A's lease lapsed");
+            }
+            b.awaitStatus(Duration.ofSeconds(60));
+            Poll.until("B is ready", Duration.ofSeconds(60), () -> get(portB, "/ready").statusCode() == 200);
+
+            // ---- A comes back: a standby of B
+            a.start();
+            JsonNode back = Poll.value("A, restarted, reports itself a standby of B", Duration.ofSeconds(60), () -> {
+                JsonNode s = a.control("status", List.of());
+                return s != null && s.path("site").path("waiting").asText().contains("pid " + b.pid()) ? s : null;
+            });
+            assertEquals("standby", back.path("site").path("role").asText());
+            assertEquals(503, get(portA, "/ready").statusCode());
+
+            // ---- B completes every request exactly once
+            Pool.awaitAll(campaign, PHASE_SECONDS);
+            note("campaign answered at +" + elapsedMillis() + " ms");
+            for (EmulatedRequest<?> r : campaign) {
+                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
+            }
+            for (TestFile f : first) {
+                assertArrayEquals(f.content(), Files.readAllBytes(pool.emulator.replicaPath(f.pnfsId())),
+                        "staged bytes of " + f);
+            }
+            Map<String, EmulatedFlushRequest> flushOf = new HashMap<>();
+            flushes.forEach(r -> flushOf.put(r.getFileAttributes().getPnfsId().toString(), r));
+            for (TestFile f : files) {
+                Outcome o = flushOf.get(f.pnfsid()).outcome();
+                assertTrue(o.isCompleted(), "flush of " + f + ": " + o);
+                assertEquals(Set.of(Pool.flushUri(f)), o.result(), f.toString());
+            }
+
+            // ---- every file staged back through B
+            for (TestFile f : second) {
+                pool.dropReplica(f);
+            }
+            List<EmulatedStageRequest> stages = pool.stage(second);
+            Pool.awaitAll(stages, PHASE_SECONDS);
+            for (int i = 0; i < second.size(); i++) {
+                assertTrue(stages.get(i).outcome().isCompleted(), second.get(i) + ": " + stages.get(i).outcome());
+                assertArrayEquals(second.get(i).content(), Files.readAllBytes(pool.emulator.replicaPath(
+                        second.get(i).pnfsId())), "staged bytes of " + second.get(i));
+            }
+            assertEquals(List.of(), pool.emulator.violations(), "SPI violations (a second completion is one)");
+            assertEquals(flushes.size() + stageOf.size() + stages.size(), pool.emulator.completedCount(),
+                    "every request completed once");
+            assertEquals(0, pool.emulator.failedCount());
+        }
+
+        // ---- A stayed a standby all along; the catalog holds each file once, from epoch 2 on B's lease
+        assertTrue(a.isAlive(), "the restarted A exited; see " + a.log());
+        assertEquals("standby", a.control("status", List.of()).path("site").path("role").asText());
+        SiteLease lease = leaseRow();
+        assertEquals(2, lease.epoch());
+        assertEquals(b.pid(), lease.pid());
+        try (JdbcCatalog catalog = JdbcCatalog.open(schema.url())) {
+            for (TestFile f : files) {
+                FileRecord r = catalog.file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " flushed and "
+                        + "acknowledged, but not in the catalog"));
+                assertEquals(f.size(), r.size(), f.toString());
+                assertEquals("adler32:" + f.adler32(), r.checksum(), f.toString());
+            }
+            Map<String, Integer> seen = new HashMap<>();
+            catalog.forEachFile(r -> seen.merge(r.pnfsid(), 1, Integer::sum));
+            assertEquals(files.size(), seen.size(), "the catalog holds exactly the files flushed");
+        }
+        // Only the holder opened the library: A's restart log has no library start, B's none before its takeover.
+        assertLibraryOpenedOnlyAfterTheLease(b.log());
+        String restarted = Files.readString(a.log());
+        restarted = restarted.substring(restarted.lastIndexOf("==== start "));
+        assertFalse(restarted.contains(LIBRARY_OPENED), "the restarted A, a standby, opened the library");
+
+        // ---- B stops cleanly: A takes the released site over at its next poll
+        b.stop(); // SIGTERM: a clean stop releases the lease
+        JsonNode third = Poll.value("A takes the released site over", Duration.ofSeconds(30), () -> {
+            JsonNode s = a.control("status", List.of());
+            return s != null && s.path("site").path("epoch").asLong() > 0 ? s : null;
+        });
+        assertEquals(3, third.path("site").path("epoch").asLong());
+        note("done in " + elapsedMillis() + " ms");
+    }
+
+    private SiteLease leaseRow() {
+        try (JdbcCatalog catalog = JdbcCatalog.open(schema.url())) {
+            return catalog.lease(SITE).orElseThrow();
+        }
+    }
+
+    /** What the daemon logs when its engine starts on the library (after the lease is held). */
+    private static final String LIBRARY_OPENED = "tapeq daemon ready";
+
+    private static void assertLibraryOpenedOnlyAfterTheLease(Path log) throws IOException {
+        String text = Files.readString(log);
+        int took = text.indexOf("Standby: took site '" + SITE + "' over (epoch 2)");
+        int ready = text.indexOf(LIBRARY_OPENED);
+        assertTrue(took >= 0 && ready > took, "B's log: the takeover (" + took + ") before the engine's start ("
+                + ready + ")");
+    }
+
+    private static int answered(List<? extends EmulatedRequest<?>> requests) {
+        return (int) requests.stream().filter(r -> r.outcome() != null).count();
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private long elapsedMillis() {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private static void note(String s) {
+        System.out.println("[FailoverTest] " + s);
+    }
+}
