@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -39,10 +40,16 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * (calibrated). A data file is complete and renamed into place before its journal line is written, so the journal
  * is the commit point: a crash leaves at most an unreferenced data file (deleted on the next open) or a torn last
  * line (ignored). This survives a process restart; it does not fsync, so it is not meant to survive power loss.
+ *
+ * <p>One process at a time: each process keeps the whole state in memory and appends to it, so a second one on
+ * the same directory would append to the same cartridges and rewrite {@code drives.state} under the first
+ * (two daemons on one library corrupted it). {@link #open} takes an exclusive lock on {@code library.lock}
+ * (released by {@link #close} or when the process dies) and refuses the directory while another holds it.
  */
 final class LibraryStore {
 
     private static final String PROPERTIES = "library.properties";
+    static final String LOCK = "library.lock";
     private static final String DRIVES = "drives.state";
     private static final String JOURNAL = "journal";
     private static final String NO_FILE = "-";
@@ -54,18 +61,51 @@ final class LibraryStore {
 
     private final Path dir;
     private final boolean keepBytes;
+    /** Holds the directory's lock while open; null in memory. */
+    private final FileChannel lock;
 
-    private LibraryStore(Path dir, boolean keepBytes) {
+    private LibraryStore(Path dir, boolean keepBytes, FileChannel lock) {
         this.dir = dir;
         this.keepBytes = keepBytes;
+        this.lock = lock;
     }
 
     static LibraryStore inMemory() {
-        return new LibraryStore(null, false);
+        return new LibraryStore(null, false, null);
     }
 
     static LibraryStore open(Path dir, DataMode mode, int blockSize) throws IOException {
         Files.createDirectories(dir);
+        FileChannel lock = lock(dir);
+        try {
+            return open(dir, mode, blockSize, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static FileChannel lock(Path dir) throws IOException {
+        FileChannel channel = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        boolean locked = false;
+        try {
+            locked = channel.tryLock() != null;
+        } catch (OverlappingFileLockException e) {
+            locked = false; // held by this process: a library not closed
+        } finally {
+            if (!locked) {
+                channel.close();
+            }
+        }
+        if (!locked) {
+            throw new IOException("simulated library " + dir + " is in use by another process (" + LOCK
+                    + " is locked): one library directory serves one process at a time");
+        }
+        return channel;
+    }
+
+    private static LibraryStore open(Path dir, DataMode mode, int blockSize, FileChannel lock) throws IOException {
         Path file = dir.resolve(PROPERTIES);
         Properties expected = new Properties();
         expected.setProperty("format", "1");
@@ -84,7 +124,14 @@ final class LibraryStore {
             expected.store(out, "tapeq simulated library");
             AtomicFiles.write(file, out.toByteArray());
         }
-        return new LibraryStore(dir, mode == DataMode.BYTES);
+        return new LibraryStore(dir, mode == DataMode.BYTES, lock);
+    }
+
+    /** Lets go of the directory's lock: another process (or library) may open it. */
+    void close() throws IOException {
+        if (lock != null) {
+            lock.close();
+        }
     }
 
     /** Whether anything is recorded in a directory (else everything lives in memory). */

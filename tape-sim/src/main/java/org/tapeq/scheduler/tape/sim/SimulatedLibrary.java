@@ -94,10 +94,19 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         this.robot = new Robot(b.robotArms, b.exchangeMillis);
         this.store = b.directory == null ? LibraryStore.inMemory()
                 : LibraryStore.open(b.directory, b.dataMode, b.blockSize);
+        this.stats = new StatsRecorder(b.driveIds);
+        try {
+            load(b);
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private void load(SimLibraryBuilder b) throws IOException {
         for (String id : b.driveIds) {
             drives.put(id, new SimDrive(id, drives.size()));
         }
-        this.stats = new StatsRecorder(b.driveIds);
         int slot = 1;
         for (SimLibraryBuilder.CartridgeSpec spec : b.cartridges.values()) {
             SimCartridge cartridge = new SimCartridge(spec.barcode(), spec.media(), spec.capacity(), slot++, b.seed,
@@ -293,10 +302,18 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         return c;
     }
 
-    /** Rejects further operations; recorded data stay in the directory for the next library opened on it. */
+    /**
+     * Rejects further operations and lets go of the directory's lock; recorded data stay in the directory for
+     * the next library opened on it.
+     */
     @Override
     public void close() {
         closed = true;
+        try {
+            store.close();
+        } catch (IOException e) {
+            LOG.warn("Closing the simulated library's lock: {}", e.toString());
+        }
     }
 
     @Override

@@ -226,6 +226,16 @@ class SimBytesTest {
     }
 
     @Test
+    void open_directoryHeldByALibraryNotClosed_isRefusedUntilItIsClosed() throws IOException {
+        SimHarness first = open();
+        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, this::open);
+        assertTrue(e.getMessage().contains(dir + " is in use by another process (library.lock is locked)"),
+                e.getMessage());
+        first.library.close();
+        open().library.close();
+    }
+
+    @Test
     void reopen_withOtherBlockSize_isRejected() throws IOException {
         open().library.close();
         VirtualEventLoop loop = new VirtualEventLoop(0);
