@@ -49,7 +49,9 @@ import org.tapeq.testing.postgres.TestSchema;
  * emulator records a second completion as a violation). A, started again, becomes a standby of B and disturbs
  * nothing: every file is then staged back through B and compared byte for byte, and the catalog holds each file
  * once with its size and checksum. Only the lease holder opens the simulated library: its state is one
- * directory of files that two processes must not share (the corruption the issue reports).
+ * directory of files that two processes must not share (the corruption the issue reports), and the library
+ * locks it ({@code library.lock}), so a standby that opened it while A runs would fail to start; the logs also
+ * show no library start on a standby.
  */
 @Tag("slow")
 class FailoverTest {
