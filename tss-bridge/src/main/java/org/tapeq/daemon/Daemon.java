@@ -201,7 +201,8 @@ public final class Daemon implements AutoCloseable {
                     config.catalog().leaseTimeoutMillis());
         };
         Standby waiter = standby;
-        SiteLease held = waiter != null ? waiter.takeLease(acquire, () -> opened.lease(site)) : acquire.get();
+        SiteLease held = waiter == null ? acquire.get() : waiter.takeLease(acquire,
+                () -> opened.leaseKeepingOut(site, holder, hostName(), System.currentTimeMillis()));
         epoch = held.epoch();
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;

@@ -12,14 +12,18 @@ import org.tapeq.scheduler.catalog.SiteLease;
 
 /**
  * A daemon configured as a standby ({@code catalog.standby: true}) that finds the site's lease held by a live
- * holder: {@link #takeLease} tries to take it every {@code pollMillis} (a sixth of {@code catalog.leaseTimeout})
- * until the holder's lease lapses or is released, with the takeover rules of any start (epoch + 1). Meanwhile it
+ * holder: {@link #takeLease} looks at it every {@code pollMillis} (a sixth of {@code catalog.leaseTimeout}) and
+ * takes it, with the takeover rules of any start (epoch + 1), once the holder's lease lapses or is released. Meanwhile it
  * says why it waits ({@link #waiting()}: {@code /ready}, {@code /status}, {@code tapeq_site_standby}).
  *
- * <p>Design notes. A refused attempt writes nothing (its transaction is rolled back) and the holder is read
- * back for the message, so the standby writes the catalog only once it holds the lease. It does not open the
- * library or the request directories: the daemon opens them after {@link #takeLease} returns. A catalog that
- * does not answer is waited out the same way. Written by the starting thread, read by any: one volatile field.
+ * <p>Design notes. Each poll first reads the lease row without locking it ({@code keepingOut}, the takeover
+ * rules applied to what it read) and tries the takeover, whose transaction locks the row, only when that says
+ * the site may be taken: a standby polling for hours, or one whose connection stalls, never makes the holder's
+ * fenced writes or renewal wait for its lock. A takeover that loses a race is refused, writes nothing (its
+ * transaction is rolled back) and is tried again at the next poll, so the standby writes the catalog only once
+ * it holds the lease. It does not open the library or the request directories: the daemon opens them after
+ * {@link #takeLease} returns. A catalog that does not answer is waited out the same way. Written by the starting
+ * thread, read by any: volatile fields.
  */
 final class Standby {
 
@@ -36,7 +40,8 @@ final class Standby {
     private final Sleeper sleeper;
     /** Why the daemon waits (standby, lease held by ...), or null once it holds the lease. */
     private volatile String waiting;
-    /** Attempts made (for tests and the log). */
+    /** Polls of the lease row, and takeovers tried (each after a poll that found the site free to take). */
+    private volatile long polls;
     private volatile long attempts;
 
     Standby(String site, long pollMillis, Sleeper sleeper) {
@@ -47,26 +52,33 @@ final class Standby {
     }
 
     /**
-     * Runs {@code acquire} until it succeeds: a refusal (a live holder) or an unreachable catalog is waited out
-     * for {@code pollMillis} and tried again; {@code holder} reads the lease row for the message.
+     * Polls every {@code pollMillis} until the site is taken: {@code keepingOut} reads the live lease of another
+     * process that keeps this one out (empty when it may take the site), and only then {@code acquire} tries the
+     * takeover. A live holder, a lost race (the takeover refused) or an unreachable catalog is waited out.
      *
      * @throws CatalogException on any other catalog failure (the daemon stops, as at any start)
      */
-    SiteLease takeLease(Supplier<SiteLease> acquire, Supplier<Optional<SiteLease>> holder)
+    SiteLease takeLease(Supplier<SiteLease> acquire, Supplier<Optional<SiteLease>> keepingOut)
             throws InterruptedException {
         String last = null;
         while (true) {
-            attempts++;
+            polls++;
             try {
-                SiteLease taken = acquire.get();
-                if (last != null) {
-                    LOG.warn("Standby: took site '{}' over (epoch {}) after {} attempts; starting the engine", site,
-                            taken.epoch(), attempts);
+                Optional<SiteLease> holder = keepingOut.get();
+                if (holder.isPresent()) {
+                    waiting = heldBy(holder.get());
+                } else {
+                    attempts++;
+                    SiteLease taken = acquire.get();
+                    if (last != null) {
+                        LOG.warn("Standby: took site '{}' over (epoch {}) after {} s of waiting; starting the engine",
+                                site, taken.epoch(), (polls - 1) * pollMillis / 1000);
+                    }
+                    waiting = null;
+                    return taken;
                 }
-                waiting = null;
-                return taken;
             } catch (CatalogLeaseException e) {
-                waiting = heldBy(holder);
+                waiting = "standby, lost the takeover to another tapeq: " + e.getMessage();
             } catch (CatalogUnavailableException e) {
                 waiting = "standby, the catalog is unreachable: " + e.getMessage();
             }
@@ -78,18 +90,17 @@ final class Standby {
         }
     }
 
-    private String heldBy(Supplier<Optional<SiteLease>> holder) {
-        try {
-            return holder.get().map(l -> "standby, lease held by " + l.host() + " pid " + l.pid() + " (epoch "
-                    + l.epoch() + ")").orElse("standby, lease held by another tapeq (released just now)");
-        } catch (CatalogException e) {
-            return "standby, lease held by another tapeq (" + e.getMessage() + ")";
-        }
+    private static String heldBy(SiteLease l) {
+        return "standby, lease held by " + l.host() + " pid " + l.pid() + " (epoch " + l.epoch() + ")";
     }
 
     /** Why the daemon is not serving yet (starts with "standby"), or null once it holds the lease. */
     String waiting() {
         return waiting;
+    }
+
+    long polls() {
+        return polls;
     }
 
     long attempts() {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
@@ -48,9 +49,16 @@ class StandbyTest {
         active.close();
     }
 
+    private SiteLease acquire() {
+        return standbyCatalog.acquireLease("gridka", "b", "tape-b.example.org", 77, clock.get(), TTL);
+    }
+
+    private Optional<SiteLease> keepingOut() {
+        return standbyCatalog.leaseKeepingOut("gridka", "b", "tape-b.example.org", clock.get());
+    }
+
     private SiteLease take(Standby standby) throws InterruptedException {
-        return standby.takeLease(() -> standbyCatalog.acquireLease("gridka", "b", "tape-b.example.org", 77,
-                clock.get(), TTL), () -> standbyCatalog.lease("gridka"));
+        return standby.takeLease(this::acquire, this::keepingOut);
     }
 
     @Test
@@ -73,7 +81,8 @@ class StandbyTest {
         assertTrue(clock.get() >= lastExpiry && clock.get() < lastExpiry + POLL, "taken over at " + clock.get());
         assertNull(self[0].waiting());
         assertEquals("standby, lease held by tape-a.example.org pid 4242 (epoch 1)", seen.get(0));
-        assertEquals(seen.size() + 1, self[0].attempts());
+        assertEquals(seen.size() + 1, self[0].polls());
+        assertEquals(1, self[0].attempts(), "the takeover (which locks the row) is tried only once it can succeed");
     }
 
     @Test
@@ -89,8 +98,38 @@ class StandbyTest {
         SiteLease taken = take(self[0]);
 
         assertEquals(2, taken.epoch());
-        assertEquals(3, self[0].attempts());
+        assertEquals(3, self[0].polls());
         assertEquals(1_000 + 2 * POLL, clock.get());
+    }
+
+    @Test
+    void takeoverLostToAnotherStandby_isRefused_writesNothing_triedAgainAtTheNextPoll() throws Exception {
+        active.close(); // released: the site may be taken...
+        JdbcCatalog other = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
+        try {
+            Standby[] self = new Standby[1];
+            self[0] = new Standby("gridka", POLL, millis -> {
+                seen.add(self[0].waiting());
+                assertEquals("c", standbyCatalog.lease("gridka").orElseThrow().holder(), "the refused takeover "
+                        + "wrote nothing");
+                other.close(); // the winner stops cleanly
+                clock.addAndGet(millis);
+            });
+            SiteLease taken = self[0].takeLease(() -> {
+                if (self[0].attempts() == 1) { // ...but another standby takes it between this one's look and its try
+                    other.acquireLease("gridka", "c", "tape-c.example.org", 88, clock.get(), TTL);
+                }
+                return acquire();
+            }, this::keepingOut);
+
+            assertEquals(3, taken.epoch());
+            assertEquals(1, seen.size());
+            assertTrue(seen.get(0).startsWith("standby, lost the takeover to another tapeq: site 'gridka': the "
+                    + "catalog is in use by another tapeq, held by host tape-c.example.org pid 88"), seen.get(0));
+            assertEquals(2, self[0].attempts());
+        } finally {
+            other.close();
+        }
     }
 
     @Test
@@ -100,6 +139,7 @@ class StandbyTest {
             throw new AssertionError("a standby on a free site waited");
         });
         assertEquals(2, take(standby).epoch());
+        assertEquals(1, standby.polls());
         assertEquals(1, standby.attempts());
     }
 }

@@ -932,6 +932,15 @@ public final class JdbcCatalog implements Catalog {
         leases.renew(now);
     }
 
+    /**
+     * The live lease of another process that keeps {@code holder} of {@code host} from taking the site at {@code
+     * now} (by the rules of {@link #acquireLease}), or empty if it may take it. Reads the row without locking it,
+     * so a standby that asks before each attempt never makes the holder's writes or renewal wait.
+     */
+    public Optional<SiteLease> leaseKeepingOut(String site, String holder, String host, long now) {
+        return leases.keepingOut(site, holder, host, now);
+    }
+
     /** The lease this catalog holds, or null. */
     public SiteLease heldLease() {
         return leases.held();

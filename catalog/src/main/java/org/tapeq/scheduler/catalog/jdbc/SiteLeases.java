@@ -24,7 +24,9 @@ import org.tapeq.scheduler.catalog.SiteLease;
  * catalog (serialised on PostgreSQL by an advisory lock): a row that is free, lapsed, released, or held by a
  * process of this host known to be gone (its holder string carries boot id, pid namespace, pid and start time:
  * ProcessIdentity; a bare pid is not trusted across containers) is taken with epoch + 1; a live one held by
- * another is refused (CatalogLeaseException naming the site, holder host, pid and since when).
+ * another is refused (CatalogLeaseException naming the site, holder host, pid and since when). keepingOut
+ * applies the same rule to the row read without a lock: a standby asks it before each attempt, so that its
+ * polling never takes the row lock (FOR UPDATE) that the holder's fence and renewal would have to wait for.
  *
  * Fencing: from then on every mutating transaction of the catalog first calls fence, which reads the row
  * (SELECT ... WHERE site = ? AND holder = ? AND epoch = ?, FOR KEY SHARE on PostgreSQL) and refuses the write if
@@ -80,8 +82,7 @@ final class SiteLeases {
                 catalog.execute("SELECT pg_advisory_xact_lock(" + ACQUIRE_LOCK + ")");
             }
             SiteLease current = row(site, dialect.forUpdate);
-            if (current != null && current.expiresAt() > now && !current.holder().equals(holder)
-                    && !deadOnThisHost(current, host)) {
+            if (!mayTake(current, holder, host, now)) {
                 throw new CatalogLeaseException("site '" + site + "': the catalog is in use by another tapeq, "
                         + describe(current, now) + "; a second daemon must not share it (stop the other one, or "
                         + "give this one a catalog of its own)");
@@ -114,6 +115,24 @@ final class SiteLeases {
         LOG.info("Catalog {}: site '{}' lease held by {} pid {} (epoch {})", description, site, host, pid,
                 taken.epoch());
         return taken;
+    }
+
+    /**
+     * The takeover rule: whether {@code holder} of {@code host} may take a site whose lease row is {@code current}
+     * (null: none yet) at {@code now}: free, lapsed, released, its own, or held by a process of this host known
+     * to be dead.
+     */
+    private boolean mayTake(SiteLease current, String holder, String host, long now) {
+        return current == null || current.expiresAt() <= now || current.holder().equals(holder)
+                || deadOnThisHost(current, host);
+    }
+
+    /** See {@link JdbcCatalog#leaseKeepingOut}. */
+    Optional<SiteLease> keepingOut(String site, String holder, String host, long now) {
+        return catalog.read("lease", "site " + site, () -> {
+            SiteLease current = row(site, "");
+            return mayTake(current, holder, host, now) ? Optional.empty() : Optional.of(current);
+        });
     }
 
     /** See {@link JdbcCatalog#renewLease}. */

@@ -227,6 +227,36 @@ abstract class AbstractCatalogTest {
         }
     }
 
+    @Test
+    void leaseKeepingOut_appliesTheTakeoverRules_toTheRowAsRead() throws Exception {
+        try (JdbcCatalog second = JdbcCatalog.open(url)) {
+            assertEquals(Optional.empty(), second.leaseKeepingOut("gridka", "b", "tape-b.example.org", 1_000),
+                    "no lease yet");
+            catalog.acquireLease("gridka", "a", "tape-a.example.org", 4242, 1_000, TTL);
+            SiteLease live = second.leaseKeepingOut("gridka", "b", "tape-b.example.org", 1_000 + TTL - 1)
+                    .orElseThrow(() -> new AssertionError("a live lease of another keeps it out"));
+            assertEquals("a", live.holder());
+            assertThrows(CatalogLeaseException.class, // the same answer as a takeover
+                    () -> second.acquireLease("gridka", "b", "tape-b.example.org", 77, 1_000 + TTL - 1, TTL));
+            assertEquals(Optional.empty(), second.leaseKeepingOut("gridka", "a", "tape-a.example.org", 2_000),
+                    "its own");
+            assertEquals(Optional.empty(), second.leaseKeepingOut("gridka", "b", "tape-b.example.org", 1_000 + TTL),
+                    "lapsed");
+            assertEquals(2, second.acquireLease("gridka", "b", "tape-b.example.org", 77, 1_000 + TTL, TTL).epoch());
+        }
+        Process gone = new ProcessBuilder("sleep", "60").start();
+        ProcessIdentity identity = ProcessIdentity.of(gone.pid()).orElseThrow();
+        gone.destroy();
+        gone.waitFor();
+        try (JdbcCatalog third = JdbcCatalog.open(url)) {
+            third.acquireLease("other", identity.holder("c"), "this-host", gone.pid(), 1_000, TTL);
+            assertEquals(Optional.empty(), catalog.leaseKeepingOut("other", "d", "this-host", 2_000),
+                    "held by a dead process of this host");
+            assertTrue(catalog.leaseKeepingOut("other", "d", "another-host", 2_000).isPresent(),
+                    "the same holder, seen from another host");
+        }
+    }
+
     // ---------------------------------------------------------------- commitAggregate
 
     @Test

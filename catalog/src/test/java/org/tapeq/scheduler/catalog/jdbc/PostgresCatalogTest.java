@@ -118,6 +118,35 @@ class PostgresCatalogTest extends AbstractCatalogTest {
         }
     }
 
+    /**
+     * A standby's look at the lease takes no row lock: while the holder's write is stuck inside its transaction
+     * (its fence holds the lease row FOR KEY SHARE), the look answers at once naming the holder, where a takeover
+     * attempt (SELECT ... FOR UPDATE) would wait for that write, and a takeover attempt that stalled would make
+     * the holder's next fenced write and renewal wait for it.
+     */
+    @Test
+    void leaseKeepingOut_whileTheHoldersWriteIsStuck_answersAtOnce() throws Exception {
+        catalog.acquireLease("gridka", "a", "tape-a.example.org", 4242, 1_000, TTL);
+        catalog.putCartridge(cartridge("B00001", FAMILY));
+        // closed in reverse: the blocker first, so that a look that did wait ends before its catalog is closed
+        try (JdbcCatalog standby = JdbcCatalog.open(url); Connection observer = rawConnection();
+             Connection blocker = rawConnection()) {
+            blocker.setAutoCommit(false);
+            try (Statement s = blocker.createStatement()) {
+                s.executeQuery("SELECT barcode FROM cartridges WHERE barcode = 'B00001' FOR UPDATE").close();
+            }
+            CompletableFuture<Void> write = CompletableFuture.runAsync(
+                    () -> catalog.putCartridge(cartridge("B00001", FAMILY)));
+            awaitLockWait(observer);
+            CompletableFuture<String> look = CompletableFuture.supplyAsync(() -> standby.leaseKeepingOut("gridka",
+                    "b", "tape-b.example.org", 2_000).orElseThrow().holder());
+            assertEquals("a", look.get(10, TimeUnit.SECONDS));
+            assertFalse(write.isDone(), "the write was to stay stuck during the look");
+            blocker.rollback();
+            write.get(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** Waits (at most 10 s) until a session of this database waits for a lock. */
     private static void awaitLockWait(Connection observer) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
