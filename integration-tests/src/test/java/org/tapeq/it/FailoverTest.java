@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
+import org.tapeq.testing.support.Poll;
 import org.tapeq.poolemulator.Outcome;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
