@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import org.tapeq.scheduler.engine.SchedulerConfig;
@@ -17,22 +17,42 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 
 /**
  * The policies the simulator compares, by name: the scheduler's registry ({@link MountPolicies}: tapeq, dcache,
- * endit, cta, fifo, where {@code cta}'s software RAO uses the drive-reported end-of-wrap positions as CTA does) plus
- * references: {@code tapeq-file-sequence}, tapeq's mount decisions with the reads of each mount in tape
- * file-sequence order (how much locate time the serpentine order saves); {@code cta-drive-rao}, CTA with the
- * drive's recommended access order (true physics, {@link DriveTruth}); {@code tapeq-wrap-ends}, tapeq's order
- * on the drive-reported wrap ends; {@code tapeq-nominal}, tapeq's order on the nominal estimate without learning
- * each cartridge's layout from its locates (tapeq before issue 17 item 4); {@code fifo}, one request at a time (a legacy worst case; {@code dcache}, dCache's
- * own recall scheduler, is the "plain dCache" baseline).
+ * endit, cta, fifo) plus references. Each runs on simulated drives with the features it assumes
+ * ({@link DriveFeatures}): {@code cta} on drives that report their end-of-wrap positions (CTA's software RAO uses
+ * them); {@code cta-drive-rao} and {@code tapeq-drive-rao} on drives that also compute a recommended access order
+ * (GENERATE/RECEIVE RECOMMENDED ACCESS ORDER, with the true physics), which both policies then use through the
+ * engine; {@code tapeq-wrap-ends}, tapeq on drives that report their wrap ends; every other row on drives that offer
+ * neither (like the virtual labs'). References: {@code tapeq-file-sequence}, tapeq's mount decisions with the reads
+ * of each mount in tape file-sequence order; {@code tapeq-nominal}, tapeq's order on the nominal estimate without
+ * learning each cartridge's layout from its locates; {@code fifo}, one request at a time (a legacy worst case;
+ * {@code dcache}, dCache's own recall scheduler, is the "plain dCache" baseline).
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code dcache}, {@code fifo} and
- * {@code cta}
- * run with aggregation off (one file per aggregate); CTA writes buffered tape marks, so {@code cta}'s filemarks
- * cost no synchronous flush; ENDIT hands files to TSM, which aggregates the files of a
- * transaction, so {@code endit} keeps the scheduler's aggregation, like {@code tapeq}; ENDIT's retriever runs one
- * dsmc retrieve at a time by default, so {@code endit} reads with one drive.
+ * {@code cta} run with aggregation off (one file per aggregate); CTA writes buffered tape marks, so {@code cta}'s
+ * filemarks cost no synchronous flush; ENDIT hands files to TSM, which aggregates the files of a transaction, so
+ * {@code endit} keeps the scheduler's aggregation, like {@code tapeq}; ENDIT's retriever runs one dsmc retrieve at a
+ * time by default, so {@code endit} reads with one drive.
  */
 public final class SimPolicies {
+
+    /**
+     * What the simulated drives offer a policy: their end-of-wrap positions, and a recommended access order over at
+     * most {@code accessOrderLimit} ranges per request (0: none).
+     */
+    public record DriveFeatures(boolean wrapEnds, int accessOrderLimit) {
+        public static final DriveFeatures NONE = new DriveFeatures(false, 0);
+        public static final DriveFeatures WRAP_ENDS = new DriveFeatures(true, 0);
+        /**
+         * Wrap ends and a recommended access order over at most {@link #DRIVE_RAO_LIMIT} ranges per request.
+         */
+        public static final DriveFeatures DRIVE_RAO = new DriveFeatures(true, DRIVE_RAO_LIMIT);
+    }
+
+    /**
+     * Ranges a simulated drive orders per request: an assumption (a real drive reports its own limit, RECEIVE
+     * RECOMMENDED ACCESS ORDER with UDS_LIMITS; CTA reads it in {@code DriveGeneric::getLimitUDS}).
+     */
+    public static final int DRIVE_RAO_LIMIT = 2048;
 
     /** One policy as the simulator runs it: a name, how its scheduler configuration differs, its instance. */
     public interface SimPolicy {
@@ -49,12 +69,18 @@ public final class SimPolicies {
             return SimulatedLibrary.DEFAULT_FILEMARK_MILLIS;
         }
 
-        /** The policy's instance; {@code drive} is what the simulated drives know, for baselines that use it. */
-        MountPolicy create(SchedulerConfig config, DriveTruth drive);
+        /** What the simulated drives offer this policy. */
+        default DriveFeatures drives() {
+            return DriveFeatures.NONE;
+        }
+
+        /** The policy's instance. */
+        MountPolicy create(SchedulerConfig config);
     }
 
     public static final String TAPEQ_FILE_SEQUENCE = "tapeq-file-sequence";
     public static final String CTA_DRIVE_RAO = "cta-drive-rao";
+    public static final String TAPEQ_DRIVE_RAO = "tapeq-drive-rao";
     public static final String TAPEQ_WRAP_ENDS = "tapeq-wrap-ends";
     public static final String TAPEQ_NOMINAL = "tapeq-nominal";
 
@@ -67,37 +93,41 @@ public final class SimPolicies {
             // ENDIT runs retriever_maxworkers dsmc retrieves at a time, default 1 (Endit.pm): one reading drive
             UnaryOperator<SchedulerConfig.Builder> configure = name.equals("endit") ? b -> b.maxReadDrives(1)
                     : b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b;
-            register(name, configure, (c, drive) -> {
-                MountPolicy p = MountPolicies.create(name, c.mountCriteria());
-                // CTA's software RAO positions files with the drive's end-of-wrap positions
-                return cta ? new WithReadOrder(p, drive.withWrapEnds(p.readOrder()), false) : p;
-            }, cta ? 0 : SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
+            // CTA's software RAO positions files with the drive's end-of-wrap positions
+            register(name, configure, c -> MountPolicies.create(name, c.mountCriteria()),
+                    cta ? 0 : SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, cta ? DriveFeatures.WRAP_ENDS : DriveFeatures.NONE);
         }
-        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1), (c, drive) ->
-                new WithReadOrder(MountPolicies.create("cta", c.mountCriteria()), drive.driveRao(), false), 0);
+        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1), c -> MountPolicies.create("cta", c.mountCriteria()), 0,
+                DriveFeatures.DRIVE_RAO);
+        register(TAPEQ_DRIVE_RAO, b -> b, c -> MountPolicies.create("tapeq", c.mountCriteria()),
+                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.DRIVE_RAO);
         register(TAPEQ_FILE_SEQUENCE, b -> b,
-                (c, drive) -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()),
+                c -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()),
                         ReadOrders.create(ReadOrders.FILE_SEQUENCE), false),
-                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
-        register(TAPEQ_WRAP_ENDS, b -> b, (c, drive) -> {
-            MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
-            return new WithReadOrder(p, drive.withWrapEnds(p.readOrder()), false);
-        }, SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
-        register(TAPEQ_NOMINAL, b -> b, (c, drive) -> {
+                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.NONE);
+        register(TAPEQ_WRAP_ENDS, b -> b, c -> MountPolicies.create("tapeq", c.mountCriteria()),
+                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.WRAP_ENDS);
+        register(TAPEQ_NOMINAL, b -> b, c -> {
             MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
             return new WithReadOrder(p, p.readOrder(), false);
-        }, SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
+        }, SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.NONE);
     }
 
     private SimPolicies() {
     }
 
     private static void register(String name, UnaryOperator<SchedulerConfig.Builder> configure,
-                                 BiFunction<SchedulerConfig, DriveTruth, MountPolicy> create, long filemarkMillis) {
+                                 Function<SchedulerConfig, MountPolicy> create, long filemarkMillis,
+                                 DriveFeatures drives) {
         REGISTRY.put(name, new SimPolicy() {
             @Override
             public long filemarkMillis() {
                 return filemarkMillis;
+            }
+
+            @Override
+            public DriveFeatures drives() {
+                return drives;
             }
 
             @Override
@@ -111,8 +141,8 @@ public final class SimPolicies {
             }
 
             @Override
-            public MountPolicy create(SchedulerConfig config, DriveTruth drive) {
-                return create.apply(config, drive);
+            public MountPolicy create(SchedulerConfig config) {
+                return create.apply(config);
             }
         });
     }

@@ -57,7 +57,8 @@ final class SimulationRun {
                             Map<PhysicsProfile, PhysicalBound> bounds) {
         VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
         SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
-                .seed(w.seed()).physics(physics).filemarkMillis(policy.filemarkMillis());
+                .seed(w.seed()).physics(physics).filemarkMillis(policy.filemarkMillis())
+                .reportsWrapEnds(policy.drives().wrapEnds()).accessOrderLimit(policy.drives().accessOrderLimit());
         for (TapeImage t : w.tapes()) {
             lb.cartridge(t.barcode(), w.media());
         }
@@ -74,7 +75,7 @@ final class SimulationRun {
             double setupS = (wallStart - setupStart) / 1e9;
             RunRecorder recorder = new RunRecorder(w.source().requestCount(), loop::now);
             Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
-                    .policy(policy.create(config, new DriveTruth(library, locations))).listener(recorder).build();
+                    .policy(policy.create(config)).listener(recorder).build();
             await(loop, scheduler.start());
             long t0 = loop.now();
             recorder.begin();

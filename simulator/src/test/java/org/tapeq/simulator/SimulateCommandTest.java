@@ -90,17 +90,24 @@ class SimulateCommandTest {
     }
 
     @Test
-    void theDriveAwareBaselines_findTheirCartridgeAndUseWhatTheDriveKnows() throws Exception {
+    void theDriveAwareRows_useWhatTheDrivesOffer_tapeqWithDriveRaoMatchesTheOracle() throws Exception {
         Run r = run("bulk-recall-scattered", "--scale", "0.01", "--policies",
-                "cta,cta-drive-rao,tapeq,tapeq-wrap-ends", "--physics", "offset+3", "--json");
+                "cta,cta-drive-rao,tapeq,tapeq-wrap-ends,tapeq-drive-rao", "--physics", "offset+3", "--json");
         assertEquals(0, r.code(), r.err());
         String[] lines = r.out().strip().split("\\R");
         JsonNode json = new ObjectMapper().readTree(lines[lines.length - 1]);
         double bound = json.get("bound_locate_s").asDouble();
+        double oracle = json.get("oracle_locate_s").asDouble();
+        java.util.Map<String, Double> locate = new java.util.HashMap<>();
         for (JsonNode p : json.get("policies")) {
             assertEquals(0, p.get("failed").asInt(), p.toString());
             assertTrue(p.get("locate_s").asDouble() >= bound, "the entry term bounds every order: " + p);
+            locate.put(p.get("name").asText(), p.get("locate_s").asDouble());
         }
+        // the drive orders with the truth, greedily from the load point: the oracle's own order, one pass per mount
+        assertTrue(Math.abs(locate.get("tapeq-drive-rao") - oracle) <= 0.01 * oracle, locate + " oracle " + oracle);
+        assertTrue(locate.get("tapeq-drive-rao") < locate.get("tapeq"), locate.toString());
+        assertTrue(locate.get("tapeq-wrap-ends") < locate.get("tapeq"), locate.toString());
     }
 
     /** Each policy's locate seconds in the JSON line of a run. */

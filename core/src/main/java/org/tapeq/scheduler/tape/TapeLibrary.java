@@ -54,6 +54,36 @@ public interface TapeLibrary {
     java.util.Optional<CartridgeCapacity> capacity(String drive);
 
     /**
+     * The end-of-wrap positions of the cartridge in the drive as the drive reported them at the mount (READ END OF
+     * WRAP POSITION: element w is the first block past wrap w), if the drive offers them; empty otherwise, and the
+     * scheduler keeps its own estimate. Asked on the loop after a mount (or adoption) completed, like
+     * {@link #capacity}. A decorator must pass it on.
+     */
+    default java.util.Optional<long[]> wrapEnds(String drive) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * How many block ranges the drive in {@code drive} orders in one request of its recommended access order
+     * (GENERATE / RECEIVE RECOMMENDED ACCESS ORDER: enterprise and LTO-9 full-height drives), or 0 where the drive
+     * does not offer one. Asked on the loop. A decorator must pass it on.
+     */
+    default int accessOrderLimit(String drive) {
+        return 0;
+    }
+
+    /**
+     * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the mounted tape (at most
+     * {@link #accessOrderLimit} of them): a permutation of their indices, computed by the drive from its own
+     * knowledge of the tape. A drive without it fails with {@link org.tapeq.scheduler.model.FaultKind#DRIVE}; the
+     * caller then orders the ranges itself. A drive operation like the others (one at a time per drive).
+     */
+    default void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+        done.failed(new org.tapeq.scheduler.model.TapeFault(org.tapeq.scheduler.model.FaultKind.DRIVE,
+                "drive " + drive + " offers no recommended access order"));
+    }
+
+    /**
      * Where the library reports what it learns about cartridges and drives besides operation results
      * ({@link DriveAlerts}); set once by the scheduler before its first operation. A library that learns nothing
      * ignores it; a library in front of another (a decorator) must pass it on. No default on purpose: a

@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.drive.DriveContext;
@@ -32,6 +34,8 @@ import org.tapeq.scheduler.time.EventLoop;
 
 /** What the drives see of the engine ({@link DriveContext}), wired to the engine's parts. */
 final class EngineContext implements DriveContext {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EngineContext.class);
 
     private final Engine engine;
     private final MountPolicy policy;
@@ -66,7 +70,16 @@ final class EngineContext implements DriveContext {
     @Override
     public EstimatedGeometry geometry(MediaType media, String barcode) {
         EstimatedGeometry nominal = geometry(media);
-        return policy.learnsLayout() ? layouts.geometry(barcode, nominal) : nominal;
+        return layouts.geometry(barcode, nominal, policy.learnsLayout());
+    }
+
+    @Override
+    public void wrapEndsReported(String barcode, MediaType media, long[] ends) {
+        try {
+            layouts.wrapEnds(barcode, geometry(media), ends);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Ignoring the end-of-wrap positions the drive reported for {}: {}", barcode, e.getMessage());
+        }
     }
 
     @Override

@@ -194,6 +194,22 @@ final class WorkHold {
             }
 
             @Override
+            public Optional<long[]> wrapEnds(String drive) {
+                return library.wrapEnds(drive);
+            }
+
+            @Override
+            public int accessOrderLimit(String drive) {
+                return library.accessOrderLimit(drive);
+            }
+
+            @Override
+            public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+                pass("recommended access order in " + drive, done,
+                        d -> library.recommendAccessOrder(drive, starts, ends, d));
+            }
+
+            @Override
             public void alerts(DriveAlerts alerts) {
                 library.alerts(alerts);
             }

@@ -59,8 +59,16 @@ public final class CartridgeLayouts {
      * accepted, else {@code nominal}.
      */
     public EstimatedGeometry geometry(String barcode, EstimatedGeometry nominal) {
+        return geometry(barcode, nominal, true);
+    }
+
+    /**
+     * As {@link #geometry(String, EstimatedGeometry)}, but a learnt scale only if {@code learnt}: the drive-reported
+     * wrap ends are used by every policy, the scale learnt from locates only by the policies that learn.
+     */
+    public EstimatedGeometry geometry(String barcode, EstimatedGeometry nominal, boolean learnt) {
         Layout l = barcode == null ? null : layouts.get(barcode);
-        return l == null ? nominal : l.geometry;
+        return l == null || !(learnt || l.reported) ? nominal : l.geometry;
     }
 
     /**

@@ -33,6 +33,15 @@ public final class CtaMountPolicy implements MountPolicy {
         return order;
     }
 
+    /**
+     * CTA hands each batch to the drive where the drive offers its recommended access order (enterprise and LTO-9
+     * full-height drives: {@code EnterpriseRAOAlgorithm::performRAO}), in pieces of at most the drive's limit.
+     */
+    @Override
+    public java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, int blockSize) {
+        return CtaRecallOrder.batches(starts, ends, blockSize);
+    }
+
     @Override
     public int passLimit() {
         return CtaRecallOrder.MAX_FILES;

@@ -40,6 +40,16 @@ public interface MountPolicy {
         return false;
     }
 
+    /**
+     * Where the drive offers its recommended access order ({@code TapeLibrary.accessOrderLimit}): the groups of
+     * spans (indices of {@code starts}/{@code ends}, as for {@link ReadOrder}) the policy hands to the drive, read
+     * one group after the other, each in the order the drive recommends. Null (the default): the policy orders the
+     * reads itself even where the drive could.
+     */
+    default java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, int blockSize) {
+        return null;
+    }
+
     /** Most read units served per pass before the policy is asked again; the whole queue by default. */
     default int passLimit() {
         return Integer.MAX_VALUE;

@@ -85,4 +85,14 @@ public final class TapeqMountPolicy implements MountPolicy {
         return order;
     }
 
+    /**
+     * Where the drive offers its recommended access order, tapeq hands it every span of the pass in one group in
+     * block order (the engine cuts it at the drive's limit, so each request covers one stretch of the tape): the
+     * drive orders with the true layout, which tapeq only estimates.
+     */
+    @Override
+    public java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, int blockSize) {
+        return java.util.List.of(SpanTable.sortedBy(starts));
+    }
+
 }

@@ -24,6 +24,7 @@ import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeRequest;
+import org.tapeq.scheduler.policy.MountPolicy;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
@@ -58,17 +59,20 @@ final class EngineFixture implements AutoCloseable {
 
     private EngineFixture(Path dir, VirtualEventLoop loop, SimulatedLibrary library, Catalog catalog,
                           SchedulerConfig config, StageSpace space) {
-        this(dir, loop, library, library, catalog, config, space);
+        this(dir, loop, library, library, catalog, config, space, null);
     }
 
-    /** {@code seen}: the library as the scheduler sees it (the simulated one, or a test's wrapper of it). */
+    /**
+     * {@code seen}: the library as the scheduler sees it (the simulated one, or a test's wrapper of it);
+     * {@code policy}: a test's policy instance, or null for the configuration's.
+     */
     private EngineFixture(Path dir, VirtualEventLoop loop, SimulatedLibrary library, TapeLibrary seen,
-                          Catalog catalog, SchedulerConfig config, StageSpace space) {
+                          Catalog catalog, SchedulerConfig config, StageSpace space, MountPolicy policy) {
         this.dir = dir;
         this.loop = loop;
         this.library = library;
         this.catalog = catalog;
-        this.scheduler = Scheduler.builder().loop(loop).library(seen).catalog(catalog).config(config)
+        this.scheduler = Scheduler.builder().loop(loop).library(seen).catalog(catalog).config(config).policy(policy)
                 .driveObserver(new DriveObserver() {
                     @Override
                     public void transferred(String drive, boolean write, long bytes, long started, long ended) {
@@ -113,7 +117,25 @@ final class EngineFixture implements AutoCloseable {
         }
         SimulatedLibrary lib = b.build();
         Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
-        EngineFixture f = new EngineFixture(dir, loop, lib, wrap.apply(lib), catalog, config, StageSpace.UNLIMITED);
+        EngineFixture f = new EngineFixture(dir, loop, lib, wrap.apply(lib), catalog, config, StageSpace.UNLIMITED,
+                null);
+        f.await(f.scheduler.start());
+        return f;
+    }
+
+    /**
+     * A size-only library built by {@code library}, seen by the scheduler through {@code wrap}, with the policy
+     * instance {@code policy} (null: the configuration's).
+     */
+    static EngineFixture openSizeOnly(Path dir, SchedulerConfig config, Consumer<SimLibraryBuilder> library,
+                                      UnaryOperator<TapeLibrary> wrap, MountPolicy policy) throws IOException {
+        VirtualEventLoop loop = new VirtualEventLoop(START);
+        SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7).sizeOnly();
+        library.accept(b);
+        SimulatedLibrary lib = b.build();
+        Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
+        EngineFixture f = new EngineFixture(dir, loop, lib, wrap.apply(lib), catalog, config, StageSpace.UNLIMITED,
+                policy);
         f.await(f.scheduler.start());
         return f;
     }

@@ -52,6 +52,13 @@ public interface DriveContext {
     /** The estimate the read order uses for {@code barcode}: nominal, or its learnt layout if the policy learns. */
     EstimatedGeometry geometry(MediaType media, String barcode);
 
+    /**
+     * The drive reported {@code barcode}'s end-of-wrap blocks: the read order of every policy uses them in place of
+     * the nominal estimate or a learnt one. A report that does not fit the media (another number of wraps) is
+     * logged and ignored.
+     */
+    void wrapEndsReported(String barcode, MediaType media, long[] ends);
+
     /** A locate on {@code barcode} from {@code fromBlock} (-1: unknown) to {@code toBlock} took {@code millis}. */
     void located(String barcode, MediaType media, long fromBlock, long toBlock, long millis);
 

@@ -140,8 +140,16 @@ public final class DriveRunner implements WorkQueue.Holder {
         queue = q;
         label.forget();
         position = -1;
-        context.library().capacity(id).ifPresent(cap -> context.queues().capacityRead(barcode, cap));
+        driveReports(barcode, q);
         set(down ? State.DOWN : State.IDLE, "holding " + barcode + " found at start");
+    }
+
+    /** What the drive reported about the cartridge it now holds: its capacity, its end-of-wrap positions. */
+    private void driveReports(String barcode, WorkQueue q) {
+        context.library().capacity(id).ifPresent(cap -> context.queues().capacityRead(barcode, cap));
+        if (q.media() != null) {
+            context.library().wrapEnds(id).ifPresent(ends -> context.wrapEndsReported(barcode, q.media(), ends));
+        }
     }
 
     /**
@@ -355,7 +363,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                 label.forget();
                 position = 0;
                 context.mounted(barcode);
-                context.library().capacity(id).ifPresent(cap -> context.queues().capacityRead(barcode, cap));
+                driveReports(barcode, q);
                 attach(q);
                 loaded.run();
             }

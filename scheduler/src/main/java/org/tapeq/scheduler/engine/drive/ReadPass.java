@@ -20,6 +20,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.policy.EstimatedGeometry;
+import org.tapeq.scheduler.policy.MountPolicy;
 import org.tapeq.scheduler.tape.Completion;
 
 /**
@@ -46,6 +47,12 @@ final class ReadPass {
     private MediaType plannedMedia;
     /** The estimate the pass was ordered with; a better one learnt since (a new instance) replans the rest. */
     private EstimatedGeometry plannedWith;
+    /** The drive is computing its recommended access order for the next pass; its answer resumes the work. */
+    private boolean asking;
+    /** The pass is in the drive's order, which no estimate learnt since can improve. */
+    private boolean plannedByDrive;
+    /** The cartridge on which the drive refused (or botched) a recommended access order: not asked again. */
+    private String refusedOn;
 
     ReadPass(DriveRunner drive) {
         this.drive = drive;
@@ -87,9 +94,12 @@ final class ReadPass {
      * Starts the next read of the pass, or waits for space for it; returns false when the pass is over.
      */
     boolean readNext() {
+        if (asking) {
+            return true; // the drive's answer resumes the work
+        }
         ReadUnit unit = nextUnit();
         if (unit == null) {
-            return false;
+            return asking;
         }
         if (reserveSpace(unit)) {
             read(unit);
@@ -104,7 +114,7 @@ final class ReadPass {
                 && (now - plannedAt >= REPLAN_MILLIS || q.arrivedDuringPass() * 10 >= plan.size())) {
             plan = null;
         }
-        if (plan != null && context.geometry(plannedMedia, drive.mounted()) != plannedWith) {
+        if (plan != null && !plannedByDrive && context.geometry(plannedMedia, drive.mounted()) != plannedWith) {
             plan = null;
         }
         if (plan == null) {
@@ -132,7 +142,10 @@ final class ReadPass {
         return null;
     }
 
-    /** Orders every read waiting for this cartridge and takes the first pass of it. */
+    /**
+     * Orders every read waiting for this cartridge and takes the first pass of it; or, where the policy hands the
+     * reads to a drive that offers its recommended access order, asks the drive and returns null ({@link #asking}).
+     */
     private ArrayDeque<ReadUnit> planPass(long now) {
         WorkQueue q = drive.queue();
         q.refresh(now);
@@ -174,7 +187,54 @@ final class ReadPass {
         plannedMedia = q.media();
         EstimatedGeometry geometry = context.geometry(q.media(), drive.mounted());
         plannedWith = geometry;
+        List<int[]> groups = context.policy().driveOrderGroups(starts, ends, bs);
+        int driveLimit = groups == null || drive.mounted().equals(refusedOn) ? 0
+                : context.library().accessOrderLimit(drive.id());
+        if (driveLimit > 0) {
+            askDrive(units, starts, ends, groups, driveLimit);
+            return null;
+        }
+        plannedByDrive = false;
         int[] order = context.policy().readOrder().order(Math.max(0, drive.position()), starts, ends, geometry);
+        return takePass(units, order, now);
+    }
+
+    /** The drive orders the reads (in the policy's groups); its answer, or its refusal, resumes the work. */
+    private void askDrive(List<ReadUnit> units, long[] starts, long[] ends, List<int[]> groups, int limit) {
+        String barcode = drive.mounted();
+        asking = true;
+        drive.set(DriveRunner.State.BUSY, "asking the drive for its recommended order of " + units.size()
+                + " read(s) on " + barcode);
+        DriveOrderRequest.ask(context.library(), drive.id(), starts, ends, groups, limit, new Completion<>() {
+            // the answer resumes the work from the loop, never inside planPass (a library may answer at once)
+            @Override
+            public void succeeded(int[] order) {
+                context.loop().schedule(0, () -> {
+                    asking = false;
+                    plannedByDrive = true;
+                    plan = takePass(units, order, context.loop().now());
+                    LOG.debug("Drive {}: {} read(s) on {} in the drive's recommended order", drive.id(),
+                            order.length, barcode);
+                    drive.work();
+                });
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                context.loop().schedule(0, () -> {
+                    asking = false;
+                    refusedOn = barcode;
+                    LOG.info("Drive {}: no recommended access order for {} ({}); ordering its reads from the"
+                            + " estimate", drive.id(), barcode, fault.getMessage());
+                    drive.work();
+                });
+            }
+        });
+    }
+
+    /** The first {@link MountPolicy#passLimit()} units in {@code order}, as the pass. */
+    private ArrayDeque<ReadUnit> takePass(List<ReadUnit> units, int[] order, long now) {
+        WorkQueue q = drive.queue();
         int limit = Math.min(order.length, context.policy().passLimit());
         ArrayDeque<ReadUnit> pass = new ArrayDeque<>(limit);
         for (int i = 0; i < limit; i++) {

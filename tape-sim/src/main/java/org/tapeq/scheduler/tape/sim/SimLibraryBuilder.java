@@ -35,6 +35,8 @@ public final class SimLibraryBuilder {
     Executor copyExecutor;
     long filemarkMillis = SimulatedLibrary.DEFAULT_FILEMARK_MILLIS;
     long calibrationMillis;
+    boolean wrapEnds;
+    int accessOrderLimit;
     PhysicsProfile physics = PhysicsProfile.NOMINAL;
 
     SimLibraryBuilder(EventLoop loop) {
@@ -168,6 +170,25 @@ public final class SimLibraryBuilder {
      */
     public SimLibraryBuilder newCartridgeCalibration(long millis) {
         this.calibrationMillis = requireNonNegative("newCartridgeCalibration", millis);
+        return this;
+    }
+
+    /**
+     * Whether the drives report each mounted cartridge's end-of-wrap positions (READ END OF WRAP POSITION, IBM LTO-7
+     * and later; off by default, like the virtual labs' drives): the true ones of the simulated tape.
+     */
+    public SimLibraryBuilder reportsWrapEnds(boolean reports) {
+        this.wrapEnds = reports;
+        return this;
+    }
+
+    /**
+     * Whether the drives compute a recommended access order (GENERATE / RECEIVE RECOMMENDED ACCESS ORDER:
+     * enterprise and LTO-9 full-height drives) over at most {@code limit} ranges per request; 0 (the default): they
+     * do not. The order is computed on the true layout and physics of the tape ({@code DriveAccessOrder}).
+     */
+    public SimLibraryBuilder accessOrderLimit(int limit) {
+        this.accessOrderLimit = (int) requireNonNegative("accessOrderLimit", limit);
         return this;
     }
 

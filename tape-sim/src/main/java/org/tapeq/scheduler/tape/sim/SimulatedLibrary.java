@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import org.slf4j.Logger;
@@ -75,6 +76,8 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     private final Transfers transfers;
     private final long filemarkMillis;
     private final long calibrationMillis;
+    private final boolean reportsWrapEnds;
+    private final int accessOrderLimit;
     private final Map<String, SimDrive> drives = new LinkedHashMap<>();
     private final Map<String, SimCartridge> cartridges = new LinkedHashMap<>();
     private final Robot robot;
@@ -91,6 +94,8 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         this.transfers = new Transfers(b.loop, b.copyExecutor);
         this.filemarkMillis = b.filemarkMillis;
         this.calibrationMillis = b.calibrationMillis;
+        this.reportsWrapEnds = b.wrapEnds;
+        this.accessOrderLimit = b.accessOrderLimit;
         this.robot = new Robot(b.robotArms, b.exchangeMillis);
         this.store = b.directory == null ? LibraryStore.inMemory()
                 : LibraryStore.open(b.directory, b.dataMode, b.blockSize);
@@ -332,6 +337,43 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     public void unmount(String drive, Completion<Void> done) {
         Objects.requireNonNull(done, "done");
         onLoop(drive, done, () -> doUnmount(drive, done));
+    }
+
+    /** The true end-of-wrap positions of the cartridge in the drive, where the library reports them. */
+    @Override
+    public Optional<long[]> wrapEnds(String driveId) {
+        SimDrive drive = drives.get(driveId);
+        if (!reportsWrapEnds || drive == null || drive.cartridge == null) {
+            return Optional.empty();
+        }
+        return Optional.of(TruePositions.wrapEndBlocks(drive.cartridge, blockSize));
+    }
+
+    @Override
+    public int accessOrderLimit(String drive) {
+        return accessOrderLimit;
+    }
+
+    @Override
+    public void recommendAccessOrder(String driveId, long[] starts, long[] ends, Completion<int[]> done) {
+        Objects.requireNonNull(done, "done");
+        onLoop(driveId, done, () -> {
+            String operation = "recommended access order of " + starts.length + " ranges";
+            SimDrive drive = claim(driveId, operation, true, done);
+            if (drive == null) {
+                return;
+            }
+            if (accessOrderLimit == 0 || starts.length > accessOrderLimit || starts.length != ends.length) {
+                failLater(drive, done, 0, FaultKind.DRIVE, operation + " on " + drive.describe()
+                        + ": ILLEGAL REQUEST (the drive orders at most " + accessOrderLimit + " ranges)");
+                return;
+            }
+            int[] order = DriveAccessOrder.order(drive.cartridge, drive.head, starts, ends, rate(drive));
+            loop.schedule(DriveAccessOrder.COMPUTE_MILLIS, () -> {
+                drive.busy = false;
+                done.succeeded(order);
+            });
+        });
     }
 
     @Override

@@ -1,0 +1,280 @@
+package org.tapeq.scheduler.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.policy.EstimatedGeometry;
+import org.tapeq.scheduler.policy.MountPolicies;
+import org.tapeq.scheduler.policy.MountPolicy;
+import org.tapeq.scheduler.policy.QueueView;
+import org.tapeq.scheduler.policy.ReadOrder;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.sim.PhysicsProfile;
+
+/**
+ * What the drive offers for read ordering, used where it offers it and done without where it does not: its
+ * recommended access order (GENERATE / RECEIVE RECOMMENDED ACCESS ORDER) and its end-of-wrap positions (READ END OF
+ * WRAP POSITION). Size-only library, virtual time.
+ */
+class SchedulerDriveOrderTest {
+
+    private static final long GB = 1_000_000_000L;
+    private static final int FILES = 40;
+    /** Every wrap holds 3 % more than nominal: by wrap 100 the nominal estimate is 3 wraps off. */
+    private static final PhysicsProfile OFFSET_3 = new PhysicsProfile("offset+3", 2_500, 3_500, 3_000, 2_500, 5_000,
+            0, 2_500, 1, 0, 0, 0.02, 0.03);
+
+    @TempDir
+    Path dir;
+
+    /** The library as the scheduler sees it: records each locate and each access-order request and answer. */
+    private static class Recording extends ForwardingLibrary {
+        final List<Long> locates = new ArrayList<>();
+        final List<long[]> asked = new ArrayList<>();
+        final int limit;
+
+        Recording(TapeLibrary to, int limit) {
+            super(to);
+            this.limit = limit;
+        }
+
+        @Override
+        public void locate(String drive, long block, Completion<Void> done) {
+            locates.add(block);
+            super.locate(drive, block, done);
+        }
+
+        @Override
+        public int accessOrderLimit(String drive) {
+            return limit;
+        }
+
+        @Override
+        public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+            asked.add(starts.clone());
+            answer(drive, starts, ends, done);
+        }
+
+        /** The test drive's answer: the ranges from the last block to the first (no policy reads that way). */
+        void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+            Integer[] idx = new Integer[starts.length];
+            for (int i = 0; i < idx.length; i++) {
+                idx[i] = i;
+            }
+            Arrays.sort(idx, (a, b) -> Long.compare(starts[b], starts[a]));
+            done.succeeded(Arrays.stream(idx).mapToInt(Integer::intValue).toArray());
+        }
+    }
+
+    private static SchedulerConfig config(String policy) {
+        return SchedulerConfig.builder().checkLabels(false).aggregateBytes(GB).policy(policy).build();
+    }
+
+    /** Writes {@code FILES} 10 GB files (one tape file each), remounts nothing, and stages every other one. */
+    private static List<StageRequest> writeAndStage(EngineFixture f) {
+        f.label("atlas:raw@osm", "A00001L9");
+        for (int i = 0; i < FILES; i++) {
+            f.scheduler.flush(f.sizedFlush(i, 10 * GB, "ds" + i, "atlas"));
+        }
+        f.loop.runUntilIdle();
+        f.await(f.scheduler.driveDown("drive0", "reset"));
+        f.await(f.scheduler.driveUp("drive0"));
+        List<StageRequest> stages = new ArrayList<>();
+        for (int i = 0; i < FILES; i += 2) {
+            stages.add(f.sizedStage(i, "atlas", 0, 0));
+        }
+        f.scheduler.stage(stages);
+        return stages;
+    }
+
+    private EngineFixture open(String policy, UnaryOperator<TapeLibrary> wrap, MountPolicy instance)
+            throws IOException {
+        return EngineFixture.openSizeOnly(dir, config(policy), b -> b.drives(1)
+                .cartridge("A00001L9", MediaType.LTO9, 18_000 * GB), wrap, instance);
+    }
+
+    private static long[] sortedDescending(List<Long> blocks) {
+        long[] out = blocks.stream().mapToLong(Long::longValue).sorted().toArray();
+        for (int i = 0; i < out.length / 2; i++) {
+            long t = out[i];
+            out[i] = out[out.length - 1 - i];
+            out[out.length - 1 - i] = t;
+        }
+        return out;
+    }
+
+    @Test
+    void driveOffersAccessOrder_tapeqReadsInTheDrivesOrder() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048), null)) {
+            List<StageRequest> stages = writeAndStage(f);
+            seen[0].locates.clear();
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(1, seen[0].asked.size(), "one request for the one pass");
+            assertEquals(FILES / 2, seen[0].asked.get(0).length);
+            // the reads went where the drive said: from the last block to the first
+            long[] located = seen[0].locates.stream().mapToLong(Long::longValue).toArray();
+            assertEquals(FILES / 2, located.length);
+            assertArrayEquals(sortedDescending(seen[0].locates), located);
+        }
+    }
+
+    @Test
+    void driveOffersAccessOrder_policyThatDoesNotAskIgnoresIt() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("endit", lib -> seen[0] = new Recording(lib, 2048), null)) {
+            List<StageRequest> stages = writeAndStage(f);
+            seen[0].locates.clear();
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(0, seen[0].asked.size());
+            long[] located = seen[0].locates.stream().mapToLong(Long::longValue).toArray();
+            long[] ascending = located.clone();
+            Arrays.sort(ascending);
+            assertArrayEquals(ascending, located, "endit reads in file-sequence order");
+        }
+    }
+
+    @Test
+    void driveRefusesAccessOrder_readsInTheEstimatesOrder_askedOncePerCartridge() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048) {
+            @Override
+            void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+                done.failed(new TapeFault(FaultKind.DRIVE, "ILLEGAL REQUEST (test)"));
+            }
+        }, null)) {
+            List<StageRequest> stages = writeAndStage(f);
+            seen[0].locates.clear();
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(1, seen[0].asked.size(), "refused once, not asked again on this cartridge");
+            assertEquals(FILES / 2, seen[0].locates.size());
+            assertTrue(!Arrays.equals(sortedDescending(seen[0].locates),
+                    seen[0].locates.stream().mapToLong(Long::longValue).toArray()), "not the refused order");
+        }
+    }
+
+    @Test
+    void driveAnswersNoPermutation_readsInTheEstimatesOrder() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048) {
+            @Override
+            void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+                done.succeeded(new int[starts.length]); // every entry 0
+            }
+        }, null)) {
+            List<StageRequest> stages = writeAndStage(f);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(1, seen[0].asked.size());
+        }
+    }
+
+    @Test
+    void driveOrdersAtMostItsLimit_theGroupIsAskedInPieces() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 6), null)) {
+            List<StageRequest> stages = writeAndStage(f);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            // 20 spans in block order, at most 6 per request: 6, 6, 6, 2, each a stretch of the tape
+            assertEquals(List.of(6, 6, 6, 2), seen[0].asked.stream().map(a -> a.length).toList());
+            for (int i = 1; i < seen[0].asked.size(); i++) {
+                long[] before = seen[0].asked.get(i - 1);
+                assertTrue(Arrays.stream(before).max().getAsLong() < Arrays.stream(seen[0].asked.get(i)).min()
+                        .getAsLong(), "pieces follow the block order");
+            }
+        }
+    }
+
+    /** A tapeq policy whose read order remembers the estimate it was given. */
+    private static final class Spying implements MountPolicy {
+        final MountPolicy tapeq = MountPolicies.create("tapeq", SchedulerConfig.builder().build().mountCriteria());
+        EstimatedGeometry given;
+
+        @Override public long eligibleAt(QueueView queue) { return tapeq.eligibleAt(queue); }
+        @Override public double rank(QueueView queue) { return tapeq.rank(queue); }
+        @Override public boolean learnsLayout() { return false; }
+
+        @Override
+        public ReadOrder readOrder() {
+            return (head, starts, ends, g) -> {
+                given = g;
+                return tapeq.readOrder().order(head, starts, ends, g);
+            };
+        }
+    }
+
+    @Test
+    void driveReportsWrapEnds_theReadOrderIsGivenThem_evenWithoutLearning() throws IOException {
+        Spying policy = new Spying();
+        long[][] reported = new long[1][];
+        try (EngineFixture f = EngineFixture.openSizeOnly(dir, config("tapeq"), b -> b.drives(1)
+                .cartridge("A00001L9", MediaType.LTO9, 18_000 * GB).reportsWrapEnds(true)
+                .physics(OFFSET_3), lib -> new ForwardingLibrary(lib) {
+                    @Override
+                    public Optional<long[]> wrapEnds(String drive) {
+                        Optional<long[]> ends = super.wrapEnds(drive);
+                        ends.ifPresent(e -> reported[0] = e);
+                        return ends;
+                    }
+                }, policy)) {
+            List<StageRequest> stages = writeAndStage(f);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertNotNull(reported[0], "the engine asked the drive for its wrap ends after the mount");
+            assertArrayEquals(f.library.wrapEndBlocks("A00001L9"), reported[0]);
+            EstimatedGeometry nominal = new EstimatedGeometry(MediaType.LTO9, f.library.blockSize());
+            long block = reported[0][100]; // the first block of wrap 101 in truth
+            assertEquals(101, policy.given.wrap(block), "the order was given the drive's map");
+            assertTrue(nominal.wrap(block) > 102, "the nominal estimate is wraps off here: " + nominal.wrap(block));
+        }
+    }
+
+    @Test
+    void noWrapEnds_theReadOrderKeepsTheNominalEstimate() throws IOException {
+        Spying policy = new Spying();
+        try (EngineFixture f = EngineFixture.openSizeOnly(dir, config("tapeq"), b -> b.drives(1)
+                .cartridge("A00001L9", MediaType.LTO9, 18_000 * GB).physics(OFFSET_3), lib -> lib, policy)) {
+            List<StageRequest> stages = writeAndStage(f);
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Staged.class, f.outcome(stages.get(0)));
+            long block = f.library.wrapEndBlocks("A00001L9")[100];
+            EstimatedGeometry nominal = new EstimatedGeometry(MediaType.LTO9, f.library.blockSize());
+            assertEquals(nominal.wrap(block), policy.given.wrap(block));
+        }
+    }
+}
