@@ -10,7 +10,8 @@ import org.tapeq.scheduler.tape.CartridgeCapacity;
 
 /**
  * What the backend asks a drive besides moving tape: its TapeAlert flags ({@code sg_logs}), the capacity in the
- * loaded cartridge's memory ({@code sg_read_attr}), its end-of-wrap positions ({@code sg_raw}), and whether the loaded cartridge is blank. The sg3_utils
+ * loaded cartridge's memory ({@code sg_read_attr}), its end-of-wrap positions and recommended access order
+ * ({@code sg_raw}), and whether the loaded cartridge is blank. The sg3_utils
  * commands go to the drive's {@code st} device (the st driver passes SCSI commands through), so no sg device
  * needs configuring; a drive or tape host without them (no sg3_utils, a drive without LOG SENSE page 0x2e or
  * cartridge memory) answers "nothing known", logged once per drive and command.
@@ -77,6 +78,50 @@ final class DriveProbe {
             return Optional.of(WrapEnds.parse(r.stderr() + "\n" + r.stdout()));
         } catch (IllegalArgumentException e) {
             once(device, "end-of-wrap positions", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * How many segments the drive orders in one recommended access order ({@link AccessOrder}: RECEIVE RECOMMENDED
+     * ACCESS ORDER with UDS_LIMITS); 0 if the drive rejects the command (ILLEGAL REQUEST: drives without RAO, the
+     * virtual labs), logged once per drive, or if the answer does not parse.
+     */
+    int accessOrderLimit(String device) {
+        CommandRunner.Result r = runner.run(AccessOrder.limitsCommand(device), timeoutMillis);
+        if (!r.ok() || WrapEnds.unsupported(r)) {
+            once(device, "recommended access order", WrapEnds.unsupported(r) ? "the drive rejects RECEIVE"
+                    + " RECOMMENDED ACCESS ORDER (ILLEGAL REQUEST)" : r.line() + ": " + r.diagnostic());
+            return 0;
+        }
+        try {
+            return AccessOrder.parseLimit(r.stderr() + "\n" + r.stdout());
+        } catch (IllegalArgumentException e) {
+            once(device, "recommended access order", e.getMessage());
+            return 0;
+        }
+    }
+
+    /**
+     * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the loaded tape (GENERATE,
+     * then RECEIVE RECOMMENDED ACCESS ORDER): a permutation of their indices; empty, with the reason logged, if
+     * either command fails or the answer is not the list that was sent.
+     */
+    Optional<int[]> accessOrder(String device, long[] starts, long[] ends) {
+        CommandRunner.Result g = runner.run(AccessOrder.generateCommand(device, starts, ends), timeoutMillis);
+        if (!g.ok() || WrapEnds.unsupported(g)) {
+            LOG.info("Drive {}: GENERATE RECOMMENDED ACCESS ORDER failed: {}", device, g.diagnostic());
+            return Optional.empty();
+        }
+        CommandRunner.Result r = runner.run(AccessOrder.receiveCommand(device, starts.length), timeoutMillis);
+        if (!r.ok() || WrapEnds.unsupported(r)) {
+            LOG.info("Drive {}: RECEIVE RECOMMENDED ACCESS ORDER failed: {}", device, r.diagnostic());
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(AccessOrder.parseOrder(r.stderr() + "\n" + r.stdout(), starts, ends));
+        } catch (IllegalArgumentException e) {
+            LOG.info("Drive {}: {}", device, e.getMessage());
             return Optional.empty();
         }
     }

@@ -1,0 +1,158 @@
+package org.tapeq.scheduler.tape.scsi;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+/**
+ * GENERATE / RECEIVE RECOMMENDED ACCESS ORDER on outputs constructed from the IBM LTO SCSI Reference's layouts in
+ * sg_raw's format (src/test/resources/spec/README.md: not captured from a drive), and the probe against a fake
+ * {@code sg_raw} that records what it is sent.
+ */
+class AccessOrderTest {
+
+    /** The three segments of the constructed list: 1000-1099, 50000-50009 and 7-19 (last blocks inclusive). */
+    private static final long[] STARTS = {1000, 50_000, 7};
+    private static final long[] ENDS = {1100, 50_010, 20};
+
+    @TempDir
+    Path host;
+
+    private final RealTimeEventLoop loop = new RealTimeEventLoop("test-loop", 1);
+    private CommandRunner runner;
+
+    @AfterEach
+    void close() {
+        if (runner != null) {
+            runner.close();
+        }
+        loop.close();
+    }
+
+    private static String resource(String name) throws IOException {
+        try (var in = AccessOrderTest.class.getResourceAsStream("/spec/" + name)) {
+            assertNotNull(in, name);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void limitsCommand_isMaintenanceInServiceAction1dWithUdsLimits() {
+        assertEquals("sg_raw -r 4 /dev/nst0 a3 9d 00 00 00 00 00 00 00 04 00 00",
+                AccessOrder.limitsCommand("/dev/nst0"));
+    }
+
+    @Test
+    void parseLimit_theMostSegmentsPerList() throws IOException {
+        assertEquals(2048, AccessOrder.parseLimit(resource("sg_raw-rrao-limits.txt")));
+    }
+
+    @Test
+    void parameters_headerThenOne32ByteDescriptorPerSegment() {
+        byte[] p = AccessOrder.parameters(new long[] {7, 0x0102030405L}, new long[] {20, 0x0102030406L});
+        String expected = "00000000" + "00000040"                                     // reserved, 2 x 32 bytes
+                + "001e" + "000000" + "30000000000000000000" + "00" + "0000000000000007" + "0000000000000013"
+                + "001e" + "000000" + "31000000000000000000" + "00" + "0000000102030405" + "0000000102030405";
+        assertEquals(expected, HexFormat.of().formatHex(p));
+    }
+
+    @Test
+    void generateCommand_pipesTheParametersToMaintenanceOutServiceAction1d() {
+        String line = AccessOrder.generateCommand("/dev/nst0", new long[] {7}, new long[] {20});
+        assertTrue(line.startsWith("printf '\\000\\000\\000\\000\\000\\000\\000\\040\\000\\036"), line);
+        assertTrue(line.endsWith("' | sg_raw -s 40 /dev/nst0 a4 1d 02 00 00 00 00 00 00 28 00 00"), line);
+        assertEquals("sg_raw -r 104 /dev/nst0 a3 1d 00 00 00 00 00 00 00 68 00 00",
+                AccessOrder.receiveCommand("/dev/nst0", 3));
+    }
+
+    @Test
+    void parseOrder_theDrivesOrderAsIndicesOfTheSegmentsSent() throws IOException {
+        assertArrayEquals(new int[] {2, 0, 1}, AccessOrder.parseOrder(resource("sg_raw-rrao-list.txt"), STARTS, ENDS));
+    }
+
+    @Test
+    void parseOrder_aListThatIsNotWhatWasSent_isRefusedWithTheReason() throws IOException {
+        String list = resource("sg_raw-rrao-list.txt");
+        // a fourth segment was sent but the list holds three
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AccessOrder.parseOrder(list,
+                new long[] {1000, 50_000, 7, 90_000}, new long[] {1100, 50_010, 20, 90_001}));
+        assertTrue(e.getMessage().contains("3 of 4"), e.getMessage());
+        // segment 0 sent with other blocks
+        e = assertThrows(IllegalArgumentException.class, () -> AccessOrder.parseOrder(list,
+                new long[] {1001, 50_000, 7}, ENDS));
+        assertTrue(e.getMessage().contains("segment 0"), e.getMessage());
+        // only two sent: the list names segment 2
+        e = assertThrows(IllegalArgumentException.class, () -> AccessOrder.parseOrder(list,
+                new long[] {1000, 50_000}, new long[] {1100, 50_010}));
+        assertTrue(e.getMessage().contains("segment 2"), e.getMessage());
+        // cut short: the header promises 96 bytes of descriptors
+        String cut = list.substring(0, list.indexOf(" 40 ")).replace("Received 104", "Received 64");
+        e = assertThrows(IllegalArgumentException.class, () -> AccessOrder.parseOrder(cut, STARTS, ENDS));
+        assertTrue(e.getMessage().contains("96 bytes"), e.getMessage());
+    }
+
+    @Test
+    void illegalRequest_isUnsupported() throws IOException {
+        String out = resource("sg_raw-reowp-illegal-request.txt");
+        assertTrue(WrapEnds.unsupported(new CommandRunner.Result("sg_raw", 1, "", out, false, null)));
+    }
+
+    // ---------------------------------------------------------------- the probe against a fake sg_raw
+
+    private DriveProbe probe(boolean supported) throws IOException {
+        Path bin = Files.createDirectories(host.resolve("bin"));
+        Files.writeString(host.resolve("limits.txt"), resource("sg_raw-rrao-limits.txt"));
+        Files.writeString(host.resolve("list.txt"), resource("sg_raw-rrao-list.txt"));
+        Files.writeString(host.resolve("illegal.txt"), resource("sg_raw-reowp-illegal-request.txt"));
+        String body = !supported ? "cat " + host.resolve("illegal.txt") + " >&2; exit 3\n"
+                : "echo \"$*\" >> " + host.resolve("sg_raw.log") + "\n"
+                + "case \"$1 $4 $5\" in\n"
+                + "  '-r a3 9d') cat " + host.resolve("limits.txt") + ";;\n"
+                + "  '-s a4 1d') cat > " + host.resolve("sent.bin") + ";;\n"
+                + "  '-r a3 1d') cat " + host.resolve("list.txt") + ";;\n"
+                + "  *) exit 2;;\n"
+                + "esac\n";
+        Path script = bin.resolve("sg_raw");
+        Files.writeString(script, "#!/bin/sh\n" + body);
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        runner = new CommandRunner(loop, List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "sh", "-c"), 1);
+        return new DriveProbe(runner, 10_000);
+    }
+
+    @Test
+    void probe_sendsTheSegmentsAndReadsTheDrivesOrder() throws IOException {
+        DriveProbe p = probe(true);
+        assertEquals(2048, p.accessOrderLimit("/dev/nst0"));
+        Optional<int[]> order = p.accessOrder("/dev/nst0", STARTS, ENDS);
+        assertArrayEquals(new int[] {2, 0, 1}, order.orElseThrow());
+        assertArrayEquals(AccessOrder.parameters(STARTS, ENDS), Files.readAllBytes(host.resolve("sent.bin")),
+                "the drive received the parameter list byte for byte");
+        List<String> log = Files.readAllLines(host.resolve("sg_raw.log"));
+        assertEquals(3, log.size(), log.toString());
+        assertTrue(log.get(1).startsWith("-s 104 /dev/nst0 a4 1d 02"), log.toString());
+    }
+
+    @Test
+    void probe_aDriveWithoutRao_ordersNothing() throws IOException {
+        DriveProbe p = probe(false);
+        assertEquals(0, p.accessOrderLimit("/dev/nst0"));
+        assertFalse(p.accessOrder("/dev/nst0", STARTS, ENDS).isPresent());
+    }
+}
