@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.workload.Workload;
+import org.tapeq.workload.scenario.LibrarySettings;
 import org.tapeq.workload.scenario.Scenario;
 import org.tapeq.workload.scenario.ScenarioFile;
 
@@ -44,6 +46,15 @@ public final class Scenarios {
         public Workload build(long seed, double scale) {
             checkScale(scale);
             return ScenarioWorkload.build(scenario, seed, scale);
+        }
+
+        /** The same scenario on cartridges of another media type (its capacity, rate and geometry). */
+        public Sim withMedia(MediaType media) {
+            LibrarySettings l = scenario.library();
+            Scenario s = scenario;
+            return new Sim(new Scenario(s.source(), s.name(), s.type(), s.seed(), new LibrarySettings(l.drives(),
+                    l.cartridges(), media, l.speed(), l.data(), l.robotArms()), s.experiments(), s.targets(),
+                    s.timeoutMillis(), s.description(), s.scaleFloor()));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.tapeq.config.ConfigException;
+import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.sim.PhysicsProfile;
 import org.tapeq.workload.Workload;
 import picocli.CommandLine;
@@ -68,6 +69,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--physics-sweep",
             description = "run every built-in physics profile and report each figure as a range over them")
     boolean physicsSweep;
+
+    @Option(names = "--media", paramLabel = "TYPE",
+            description = "cartridge media of every scenario (LTO8, LTO9, TS1160) in place of its library.media")
+    String media;
 
     @Option(names = "--list", description = "list the scenarios and policies, and exit")
     boolean list;
@@ -179,9 +184,16 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         try {
             Scenarios.checkScale(scale);
+            MediaType type = null;
+            if (media != null) {
+                type = MediaType.byName(media).orElseThrow(() -> new IllegalArgumentException("--media: \""
+                        + media + "\" is not a known media type; known: " + String.join(", ",
+                        MediaType.KNOWN.stream().map(MediaType::name).toList())));
+            }
             List<Scenarios.Sim> chosen = new ArrayList<>();
             for (String n : names) {
-                chosen.add(Scenarios.get(n));
+                Scenarios.Sim sim = Scenarios.get(n);
+                chosen.add(type == null ? sim : sim.withMedia(type));
             }
             return chosen;
         } catch (IllegalArgumentException | ConfigException e) {

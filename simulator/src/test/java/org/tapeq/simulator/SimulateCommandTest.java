@@ -172,6 +172,22 @@ class SimulateCommandTest {
     }
 
     @Test
+    void media_onTheCommandLine_replacesTheScenariosMedia() throws Exception {
+        Run lto9 = run("bulk-recall", "--scale", "0.01", "--policies", "tapeq", "--json");
+        Run lto8 = run("bulk-recall", "--scale", "0.01", "--policies", "tapeq", "--media", "LTO8", "--json");
+        assertEquals(0, lto8.code(), lto8.err());
+        String[] l9 = lto9.out().strip().split("\\R");
+        String[] l8 = lto8.out().strip().split("\\R");
+        double bound9 = new ObjectMapper().readTree(l9[l9.length - 1]).get("bound_s").asDouble();
+        double bound8 = new ObjectMapper().readTree(l8[l8.length - 1]).get("bound_s").asDouble();
+        // the same bytes read at LTO-8's 360 MB/s instead of LTO-9's 400 MB/s
+        assertTrue(bound8 > 1.05 * bound9, "LTO-8 bound " + bound8 + " s vs LTO-9 " + bound9 + " s");
+        Run bad = run("bulk-recall", "--media", "LTO99");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("--media") && bad.err().contains("LTO99"), bad.err());
+    }
+
+    @Test
     void badArgumentsAreUsageErrors() {
         Run unknown = run("bulk-recal");
         assertEquals(2, unknown.code());
