@@ -74,6 +74,11 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "cartridge media of every scenario (LTO8, LTO9, TS1160) in place of its library.media")
     String media;
 
+    @Option(names = "--drive-failures", paramLabel = "N@H[+R]",
+            description = "the first N drives fail H hours into each run and are repaired and put back R hours"
+                    + " later (default 2)")
+    String driveFailures;
+
     @Option(names = "--list", description = "list the scenarios and policies, and exit")
     boolean list;
 
@@ -96,6 +101,7 @@ public final class SimulateCommand implements Callable<Integer> {
         List<String> policyNames = policies == null || policies.isEmpty() ? policyDefaults(chosen) : policies;
         validatePolicies(policyNames);
         List<PhysicsProfile> profiles = profiles();
+        DriveFailures failures = failures(chosen);
         List<ScenarioReport> reports = new ArrayList<>();
         for (Scenarios.Sim scenario : chosen) {
             String name = scenario.name();
@@ -106,7 +112,7 @@ public final class SimulateCommand implements Callable<Integer> {
                     Workload w = scenario.build(s, scale);
                     Map<PhysicsProfile, PhysicalBound> bounds = new HashMap<>();
                     for (String p : policyNames) {
-                        PolicyResult r = SimulationRun.run(w, SimPolicies.get(p), profile, bounds);
+                        PolicyResult r = SimulationRun.run(w, SimPolicies.get(p), profile, bounds, failures);
                         report.add(r);
                         spec.commandLine().getErr().printf(Locale.ROOT, "%s [%s] seed %d %s: %.2f h virtual in"
                                 + " %.1f s (%.0fx real time), %.1f s CPU (%.0fx); preload %.1f s%n", name,
@@ -197,6 +203,22 @@ public final class SimulateCommand implements Callable<Integer> {
             }
             return chosen;
         } catch (IllegalArgumentException | ConfigException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** The drive failures of every run, or null; a bad form or more drives than a scenario has is a usage error. */
+    private DriveFailures failures(List<Scenarios.Sim> chosen) {
+        if (driveFailures == null) {
+            return null;
+        }
+        try {
+            DriveFailures f = DriveFailures.parse(driveFailures);
+            for (Scenarios.Sim s : chosen) {
+                f.driveIds(s.scenario().library().drives());
+            }
+            return f;
+        } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }

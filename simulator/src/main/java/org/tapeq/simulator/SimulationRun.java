@@ -55,6 +55,12 @@ final class SimulationRun {
      */
     static PolicyResult run(Workload w, SimPolicies.SimPolicy policy, PhysicsProfile physics,
                             Map<PhysicsProfile, PhysicalBound> bounds) {
+        return run(w, policy, physics, bounds, null);
+    }
+
+    /** As {@link #run(Workload, SimPolicies.SimPolicy, PhysicsProfile, Map)}, with drives failing mid-run if given. */
+    static PolicyResult run(Workload w, SimPolicies.SimPolicy policy, PhysicsProfile physics,
+                            Map<PhysicsProfile, PhysicalBound> bounds, DriveFailures failures) {
         VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
         SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
                 .seed(w.seed()).physics(physics).filemarkMillis(policy.filemarkMillis())
@@ -79,6 +85,20 @@ final class SimulationRun {
             await(loop, scheduler.start());
             long t0 = loop.now();
             recorder.begin();
+            if (failures != null) {
+                String[] failing = failures.driveIds(w.drives());
+                loop.schedule(failures.atMillis(), () -> {
+                    for (String d : failing) {
+                        library.faults().failDrive(d);
+                    }
+                });
+                loop.schedule(failures.atMillis() + failures.repairMillis(), () -> {
+                    for (String d : failing) {
+                        library.faults().restoreDrive(d);
+                        scheduler.driveUp(d); // the operator, after the repair
+                    }
+                });
+            }
             RequestSource.Submit submit = new RequestSource.Submit() {
                 @Override
                 public long now() {

@@ -188,6 +188,24 @@ class SimulateCommandTest {
     }
 
     @Test
+    void driveFailures_midRun_slowTheRecallDown_andEveryRequestEnds() throws Exception {
+        Run calm = run("bulk-recall", "--scale", "0.02", "--policies", "tapeq", "--json");
+        Run failing = run("bulk-recall", "--scale", "0.02", "--policies", "tapeq", "--drive-failures", "5@0.5+2",
+                "--json");
+        assertEquals(0, failing.code(), failing.err());
+        String[] lc = calm.out().strip().split("\\R");
+        String[] lf = failing.out().strip().split("\\R");
+        JsonNode c = new ObjectMapper().readTree(lc[lc.length - 1]).get("policies").get(0);
+        JsonNode f = new ObjectMapper().readTree(lf[lf.length - 1]).get("policies").get(0);
+        System.out.println("bulk-recall 0.02, tapeq: calm " + c + "\nfive drives failing at 0.5 h for 2 h: " + f);
+        assertTrue(f.get("makespan_s").asDouble() > c.get("makespan_s").asDouble(), f + " vs " + c);
+        Run bad = run("bulk-recall", "--drive-failures", "11@1");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("11 drives"), bad.err());
+        assertEquals(2, run("bulk-recall", "--drive-failures", "three").code());
+    }
+
+    @Test
     void badArgumentsAreUsageErrors() {
         Run unknown = run("bulk-recal");
         assertEquals(2, unknown.code());
