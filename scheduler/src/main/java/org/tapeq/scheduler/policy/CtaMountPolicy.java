@@ -38,8 +38,8 @@ public final class CtaMountPolicy implements MountPolicy {
      * full-height drives: {@code EnterpriseRAOAlgorithm::performRAO}), in pieces of at most the drive's limit.
      */
     @Override
-    public java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, int blockSize) {
-        return CtaRecallOrder.batches(starts, ends, blockSize);
+    public java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, EstimatedGeometry g) {
+        return CtaRecallOrder.batches(starts, ends, g.blockSize());
     }
 
     @Override

@@ -46,7 +46,7 @@ public interface MountPolicy {
      * one group after the other, each in the order the drive recommends. Null (the default): the policy orders the
      * reads itself even where the drive could.
      */
-    default java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, int blockSize) {
+    default java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, EstimatedGeometry g) {
         return null;
     }
 

@@ -88,10 +88,18 @@ public final class TapeqMountPolicy implements MountPolicy {
     /**
      * Where the drive offers its recommended access order, tapeq hands it every span of the pass in one group in
      * block order (the engine cuts it at the drive's limit, so each request covers one stretch of the tape): the
-     * drive orders with the true layout, which tapeq only estimates.
+     * drive orders with the true layout, which tapeq only estimates. Except where the spans fall into at most
+     * {@link RunTours#MAX_RUNS} runs read one after the other (datasets recalled from co-located data): there tapeq's
+     * exact order of whole runs needs no layout beyond the runs' ends, and a drive ordering span by span (nearest
+     * next, as the simulated drive does) would cut the runs up.
      */
     @Override
-    public java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, int blockSize) {
+    public java.util.List<int[]> driveOrderGroups(long[] starts, long[] ends, EstimatedGeometry g) {
+        SpanTable t = new SpanTable(0, starts, ends, g);
+        double maxHop = SerpentineOrder.RUN_MAX_HOPS[SerpentineOrder.RUN_MAX_HOPS.length - 1];
+        if (t.n > 1 && RunTours.runHeads(t, maxHop) != null) {
+            return null;
+        }
         return java.util.List.of(SpanTable.sortedBy(starts));
     }
 

@@ -142,6 +142,31 @@ class SchedulerDriveOrderTest {
     }
 
     @Test
+    void driveOffersAccessOrder_aFewWholeRuns_tapeqOrdersThemItself() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048), null)) {
+            writeAndStage(f); // every other file: 20 runs of one file, asked of the drive
+            f.loop.runUntilIdle();
+            assertEquals(1, seen[0].asked.size());
+            List<StageRequest> dataset = new ArrayList<>();
+            for (int i = 0; i < FILES; i++) { // every file, back to back: one run
+                dataset.add(f.sizedStage(i, "atlas", 0, 0));
+            }
+            seen[0].locates.clear();
+            f.scheduler.stage(dataset);
+            f.loop.runUntilIdle();
+            for (StageRequest s : dataset) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(1, seen[0].asked.size(), "one run: tapeq's exact order of whole runs, not the drive's");
+            long[] located = seen[0].locates.stream().mapToLong(Long::longValue).toArray();
+            long[] ascending = located.clone();
+            Arrays.sort(ascending);
+            assertArrayEquals(ascending, located, "the run read from its start to its end");
+        }
+    }
+
+    @Test
     void driveOffersAccessOrder_policyThatDoesNotAskIgnoresIt() throws IOException {
         Recording[] seen = new Recording[1];
         try (EngineFixture f = open("endit", lib -> seen[0] = new Recording(lib, 2048), null)) {

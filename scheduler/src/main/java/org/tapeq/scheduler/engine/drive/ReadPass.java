@@ -187,7 +187,7 @@ final class ReadPass {
         plannedMedia = q.media();
         EstimatedGeometry geometry = context.geometry(q.media(), drive.mounted());
         plannedWith = geometry;
-        List<int[]> groups = context.policy().driveOrderGroups(starts, ends, bs);
+        List<int[]> groups = context.policy().driveOrderGroups(starts, ends, geometry);
         int driveLimit = groups == null || drive.mounted().equals(refusedOn) ? 0
                 : context.library().accessOrderLimit(drive.id());
         if (driveLimit > 0) {
