@@ -1,6 +1,5 @@
 package org.tapeq.scheduler.engine.drive;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -10,69 +9,55 @@ import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.TapeLibrary;
 
 /*
- * Design notes: a drive orders at most accessOrderLimit ranges per GENERATE RECOMMENDED ACCESS ORDER, so each of
- * the policy's groups is cut into pieces of that size, in the group's own order (CTA does the same:
- * EnterpriseRAOAlgorithm::performRAO queries the drive whenever m_maxFilesSupported files are collected). The pieces
- * are asked one after the other, each a drive operation; a piece of one range needs no question. The drive's answer
- * is checked to be a permutation of the piece before it is trusted: anything else fails the whole request, and the
- * caller orders the reads itself.
+ * Design notes: a drive orders at most accessOrderLimit ranges per GENERATE RECOMMENDED ACCESS ORDER, and orders
+ * them from where its head is when asked. So a pass is handed to the drive one piece at a time: the first group of
+ * the policy, cut at the drive's limit in the group's own order (CTA does the same: EnterpriseRAOAlgorithm::performRAO
+ * queries the drive whenever m_maxFilesSupported files are collected). When that piece has been read, ReadPass plans
+ * again and asks for the next piece from where the head then is; asking for every piece up front would order every
+ * piece after the first from the pass's starting position. A piece of one range needs no question. The drive's answer
+ * is checked to be a permutation of the piece before it is trusted: anything else fails the request, and the caller
+ * orders the reads itself.
  */
 
-/** Asks a drive for its recommended access order over a pass's spans, in the policy's groups; see the notes. */
+/** Asks a drive for its recommended access order over the first piece of a pass; see the design notes. */
 final class DriveOrderRequest {
 
-    private final TapeLibrary library;
-    private final String drive;
-    private final long[] starts;
-    private final long[] ends;
-    private final List<int[]> pieces = new ArrayList<>();
-    private final int[] order;
-    private final Completion<int[]> done;
-    private int filled;
-    private int next;
-
-    private DriveOrderRequest(TapeLibrary library, String drive, long[] starts, long[] ends, List<int[]> groups,
-                              int limit, Completion<int[]> done) {
-        this.library = library;
-        this.drive = drive;
-        this.starts = starts;
-        this.ends = ends;
-        this.done = done;
-        int total = 0;
-        for (int[] g : groups) {
-            for (int from = 0; from < g.length; from += limit) {
-                pieces.add(Arrays.copyOfRange(g, from, Math.min(g.length, from + limit)));
-            }
-            total += g.length;
-        }
-        if (total != starts.length) {
-            throw new IllegalArgumentException("the groups hold " + total + " spans of " + starts.length);
-        }
-        this.order = new int[total];
+    /** The drive's order of the first piece (indices of the pass's spans), and whether spans are left after it. */
+    record Piece(int[] order, boolean more) {
     }
 
-    /**
-     * Asks {@code library}'s drive {@code drive} for its order of every group of spans, at most {@code limit} per
-     * question, and completes with the whole order (the groups one after the other), or fails with the drive's
-     * fault or a {@link FaultKind#DRIVE} fault naming a malformed answer.
-     */
-    static void ask(TapeLibrary library, String drive, long[] starts, long[] ends, List<int[]> groups, int limit,
-                    Completion<int[]> done) {
+    private DriveOrderRequest() {
+    }
+
+    /** The first piece: the first group's first {@code limit} spans; a group list that misses spans is an error. */
+    static int[] firstPiece(List<int[]> groups, int spans, int limit) {
         if (limit <= 0) {
             throw new IllegalArgumentException("the drive orders no ranges (limit " + limit + ")");
         }
-        new DriveOrderRequest(library, drive, starts, ends, groups, limit, done).askNext();
+        int total = 0;
+        for (int[] g : groups) {
+            total += g.length;
+        }
+        if (total != spans || groups.isEmpty() || groups.get(0).length == 0) {
+            throw new IllegalArgumentException("the groups hold " + total + " spans of " + spans);
+        }
+        int[] first = groups.get(0);
+        return Arrays.copyOf(first, Math.min(first.length, limit));
     }
 
-    private void askNext() {
-        while (next < pieces.size() && pieces.get(next).length == 1) {
-            order[filled++] = pieces.get(next++)[0];
-        }
-        if (next == pieces.size()) {
-            done.succeeded(order);
+    /**
+     * Asks {@code library}'s drive {@code drive} for its order of the first piece of {@code groups} (at most
+     * {@code limit} spans) and completes with it, or fails with the drive's fault or a {@link FaultKind#DRIVE} fault
+     * naming a malformed answer.
+     */
+    static void ask(TapeLibrary library, String drive, long[] starts, long[] ends, List<int[]> groups, int limit,
+                    Completion<Piece> done) {
+        int[] piece = firstPiece(groups, starts.length, limit);
+        boolean more = piece.length < starts.length;
+        if (piece.length == 1) {
+            done.succeeded(new Piece(piece, more));
             return;
         }
-        int[] piece = pieces.get(next++);
         long[] s = new long[piece.length];
         long[] e = new long[piece.length];
         for (int i = 0; i < piece.length; i++) {
@@ -88,10 +73,11 @@ final class DriveOrderRequest {
                             + wrong));
                     return;
                 }
-                for (int i : answer) {
-                    order[filled++] = piece[i];
+                int[] order = new int[piece.length];
+                for (int i = 0; i < answer.length; i++) {
+                    order[i] = piece[answer[i]];
                 }
-                askNext();
+                done.succeeded(new Piece(order, more));
             }
 
             @Override

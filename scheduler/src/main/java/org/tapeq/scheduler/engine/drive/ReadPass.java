@@ -53,6 +53,8 @@ final class ReadPass {
     private boolean plannedByDrive;
     /** The cartridge on which the drive refused (or botched) a recommended access order: not asked again. */
     private String refusedOn;
+    /** The plan is the drive's order of one piece of the pass; when it is read, the next piece is asked for. */
+    private boolean moreForDrive;
 
     ReadPass(DriveRunner drive) {
         this.drive = drive;
@@ -61,6 +63,7 @@ final class ReadPass {
 
     void forgetPlan() {
         plan = null;
+        moreForDrive = false;
     }
 
     /** Whether this drive may read the item now; {@code othersUp}: another drive is in service. */
@@ -139,6 +142,11 @@ final class ReadPass {
             }
         }
         plan = null;
+        if (moreForDrive) { // the next piece, ordered by the drive from where the head is now
+            moreForDrive = false;
+            plan = planPass(now);
+            return plan == null ? null : nextUnit();
+        }
         return null;
     }
 
@@ -195,6 +203,7 @@ final class ReadPass {
             return null;
         }
         plannedByDrive = false;
+        moreForDrive = false;
         int[] order = context.policy().readOrder().order(Math.max(0, drive.position()), starts, ends, geometry);
         return takePass(units, order, now);
     }
@@ -208,13 +217,14 @@ final class ReadPass {
         DriveOrderRequest.ask(context.library(), drive.id(), starts, ends, groups, limit, new Completion<>() {
             // the answer resumes the work from the loop, never inside planPass (a library may answer at once)
             @Override
-            public void succeeded(int[] order) {
+            public void succeeded(DriveOrderRequest.Piece piece) {
                 context.loop().schedule(0, () -> {
                     asking = false;
                     plannedByDrive = true;
-                    plan = takePass(units, order, context.loop().now());
-                    LOG.debug("Drive {}: {} read(s) on {} in the drive's recommended order", drive.id(),
-                            order.length, barcode);
+                    moreForDrive = piece.more();
+                    plan = takePass(units, piece.order(), context.loop().now());
+                    LOG.debug("Drive {}: {} of {} read(s) on {} in the drive's recommended order", drive.id(),
+                            piece.order().length, units.size(), barcode);
                     drive.work();
                 });
             }

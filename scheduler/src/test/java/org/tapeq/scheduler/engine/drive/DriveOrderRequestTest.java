@@ -2,9 +2,11 @@ package org.tapeq.scheduler.engine.drive;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -45,17 +47,17 @@ class DriveOrderRequestTest {
         }
     }
 
-    private static int[] ask(TapeLibrary lib, long[] starts, List<int[]> groups, int limit) {
+    private static DriveOrderRequest.Piece ask(TapeLibrary lib, long[] starts, List<int[]> groups, int limit) {
         long[] ends = new long[starts.length];
         for (int i = 0; i < ends.length; i++) {
             ends[i] = starts[i] + 1;
         }
-        int[][] result = new int[1][];
+        DriveOrderRequest.Piece[] result = new DriveOrderRequest.Piece[1];
         TapeFault[] failed = new TapeFault[1];
         DriveOrderRequest.ask(lib, "d0", starts, ends, groups, limit, new Completion<>() {
             @Override
-            public void succeeded(int[] order) {
-                result[0] = order;
+            public void succeeded(DriveOrderRequest.Piece piece) {
+                result[0] = piece;
             }
 
             @Override
@@ -68,15 +70,28 @@ class DriveOrderRequestTest {
     }
 
     @Test
-    void groupsCutAtTheLimit_eachPieceInTheDrivesOrder_groupsOneAfterTheOther() {
+    void onlyTheFirstPieceIsAsked_theFirstGroupCutAtTheLimit() {
         Reversing lib = new Reversing();
         long[] starts = {70, 10, 40, 20, 60, 30, 50};
-        // group 1: spans 1, 3, 5, 2 (blocks 10, 20, 30, 40); group 2: spans 6, 4, 0 (50, 60, 70); limit 3
-        int[] order = ask(lib, starts, List.of(new int[] {1, 3, 5, 2}, new int[] {6, 4, 0}), 3);
-        assertEquals(2, lib.asked.size());
+        // group 1: spans 1, 3, 5, 2 (blocks 10, 20, 30, 40); group 2: spans 6, 4, 0; limit 3
+        DriveOrderRequest.Piece p = ask(lib, starts, List.of(new int[] {1, 3, 5, 2}, new int[] {6, 4, 0}), 3);
+        assertEquals(1, lib.asked.size());
         assertArrayEquals(new long[] {10, 20, 30}, lib.asked.get(0));
-        assertArrayEquals(new long[] {50, 60, 70}, lib.asked.get(1)); // the piece {40} of one span needs no question
-        assertArrayEquals(new int[] {5, 3, 1, 2, 0, 4, 6}, order);
+        assertArrayEquals(new int[] {5, 3, 1}, p.order());
+        assertTrue(p.more());
+        // the whole of a last group within the limit: nothing more
+        p = ask(lib, new long[] {40, 20}, List.of(new int[] {1, 0}), 3);
+        assertArrayEquals(new int[] {0, 1}, p.order());
+        assertFalse(p.more());
+    }
+
+    @Test
+    void aPieceOfOneSpan_needsNoQuestion() {
+        Reversing lib = new Reversing();
+        DriveOrderRequest.Piece p = ask(lib, new long[] {40, 20}, List.of(new int[] {1}, new int[] {0}), 3);
+        assertEquals(0, lib.asked.size());
+        assertArrayEquals(new int[] {1}, p.order());
+        assertTrue(p.more());
     }
 
     @Test
