@@ -199,10 +199,23 @@ class SchedulerDriveOrderTest {
             for (StageRequest s : stages) {
                 assertInstanceOf(Outcome.Staged.class, f.outcome(s));
             }
-            assertEquals(1, seen[0].asked.size(), "refused once, not asked again on this cartridge");
+            assertEquals(1, seen[0].asked.size(), "refused once, not asked again on this cartridge in the mount");
             assertEquals(FILES / 2, seen[0].locates.size());
             assertTrue(!Arrays.equals(sortedDescending(seen[0].locates),
                     seen[0].locates.stream().mapToLong(Long::longValue).toArray()), "not the refused order");
+            // the next mount asks again (a refusal may have been the drive's passing state)
+            f.await(f.scheduler.driveDown("drive0", "reset"));
+            f.await(f.scheduler.driveUp("drive0"));
+            List<StageRequest> again = new ArrayList<>();
+            for (int i = 1; i < FILES; i += 2) {
+                again.add(f.sizedStage(i, "atlas", 0, 0));
+            }
+            f.scheduler.stage(again);
+            f.loop.runUntilIdle();
+            for (StageRequest s : again) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(2, seen[0].asked.size(), "asked again after the remount");
         }
     }
 

@@ -348,7 +348,7 @@ public final class DriveRunner implements WorkQueue.Holder {
     void load(WorkQueue q, String what, boolean scheduled, Runnable loaded, Consumer<TapeFault> failed) {
         reserve(q);
         queue = q;
-        reads.forgetPlan();
+        reads.newMount();
         String barcode = q.barcode();
         set(State.MOUNTING, what);
         log.mountStarted();

@@ -51,7 +51,7 @@ final class ReadPass {
     private boolean asking;
     /** The pass is in the drive's order, which no estimate learnt since can improve. */
     private boolean plannedByDrive;
-    /** The cartridge on which the drive refused (or botched) a recommended access order: not asked again. */
+    /** The cartridge on which the drive refused (or botched) a recommended access order: not asked again in the mount. */
     private String refusedOn;
     /** The plan is the drive's order of one piece of the pass; when it is read, the next piece is asked for. */
     private boolean moreForDrive;
@@ -64,6 +64,12 @@ final class ReadPass {
     void forgetPlan() {
         plan = null;
         moreForDrive = false;
+    }
+
+    /** A new mount: no plan, and a drive that refused its order for a cartridge is asked again. */
+    void newMount() {
+        forgetPlan();
+        refusedOn = null;
     }
 
     /** Whether this drive may read the item now; {@code othersUp}: another drive is in service. */
