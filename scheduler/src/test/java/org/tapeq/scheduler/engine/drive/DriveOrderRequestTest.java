@@ -35,6 +35,8 @@ class DriveOrderRequestTest {
         @Override public void read(String d, long s, long l, ByteSink k, Completion<Long> done) { throw new UnsupportedOperationException(); }
         @Override public void append(String d, TapeFileSource s, Completion<WrittenFile> done) { throw new UnsupportedOperationException(); }
         @Override public void writeLabel(String d, TapeFileSource s, Completion<WrittenFile> done) { throw new UnsupportedOperationException(); }
+        @Override public java.util.Optional<org.tapeq.scheduler.tape.CartridgeCapacity> capacity(String d) { return java.util.Optional.empty(); }
+        @Override public void alerts(org.tapeq.scheduler.tape.DriveAlerts alerts) { }
 
         @Override
         public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
