@@ -96,12 +96,16 @@ final class FakeTapeDaemon implements AutoCloseable {
                     continue;
                 }
                 try {
+                    // in/ is checked before the request is read: the provider removes the request before it
+                    // moves the staged file out, so a request still readable after in/ was found empty wants
+                    // the file. The other order would stage again a file the provider took between the two.
+                    boolean staged = Files.exists(dir.inFile(id));
                     Request request = RequestCodec.read(entry);
                     if (request.action() == Request.Action.MIGRATE) {
                         if (Files.exists(dir.outLink(id))) {
                             archive(id);
                         }
-                    } else if (!Files.exists(dir.inFile(id)) && tape.containsKey(id)) {
+                    } else if (!staged && tape.containsKey(id)) {
                         deliver(id, tape.get(id), true);
                     }
                 } catch (NoSuchFileException e) {
