@@ -64,6 +64,9 @@ class PoolRestartTest {
                 EmulatedFlushRequest againZ = fx.pool.newFlush(flushZ.pnfsId(), 300, "atlas:raw", "/d/z", List.of());
                 fx.pool.stage(List.of(againX, againY));
                 fx.pool.flush(List.of(againZ));
+                // The daemon comes back only once Y's request is adopted: serving Y's surviving request earlier
+                // would leave a complete in/ file, which the provider rightly uses without writing a request.
+                Poll.until("the adopted request for Y is counted", () -> fx.requestFilesCreated().contains(idY));
                 fx.daemon.tape.put(idY, y);
                 fx.daemon.serve();
 
@@ -72,7 +75,6 @@ class PoolRestartTest {
                 assertTrue(Fixture.outcome(againZ).isCompleted(), againZ.outcome().toString());
                 assertEquals(1, fx.daemon.deliveries.get(idX).get(), "X staged once");
                 assertEquals(1, fx.daemon.deliveries.get(idY).get(), "Y staged once");
-                Poll.until("the adopted request for Y is counted", () -> fx.requestFilesCreated().contains(idY));
                 assertFalse(fx.requestFilesCreated().contains(idX), "no new request for the file already staged");
 
                 Poll.until("orphans removed after the orphan timeout", () -> {
