@@ -113,6 +113,9 @@ public final class BenchEngines {
         @Override public void putCartridge(CartridgeRecord cartridge) { }
         @Override public void recordMount(String barcode, long when) { }
         @Override public void replaceCartridgeContents(CartridgeRecord c, List<AggregateRecord> a, List<FileRecord> f) { }
+        @Override public void commitRepacked(AggregateRecord a, List<FileRecord> m, String s, long now) { }
+        @Override public void putRepackJob(org.tapeq.scheduler.catalog.RepackJob job) { }
+        @Override public List<org.tapeq.scheduler.catalog.RepackJob> repackJobs() { return List.of(); }
         @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) { }
         @Override public java.util.Optional<org.tapeq.scheduler.catalog.Verification> lastVerification(String b) {
             return java.util.Optional.empty();

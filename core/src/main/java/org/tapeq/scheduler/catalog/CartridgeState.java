@@ -13,7 +13,12 @@ public enum CartridgeState {
     /** Media errors were seen: readable but never written again. */
     SUSPECT,
     /** Carries a label that is not tapeq's or not this cartridge's. Never written. */
-    FOREIGN;
+    FOREIGN,
+    /**
+     * Emptied by a repack: no live file is left on it, all its bytes are reclaimable. Never written again until
+     * it is relabelled.
+     */
+    EMPTY;
 
     /** Whether tapeq may append to a cartridge in this state (ignoring the disabled flag). */
     public boolean writable() {

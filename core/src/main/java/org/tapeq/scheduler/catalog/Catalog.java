@@ -135,6 +135,22 @@ public interface Catalog extends AutoCloseable {
     /** The last verification of a cartridge, if it was ever verified. */
     Optional<Verification> lastVerification(String barcode);
 
+    /**
+     * Records the aggregate a repack wrote, as {@link #commitAggregate} would, in one transaction: each member
+     * live on {@code source} moves to its new location and its old copy becomes reclaimable there. A member
+     * deleted while the repack copied it is not brought back: its new copy is recorded deleted at once (its
+     * bytes reclaimable on the new cartridge). A member live on a cartridge other than the source (not a
+     * case tapeq itself creates) is moved like any commit moves it: the repack's copy holds the same verified
+     * bytes.
+     */
+    void commitRepacked(AggregateRecord aggregate, List<FileRecord> members, String source, long now);
+
+    /** Records a repack job, replacing the one of the same source cartridge. */
+    void putRepackJob(RepackJob job);
+
+    /** Every recorded repack job, by source cartridge. */
+    List<RepackJob> repackJobs();
+
     List<DriveRecord> drives();
 
     void putDrive(DriveRecord drive);

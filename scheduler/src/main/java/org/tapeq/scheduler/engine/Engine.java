@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.engine;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -15,6 +16,7 @@ import org.tapeq.scheduler.engine.dispatch.Dispatcher;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.lifecycle.LifecycleContext;
+import org.tapeq.scheduler.engine.lifecycle.Repacks;
 import org.tapeq.scheduler.engine.lifecycle.Verifications;
 import org.tapeq.scheduler.engine.queue.Cartridges;
 import org.tapeq.scheduler.engine.queue.FlushItem;
@@ -76,6 +78,7 @@ final class Engine {
     final Aggregator aggregator;
     final Stalls stalls;
     final Verifications verifications;
+    final Repacks repacks;
     private final Removals removals;
     private final EngineContext context;
     /** The loop's view of the catalog writer's {@link CatalogWriter#reachable()}. */
@@ -83,7 +86,7 @@ final class Engine {
 
     Engine(EventLoop loop, TapeLibrary library, Catalog catalog, SchedulerConfig config, MountPolicy policy,
            RequestListener listener, StageSpace stageSpace, Executor io,
-           CatalogWriter writer, DriveObserver observer) {
+           CatalogWriter writer, DriveObserver observer, Path repackSpool) {
         this.loop = loop;
         this.library = library;
         this.catalog = catalog;
@@ -98,8 +101,10 @@ final class Engine {
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
                 config.robotErrorLimit(), config.maxBackgroundDrives()), policy, queues, cartridges, this::catalogReachable);
-        this.verifications = new Verifications(new LifecycleContext(loop, library, catalog, writer, cartridges,
-                queues, dispatcher.background()));
+        LifecycleContext lifecycle = new LifecycleContext(loop, library, catalog, writer, cartridges, queues,
+                dispatcher.background(), io, repackSpool, config.repackSpoolBytes(), () -> tuning);
+        this.verifications = new Verifications(lifecycle);
+        this.repacks = new Repacks(lifecycle);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);
@@ -173,6 +178,7 @@ final class Engine {
         LOG.info("Scheduler started: {} drives, {} cartridges, policy {}", dispatcher.drives().size(),
                 cartridges.size(), config.policy());
         dispatcher.start();
+        repacks.resume(catalog.repackJobs());
     }
 
     void requestDispatch() {

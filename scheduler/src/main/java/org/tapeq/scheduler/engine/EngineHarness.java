@@ -30,7 +30,7 @@ public final class EngineHarness {
                                       Inventory inventory) {
         Engine engine = new Engine(loop, library, catalog, config,
                 MountPolicies.create(config.policy(), config.mountCriteria()), (r, o) -> { }, StageSpace.UNLIMITED,
-                Runnable::run, CatalogWriter.inline(loop, CatalogWriter.Timing.NONE), DriveObserver.NONE);
+                Runnable::run, CatalogWriter.inline(loop, CatalogWriter.Timing.NONE), DriveObserver.NONE, null);
         engine.start(inventory);
         return new EngineHarness(engine);
     }

@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.engine;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -23,6 +24,7 @@ import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.RemoveItem;
@@ -76,7 +78,7 @@ public final class Scheduler {
         CatalogWriter writer = b.loop instanceof VirtualEventLoop ? CatalogWriter.inline(b.loop, b.catalogTiming)
                 : CatalogWriter.threaded(b.loop, b.catalogCapacity, b.catalogTiming);
         this.engine = new Engine(b.loop, hold.library(b.library), b.catalog, b.config, policy,
-                hold.listener(b.listener), b.stageSpace, b.io, writer, b.observer);
+                hold.listener(b.listener), b.stageSpace, b.io, writer, b.observer, b.repackSpool);
     }
 
     public static Builder builder() {
@@ -486,6 +488,29 @@ public final class Scheduler {
         });
     }
 
+    /**
+     * Queues the repack of a cartridge onto other cartridges of {@code family} (null: its own) as background work.
+     * The future ends with its first report once it is queued; its progress is in
+     * {@link SchedulerStatus#repacks()}, its record in the catalog ({@code Catalog#repackJobs}).
+     */
+    public CompletableFuture<RepackReport> repackCartridge(String barcode, String family) {
+        return onLoop(f -> engine.repacks.start(barcode, family).whenComplete((r, e) -> {
+            if (e != null) {
+                f.completeExceptionally(e);
+            } else {
+                f.complete(r);
+            }
+        }));
+    }
+
+    /** Cancels the repack of a cartridge (files already moved stay moved). Fails if none is queued or running. */
+    public CompletableFuture<RepackReport> cancelRepack(String barcode) {
+        return onLoop(f -> {
+            f.complete(engine.repacks.cancel(barcode));
+            engine.requestDispatch();
+        });
+    }
+
     /** Queues an administrative task for a known cartridge; the future ends with the task. */
     private <R> CompletableFuture<R> runTask(String barcode, java.util.function.Supplier<CartridgeTask<R>> make) {
         CompletableFuture<R> result = new CompletableFuture<>();
@@ -584,6 +609,7 @@ public final class Scheduler {
         private int catalogCapacity = CatalogWriter.DEFAULT_CAPACITY;
         private CatalogWriter.Timing catalogTiming = CatalogWriter.Timing.NONE;
         private DriveObserver observer = DriveObserver.NONE;
+        private Path repackSpool;
 
         public Builder loop(EventLoop v) { loop = v; return this; }
         public Builder library(TapeLibrary v) { library = v; return this; }
@@ -605,6 +631,8 @@ public final class Scheduler {
         public Builder catalogTiming(CatalogWriter.Timing v) { catalogTiming = v; return this; }
         /** Told of each drive's mounts, locates, bytes and errors on the loop, e.g. for metrics. */
         public Builder driveObserver(DriveObserver v) { observer = v; return this; }
+        /** Where repacks keep the bytes between read and write (a directory per cartridge); none: no repack. */
+        public Builder repackSpool(Path v) { repackSpool = v; return this; }
 
         public Scheduler build() {
             Objects.requireNonNull(loop, "loop");

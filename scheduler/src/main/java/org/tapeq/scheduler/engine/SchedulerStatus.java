@@ -3,6 +3,7 @@ package org.tapeq.scheduler.engine;
 import java.util.List;
 import java.util.Map;
 
+import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 
 /**
@@ -23,6 +24,8 @@ import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
  * @param background      background work: tasks waiting for a drive and drives running one
  * @param verifications   the cartridge verifications of this run (running, then the latest ended), with their
  *                        progress or result
+ * @param repacks         the cartridge repacks of this run (and those resumed at start), with their progress or
+ *                        result
  * @param cartridgeCount  every cartridge of the library ({@code cartridges} holds a page of them)
  * @param recentFaults    the last faults of this run, newest first, at most 50 ({@code counters} has the totals)
  */
@@ -32,7 +35,8 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               List<CartridgeStatus> attention, long oldestArrival, String robot,
                               Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked,
                               List<CartridgeUse> cartridges,
-                              Background background, List<VerifyReport> verifications, int cartridgeCount,
+                              Background background, List<VerifyReport> verifications,
+                              List<RepackReport> repacks, int cartridgeCount,
                               List<Fault> recentFaults) {
 
     /**
@@ -43,7 +47,7 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
     public record Fault(long at, String kind, String drive, String cartridge, String reason) {
     }
 
-    /** Background work (verification): tasks waiting for a drive, drives running one, and their cap. */
+    /** Background work (verification, repack): tasks waiting for a drive, drives running one, and their cap. */
     public record Background(int waiting, int running, int maxDrives) {
     }
 

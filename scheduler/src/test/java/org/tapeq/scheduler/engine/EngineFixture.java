@@ -73,6 +73,7 @@ final class EngineFixture implements AutoCloseable {
         this.library = library;
         this.catalog = catalog;
         this.scheduler = Scheduler.builder().loop(loop).library(seen).catalog(catalog).config(config).policy(policy)
+                .repackSpool(dir.resolve("spool"))
                 .driveObserver(new DriveObserver() {
                     @Override
                     public void transferred(String drive, boolean write, long bytes, long started, long ended) {

@@ -47,6 +47,17 @@ final class FailingCommitCatalog implements Catalog {
                                                    List<FileRecord> files) {
         delegate.replaceCartridgeContents(cartridge, aggregates, files);
     }
+    @Override
+    public void commitRepacked(AggregateRecord aggregate, List<FileRecord> members, String source, long now) {
+        throw new CatalogException("simulated crash before the commit of " + aggregate.cartridge() + " tape file "
+                + aggregate.tapeFile());
+    }
+    @Override public void putRepackJob(org.tapeq.scheduler.catalog.RepackJob job) {
+        delegate.putRepackJob(job);
+    }
+    @Override public List<org.tapeq.scheduler.catalog.RepackJob> repackJobs() {
+        return delegate.repackJobs();
+    }
     @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) {
         delegate.recordVerification(v);
     }

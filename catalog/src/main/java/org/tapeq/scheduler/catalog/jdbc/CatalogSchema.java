@@ -68,7 +68,9 @@ final class CatalogSchema {
                     "CREATE TABLE verification_findings (barcode TEXT NOT NULL"
                     + " REFERENCES cartridge_verifications (barcode), pnfsid TEXT NOT NULL,"
                     + " tape_file INTEGER NOT NULL, bad INTEGER NOT NULL, reason TEXT NOT NULL,"
-                    + " PRIMARY KEY (barcode, pnfsid))"));
+                    + " PRIMARY KEY (barcode, pnfsid))"),
+            // 4: the repack job of each cartridge (RepackJob).
+            List.of(RepackRows.CREATE_TABLE));
 
     static final String VERIFICATION_COLUMNS = "barcode, verified_at, sampled, files_good, files_bad, "
             + "files_unreadable, summary";

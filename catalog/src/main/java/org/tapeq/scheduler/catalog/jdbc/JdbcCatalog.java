@@ -60,6 +60,7 @@ import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.model.AggregateRecord;
@@ -128,6 +129,9 @@ import org.tapeq.scheduler.model.FileRecord;
  * ones; table verification_findings holds every bad and unreadable file of it (tape file, reason). Both are
  * replaced by the next (recordVerification, one transaction, fenced like every write).
  *
+ * Repack jobs (schema 4, table repack_jobs, one row per source cartridge; SQL in RepackRows): commitRepacked is
+ * commitAggregate that does not bring back a member deleted while it was copied.
+ *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
  * refused. On PostgreSQL a transaction-scoped advisory lock serialises concurrent openers.
@@ -144,8 +148,8 @@ import org.tapeq.scheduler.model.FileRecord;
 public final class JdbcCatalog implements Catalog {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcCatalog.class);
 
-    /** The schema version this code writes and reads (2: the site lease). */
-    public static final int SCHEMA_VERSION = 3;
+    /** The schema version this code writes and reads (2: the site lease, 3: verifications, 4: repack jobs). */
+    public static final int SCHEMA_VERSION = 4;
     /** How long a SQLite transaction waits for another process's write lock. */
     public static final int BUSY_TIMEOUT_MS = 30_000;
     /** SQLite page cache of the catalog's connection, KiB (the default 2 MiB is small for millions of files). */
@@ -587,30 +591,66 @@ public final class JdbcCatalog implements Catalog {
         ids.forEach(id -> Objects.requireNonNull(id, "pnfsid"));
         String subject = ids.size() == 1 ? "pnfsid " + ids.get(0)
                 : ids.size() + " pnfsids (first " + ids.get(0) + ")";
-        return transaction("delete", subject, () -> {
-            Set<String> existed = new HashSet<>();
-            Map<String, Long> reclaim = new HashMap<>();
-            for (int from = 0; from < ids.size(); from += MAX_IN) {
-                List<String> chunk = ids.subList(from, Math.min(ids.size(), from + MAX_IN));
-                Map<String, FileRecord> live = liveFiles(chunk);
-                if (live.isEmpty()) {
-                    continue;
-                }
-                for (FileRecord old : live.values()) {
-                    existed.add(old.pnfsid());
-                    if (!old.isHint()) {
-                        reclaim.merge(old.cartridge(), old.size(), Long::sum);
-                    }
-                }
-                archive(live.values(), REASON_DELETED, now);
-                deleteLive(live.keySet());
+        return transaction("delete", subject, () -> deleteIn(ids, now));
+    }
+
+    /** The body of {@link #delete}, inside the caller's transaction. */
+    private List<String> deleteIn(List<String> ids, long now) throws SQLException {
+        Set<String> existed = new HashSet<>();
+        Map<String, Long> reclaim = new HashMap<>();
+        for (int from = 0; from < ids.size(); from += MAX_IN) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + MAX_IN));
+            Map<String, FileRecord> live = liveFiles(chunk);
+            if (live.isEmpty()) {
+                continue;
             }
-            addReclaimable(reclaim);
-            if (existed.size() < ids.size()) {
-                existed.addAll(deletedAt(ids.stream().filter(id -> !existed.contains(id)).toList(), now));
+            for (FileRecord old : live.values()) {
+                existed.add(old.pnfsid());
+                if (!old.isHint()) {
+                    reclaim.merge(old.cartridge(), old.size(), Long::sum);
+                }
             }
-            return ids.stream().filter(existed::contains).toList();
+            archive(live.values(), REASON_DELETED, now);
+            deleteLive(live.keySet());
+        }
+        addReclaimable(reclaim);
+        if (existed.size() < ids.size()) {
+            existed.addAll(deletedAt(ids.stream().filter(id -> !existed.contains(id)).toList(), now));
+        }
+        return ids.stream().filter(existed::contains).toList();
+    }
+
+    @Override
+    public void commitRepacked(AggregateRecord aggregate, List<FileRecord> members, String source, long now) {
+        Objects.requireNonNull(aggregate, "aggregate");
+        Objects.requireNonNull(members, "members");
+        Objects.requireNonNull(source, "source");
+        checkAggregate(aggregate, members);
+        String subject = subject(aggregate, members) + " repacked from " + source;
+        transaction("commitRepacked", subject, () -> {
+            List<String> ids = members.stream().map(FileRecord::pnfsid).toList();
+            Map<String, FileRecord> before = liveFiles(ids);
+            writeAggregate(aggregate, members, subject);
+            List<String> deletedMeanwhile = ids.stream().filter(id -> !before.containsKey(id)).toList();
+            if (!deletedMeanwhile.isEmpty()) {
+                deleteIn(deletedMeanwhile, now);
+            }
+            return null;
         });
+    }
+
+    @Override
+    public void putRepackJob(RepackJob job) {
+        Objects.requireNonNull(job, "job");
+        transaction("putRepackJob", "cartridge " + job.source(), () -> {
+            RepackRows.put(this::statement, job);
+            return null;
+        });
+    }
+
+    @Override
+    public List<RepackJob> repackJobs() {
+        return read("repackJobs", "all", () -> RepackRows.all(this::statement));
     }
 
     /**

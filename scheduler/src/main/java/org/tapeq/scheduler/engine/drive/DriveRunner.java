@@ -546,6 +546,11 @@ public final class DriveRunner implements WorkQueue.Holder {
         new AdminRun(this, task).start();
     }
 
+    /** What a background task does on this drive now, for status (the drive is busy until {@link #adminDone}). */
+    public void backgroundActivity(String what) {
+        set(State.BUSY, what);
+    }
+
     /** Whether the label of the cartridge in the drive was checked since it was mounted. */
     public boolean labelChecked() {
         return label.checked();

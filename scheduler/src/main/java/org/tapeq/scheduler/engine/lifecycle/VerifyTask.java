@@ -1,6 +1,5 @@
 package org.tapeq.scheduler.engine.lifecycle;
 
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -15,7 +14,6 @@ import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.drive.MemberChecksums;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.Checksums;
-import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.TapeFault;
@@ -97,19 +95,10 @@ final class VerifyTask implements BackgroundTask {
             readNext(drive, slice, true);
             return;
         }
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        String id = drive.id();
-        ctx.library().locate(id, 0, step(drive, slice, v -> ctx.library().read(id, 0, DriveRunner.LABEL_BYTES,
-                () -> buf, step(drive, slice, n -> {
-                    try {
-                        TapeLabel.parseFor(buf.toByteArray(), barcode);
-                    } catch (TapeFault f) {
-                        stop(drive, slice, f);
-                        return;
-                    }
-                    labelOk = true;
-                    readNext(drive, slice, true);
-                }))));
+        MountedLabel.check(ctx, drive, barcode, step(drive, slice, v -> {
+            labelOk = true;
+            readNext(drive, slice, true);
+        }));
     }
 
     @Override
