@@ -34,6 +34,7 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.DriveRecord;
@@ -155,6 +156,63 @@ abstract class AbstractCatalogTest {
         catalog.recordVerification(second);
         assertEquals(Optional.of(second), catalog.lastVerification("A00001"));
         assertEquals(Optional.empty(), catalog.lastVerification("A00002"));
+    }
+
+    // ---------------------------------------------------------------- repack
+
+    @Test
+    void commitRepacked_movesTheSourcesFiles_aFileDeletedMeanwhileStaysDeleted_bothReclaimable() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        catalog.putCartridge(cartridge("B00001", FAMILY));
+        List<FileRecord> old = commit("A00001", 1, 1, 3, 100, "ds", 100);
+        assertEquals(List.of(pnfsid(2)), catalog.delete(List.of(pnfsid(2)), 150)); // deleted while being copied
+        List<FileRecord> moved = members("B00001", 4, 1, 3, 100, "ds");
+
+        catalog.commitRepacked(aggregate("B00001", 4, moved, FAMILY, "ds", 200), moved, "A00001", 200);
+
+        assertEquals(List.of(), catalog.files("A00001"));
+        assertEquals(List.of(moved.get(0), moved.get(2)), catalog.files("B00001"));
+        assertEquals(Optional.empty(), catalog.file(pnfsid(2)), "a deleted file came back");
+        assertEquals(300, cartridgeOf("A00001").reclaimableBytes());
+        assertEquals(100, cartridgeOf("B00001").reclaimableBytes());
+        assertEquals(1, cartridgeOf("B00001").tapeFiles());
+        assertEquals(old.size(), catalog.aggregates("B00001").get(0).memberCount());
+    }
+
+    @Test
+    void commitRepacked_runAgainAfterItsAnswerWasLost_changesNothingMore() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        catalog.putCartridge(cartridge("B00001", FAMILY));
+        commit("A00001", 1, 1, 2, 100, "ds", 100);
+        List<FileRecord> moved = members("B00001", 4, 1, 2, 100, "ds");
+        AggregateRecord agg = aggregate("B00001", 4, moved, FAMILY, "ds", 200);
+
+        catalog.commitRepacked(agg, moved, "A00001", 200);
+        CartridgeRecord a = cartridgeOf("A00001");
+        CartridgeRecord b = cartridgeOf("B00001");
+        catalog.commitRepacked(agg, moved, "A00001", 200);
+
+        assertEquals(a, cartridgeOf("A00001"));
+        assertEquals(b, cartridgeOf("B00001"));
+        assertEquals(moved, catalog.files("B00001"));
+    }
+
+    @Test
+    void putRepackJob_replacesTheOneOfItsSource_unfinishedOnesAreResumable() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        catalog.putCartridge(cartridge("B00001", FAMILY));
+        RepackJob running = new RepackJob("A00001", FAMILY, RepackJob.RUNNING, 100, 0, 20, 2_000, 0, null);
+        RepackJob other = new RepackJob("B00001", "cms", RepackJob.QUEUED, 150, 0, 3, 300, 0, null);
+        catalog.putRepackJob(running);
+        catalog.putRepackJob(other);
+        assertEquals(List.of(running, other), catalog.repackJobs());
+
+        RepackJob done = running.ended(RepackJob.DONE, 900, 2, "2 files stay on A00001");
+        catalog.putRepackJob(done);
+
+        assertEquals(List.of(done, other), catalog.repackJobs());
+        assertFalse(catalog.repackJobs().get(0).unfinished());
+        assertTrue(catalog.repackJobs().get(1).unfinished());
     }
 
     // ---------------------------------------------------------------- site lease

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.model.FileRecord;
 
@@ -76,24 +77,28 @@ class SqliteCatalogTest extends AbstractCatalogTest {
     }
 
     @Test
-    void open_schemaVersion2Catalog_migratesToVersion3KeepingData() throws SQLException {
+    void open_schemaVersion2Catalog_migratesToTheLatestKeepingData() throws SQLException {
         catalog.putCartridge(cartridge("A00001", FAMILY));
         List<FileRecord> members = commit("A00001", 1, 1, 2, 100, "ds", 100);
         catalog.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             // as a catalog written by the release before
+            s.execute("DROP TABLE repack_jobs");
             s.execute("DROP TABLE verification_findings");
             s.execute("DROP TABLE cartridge_verifications");
-            s.execute("DELETE FROM schema_version WHERE version = 3");
+            s.execute("DELETE FROM schema_version WHERE version >= 3");
         }
 
         catalog = JdbcCatalog.open(url);
 
-        assertEquals(3, count("SELECT MAX(version) FROM schema_version"));
+        assertEquals(JdbcCatalog.SCHEMA_VERSION, count("SELECT MAX(version) FROM schema_version"));
         assertEquals(members, catalog.files("A00001"));
         Verification v = new Verification("A00001", 5, false, 2, 0, 0, "all good", List.of());
         catalog.recordVerification(v);
         assertEquals(Optional.of(v), catalog.lastVerification("A00001"));
+        RepackJob job = new RepackJob("A00001", FAMILY, RepackJob.RUNNING, 7, 0, 2, 200, 0, null);
+        catalog.putRepackJob(job);
+        assertEquals(List.of(job), catalog.repackJobs());
     }
 
     @Test
