@@ -169,4 +169,220 @@ class SchedulerRepackTest {
             stageAllByteIdentical(f, range(0, 20));
         }
     }
+
+    @Test
+    void repack_sparseCartridge_liveFilesMovedDeletedOnesStayDeleted() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config().aggregateBytes(6_000_000).build(), 1, CAPACITY, A,
+                B)) {
+            f.label("raw", A);
+            flush(f, 0, 24, "atlas:raw@osm");
+            f.label("raw", B);
+            // keep the first and last member of each aggregate: a third of each span is live
+            List<String> deleted = new ArrayList<>();
+            List<Integer> kept = new ArrayList<>();
+            for (AggregateRecord agg : f.catalog.aggregates(A)) {
+                List<FileRecord> members = f.catalog.files(A).stream().filter(r -> r.tapeFile() == agg.tapeFile())
+                        .toList();
+                for (int m = 0; m < members.size(); m++) {
+                    if (m == 0 || m == members.size() - 1) {
+                        kept.add(Integer.parseInt(members.get(m).pnfsid(), 16));
+                    } else {
+                        deleted.add(members.get(m).pnfsid());
+                    }
+                }
+            }
+            assertTrue(deleted.size() >= kept.size(), deleted + " / " + kept);
+            f.catalog.delete(deleted, EngineFixture.START);
+
+            f.await(f.scheduler.repackCartridge(A, "raw"));
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(kept.size(), done.filesDone());
+            assertTrue(done.emptied());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            for (String id : deleted) {
+                assertEquals(java.util.Optional.empty(), f.catalog.file(id), "deleted file back: " + id);
+            }
+            assertEquals(kept.size(), f.catalog.files(B).size());
+            stageAllByteIdentical(f, kept);
+        }
+    }
+
+    @Test
+    void repack_userRecallArrives_getsTheDriveAtTheNextBoundaryThenRepackFinishes() throws IOException {
+        SchedulerConfig c = config().familyRule("cms:.*", "other").remountGuardMillis(0).build();
+        try (EngineFixture f = EngineFixture.open(dir, c, 1, CAPACITY, A, B, D)) {
+            f.label("raw", A);
+            f.label("other", D);
+            flush(f, 0, 20, "atlas:raw@osm");
+            List<FlushRequest> onD = flush(f, 100, 2, "cms:x@osm");
+            assertEquals(D, f.catalog.file(onD.get(0).pnfsid()).orElseThrow().cartridge());
+            f.label("raw", B);
+            f.library.faults().slowDrive("drive0", 0.001); // seconds per file: the repack outlasts a quiet time
+
+            f.scheduler.repackCartridge(A, null);
+            f.loop.runFor(60_000);
+            RepackReport before = repack(f, A);
+            assertNotEquals("done", before.state(), String.valueOf(before));
+
+            AtomicReference<RepackReport> atRecall = new AtomicReference<>();
+            f.alsoTell = (request, outcome) -> atRecall.set(repack(f, A));
+            StageRequest recall = f.stageRequest(100, dir.resolve("staged-100"));
+            f.scheduler.stage(recall);
+            f.loop.runUntilIdle();
+
+            assertInstanceOf(Outcome.Staged.class, f.outcome(recall));
+            assertTrue(atRecall.get().filesDone() < 20, "the repack ran to its end first: " + atRecall.get());
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(20, done.filesDone());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
+
+    @Test
+    void repack_mediaErrorOnTheSource_thoseFilesStayAndAreReported_restMoved_sourceSuspect() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config().repackSpoolBytes(8_000_000).build(), 1, CAPACITY, A,
+                B)) {
+            f.label("raw", A);
+            flush(f, 0, 16, "atlas:raw@osm");
+            f.label("raw", B);
+            int tapeFile = f.catalog.aggregates(A).get(1).tapeFile();
+            List<String> onIt = f.catalog.files(A).stream().filter(r -> r.tapeFile() == tapeFile)
+                    .map(FileRecord::pnfsid).toList();
+            f.library.faults().mediaError(A, tapeFile);
+
+            f.await(f.scheduler.repackCartridge(A, null));
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(onIt.size(), done.filesFailed());
+            assertEquals(16 - onIt.size(), done.filesDone());
+            assertEquals(onIt, done.failed().stream().map(r -> r.pnfsid()).toList());
+            assertFalse(done.emptied());
+            CartridgeRecord a = f.catalog.cartridge(A).orElseThrow();
+            assertEquals(CartridgeState.SUSPECT, a.state());
+            assertEquals(onIt, f.catalog.files(A).stream().map(FileRecord::pnfsid).toList());
+            assertEquals(16 - onIt.size(), f.catalog.files(B).size());
+            RepackJob job = f.catalog.repackJobs().get(0);
+            assertEquals(RepackJob.DONE, job.state());
+            assertEquals(onIt.size(), job.filesFailed());
+            assertTrue(job.summary().contains(onIt.get(0)), job.summary());
+        }
+    }
+
+    @Test
+    void repack_targetFullThenBadReadBack_aggregateWrittenElsewhere_everyFileByteIdentical() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B, C, D)) {
+            f.label("raw", A);
+            flush(f, 0, 12, "atlas:raw@osm");
+            f.label("raw", B, C, D);
+            // the fullest first: B is chosen first (all empty: by barcode); its first append reports a full tape
+            f.library.faults().tapeFullOnNextAppend(B);
+            // C's first tape file after its label reads back with one byte changed: a write fault found by the check
+            f.library.faults().corruptByte(C, 1, 1_000_000);
+
+            f.await(f.scheduler.repackCartridge(A, null));
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(12, done.filesDone());
+            assertEquals(CartridgeState.FULL, f.catalog.cartridge(B).orElseThrow().state());
+            assertEquals(CartridgeState.SUSPECT, f.catalog.cartridge(C).orElseThrow().state());
+            assertEquals(List.of(), f.catalog.files(B));
+            assertEquals(List.of(), f.catalog.files(C));
+            assertEquals(12, f.catalog.files(D).size());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            stageAllByteIdentical(f, range(0, 12));
+        }
+    }
+
+    @Test
+    void repack_restartInTheMiddle_resumesWithoutLossOrDuplicates() throws IOException {
+        List<FlushRequest> flushed;
+        int doneBeforeCrash;
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            flushed = flush(f, 0, 20, "atlas:raw@osm");
+            f.label("raw", B);
+            f.scheduler.repackCartridge(A, null);
+            // run until some files are moved, some are in the spool, and some are still to be read
+            for (int step = 0; step < 100_000; step++) {
+                f.loop.runFor(1_000);
+                RepackReport r = repack(f, A);
+                if (r.filesDone() >= 6 && r.spooledFiles() > 0) {
+                    break;
+                }
+            }
+            RepackReport atCrash = repack(f, A);
+            doneBeforeCrash = atCrash.filesDone();
+            assertTrue(doneBeforeCrash > 0 && doneBeforeCrash < 20, String.valueOf(atCrash));
+            assertTrue(atCrash.spooledFiles() > 0, String.valueOf(atCrash));
+            assertEquals(RepackJob.RUNNING, f.catalog.repackJobs().get(0).state());
+        } // no orderly stop: what the loop had not done is lost, as at kill -9
+
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B)) {
+            f.loop.runUntilIdle();
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(20, done.filesDone());
+            assertEquals(20, done.filesTotal());
+            Map<String, FileRecord> live = live(f);
+            for (FlushRequest r : flushed) {
+                assertEquals(B, live.get(r.pnfsid()).cartridge(), r.pnfsid());
+            }
+            // each file is a member of exactly one aggregate on B: none was committed twice
+            int members = f.catalog.aggregates(B).stream().mapToInt(AggregateRecord::memberCount).sum();
+            assertTrue(members >= 20, "members " + members);
+            assertEquals(20, f.catalog.files(B).size());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(RepackJob.DONE, f.catalog.repackJobs().get(0).state());
+            assertFalse(Files.exists(dir.resolve("spool").resolve(A)));
+            stageAllByteIdentical(f, range(0, 20));
+        }
+    }
+
+    @Test
+    void repack_refusedWithTheReason_cancelEndsItKeepingWhatMoved() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B, C)) {
+            f.label("raw", A);
+            flush(f, 0, 12, "atlas:raw@osm");
+            CompletionException noTarget = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.repackCartridge(A, null)));
+            assertTrue(noTarget.getCause().getMessage().contains("no other cartridge is labelled for family raw"),
+                    noTarget.getMessage());
+            CompletionException unknown = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.repackCartridge("NOPE01L9", null)));
+            assertTrue(unknown.getCause().getMessage().contains("NOPE01L9"), unknown.getMessage());
+            f.label("raw", B);
+            CompletionException noFamily = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.repackCartridge(C, null)));
+            assertTrue(noFamily.getCause().getMessage().contains("--to FAMILY"), noFamily.getMessage());
+
+            f.library.faults().slowDrive("drive0", 0.001);
+            var first = f.scheduler.repackCartridge(A, null);
+            var second = f.scheduler.repackCartridge(A, null);
+            f.loop.runFor(1_000);
+            assertTrue(first.isDone() && !first.isCompletedExceptionally());
+            CompletionException twice = assertThrows(CompletionException.class, second::join);
+            assertTrue(twice.getCause().getMessage().contains("already being repacked"), twice.getMessage());
+            for (int step = 0; step < 100_000 && repack(f, A).filesDone() == 0; step++) {
+                f.loop.runFor(1_000);
+            }
+
+            f.await(f.scheduler.cancelRepack(A));
+            f.loop.runUntilIdle();
+
+            RepackReport cancelled = repack(f, A);
+            assertEquals("cancelled", cancelled.state(), String.valueOf(cancelled));
+            assertTrue(cancelled.filesDone() > 0 && cancelled.filesDone() < 12, String.valueOf(cancelled));
+            assertEquals(cancelled.filesDone(), f.catalog.files(B).size());
+            assertEquals(12 - cancelled.filesDone(), f.catalog.files(A).size());
+            assertEquals(RepackJob.CANCELLED, f.catalog.repackJobs().get(0).state());
+            assertFalse(Files.exists(dir.resolve("spool").resolve(A)));
+            assertNotEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
 }
