@@ -98,6 +98,8 @@ public final class Daemon implements AutoCloseable {
     /** Room in the I/O pool's queue, and the most I/O tasks the loop hands it at a time. */
     private static final int IO_QUEUE = 10_000;
     public static final String CONTROL_SOCKET = "control.sock";
+    /** Under the state directory: where repacks keep the bytes between read and write. */
+    public static final String REPACK_SPOOL = "repack-spool";
 
     /** The configuration the daemon started with: every key that needs a restart is in effect as it says. */
     private final DaemonConfig config;
@@ -226,7 +228,7 @@ public final class Daemon implements AutoCloseable {
                 .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
                 .catalogTiming((kind, nanos) -> metrics.catalogTask(kind.label(), nanos / 1e9))
                 .driveObserver(also == DriveObserver.NONE ? driveMetrics : DriveObserver.both(driveMetrics, also))
-                .stageSpace(DirectoryBridge.STAGE_SPACE).build();
+                .stageSpace(DirectoryBridge.STAGE_SPACE).repackSpool(config.state().resolve(REPACK_SPOOL)).build();
         catalogHealth.follow(scheduler);
         metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);
         await(scheduler.start(), "starting the scheduler");

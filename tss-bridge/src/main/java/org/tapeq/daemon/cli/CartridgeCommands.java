@@ -8,13 +8,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code tapeq cartridge list|inventory|disable|enable|label|verify}. */
+/** {@code tapeq cartridge list|inventory|disable|enable|label|verify|repack}. */
 @Command(name = "cartridge", mixinStandardHelpOptions = true,
-        synopsisSubcommandLabel = "(list | inventory | disable | enable | label | verify)",
-        description = "List, inventory, disable, enable, label or verify cartridges.",
+        synopsisSubcommandLabel = "(list | inventory | disable | enable | label | verify | repack)",
+        description = "List, inventory, disable, enable, label, verify or repack cartridges.",
         subcommands = {CartridgeCommands.ListCmd.class, CartridgeCommands.Inventory.class,
                 CartridgeCommands.Disable.class, CartridgeCommands.Enable.class, CartridgeCommands.Label.class,
-                CartridgeCommands.Verify.class})
+                CartridgeCommands.Verify.class, CartridgeCommands.Repack.class})
 final class CartridgeCommands extends CommandGroup {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The catalog's cartridges.")
@@ -138,6 +138,44 @@ final class CartridgeCommands extends CommandGroup {
             }
             out.println("cartridge " + barcode + ": verification queued, " + report.path("aggregatesTotal").asInt()
                     + " aggregate(s) to read" + (report.path("sampled").asBoolean() ? " (a sample)" : "")
+                    + "; progress and result: tapeq status");
+        }
+    }
+
+    @Command(name = "repack", mixinStandardHelpOptions = true,
+            description = "Queue the repack of BARCODE as background work: copy its live files onto other cartridges"
+                    + " of a family, then mark it EMPTY. Progress and result: tapeq status.")
+    static final class Repack extends ControlCall {
+        @Parameters(paramLabel = "BARCODE", description = "the cartridge to empty")
+        String barcode;
+
+        @Option(names = "--to", paramLabel = "FAMILY",
+                description = "write to cartridges of this family (default: the cartridge's own)")
+        String family;
+
+        @Option(names = "--cancel", description = "cancel the cartridge's repack instead: files already moved stay"
+                + " moved, the rest stay on it")
+        boolean cancel;
+
+        @Override
+        AdminCommand command() {
+            return cancel ? new AdminCommand.CartridgeRepackCancel(barcode)
+                    : new AdminCommand.CartridgeRepack(barcode, family == null
+                    ? AdminCommand.CartridgeRepack.OWN_FAMILY : family);
+        }
+
+        @Override
+        void print(JsonNode report, PrintWriter out) {
+            String progress = report.path("filesDone").asInt() + " of " + report.path("filesTotal").asInt()
+                    + " files moved";
+            if (cancel) {
+                out.println("cartridge " + barcode + ": repack " + ("cancelled".equals(report.path("state").asText())
+                        ? "cancelled" : "stops after the read or write in progress") + " (" + progress + ")");
+                return;
+            }
+            out.println("cartridge " + barcode + ": repack to family " + report.path("targetFamily").asText()
+                    + " queued, " + report.path("filesTotal").asInt() + " files (" + report.path("bytesTotal")
+                    .asLong() + " bytes)" + (report.path("filesDone").asInt() > 0 ? ", " + progress : "")
                     + "; progress and result: tapeq status");
         }
     }

@@ -119,10 +119,11 @@ final class StatusText {
         return sb.length() == 0 ? none : sb.toString();
     }
 
-    /** Background work and the cartridge verifications of this run, a line each. */
+    /** Background work and the cartridge verifications and repacks of this run, a line each. */
     private static void printVerifications(JsonNode s, PrintWriter out) {
         JsonNode bg = s.path("background");
-        if (bg.isMissingNode() || (s.path("verifications").isEmpty() && bg.path("waiting").asInt() == 0)) {
+        if (bg.isMissingNode() || (s.path("verifications").isEmpty() && s.path("repacks").isEmpty()
+                && bg.path("waiting").asInt() == 0)) {
             return;
         }
         out.printf("background: %d running (of at most %d drives), %d waiting for a drive%n",
@@ -148,6 +149,28 @@ final class StatusText {
             if (unlisted > 0) {
                 out.printf("    and %d more: in the log (WARN), and in the catalog (verification_findings) once it "
                         + "ended%n", unlisted);
+            }
+        }
+        printRepacks(s, out);
+    }
+
+    /** The cartridge repacks of this run, a line each, then their failed files. */
+    private static void printRepacks(JsonNode s, PrintWriter out) {
+        for (JsonNode r : s.path("repacks")) {
+            String target = r.path("target").isTextual() ? " writing to " + r.path("target").asText() : "";
+            out.printf("  repack %s -> %s %-9s %d/%d files, %s/%s moved, %d failed, %d in the spool%s%s%s%n",
+                    r.path("source").asText(), r.path("targetFamily").asText(), r.path("state").asText(),
+                    r.path("filesDone").asInt(), r.path("filesTotal").asInt(), Units.roughSize(r.path("bytesDone").asDouble()),
+                    Units.roughSize(r.path("bytesTotal").asDouble()), r.path("filesFailed").asInt(), r.path("spooledFiles").asInt(),
+                    target, r.path("emptied").asBoolean() ? ", source EMPTY" : "",
+                    r.path("error").isTextual() ? " - " + r.path("error").asText() : "");
+            for (JsonNode f : r.path("failed")) {
+                out.printf("    STAYS %s (tape file %d): %s%n", f.path("pnfsid").asText(), f.path("tapeFile").asInt(),
+                        f.path("reason").asText());
+            }
+            int unlisted = r.path("filesFailed").asInt() - r.path("failed").size();
+            if (unlisted > 0) {
+                out.printf("    and %d more: in the log (WARN)%n", unlisted);
             }
         }
     }

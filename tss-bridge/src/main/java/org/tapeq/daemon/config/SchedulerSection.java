@@ -89,7 +89,9 @@ final class SchedulerSection {
             new Key("maxWriteDrives", "maxWriteDrives", Syntax.COUNT, (b, v) -> b.maxWriteDrives((int) v),
                     SchedulerConfig::maxWriteDrives),
             new Key("maxBackgroundDrives", "maxBackgroundDrives", Syntax.COUNT,
-                    (b, v) -> b.maxBackgroundDrives((int) v), SchedulerConfig::maxBackgroundDrives));
+                    (b, v) -> b.maxBackgroundDrives((int) v), SchedulerConfig::maxBackgroundDrives),
+            new Key("repackSpool", "repackSpoolBytes", Syntax.SIZE, Builder::repackSpoolBytes,
+                    SchedulerConfig::repackSpoolBytes));
 
     /**
      * The keys a running daemon takes over on SIGHUP ({@link org.tapeq.scheduler.engine.Tuning}): read by the

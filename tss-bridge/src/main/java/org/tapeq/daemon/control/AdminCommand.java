@@ -34,7 +34,8 @@ public sealed interface AdminCommand {
     /** Every action the control socket knows. */
     List<Wire> WIRES = List.of(Status.WIRE, DriveDown.WIRE, DriveUp.WIRE, DriveUnloadIdle.WIRE, Inventory.WIRE,
             CartridgeList.WIRE, CartridgeDisable.WIRE, CartridgeEnable.WIRE, CartridgeLabel.WIRE,
-            CartridgeVerify.WIRE, CartridgeVerifyCancel.WIRE, CatalogRebuild.WIRE);
+            CartridgeVerify.WIRE, CartridgeVerifyCancel.WIRE, CartridgeRepack.WIRE, CartridgeRepackCancel.WIRE,
+            CatalogRebuild.WIRE);
 
     /** How this action is named and decoded on the wire. */
     Wire wire();
@@ -304,6 +305,54 @@ public sealed interface AdminCommand {
         @Override
         public JsonNode execute(ControlTarget daemon) throws Exception {
             return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().verifyCartridge(barcode, sample)));
+        }
+    }
+
+    /**
+     * Queues the repack of a cartridge onto other cartridges of {@code family} ({@code -}: its own family) as
+     * background work; answers once it is queued. Progress and result are in the status.
+     */
+    record CartridgeRepack(String barcode, String family) implements AdminCommand {
+        /** The family argument that means the source's own family. */
+        public static final String OWN_FAMILY = "-";
+        public static final Wire WIRE = new Wire("cartridge-repack", "<barcode> <family, - for its own>", 2, 2,
+                a -> new CartridgeRepack(a.get(0), a.get(1)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode, family);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().repackCartridge(barcode,
+                    OWN_FAMILY.equals(family) ? null : family)));
+        }
+    }
+
+    /** Cancels the repack of a cartridge: files already moved stay moved, the rest stay on it. */
+    record CartridgeRepackCancel(String barcode) implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-repack-cancel", "<barcode>", 1, 1,
+                a -> new CartridgeRepackCancel(a.get(0)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().cancelRepack(barcode)));
         }
     }
 

@@ -21,6 +21,7 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.engine.SchedulerLoad;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 
 /**
@@ -107,7 +108,7 @@ public final class StateMetrics {
                 .callback(cb -> status.get().ifPresent(s -> cb.call(s.robot() != null ? 1 : 0)))
                 .register(registry);
         GaugeWithCallback.builder().name("tapeq_background_tasks")
-                .help("Background work (cartridge verification): tasks running on a drive and waiting for one")
+                .help("Background work (cartridge verification and repack): tasks running on a drive and waiting for one")
                 .labelNames("state")
                 .callback(cb -> status.get().ifPresent(s -> {
                     cb.call(s.background().running(), "running");
@@ -129,6 +130,40 @@ public final class StateMetrics {
                     cb.call(good, "good");
                     cb.call(bad, "bad");
                     cb.call(unreadable, "unreadable");
+                }))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_repack_files")
+                .help("Files of the cartridge repacks of this run (and those resumed at start): total to move, moved"
+                        + " (committed on their new cartridge), failed (left on the source), spooled (read, not yet"
+                        + " written)")
+                .labelNames("state")
+                .callback(cb -> status.get().ifPresent(s -> {
+                    long[] sums = new long[4];
+                    for (RepackReport r : s.repacks()) {
+                        sums[0] += r.filesTotal();
+                        sums[1] += r.filesDone();
+                        sums[2] += r.filesFailed();
+                        sums[3] += r.spooledFiles();
+                    }
+                    cb.call(sums[0], "total");
+                    cb.call(sums[1], "moved");
+                    cb.call(sums[2], "failed");
+                    cb.call(sums[3], "spooled");
+                }))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_repack_bytes")
+                .help("Bytes of the cartridge repacks of this run: total to move, moved, spooled")
+                .labelNames("state")
+                .callback(cb -> status.get().ifPresent(s -> {
+                    long[] sums = new long[3];
+                    for (RepackReport r : s.repacks()) {
+                        sums[0] += r.bytesTotal();
+                        sums[1] += r.bytesDone();
+                        sums[2] += r.spooledBytes();
+                    }
+                    cb.call(sums[0], "total");
+                    cb.call(sums[1], "moved");
+                    cb.call(sums[2], "spooled");
                 }))
                 .register(registry);
         m.registerLoad(registry, load);

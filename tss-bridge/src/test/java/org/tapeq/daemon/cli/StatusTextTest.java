@@ -67,6 +67,22 @@ class StatusTextTest {
     }
 
     @Test
+    void repack_showsProgressTargetAndEachFileThatStays() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":1,\"maxDrives\":1},"
+                + "\"verifications\":[],\"repacks\":[{\"source\":\"A00042L9\",\"targetFamily\":\"atlas\","
+                + "\"state\":\"writing\",\"target\":\"A00050L9\",\"filesTotal\":500,\"bytesTotal\":5000000000,"
+                + "\"filesDone\":120,\"bytesDone\":1200000000,\"filesFailed\":3,\"spooledFiles\":40,"
+                + "\"spooledBytes\":400000000,\"failed\":[{\"pnfsid\":\"P1\",\"tapeFile\":12,"
+                + "\"reason\":\"not read from A00042L9 tape file 12: media error\"}],\"emptied\":false,"
+                + "\"started\":0,\"ended\":0,\"error\":null}]}}");
+        assertTrue(text.contains("repack A00042L9 -> atlas writing   120/500 files"), text);
+        assertTrue(text.contains("3 failed, 40 in the spool writing to A00050L9"), text);
+        assertTrue(text.contains("STAYS P1 (tape file 12): not read from A00042L9 tape file 12: media error"), text);
+        assertTrue(text.contains("and 2 more: in the log"), text);
+    }
+
+    @Test
     void noBackgroundWork_noBackgroundLine() throws Exception {
         String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
                 + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":0,\"maxDrives\":1},"

@@ -35,6 +35,12 @@ class AdminCommandTest {
                     List.of("TQ0000L9", "5")},
             new Object[] {new AdminCommand.CartridgeVerifyCancel("TQ0000L9"), "cartridge-verify-cancel",
                     List.of("TQ0000L9")},
+            new Object[] {new AdminCommand.CartridgeRepack("TQ0000L9", "atlas"), "cartridge-repack",
+                    List.of("TQ0000L9", "atlas")},
+            new Object[] {new AdminCommand.CartridgeRepack("TQ0000L9", "-"), "cartridge-repack",
+                    List.of("TQ0000L9", "-")},
+            new Object[] {new AdminCommand.CartridgeRepackCancel("TQ0000L9"), "cartridge-repack-cancel",
+                    List.of("TQ0000L9")},
             new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")});
 
     @Test
