@@ -382,7 +382,9 @@ class SchedulerRepackTest {
             assertEquals(12 - cancelled.filesDone(), f.catalog.files(A).size());
             assertEquals(RepackJob.CANCELLED, f.catalog.repackJobs().get(0).state());
             assertFalse(Files.exists(dir.resolve("spool").resolve(A)));
-            assertNotEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            CartridgeRecord a = f.catalog.cartridge(A).orElseThrow();
+            assertEquals(CartridgeState.FULL, a.state(), "a cartridge being repacked is closed for writing");
+            assertTrue(a.reason().contains("being repacked"), a.reason());
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.FileRecord;
@@ -178,6 +179,11 @@ public final class Repacks {
             job = new RepackJob(source, asked.targetFamily(), RepackJob.RUNNING, asked.requestedAt(), 0,
                     s.plan().files() + s.plan().hints().size(), s.plan().bytes() + RepackTask.hintBytes(s.plan()), 0,
                     null);
+        }
+        CartridgeRecord c = ctx.cartridges().get(source);
+        if (c != null && c.state() == CartridgeState.APPENDABLE) {
+            // a cartridge being emptied takes no new files: they would be left behind
+            ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, "closed for writing: being repacked"));
         }
         RepackJob record = job.inState(RepackJob.RUNNING);
         RepackTask task = new RepackTask(ctx, spool, record, s.plan(), s.spooled(), s.colocated());
