@@ -102,7 +102,8 @@ final class Engine {
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
                 config.robotErrorLimit(), config.maxBackgroundDrives()), policy, queues, cartridges, this::catalogReachable);
         LifecycleContext lifecycle = new LifecycleContext(loop, library, catalog, writer, cartridges, queues,
-                dispatcher.background(), io, repackSpool, config.repackSpoolBytes(), () -> tuning);
+                dispatcher.background(), io, repackSpool, config.repackSpoolBytes(), () -> tuning.aggregateBytes(),
+                () -> tuning.aggregateFiles());
         this.verifications = new Verifications(lifecycle);
         this.repacks = new Repacks(lifecycle);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);

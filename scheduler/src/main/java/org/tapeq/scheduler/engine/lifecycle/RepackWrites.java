@@ -13,7 +13,6 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
-import org.tapeq.scheduler.engine.Tuning;
 import org.tapeq.scheduler.engine.drive.BackgroundTask;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.drive.MemberChecksums;
@@ -81,14 +80,15 @@ final class RepackWrites {
 
     /** Groups a read batch into aggregates and checks them from the spool, off the loop; no drive is held. */
     void prepare(List<FileRecord> batch) {
-        Tuning t = ctx.tuning().get();
+        long maxBytes = ctx.aggregateBytes().getAsLong();
+        int maxFiles = ctx.aggregateFiles().getAsInt();
         Map<String, List<Chunk>> byDataset = new LinkedHashMap<>();
         for (FileRecord f : batch) {
             String ds = f.dataset() == null ? "" : f.dataset();
             List<Chunk> list = byDataset.computeIfAbsent(ds, k -> new ArrayList<>());
             Chunk last = list.isEmpty() ? null : list.get(list.size() - 1);
-            if (last == null || (!last.files.isEmpty() && (last.bytes + f.size() > t.aggregateBytes()
-                    || last.files.size() >= t.aggregateFiles()))) {
+            if (last == null || (!last.files.isEmpty() && (last.bytes + f.size() > maxBytes
+                    || last.files.size() >= maxFiles))) {
                 last = new Chunk(ds);
                 list.add(last);
             }
