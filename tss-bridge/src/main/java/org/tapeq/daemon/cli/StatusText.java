@@ -186,15 +186,17 @@ final class StatusText {
 
     static void printCartridges(JsonNode list, PrintWriter out) {
         // files: the users' files on the cartridge; tape files: what was written (an aggregate is one)
-        out.printf("%-10s %-6s %-10s %-10s %9s %10s %10s %10s %8s %s%n", "barcode", "media", "family", "state", "files",
-                "tapefiles", "used", "free", "mounts", "note");
+        // reclaim: bytes of removed or moved files, which a repack frees
+        out.printf("%-10s %-6s %-10s %-10s %9s %10s %10s %10s %10s %8s %s%n", "barcode", "media", "family", "state",
+                "files", "tapefiles", "used", "reclaim", "free", "mounts", "note");
         for (JsonNode c : list) {
             long cap = c.path("capacityBytes").asLong();
             long used = c.path("usedBytes").asLong();
-            out.printf("%-10s %-6s %-10s %-10s %9d %10d %10s %10s %8d %s%n", c.path("barcode").asText(),
+            out.printf("%-10s %-6s %-10s %-10s %9d %10d %10s %10s %10s %8d %s%n", c.path("barcode").asText(),
                     c.path("mediaType").asText(), c.path("family").isNull() ? "-" : c.path("family").asText(),
                     c.path("state").asText(), c.path("files").asLong(), c.path("tapeFiles").asInt(),
-                    Units.roughSize(used), Units.roughSize(Math.max(0, cap - used)),
+                    Units.roughSize(used), Units.roughSize(c.path("reclaimableBytes").asDouble()),
+                    Units.roughSize(Math.max(0, cap - used)),
                     c.path("mountCount").asLong(), (c.path("disabled").asBoolean() ? "disabled " : "")
                             + (c.path("reason").isNull() ? "" : c.path("reason").asText()));
         }

@@ -83,6 +83,23 @@ class StatusTextTest {
     }
 
     @Test
+    void cartridgeList_showsTheStateAndTheReclaimableBytes() throws Exception {
+        JsonNode list = new ObjectMapper().readTree("[{\"barcode\":\"A00042L9\",\"mediaType\":\"LTO9\","
+                + "\"family\":\"atlas\",\"state\":\"EMPTY\",\"capacityBytes\":18000000000000,"
+                + "\"usedBytes\":7000000000000,\"reclaimableBytes\":6900000000000,\"tapeFiles\":700,"
+                + "\"mountCount\":12,\"disabled\":false,\"reason\":\"repacked to family atlas\",\"files\":0}]");
+        StringWriter out = new StringWriter();
+        try (PrintWriter w = new PrintWriter(out)) {
+            StatusText.printCartridges(list, w);
+        }
+        String text = out.toString();
+        assertTrue(text.lines().findFirst().orElseThrow().contains(" reclaim "), text);
+        assertTrue(text.contains("EMPTY"), text);
+        assertTrue(text.contains("6.9 TB"), text);
+        assertTrue(text.contains("repacked to family atlas"), text);
+    }
+
+    @Test
     void noBackgroundWork_noBackgroundLine() throws Exception {
         String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
                 + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":0,\"maxDrives\":1},"
