@@ -167,7 +167,7 @@ final class DaemonProcess implements AutoCloseable {
         });
     }
 
-    /** Labels the first half of the cartridges for atlas, the rest for cms, through the control socket. */
+    /** Labels the cartridges, in barcode order, as {@link Site#familyOfCartridge} says (a fresh library is blank). */
     void labelAll() {
         JsonNode list = control("cartridge-list", List.of());
         List<String> barcodes = new ArrayList<>();
