@@ -148,7 +148,7 @@ final class RepackTask implements BackgroundTask {
             next(drive, slice, true);
             return;
         }
-        MountedLabel.check(ctx, drive, drive.mounted(), new Completion<>() {
+        MountedLabel.check(ctx, drive, barcode(), new Completion<>() {
             @Override
             public void succeeded(Void v) {
                 labelOk = true;
