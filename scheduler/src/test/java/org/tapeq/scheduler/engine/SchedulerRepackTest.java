@@ -387,4 +387,28 @@ class SchedulerRepackTest {
             assertTrue(a.reason().contains("being repacked"), a.reason());
         }
     }
+
+    @Test
+    void repack_spoolCannotBeWritten_stopsAsFailedFilesStayOnTheSourceWhichIsNotSuspect() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            flush(f, 0, 8, "atlas:raw@osm");
+            f.label("raw", B);
+            var queued = f.scheduler.repackCartridge(A, null);
+            f.loop.runFor(1); // queued, its spool directory open; the drive is still mounting A
+            assertTrue(queued.isDone());
+            String first = f.catalog.files(A).get(0).pnfsid();
+            // where the first file's partial copy goes, something no process can write as a file (root included)
+            Files.createDirectories(dir.resolve("spool").resolve(A).resolve(first + ".part").resolve("x"));
+            f.loop.runUntilIdle();
+
+            RepackReport r = repack(f, A);
+            assertEquals("failed", r.state(), String.valueOf(r));
+            assertTrue(r.error().contains("the spool cannot keep"), r.error());
+            assertEquals(0, r.filesFailed(), "the disk's problem is not the files'");
+            assertEquals(8, f.catalog.files(A).size());
+            assertEquals(CartridgeState.FULL, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(RepackJob.FAILED, f.catalog.repackJobs().get(0).state());
+        }
+    }
 }

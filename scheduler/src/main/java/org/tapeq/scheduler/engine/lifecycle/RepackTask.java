@@ -308,17 +308,24 @@ final class RepackTask implements BackgroundTask {
             stop(drive, slice, fault);
             return;
         }
+        for (int i = 0; fault == null && i < unit.members().size(); i++) {
+            if (sink.spoolProblem(i)) {
+                // the disk's problem, not the file's: stop, the file stays on the source for the next run
+                stop(drive, slice, new TapeFault(FaultKind.TARGET, "the spool cannot keep "
+                        + unit.members().get(i).pnfsid() + ": " + sink.problem(i)));
+                return;
+            }
+        }
         String damage = null;
         for (int i = 0; i < unit.members().size(); i++) {
             FileRecord f = unit.members().get(i);
             if (sink.spooled(i)) {
                 spooled.put(f.pnfsid(), f);
             } else {
+                // a media error, a checksum that differs, or a tape file that ends early: the tape's problem
                 String why = fault != null ? fault.getMessage() : sink.problem(i);
                 fail(f, "not read from " + job.source() + " tape file " + f.tapeFile() + ": " + why);
-                if (fault != null || sink.bad(i)) {
-                    damage = f.pnfsid() + ": " + why;
-                }
+                damage = f.pnfsid() + ": " + why;
             }
         }
         if (damage != null) {

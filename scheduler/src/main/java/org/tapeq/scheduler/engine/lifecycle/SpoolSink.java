@@ -33,6 +33,8 @@ final class SpoolSink extends OutputStream {
     private final long[] written;
     private final String[] problems;
     private final boolean[] done;
+    /** Whether member {@code i} failed on the spool's side (disk), not the tape's. */
+    private final boolean[] local;
     private long position;
     private int current;
     private boolean closed;
@@ -49,6 +51,7 @@ final class SpoolSink extends OutputStream {
         written = new long[n];
         problems = new String[n];
         done = new boolean[n];
+        local = new boolean[n];
     }
 
     @Override
@@ -100,6 +103,7 @@ final class SpoolSink extends OutputStream {
             sums[i].update(b, off, n);
             written[i] += n;
         } catch (IOException e) {
+            local[i] = true;
             fail(i, "cannot write the spool copy " + spool.part(source, members.get(i).pnfsid()) + ": " + e);
         }
     }
@@ -133,6 +137,7 @@ final class SpoolSink extends OutputStream {
                     StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             done[i] = true;
         } catch (IOException e) {
+            local[i] = true;
             fail(i, "cannot keep the spool copy of " + m.pnfsid() + ": " + e);
         }
     }
@@ -171,6 +176,7 @@ final class SpoolSink extends OutputStream {
             for (int i = 0; i < members.size(); i++) {
                 if (done[i]) {
                     done[i] = false;
+                    local[i] = true;
                     problems[i] = "cannot force the spool directory: " + e;
                 }
             }
@@ -187,8 +193,8 @@ final class SpoolSink extends OutputStream {
         return problems[i];
     }
 
-    /** Whether member {@code i}'s bytes arrived whole but differ from the catalog's checksum. */
-    boolean bad(int i) {
-        return problems[i] != null && problems[i].startsWith("read ");
+    /** Whether member {@code i} is not in the spool because of the spool's disk (full, unwritable), not the tape. */
+    boolean spoolProblem(int i) {
+        return local[i];
     }
 }
