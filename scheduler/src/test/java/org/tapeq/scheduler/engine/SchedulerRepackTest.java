@@ -411,4 +411,56 @@ class SchedulerRepackTest {
             assertEquals(RepackJob.FAILED, f.catalog.repackJobs().get(0).state());
         }
     }
+
+    @Test
+    void repack_targetDisabledMidway_nextAggregatesGoToAnotherTarget() throws IOException {
+        // batches of several aggregates: B is disabled with aggregates of the batch still to write to it
+        try (EngineFixture f = EngineFixture.open(dir, config().repackSpoolBytes(8_000_000).build(), 1, CAPACITY,
+                A, B, C)) {
+            f.label("raw", A);
+            flush(f, 0, 12, "atlas:raw@osm");
+            f.label("raw", B, C);
+            f.await(f.scheduler.retune(new Tuning(2_000_000, 10_000, 60_000, 3, 14_400_000))); // two files each
+            f.scheduler.repackCartridge(A, null);
+            for (int step = 0; step < 100_000 && f.catalog.files(B).isEmpty(); step++) {
+                f.loop.runFor(1_000);
+            }
+            int onB = f.catalog.files(B).size();
+            assertTrue(onB > 0 && onB < 12, "on B: " + onB);
+
+            f.await(f.scheduler.disableCartridge(B, "operator"));
+            f.loop.runUntilIdle();
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(12, done.filesDone());
+            // the aggregate being written when B was disabled may complete there; nothing after it
+            int finalB = f.catalog.files(B).size();
+            assertTrue(finalB <= onB + 2, "written to a disabled cartridge: " + onB + " then " + finalB);
+            assertEquals(12 - finalB, f.catalog.files(C).size());
+            assertTrue(f.catalog.files(C).size() >= 6, "C: " + f.catalog.files(C).size());
+            f.await(f.scheduler.enableCartridge(B)); // a disabled cartridge is not read either
+            stageAllByteIdentical(f, range(0, 12));
+        }
+    }
+
+    @Test
+    void repack_cartridgeWhoseFilesWereAllRemoved_becomesEmptyWithoutAMount() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            List<FlushRequest> flushes = flush(f, 0, 6, "atlas:raw@osm");
+            f.label("raw", B);
+            f.catalog.delete(flushes.stream().map(FlushRequest::pnfsid).toList(), EngineFixture.START);
+            long mounts = f.catalog.cartridge(A).orElseThrow().mountCount();
+
+            f.await(f.scheduler.repackCartridge(A, null));
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(0, done.filesTotal());
+            assertTrue(done.emptied());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(mounts, f.catalog.cartridge(A).orElseThrow().mountCount());
+        }
+    }
 }

@@ -106,7 +106,7 @@ final class RepackTask implements BackgroundTask {
 
     @Override
     public String barcode() {
-        String target = writes.target();
+        String target = inSlice ? writes.target() : writes.usableTarget();
         return target != null ? target : job.source();
     }
 

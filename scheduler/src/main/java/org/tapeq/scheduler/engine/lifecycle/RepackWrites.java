@@ -78,6 +78,26 @@ final class RepackWrites {
         return target;
     }
 
+    /**
+     * The target, chosen again if it can no longer take the next aggregate (disabled, closed or full meanwhile),
+     * so that a task waiting for a drive does not wait for a cartridge it will not write; unchanged if no other
+     * will do (the write then ends the repack saying so). Asked by the dispatcher between slices.
+     */
+    String usableTarget() {
+        Chunk c = chunks.peek();
+        if (target == null || c == null) {
+            return target;
+        }
+        CartridgeRecord t = ctx.cartridges().get(target);
+        if (t == null || !ctx.cartridges().writable(t, c.plan.length())) {
+            String other = choose(c);
+            if (other != null) {
+                target = other;
+            }
+        }
+        return target;
+    }
+
     /** Groups a read batch into aggregates and checks them from the spool, off the loop; no drive is held. */
     void prepare(List<FileRecord> batch) {
         long maxBytes = ctx.aggregateBytes().getAsLong();
