@@ -3,6 +3,7 @@ package org.tapeq.daemon.cli;
 import java.io.PrintWriter;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.tapeq.config.Units;
 import org.tapeq.daemon.control.AdminCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -174,8 +175,9 @@ final class CartridgeCommands extends CommandGroup {
                 return;
             }
             out.println("cartridge " + barcode + ": repack to family " + report.path("targetFamily").asText()
-                    + " queued, " + report.path("filesTotal").asInt() + " files (" + report.path("bytesTotal")
-                    .asLong() + " bytes)" + (report.path("filesDone").asInt() > 0 ? ", " + progress : "")
+                    + " queued, " + report.path("filesTotal").asInt() + " files ("
+                    + Units.roughSize(report.path("bytesTotal").asDouble()) + ")"
+                    + (report.path("filesDone").asInt() > 0 ? ", " + progress : "")
                     + "; progress and result: tapeq status");
         }
     }
