@@ -4,6 +4,11 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -15,6 +20,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.zip.Adler32;
 
 import org.tapeq.daemon.Daemon;
@@ -22,7 +28,6 @@ import org.tapeq.daemon.cli.ScratchTree;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.loadtest.run.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;
-import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 import org.tapeq.protocol.RequestDirectory;
@@ -39,13 +44,20 @@ import org.tapeq.protocol.RequestDirectory;
  *     default a million times real time): what is measured is the daemon's own path, request file to answer.
  *     {@link SizeOnlyTapes} first writes the N stage files (2-8 KB each, sizes from a fixed seed) through the
  *     real scheduler, so the catalog holds them; not measured.</li>
- * <li><b>Stage.</b> {@code --writers} threads (default 4) write the N request files (atomically, as the providers do); one thread plays the
- *     pool: it lists {@code in/}, and for each delivered file notes the time, removes the request file and the
- *     file. Stages/s: N / (first request written until the last delivered file was seen).</li>
- * <li><b>Flush.</b> The N replicas (random bytes, 2-8 KB) are written into a pool directory beforehand; the
- *     measured part writes each request file and then hard-links {@code out/<pnfsid>} to its replica, as the
- *     providers do. The pool thread lists {@code out/} and takes each link that went away as the answer (it
- *     removes the request file). Flushes/s as for stages.</li>
+ * <li><b>Writing the requests.</b> So that the figure is the daemon's and not the writers': the N request files
+ *     (and, for flushes, the N hard links to the replicas) are written beforehand into {@code prepared/}, a
+ *     sibling of the request directory on the same filesystem; the measured part only renames each into
+ *     {@code request/} (and the link into {@code out/}, after its request file), as a provider's atomic write
+ *     ends, by {@code --writers} threads (default 4). {@code --write-in-place} writes them during the measured
+ *     part instead (create, write, rename; then the link), as the earlier version of this benchmark did.</li>
+ * <li><b>Stage.</b> One thread plays the pool: it lists {@code in/}, and for each delivered file notes the time,
+ *     removes the request file and the file. Stages/s: N / (first request renamed until the last delivered
+ *     file was seen).</li>
+ * <li><b>Flush.</b> The N replicas (random bytes, 2-8 KB) are written into a pool directory beforehand. The
+ *     pool thread is told of each link removed from {@code out/} by inotify ({@link java.nio.file.WatchService};
+ *     on an overflow it lists {@code out/} once) and takes each link written and then gone as the answer (it
+ *     removes the request file): listing {@code out/} in a loop costs as much as the daemon's work at 100 000
+ *     files. Flushes/s as for stages.</li>
  * <li><b>Idle latency.</b> With the daemon quiet, one request at a time (a stage of a file on tape, then a new
  *     flush), polled every 0.1 ms until the answer shows; 50 ms between requests. Median and maximum.</li>
  * <li><b>Same code for old and new.</b> The benchmark uses only the daemon's public start, status and the
@@ -68,7 +80,11 @@ public final class SmallFilesBenchmark {
     /** Threads writing the request files (a pool has many). */
     private final int writerCount;
     private final String label;
+    /** Request files written during the measured part, not renamed from {@link #prepared}. */
+    private final boolean inPlace;
     private final Path base;
+    /** Request files ({@code prepared/request}) and links ({@code prepared/out}) written before the clock starts. */
+    private final Path prepared;
     private final Path state;
     private final Path pool;
     private final RequestDirectory dir;
@@ -77,7 +93,7 @@ public final class SmallFilesBenchmark {
     private final String[] checksums;
 
     private SmallFilesBenchmark(int n, int drives, int cartridges, double speed, int samples, int writers,
-                                String label, Path base) throws IOException {
+                                String label, boolean inPlace, Path base) throws IOException {
         this.n = n;
         this.writerCount = writers;
         this.drives = drives;
@@ -85,7 +101,9 @@ public final class SmallFilesBenchmark {
         this.speed = speed;
         this.samples = samples;
         this.label = label;
+        this.inPlace = inPlace;
         this.base = base;
+        this.prepared = base.resolve("prepared");
         this.state = Files.createDirectories(base.resolve("state"));
         this.pool = Files.createDirectories(base.resolve("pool"));
         this.dir = RequestDirectory.create(base.resolve("endit"));
@@ -106,6 +124,7 @@ public final class SmallFilesBenchmark {
         int writers = 4;
         Path root = Path.of("/tmp");
         boolean keep = false;
+        boolean inPlace = false;
         String label = "";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -117,14 +136,15 @@ public final class SmallFilesBenchmark {
                 case "--writers": writers = Integer.parseInt(args[++i]); break;
                 case "--dir": root = Path.of(args[++i]); break;
                 case "--keep": keep = true; break;
+                case "--write-in-place": inPlace = true; break;
                 case "--label": label = args[++i]; break;
                 default: throw new IllegalArgumentException("unknown argument " + args[i] + "; known: --files N "
-                        + "--drives D --cartridges C --speed S --samples K --writers W --dir DIR --keep --label TEXT");
+                        + "--drives D --cartridges C --speed S --samples K --writers W --write-in-place --dir DIR --keep --label TEXT");
             }
         }
         Path base = Files.createTempDirectory(Files.createDirectories(root), "tapeq-bench-small-");
         try {
-            new SmallFilesBenchmark(n, drives, cartridges, speed, samples, writers, label, base).run();
+            new SmallFilesBenchmark(n, drives, cartridges, speed, samples, writers, label, inPlace, base).run();
         } finally {
             if (keep) {
                 System.out.println("kept " + base);
@@ -136,8 +156,10 @@ public final class SmallFilesBenchmark {
 
     private void run() throws Exception {
         System.out.printf(Locale.ROOT, "tapeq small-files benchmark: %,d stages and %,d flushes of %d-%d bytes, "
-                        + "ENDIT request files (%d writers), %d drives, %d cartridges, tape time x%.0f%n  directory %s (%s), %d cpus%n",
-                n, n, MIN_SIZE, MAX_SIZE, writerCount, drives, cartridges, speed, base, Files.getFileStore(base).type(),
+                        + "ENDIT request files (%d writers, %s), %d drives, %d cartridges, tape time x%.0f%n"
+                        + "  directory %s (%s), %d cpus%n",
+                n, n, MIN_SIZE, MAX_SIZE, writerCount, inPlace ? "written in place" : "prepared, renamed into place",
+                drives, cartridges, speed, base, Files.getFileStore(base).type(),
                 Runtime.getRuntime().availableProcessors());
         long t0 = System.nanoTime();
         List<String> labels = new ArrayList<>();
@@ -173,9 +195,13 @@ public final class SmallFilesBenchmark {
                             + "\"stage_s\": %.2f, \"flush_per_s\": %.0f, \"flush_s\": %.2f, "
                             + "\"idle_stage_median_ms\": %.2f, \"idle_stage_max_ms\": %.2f, "
                             + "\"idle_flush_median_ms\": %.2f, \"idle_flush_max_ms\": %.2f, "
+                            + "\"stage_wait_median_ms\": %.1f, \"stage_wait_p90_ms\": %.1f, "
+                            + "\"flush_wait_median_ms\": %.1f, \"flush_wait_p90_ms\": %.1f, "
+                            + "\"stage_daemon_cpu_ms\": %.3f, \"flush_daemon_cpu_ms\": %.3f, "
                             + "\"stage_cpu\": \"%s\", \"flush_cpu\": \"%s\"}%n", label.replace("\"", "'"), n,
                     stage.rate(), stage.seconds, flush.rate(), flush.seconds, stageIdle.median(), stageIdle.max(),
-                    flushIdle.median(), flushIdle.max(), stage.cpu, flush.cpu);
+                    flushIdle.median(), flushIdle.max(), stage.medianMs, stage.p90Ms, flush.medianMs, flush.p90Ms,
+                    stage.daemonMsPer, flush.daemonMsPer, stage.cpu, flush.cpu);
         }
     }
 
@@ -184,7 +210,12 @@ public final class SmallFilesBenchmark {
         return n + samples + i;
     }
 
-    private record Bulk(double seconds, int count, String cpu) {
+    private static double percentile(double[] sorted, double q) {
+        return sorted[Math.min(sorted.length - 1, (int) (q * sorted.length))];
+    }
+
+    /** One bulk phase: its time, CPU, the daemon's CPU per request, and each request's wait (ms). */
+    private record Bulk(double seconds, int count, String cpu, double daemonMsPer, double medianMs, double p90Ms) {
         double rate() {
             return count / seconds;
         }
@@ -196,6 +227,12 @@ public final class SmallFilesBenchmark {
         String[] ids = new String[n];
         for (int i = 0; i < n; i++) {
             ids[i] = SizeOnlyTapes.pnfsid(stage ? i : flushIndex(i));
+        }
+        if (!inPlace) {
+            long t0 = System.nanoTime();
+            prepare(stage);
+            System.out.printf(Locale.ROOT, "%s: %,d request files prepared in %.1f s (not measured)%n", kind, n,
+                    seconds(System.nanoTime() - t0));
         }
         Taker taker = new Taker(stage, ids);
         CpuShare cpu = new CpuShare();
@@ -210,8 +247,13 @@ public final class SmallFilesBenchmark {
             Thread t = new Thread(() -> {
                 try {
                     for (int i = first0; i < n; i += writerCount) {
-                        write(stage, stage ? i : flushIndex(i));
-                        taker.written.add(ids[i]);
+                        int f = stage ? i : flushIndex(i);
+                        if (inPlace) {
+                            write(stage, f);
+                        } else {
+                            put(stage, f);
+                        }
+                        taker.written(i);
                     }
                 } catch (IOException | RuntimeException e) {
                     writeFailures.add(e);
@@ -235,9 +277,10 @@ public final class SmallFilesBenchmark {
             if (taker.failure != null) {
                 throw new IllegalStateException("the pool thread failed", taker.failure);
             }
-            checkFailures(daemon, kind);
             if (now > nextErrorCheck) {
+                // Once a second, not in the loop: a status asked 200 times a second is work for the daemon's loop.
                 nextErrorCheck = now + ERROR_CHECK_NANOS;
+                checkFailures(daemon, kind);
                 checkErrorFiles();
             }
             if (now > nextProgress) {
@@ -251,28 +294,67 @@ public final class SmallFilesBenchmark {
         }
         taker.stopped = true;
         thread.join();
+        taker.close();
+        checkFailures(daemon, kind);
         double s = seconds(taker.last - first);
         String used = cpu.describe();
+        double daemonMsPer = cpu.daemonMillis() / n;
+        double[] waits = taker.latencies();
+        Arrays.sort(waits);
         System.out.printf(Locale.ROOT, "%s: %,d requests written in %.2f s; all answered %.2f s after the first was "
-                + "written: %,.0f /s (%s)%n", kind, n, seconds(written - first), s, n / s, used);
-        return new Bulk(s, n, used);
+                + "written: %,.0f /s (%s; the daemon's threads %.3f ms CPU per request)%n", kind, n,
+                seconds(written - first), s, n / s, used, daemonMsPer);
+        System.out.printf(Locale.ROOT, "%s: the daemon's threads: %s%n", kind, cpu.daemonThreadsDescribed());
+        System.out.printf(Locale.ROOT, "%s: written/answered by then: %s%n", kind, taker.timeline(first, taker.last));
+        System.out.printf(Locale.ROOT, "%s: each request written to answered: median %.1f ms, 90 %% %.1f ms, max %.1f ms"
+                + "%n", kind, percentile(waits, 0.5), percentile(waits, 0.9), waits[waits.length - 1]);
+        return new Bulk(s, n, used, daemonMsPer, percentile(waits, 0.5), percentile(waits, 0.9));
     }
 
     /** A request as the ENDIT provider writes it (a flush: request file, then the link into out/). */
     private void write(boolean stage, int i) throws IOException {
         String pnfsid = SizeOnlyTapes.pnfsid(i);
+        AtomicFiles.write(dir.requestFile(pnfsid), requestBytes(stage, i));
+        if (!stage) {
+            Files.createLink(dir.outLink(pnfsid), pool.resolve(pnfsid));
+        }
+    }
+
+    private byte[] requestBytes(boolean stage, int i) {
         long now = System.currentTimeMillis() / 1000;
         String storageClass = SizeOnlyTapes.storageClass(i, cartridges);
         String path = SizeOnlyTapes.path(i, cartridges);
-        if (stage) {
-            AtomicFiles.write(dir.requestFile(pnfsid), RequestCodec.toBytes(Request.stage(sizes[i], now,
-                    storageClass, path, ProcessHandle.current().pid(), null, null, null)));
-            return;
+        return RequestCodec.toBytes(stage
+                ? Request.stage(sizes[i], now, storageClass, path, ProcessHandle.current().pid(), null, null, null)
+                : Request.flush(sizes[i], now, storageClass, path, "adler32", checksums[i], null));
+    }
+
+    /** Writes the N request files (and links) of one phase into {@link #prepared}, before the clock starts. */
+    private void prepare(boolean stage) throws IOException {
+        Path requests = Files.createDirectories(prepared.resolve(RequestDirectory.REQUEST));
+        Path links = Files.createDirectories(prepared.resolve(RequestDirectory.OUT));
+        for (int k = 0; k < n; k++) {
+            int i = stage ? k : flushIndex(k);
+            String pnfsid = SizeOnlyTapes.pnfsid(i);
+            Files.write(requests.resolve(pnfsid), requestBytes(stage, i));
+            if (!stage) {
+                Files.createLink(links.resolve(pnfsid), pool.resolve(pnfsid));
+            }
         }
-        Path replica = pool.resolve(pnfsid);
-        AtomicFiles.write(dir.requestFile(pnfsid), RequestCodec.toBytes(Request.flush(sizes[i], now, storageClass,
-                path, "adler32", checksums[i], null)));
-        Files.createLink(dir.outLink(pnfsid), replica);
+    }
+
+    /**
+     * The measured part of a prepared request: its file renamed into request/ (the last step of a provider's
+     * atomic write), then a flush's link into out/.
+     */
+    private void put(boolean stage, int i) throws IOException {
+        String pnfsid = SizeOnlyTapes.pnfsid(i);
+        Files.move(prepared.resolve(RequestDirectory.REQUEST).resolve(pnfsid), dir.requestFile(pnfsid),
+                StandardCopyOption.ATOMIC_MOVE);
+        if (!stage) {
+            Files.move(prepared.resolve(RequestDirectory.OUT).resolve(pnfsid), dir.outLink(pnfsid),
+                    StandardCopyOption.ATOMIC_MOVE);
+        }
     }
 
     private record Latency(double[] millis) {
@@ -336,32 +418,90 @@ public final class SmallFilesBenchmark {
     }
 
     /**
-     * The pool's side: lists {@code in/} (stages: each delivered file is an answer, taken at once) or {@code out/}
-     * (flushes: each link written so far that is gone is an answer); removes the answered request files.
+     * The pool's side, told by inotify ({@link WatchService}) of each file renamed into {@code in/} (stages: each
+     * delivered file is an answer, taken at once: the request file and the file are removed) or each link removed
+     * from {@code out/} (flushes: a link written and then gone is an answer; the request file is removed). After an
+     * overflow, or when nothing was answered for a while, it lists the directory once. Listing it in a loop instead
+     * costs as much as the daemon's own work at 100 000 files.
      */
-    private final class Taker implements Runnable {
+    private final class Taker implements Runnable, AutoCloseable {
+        /** Without an answer for this long while requests are pending, the directory is listed once. */
+        private static final long RELIST_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
         private final boolean stage;
         private final String[] ids;
-        /** Requests whose files are all written (flushes: a link gone before is not an answer). */
-        private final Queue<String> written = new ConcurrentLinkedQueue<>();
-        /** Written, not yet answered (flushes). */
+        private final java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        /** When each request's files were all written (System.nanoTime), by index. */
+        private final AtomicLongArray writtenAt;
+        /** From written to answered, ms, by index. */
+        private final double[] waits;
+        /** When each was answered (System.nanoTime), by index. */
+        private final long[] answeredAt;
+        /** Indexes of requests whose files are all written (a flush's link gone before is not an answer). */
+        private final Queue<Integer> written = new ConcurrentLinkedQueue<>();
+        /** Written, not yet answered. */
         private final Set<String> pending = new HashSet<>();
+        /** Names seen answered before their writer said they were written. */
+        private final Set<String> early = new HashSet<>();
+        private final WatchService watch;
+        private final Path watched;
         private volatile boolean stopped;
         private volatile int taken;
         private volatile long last;
         private volatile Throwable failure;
+        private long lastProgress = System.nanoTime();
 
-        Taker(boolean stage, String[] ids) {
+        Taker(boolean stage, String[] ids) throws IOException {
             this.stage = stage;
             this.ids = ids;
+            for (int k = 0; k < ids.length; k++) {
+                index.put(ids[k], k);
+            }
+            this.writtenAt = new AtomicLongArray(ids.length);
+            this.waits = new double[ids.length];
+            this.answeredAt = new long[ids.length];
+            this.watched = stage ? dir.inDir() : dir.outDir();
+            this.watch = watched.getFileSystem().newWatchService();
+            watched.register(watch, stage ? StandardWatchEventKinds.ENTRY_CREATE
+                    : StandardWatchEventKinds.ENTRY_DELETE);
+        }
+
+        /** On a writer's thread: request {@code k}'s files are all written. */
+        void written(int k) {
+            writtenAt.set(k, System.nanoTime());
+            written.add(k);
+        }
+
+        double[] latencies() {
+            return waits.clone();
+        }
+
+        /** Requests written and answered by each tenth of the phase: "0.6 s 1000/200, 1.2 s ...". */
+        String timeline(long first, long end) {
+            StringBuilder b = new StringBuilder();
+            for (int slice = 1; slice <= 10; slice++) {
+                long t = first + (end - first) * slice / 10;
+                int w = 0;
+                int a = 0;
+                for (int k = 0; k < ids.length; k++) {
+                    w += writtenAt.get(k) != 0 && writtenAt.get(k) <= t ? 1 : 0;
+                    a += answeredAt[k] != 0 && answeredAt[k] <= t ? 1 : 0;
+                }
+                b.append(slice == 1 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f s %d/%d", seconds(t - first),
+                        w, a));
+            }
+            return b.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            watch.close();
         }
 
         @Override
         public void run() {
             try {
                 while (!stopped && taken < ids.length) {
-                    int found = stage ? takeStaged() : takeFlushed();
-                    if (found == 0) {
+                    if (take() == 0) {
                         Thread.sleep(1);
                     }
                 }
@@ -370,51 +510,77 @@ public final class SmallFilesBenchmark {
             }
         }
 
-        private int takeStaged() throws IOException {
+        private int take() throws IOException {
             int found = 0;
-            try (DirectoryStream<Path> in = Files.newDirectoryStream(dir.inDir())) {
-                for (Path p : in) {
-                    String name = p.getFileName().toString();
-                    if (PnfsIds.isPnfsId(name)) {
-                        long now = System.nanoTime();
-                        Files.deleteIfExists(dir.requestFile(name));
-                        Files.delete(p);
-                        answered(now);
-                        found++;
+            for (Integer k = written.poll(); k != null; k = written.poll()) {
+                String id = ids[k];
+                if (early.remove(id)) {
+                    found += answer(id, System.nanoTime());
+                } else {
+                    pending.add(id);
+                }
+            }
+            boolean overflow = false;
+            for (WatchKey key = watch.poll(); key != null; key = watch.poll()) {
+                long now = System.nanoTime();
+                for (WatchEvent<?> e : key.pollEvents()) {
+                    if (e.kind() == StandardWatchEventKinds.OVERFLOW) {
+                        overflow = true;
+                        continue;
+                    }
+                    String id = e.context().toString();
+                    if (!index.containsKey(id)) {
+                        continue; // a temporary name, a checksum file
+                    }
+                    if (pending.remove(id)) {
+                        found += answer(id, now);
+                    } else {
+                        early.add(id);
                     }
                 }
+                key.reset();
+            }
+            if (overflow || !pending.isEmpty() && System.nanoTime() - lastProgress > RELIST_NANOS) {
+                found += relist();
             }
             return found;
         }
 
-        private int takeFlushed() throws IOException {
-            for (String id = written.poll(); id != null; id = written.poll()) {
-                pending.add(id);
-            }
-            Set<String> linked = new HashSet<>();
-            try (DirectoryStream<Path> out = Files.newDirectoryStream(dir.outDir())) {
-                for (Path p : out) {
-                    linked.add(p.getFileName().toString());
+        /** Lists the directory: each pending stage's file present, each pending flush's link absent, is an answer. */
+        private int relist() throws IOException {
+            Set<String> present = new HashSet<>();
+            try (DirectoryStream<Path> listing = Files.newDirectoryStream(watched)) {
+                for (Path p : listing) {
+                    present.add(p.getFileName().toString());
                 }
             }
             long now = System.nanoTime();
-            List<String> gone = new ArrayList<>();
+            List<String> answered = new ArrayList<>();
             for (String id : pending) {
-                if (!linked.contains(id)) {
-                    gone.add(id);
+                if (present.contains(id) == stage) {
+                    answered.add(id);
                 }
             }
-            for (String id : gone) {
+            for (String id : answered) {
                 pending.remove(id);
-                Files.deleteIfExists(dir.requestFile(id));
-                answered(now);
+                answer(id, now);
             }
-            return gone.size();
+            lastProgress = now;
+            return answered.size();
         }
 
-        private void answered(long now) {
+        private int answer(String id, long now) throws IOException {
+            Files.deleteIfExists(dir.requestFile(id));
+            if (stage) {
+                Files.delete(dir.inFile(id));
+            }
+            int k = index.get(id);
+            waits[k] = (now - writtenAt.get(k)) / 1e6;
+            answeredAt[k] = now;
             last = now;
+            lastProgress = now;
             taken++;
+            return 1;
         }
     }
 
