@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bulk small files end to end before and after, side by side: builds the benchmark jar at two git revisions
 # (benchmarks/revisions.sh; nothing is installed), then runs SmallFilesBenchmark against the daemon of each in turn
-# (old, new, old, new, ...) and prints one table: stages/s, flushes/s, idle latency.
+# (old, new, old, new, ...) and prints one table: stages/s, flushes/s, the CPU of the daemon's own threads per
+# request, each request's median wait (written to answered), idle latency.
 #
 # usage: benchmarks/small-files-compare.sh OLD_REV [NEW_REV] [-- BENCHMARK OPTIONS]
 #   NEW_REV defaults to HEAD. Options after -- go to both runs (e.g. -- --files 100000); see SmallFilesBenchmark.
@@ -17,7 +18,7 @@ set -euo pipefail
 # shellcheck source=benchmarks/revisions.sh
 . "$(dirname "$0")/revisions.sh"
 
-compare_revisions small-files-compare 6,7 "$@"
+compare_revisions small-files-compare 7,8 "$@"
 ROUNDS=${ROUNDS:-2}
 JAVA_OPTS=${JAVA_OPTS:--Xmx2g -XX:+UseParallelGC}
 
@@ -29,9 +30,12 @@ echo
 echo "Small files end to end, old ${OLD_ID:0:10} vs new ${NEW_ID:0:10}, $ROUNDS round(s) run in turn ($(nproc) cpus;" \
   "options: ${EXTRA[*]:-none}; $JAVA_OPTS)"
 echo
-jq -r -s '.[] | [.round, .side, .label, .files, .stage_per_s, .flush_per_s, .idle_stage_median_ms, .idle_stage_max_ms,
+jq -r -s '.[] | [.round, .side, .label, .files, .stage_per_s, .flush_per_s, .stage_daemon_cpu_ms, .flush_daemon_cpu_ms,
+    .stage_wait_median_ms, .flush_wait_median_ms, .idle_stage_median_ms, .idle_stage_max_ms,
     .idle_flush_median_ms, .idle_flush_max_ms, .load_end] | @tsv' "$TMP/results.jsonl" \
-  | { printf 'round\tside\trevision\tfiles\tstages/s\tflushes/s\tidle stage ms\tidle stage max ms\tidle flush ms\tidle flush max ms\tload at end\n'; cat; } \
+  | { printf 'round\tside\trevision\tfiles\tstages/s\tflushes/s\tdaemon CPU ms/stage\tdaemon CPU ms/flush'
+      printf '\tstage wait ms\tflush wait ms\tidle stage ms\tidle stage max ms\tidle flush ms\tidle flush max ms'
+      printf '\tload at end\n'; cat; } \
   | column -t -s $'\t'
 echo
 echo "Raw results (one JSON line per run):"
