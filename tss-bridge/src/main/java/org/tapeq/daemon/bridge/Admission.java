@@ -53,6 +53,8 @@ final class Admission {
     private final List<StageRequest> stageRequests = new ArrayList<>();
     /** Flushes started by the task running now, looked up in the catalog together right after it. */
     private final List<Tracked> flushesToCheck = new ArrayList<>();
+    /** Queued requests the pool withdrew since the last {@link #reportCancellations}. */
+    private long cancelled;
 
     Admission(BridgeContext cx, RequestTable table, Answers answers, Pickups pickups) {
         this.cx = cx;
@@ -102,8 +104,8 @@ final class Admission {
      */
     private boolean answeredBefore(String pnfsid) {
         String err = RequestDirectory.errorFileName(pnfsid);
-        if (!cx.requests().probablyExists(err)) {
-            return false; // the usual case, without the cost of an exception
+        if (!answers.mayHaveErrorFile(pnfsid) || !cx.requests().probablyExists(err)) {
+            return false; // the usual case: known from the last listing, or without the cost of an exception
         }
         try {
             BasicFileAttributes e = cx.requests().attributes(err);
@@ -274,6 +276,17 @@ final class Admission {
         return Math.max(1, cx.loop.now() + (long) (left * cx.speed));
     }
 
+    /**
+     * One INFO line for the queued requests the pool withdrew since the last call (a pool restart or a cancel
+     * withdraws thousands at once; each one is at DEBUG).
+     */
+    void reportCancellations() {
+        if (cancelled > 0) {
+            LOG.info("{}: {} queued request(s) cancelled by the pool (request file removed)", cx.name(), cancelled);
+            cancelled = 0;
+        }
+    }
+
     /** A name in trash/: the tape copy of that file is deleted (once at a time). */
     void remove(String name) {
         if (!PnfsIds.isPnfsId(name)) {
@@ -303,7 +316,8 @@ final class Admission {
                 table.remove(pnfsid);
                 t.cancelling();
                 cx.scheduler.cancel(t.ticket());
-                LOG.info("{}: {} cancelled (its request file was removed)", cx.name(), pnfsid);
+                cancelled++;
+                LOG.debug("{}: {} cancelled (its request file was removed)", cx.name(), pnfsid);
                 break;
             case DELIVERED:
                 t.requestGone(cx.wallClock.getAsLong());

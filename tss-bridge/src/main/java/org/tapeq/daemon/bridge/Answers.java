@@ -7,7 +7,9 @@ import static org.tapeq.daemon.bridge.BridgeContext.deleteQuietly;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,21 +59,48 @@ final class Answers {
         deliveries.close();
     }
 
-    /** An outcome from the scheduler, on the bridge's thread. */
-    void outcome(TapeRequest request, Outcome outcome) {
-        try {
-            MDC.put("pnfsid", request.pnfsid());
-            if (cx.guard.check() != null) {
-                stopped(request);
-                return;
+    /** An outcome from the scheduler, for {@link #outcomes}. */
+    record Ended(TapeRequest request, Outcome outcome) {
+    }
+
+    /**
+     * Outcomes from the scheduler that arrived together, on the bridge's thread: the directory is checked once
+     * before they are answered (the check costs a few stats, as much as the answer itself), each one's failure is
+     * its own.
+     */
+    void outcomes(List<Ended> batch) {
+        boolean stopped = cx.guard.check() != null;
+        for (Ended e : batch) {
+            TapeRequest request = e.request();
+            try {
+                MDC.put("pnfsid", request.pnfsid());
+                if (stopped) {
+                    stopped(request);
+                } else {
+                    onOutcome(request, e.outcome());
+                }
+            } catch (RuntimeException x) {
+                LOG.error("{}: handling the outcome {} of {} failed", cx.name(), e.outcome(), request.pnfsid(), x);
+                abandon(request, x);
+            } finally {
+                MDC.remove("pnfsid");
             }
-            onOutcome(request, outcome);
-        } catch (RuntimeException e) {
-            LOG.error("{}: handling the outcome {} of {} failed", cx.name(), outcome, request.pnfsid(), e);
-            abandon(request, e);
-        } finally {
-            MDC.remove("pnfsid");
         }
+    }
+
+    /** request/ was listed in full: these pnfsids have an error file there ({@link ErrorAnswers#listed}). */
+    void errorFilesListed(Set<String> pnfsids) {
+        errors.listed(pnfsids);
+    }
+
+    /** An error file of {@code pnfsid} was seen created in request/. */
+    void errorFileSeen(String pnfsid) {
+        errors.seen(pnfsid);
+    }
+
+    /** Whether {@code pnfsid} may have an error file in request/ (false: certainly not). */
+    boolean mayHaveErrorFile(String pnfsid) {
+        return errors.mayExist(pnfsid);
     }
 
     /**

@@ -14,8 +14,8 @@ import org.tapeq.scheduler.time.Threads;
  * <p>Its queue has no fixed capacity, but every source of work is bounded: a fixed number of timers, at most
  * one pending drain of watch events ({@link WatchEvents}), at most one pending batch of flush lookups
  * ({@link Admission}), one completion per intake batch in flight (a bounded
- * number, see {@link Intake}), one read retry per request file being read, one outcome per request the
- * scheduler holds, and status calls.
+ * number, see {@link Intake}), one read retry per request file being read, at most one pending batch of outcomes
+ * ({@link DirectoryBridge#completed}), and status calls.
  */
 final class BridgeThread {
 

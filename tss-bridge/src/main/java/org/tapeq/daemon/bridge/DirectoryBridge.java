@@ -6,8 +6,12 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.ClosedDirectoryStreamException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 import org.slf4j.Logger;
@@ -45,10 +49,11 @@ import org.tapeq.scheduler.model.TapeRequest;
  * <li><b>Held open.</b> The base directory and its subdirectories are opened at start and every file access
  *     goes through those handles ({@link HeldRequestDirectory}), stage targets included ({@link #openTarget}):
  *     a subdirectory renamed and replaced by a link or another directory at run time redirects nothing. Once a
- *     second, at every rescan and before every answer, the bridge checks that the paths still name what it
- *     opened; if not it stops serving the directory for good (an ERROR, {@code stopped} in status, its
- *     requests withdrawn from the scheduler) until the operator restores it and restarts the daemon. Flush
- *     sources too are looked at and read through the held {@code out/} ({@link #sources}).</li>
+ *     second, at every rescan and before every batch of answers (the outcomes that arrived together), the
+ *     bridge checks that the paths still name what it opened; if not it stops serving the directory for good
+ *     (an ERROR, {@code stopped} in status, its requests withdrawn from the scheduler) until the operator
+ *     restores it and restarts the daemon. Flush sources too are looked at and read through the held
+ *     {@code out/} ({@link #sources}).</li>
  * </ul>
  */
 public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
@@ -56,6 +61,8 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DirectoryBridge.class);
 
     private static final long TICK_MILLIS = 1000;
+    /** Outcomes answered by one task of the bridge's thread at most. */
+    private static final int OUTCOME_BATCH = 4096;
     private static final String LOCK_FILE = ".tapeq-daemon.lock";
 
     /** The scheduler's one listener for every directory: hands each outcome to the bridge its request came from. */
@@ -82,6 +89,9 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private final Intake intake;
     private final WatchEvents events;
     private final BridgeServices services;
+    /** Outcomes from the scheduler's loop not yet taken by the bridge's thread, and whether a task will take them. */
+    private final Queue<Answers.Ended> ended = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean endedPosted = new AtomicBoolean();
     private DirectoryWatcher watcher;
     private ExclusiveLock lock;
     /** Whether the stop of service was logged; on the bridge's thread. */
@@ -180,6 +190,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
 
     private void tick() {
         String stopped = guard.check();
+        admission.reportCancellations();
         if (stopped == null) {
             pickups.tick();
         } else if (!stopReported) {
@@ -300,9 +311,32 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         }
     }
 
-    /** Called by the scheduler's listener on its loop; the work happens on this bridge's thread. */
+    /**
+     * Called by the scheduler's listener on its loop; the work happens on this bridge's thread, for every outcome
+     * that arrived meanwhile at once (an aggregate's commit ends hundreds of flushes together).
+     */
     public void completed(TapeRequest request, Outcome outcome) {
-        thread.run(() -> answers.outcome(request, outcome));
+        ended.add(new Answers.Ended(request, outcome));
+        if (endedPosted.compareAndSet(false, true)) {
+            thread.run(this::answerEnded);
+        }
+    }
+
+    /** On the bridge's thread: the outcomes posted so far, at most {@value #OUTCOME_BATCH} at a time. */
+    private void answerEnded() {
+        endedPosted.set(false); // before taking them: one added after this posts again
+        List<Answers.Ended> batch = new ArrayList<>();
+        while (batch.size() < OUTCOME_BATCH) {
+            Answers.Ended e = ended.poll();
+            if (e == null) {
+                break;
+            }
+            batch.add(e);
+        }
+        if (batch.size() == OUTCOME_BATCH && !ended.isEmpty() && endedPosted.compareAndSet(false, true)) {
+            thread.run(this::answerEnded); // the rest after the other work waiting on this thread
+        }
+        answers.outcomes(batch);
     }
 
     /**

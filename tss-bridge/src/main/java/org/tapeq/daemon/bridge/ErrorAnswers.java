@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,13 @@ final class ErrorAnswers {
     private final RequestTable table;
     private final Writer writer;
     private final Map<Tracked, Unwritten> unwritten = new HashMap<>();
+    /**
+     * The pnfsids whose error file may be in request/: those of the last full listing, every one written since,
+     * and every one a watch event said was created (only this daemon writes error files, the pool removes them;
+     * one left by an earlier run is in the listing at start). Null until the first listing: until then every
+     * request is looked for on disk. What it saves: a stat of request/ per request admitted.
+     */
+    private Set<String> mayExist;
 
     ErrorAnswers(BridgeContext cx, RequestTable table, Writer writer) {
         this.cx = cx;
@@ -118,7 +126,29 @@ final class ErrorAnswers {
                 t.pnfsid, u.rc, u.attempts, u.message);
     }
 
+    /** request/ was listed in full: these pnfsids have an error file there. */
+    void listed(Set<String> pnfsids) {
+        mayExist = pnfsids;
+    }
+
+    /** An error file of {@code pnfsid} was seen created in request/ (a watch event). */
+    void seen(String pnfsid) {
+        if (mayExist != null) {
+            mayExist.add(pnfsid);
+        }
+    }
+
+    /**
+     * Whether {@code pnfsid} may have an error file in request/ (false: certainly not, no need to look on disk).
+     */
+    boolean mayExist(String pnfsid) {
+        return mayExist == null || mayExist.contains(pnfsid);
+    }
+
     private void write(Tracked t, int rc, String message) throws IOException {
+        if (mayExist != null) {
+            mayExist.add(t.pnfsid); // before the write: a failed one may still have left the file
+        }
         writer.write(cx.dir.errorFile(t.pnfsid), new ErrorReport(rc, message).toBytes());
         t.answered(message);
         cx.metrics.completed(cx.name(), kind(t), "failed", cx.seconds(t), 0);

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
@@ -156,6 +158,11 @@ final class Intake {
         }
     }
 
+    /** An error file was created in request/ (by this daemon: only it writes them; or by hand). */
+    void errorFileCreated(String pnfsid) {
+        answers.errorFileSeen(pnfsid);
+    }
+
     /** The events drained together end: the request files they named are read in one batch. */
     void eventsDone() {
         if (!eventNames.isEmpty()) {
@@ -206,9 +213,14 @@ final class Intake {
         }
         int gen = ++generation;
         List<String> fresh = new ArrayList<>();
+        Set<String> errorFiles = new HashSet<>();
         try {
             for (String n : cx.requests().list()) {
                 if (!PnfsIds.isPnfsId(n)) {
+                    String answered = RequestDirectory.pnfsIdOfErrorFile(n);
+                    if (answered != null) {
+                        errorFiles.add(answered);
+                    }
                     continue;
                 }
                 Tracked t = table.get(n);
@@ -225,6 +237,7 @@ final class Intake {
             }
             return;
         }
+        answers.errorFilesListed(errorFiles);
         List<Tracked> gone = new ArrayList<>();
         for (Tracked t : table.all()) {
             if (t.listedIn() != gen && t.listedIn() != 0) {

@@ -7,12 +7,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.protocol.DirectoryWatcher;
 import org.tapeq.protocol.PnfsIds;
+import org.tapeq.protocol.RequestDirectory;
 
 /**
  * Carries watch events from the watcher's thread to the bridge's: a bounded queue, drained by one task at a
  * time on the bridge's thread. A full queue is handled like the kernel's own overflow: the event is dropped,
  * counted as a lost-events overflow, and a rescan is asked for, which finds what it said. Only pnfsid names
- * are passed on (temporary files and the daemon's own error files are not requests).
+ * are passed on as requests (temporary files and error files are not requests); an error file created in
+ * request/ is passed on as such ({@link Intake#errorFileCreated}).
  */
 final class WatchEvents implements DirectoryWatcher.Listener {
 
@@ -20,7 +22,8 @@ final class WatchEvents implements DirectoryWatcher.Listener {
 
     static final int CAPACITY = 16_384;
 
-    private record Event(String subdirectory, String pnfsid, boolean created) {
+    /** {@code errorFile}: {@code pnfsid}'s error file was created in request/. */
+    private record Event(String subdirectory, String pnfsid, boolean created, boolean errorFile) {
     }
 
     private final BridgeContext cx;
@@ -36,10 +39,18 @@ final class WatchEvents implements DirectoryWatcher.Listener {
 
     @Override
     public void changed(String subdirectory, String name, DirectoryWatcher.Change change) {
-        if (!PnfsIds.isPnfsId(name)) {
-            return;
+        boolean created = change != DirectoryWatcher.Change.REMOVED;
+        Event event;
+        if (PnfsIds.isPnfsId(name)) {
+            event = new Event(subdirectory, name, created, false);
+        } else {
+            String answered = RequestDirectory.pnfsIdOfErrorFile(name);
+            if (answered == null || !created || !RequestDirectory.REQUEST.equals(subdirectory)) {
+                return;
+            }
+            event = new Event(subdirectory, answered, true, true);
         }
-        if (!queue.offer(new Event(subdirectory, name, change != DirectoryWatcher.Change.REMOVED))) {
+        if (!queue.offer(event)) {
             lost(DirectoryWatcher.Loss.OVERFLOW, "the bridge's event queue (" + CAPACITY + ")");
             return;
         }
@@ -65,7 +76,11 @@ final class WatchEvents implements DirectoryWatcher.Listener {
         Event e;
         while ((e = queue.poll()) != null) {
             try {
-                intake.onEvent(e.subdirectory(), e.pnfsid(), e.created());
+                if (e.errorFile()) {
+                    intake.errorFileCreated(e.pnfsid());
+                } else {
+                    intake.onEvent(e.subdirectory(), e.pnfsid(), e.created());
+                }
             } catch (RuntimeException x) {
                 LOG.error("{}: handling the event {} failed; the next rescan sees the file", cx.name(), e, x);
             }
