@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -50,6 +51,7 @@ import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.daemon.metrics.DriveMetrics;
 import org.tapeq.daemon.metrics.StateMetrics;
 import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.catalog.jdbc.ProcessIdentity;
@@ -126,6 +128,14 @@ public final class Daemon implements AutoCloseable {
     /** Monotonic ns taken with {@link #leaseAcquiredAt} (the lease keeper measures ages on it). */
     private long leaseAcquiredAtNanos;
     private volatile LeaseKeeper lease;
+    /** Guards {@link #startHold}, {@link #holdOnScheduler} and their reading of {@link #started}. */
+    private final Object holdLock = new Object();
+    /** Why the lease keeper held work during the start (the start aborts), or null. */
+    private String startHold;
+    /** Whether the lease keeper's holds reach the scheduler (it is built). */
+    private boolean holdOnScheduler;
+    /** Told of each step of the start (tests slow a step down with it). */
+    private final Consumer<StartStep> startStep;
     /** Set at start when catalog.standby is on; says why the daemon waits until it holds the lease. */
     private volatile Standby standby;
     /** The epoch of the site lease held, 0 until it is held. */
@@ -139,10 +149,17 @@ public final class Daemon implements AutoCloseable {
     private final Cached<List<BridgeStatus>> cachedBridgeStatuses = new Cached<>(this::bridgeStatuses, SNAPSHOT_NANOS);
     private final Cached<Optional<SchedulerLoad>> cachedLoad = new Cached<>(this::schedulerLoad, SNAPSHOT_NANOS);
 
-    private Daemon(DaemonConfig config, DriveObserver also) {
+    private Daemon(DaemonConfig config, DriveObserver also, Consumer<StartStep> startStep) {
         this.config = config;
         this.applied = config;
         this.also = also;
+        this.startStep = startStep;
+    }
+
+    /** Steps of the start a test may slow down. */
+    enum StartStep {
+        /** The library is open, the scheduler (inventory, every drive's status) not yet started. */
+        LIBRARY_OPENED
     }
 
     /** Starts everything; the future completes when every directory's requests found at start are queued. */
@@ -155,7 +172,13 @@ public final class Daemon implements AutoCloseable {
      * must not block. The load test records each transfer's interval with it.
      */
     public static Daemon start(DaemonConfig config, DriveObserver also) throws IOException, InterruptedException {
-        Daemon d = new Daemon(config, also);
+        return start(config, also, step -> { });
+    }
+
+    /** Starts everything, telling {@code startStep} of each {@link StartStep} on the starting thread. */
+    static Daemon start(DaemonConfig config, DriveObserver also, Consumer<StartStep> startStep)
+            throws IOException, InterruptedException {
+        Daemon d = new Daemon(config, also, startStep);
         try {
             d.startAll();
             return d;
@@ -206,6 +229,9 @@ public final class Daemon implements AutoCloseable {
         SiteLease held = waiter == null ? acquire.get() : waiter.takeLease(acquire,
                 () -> opened.leaseKeepingOut(site, holder, hostName(), System.currentTimeMillis()));
         epoch = held.epoch();
+        // Renewed from now on, through the whole start (a SCSI inventory and `mt status` of every drive can take
+        // longer than the lease): a standby never finds it lapsed while this daemon opens the library.
+        keepLease();
         LibraryConfig lib = config.library();
         boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
         loop = new RealTimeEventLoop("tapeq-scheduler", scsi ? 1 : lib.simulated().speed());
@@ -221,6 +247,9 @@ public final class Daemon implements AutoCloseable {
         IoGate io = new IoGate(loop, pool, IO_QUEUE);
         library = openLibrary(lib, io);
         closeables.add(loop); // closed before the library and the I/O pool it hands work to
+        LOG.info("Opened library: {}", describeLibrary(lib));
+        startStep.accept(StartStep.LIBRARY_OPENED);
+        abortIfLeaseUnsure("opening the library");
 
         metrics.catalogKinds(Arrays.stream(CatalogWriter.Kind.values()).map(CatalogWriter.Kind::label).toList());
         driveMetrics = new DriveMetrics(metrics.registry());
@@ -231,7 +260,9 @@ public final class Daemon implements AutoCloseable {
                 .stageSpace(DirectoryBridge.STAGE_SPACE).repackSpool(config.state().resolve(REPACK_SPOOL)).build();
         catalogHealth.follow(scheduler);
         metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);
+        holdScheduler();
         await(scheduler.start(), "starting the scheduler");
+        abortIfLeaseUnsure("starting the scheduler");
 
         // Each directory keeps at most INTAKE_BATCHES batches in the pool, so the pool refuses work only if
         // something else went wrong; a refused directory waits for the pool to drain (IntakePool).
@@ -259,7 +290,10 @@ public final class Daemon implements AutoCloseable {
         startLoopProbe();
         long t0 = System.nanoTime();
         await(CompletableFuture.allOf(ready.toArray(new CompletableFuture<?>[0])), "reading the request directories");
-        started = true;
+        synchronized (holdLock) { // a hold from now on is the scheduler's alone: resumed by the next renewal
+            abortIfLeaseUnsure("reading the request directories");
+            started = true;
+        }
         LOG.info("tapeq daemon ready: {} director{}, every request found at start queued in {} ms", bridges.size(),
                 bridges.size() == 1 ? "y" : "ies", (System.nanoTime() - t0) / 1_000_000);
     }
@@ -320,23 +354,25 @@ public final class Daemon implements AutoCloseable {
                 Threads.numbered(name), new ThreadPoolExecutor.AbortPolicy());
     }
 
-    private void startLoopProbe() {
-        ScheduledExecutorService probe = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-loop-probe"));
-        closeables.add(probe::shutdownNow);
-        probe.scheduleWithFixedDelay(() -> {
-            long t0 = System.nanoTime();
-            loop.execute(() -> metrics.loopLatency((System.nanoTime() - t0) / 1e9));
-        }, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
-        // The lease is renewed on a thread of its own, straight to the catalog (not behind the catalog writer);
-        // the probe thread steps the daemon down if renewals stop succeeding (LeaseKeeper).
-        LeaseKeeper keeper = new LeaseKeeper(catalog, scheduler, config.catalog().leaseTimeoutMillis(),
+    /**
+     * Renews the lease just taken on a thread of its own ({@code tapeq-lease}), straight to the catalog (not behind
+     * the catalog writer), and checks its age on another ({@code tapeq-lease-check}): past two thirds of the
+     * timeout the daemon holds all work ({@link LeaseKeeper}). During the start a hold also aborts it (see
+     * {@link #holdWork}).
+     */
+    private void keepLease() {
+        LeaseKeeper keeper = new LeaseKeeper(catalog, this::holdWork, this::resumeWork,
+                config.catalog().leaseTimeoutMillis(), System::currentTimeMillis, System::nanoTime,
                 leaseAcquiredAtNanos, deposed);
         lease = keeper;
         ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-lease"));
         closeables.add(renewer::shutdownNow);
         renewer.scheduleWithFixedDelay(keeper::renew, keeper.renewEveryMillis(), keeper.renewEveryMillis(),
                 TimeUnit.MILLISECONDS);
-        probe.scheduleWithFixedDelay(keeper::check, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(
+                Threads.named("tapeq-lease-check"));
+        closeables.add(checker::shutdownNow);
+        checker.scheduleWithFixedDelay(keeper::check, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
         GaugeWithCallback.builder().name("tapeq_site_lease_renewal_age_seconds")
                 .help("Seconds since the site lease was last renewed; past two thirds of catalog.leaseTimeout the "
                         + "daemon holds all tape work and answers")
@@ -346,6 +382,75 @@ public final class Daemon implements AutoCloseable {
                 .help("1 while all tape work and answers are held because the site lease may have lapsed")
                 .callback(cb -> cb.call(keeper.held() == null ? 0 : 1))
                 .register(metrics.registry());
+    }
+
+    /**
+     * The lease keeper's hold (any thread). Passed to the scheduler once it exists; during the start it is also
+     * kept, and the starting thread aborts the start at its next step ({@link #abortIfLeaseUnsure}): a daemon
+     * that may have lost the site must not go on to drive the library.
+     */
+    private void holdWork(String reason) {
+        Scheduler s;
+        synchronized (holdLock) {
+            if (!started) {
+                startHold = reason;
+            }
+            s = holdOnScheduler ? scheduler : null;
+        }
+        if (s != null) {
+            s.holdWork(reason);
+        }
+    }
+
+    private void resumeWork() {
+        Scheduler s;
+        synchronized (holdLock) {
+            s = holdOnScheduler && startHold == null ? scheduler : null;
+        }
+        if (s != null) {
+            s.resumeWork();
+        }
+    }
+
+    /** From now on holds reach the scheduler; one made while it was built is passed on now. */
+    private void holdScheduler() {
+        String pending;
+        synchronized (holdLock) {
+            holdOnScheduler = true;
+            pending = startHold;
+        }
+        if (pending != null) {
+            scheduler.holdWork(pending);
+        }
+    }
+
+    /** Ends the start if the lease was lost, or may have lapsed, since it was taken. */
+    private void abortIfLeaseUnsure(String step) throws IOException {
+        String why;
+        synchronized (holdLock) {
+            why = startHold;
+        }
+        if (deposed.isDone()) {
+            throw new CatalogLeaseException("start aborted after " + step + ": " + deposed.getNow(""));
+        }
+        if (why != null) {
+            throw new IOException("start aborted after " + step + ": " + why);
+        }
+    }
+
+    private static String describeLibrary(LibraryConfig lib) {
+        return lib.backend() == LibraryConfig.Backend.SCSI
+                ? "SCSI, " + lib.scsi().drives().size() + " drive(s)"
+                : "simulated, " + lib.simulated().drives() + " drive(s)";
+    }
+
+    private void startLoopProbe() {
+        ScheduledExecutorService probe = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-loop-probe"));
+        closeables.add(probe::shutdownNow);
+        probe.scheduleWithFixedDelay(() -> {
+            long t0 = System.nanoTime();
+            loop.execute(() -> metrics.loopLatency((System.nanoTime() - t0) / 1e9));
+        }, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
         probe.scheduleWithFixedDelay(() -> scheduler.status(0).thenAccept(s -> {
             Map<String, Long> counters = new HashMap<>(s.counters());
             driveMetrics.bytesByDrive().forEach((d, n) -> counters.put(RateMeter.DRIVE_BYTES + d, n));

@@ -8,13 +8,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
-import org.tapeq.scheduler.engine.Scheduler;
 
 /**
  * Keeps the daemon's site lease and steps the daemon down when it may have lapsed: {@link #renew} (on its own
  * thread, straight to the catalog, never behind the scheduler's catalog writer) records the time of each
  * successful renewal; {@link #check} (on another thread, so a hung renewal cannot delay it) holds all tape work
- * and answers ({@link Scheduler#holdWork}) once {@code renewalAge > leaseTimeout - safetyMargin}, and
+ * and answers ({@code holdWork}; during the daemon's start it aborts the start) once
+ * {@code renewalAge > leaseTimeout - safetyMargin}, and
  * resumes them after the next successful renewal (the same epoch: a renewal is refused once the lease was taken
  * over). A refused renewal holds all tape work and answers for good and completes the {@code deposed} future
  * the daemon passed in: the daemon stops with 75.
@@ -41,13 +41,6 @@ final class LeaseKeeper {
     private volatile long lastRenewalNanos;
     /** Why work is held, or null; written by check only. */
     private volatile String held;
-
-    /** On a daemon's scheduler, with the system's clocks. */
-    LeaseKeeper(Catalog catalog, Scheduler scheduler, long timeoutMillis, long acquiredAtNanos,
-                CompletableFuture<String> deposed) {
-        this(catalog, scheduler::holdWork, scheduler::resumeWork, timeoutMillis, System::currentTimeMillis,
-                System::nanoTime, acquiredAtNanos, deposed);
-    }
 
     /**
      * @param holdWork   holds all tape work and answers, with the reason; {@code resumeWork} lets them through

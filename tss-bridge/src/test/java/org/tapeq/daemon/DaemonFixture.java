@@ -93,9 +93,15 @@ final class DaemonFixture implements AutoCloseable {
     }
 
     Daemon start() throws Exception {
+        return start(step -> { });
+    }
+
+    /** Starts the daemon, telling {@code startStep} of each step of its start (on the starting thread). */
+    Daemon start(java.util.function.Consumer<Daemon.StartStep> startStep) throws Exception {
         Path config = root.resolve("tapeq.yaml");
         Files.writeString(config, yaml());
-        daemon = Daemon.start(DaemonConfig.load(config));
+        daemon = Daemon.start(DaemonConfig.load(config), org.tapeq.scheduler.engine.drive.DriveObserver.NONE,
+                startStep);
         return daemon;
     }
 
