@@ -37,7 +37,7 @@ final class CatalogHealth {
         long wait = FIRST_WAIT_MILLIS;
         while (true) {
             try {
-                JdbcCatalog catalog = config.open();
+                JdbcCatalog catalog = config.openBeforeLease(); // migrated once the lease is held
                 if (waitingSince > 0) {
                     LOG.warn("Catalog reachable after {} s of waiting; starting", (now() - waitingSince) / 1000);
                 }

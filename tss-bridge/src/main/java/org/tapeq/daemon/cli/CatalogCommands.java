@@ -54,7 +54,7 @@ final class CatalogCommands extends CommandGroup {
         @Override
         public Integer call() throws Exception {
             CatalogConfig config = options.load().catalog();
-            try (JdbcCatalog catalog = config.open()) {
+            try (JdbcCatalog catalog = config.openBeforeLease()) { // migrated once the lease is held
                 // Writes under a lease of its own, fenced like the daemon's: refused (CatalogLeaseException naming
                 // the holder, exit 75) while a daemon holds the site; released when the catalog closes. The holder
                 // carries this process's identity (a killed import does not block the daemon's start for a lease

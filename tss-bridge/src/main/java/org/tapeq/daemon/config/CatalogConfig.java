@@ -60,6 +60,18 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
 
     /** Opens the catalog with the configured credentials (the password read from its file now). */
     public JdbcCatalog open() throws IOException {
+        return JdbcCatalog.open(url, credentials());
+    }
+
+    /**
+     * As {@link #open()} for a process that writes only under the site lease (the daemon, a standby,
+     * import-hints): an older schema is migrated only once the lease is held ({@link JdbcCatalog#openBeforeLease}).
+     */
+    public JdbcCatalog openBeforeLease() throws IOException {
+        return JdbcCatalog.openBeforeLease(url, credentials());
+    }
+
+    private Properties credentials() throws IOException {
         Properties p = new Properties();
         if (user != null) {
             p.setProperty("user", user);
@@ -71,7 +83,7 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
                 throw new IOException("catalog.passwordFile: cannot read " + passwordFile + ": " + e.getMessage(), e);
             }
         }
-        return JdbcCatalog.open(url, p);
+        return p;
     }
 
     /** Whether the catalog is a SQLite file (else PostgreSQL). */

@@ -135,6 +135,12 @@ import org.tapeq.scheduler.model.FileRecord;
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
  * refused. On PostgreSQL a transaction-scoped advisory lock serialises concurrent openers.
+ * openBeforeLease() (a daemon, a standby, import-hints: processes that write only under the site lease) does not
+ * migrate a database that already has the lease table (version >= LEASE_SCHEMA_VERSION): another tapeq may
+ * hold the site and run on that schema, so the migration waits until this process holds the lease
+ * (acquireLease migrates, fenced, right after the lease is taken). A database without the lease table (fresh,
+ * or from before leases) has no holder to disturb and is migrated at once, as open() does. The lease table's
+ * shape is therefore fixed since LEASE_SCHEMA_VERSION: a later migration must not change it.
  *
  * PostgreSQL path: open("jdbc:postgresql://host/db?user=..&currentSchema=..") with the PostgreSQL driver on
  * the class path (tapeq does not ship it; the tests use it). currentSchema keeps tapeq's tables in their
@@ -150,6 +156,8 @@ public final class JdbcCatalog implements Catalog {
 
     /** The schema version this code writes and reads (2: the site lease, 3: verifications, 4: repack jobs). */
     public static final int SCHEMA_VERSION = 4;
+    /** The first schema version with the site lease table. */
+    static final int LEASE_SCHEMA_VERSION = 2;
     /** How long a SQLite transaction waits for another process's write lock. */
     public static final int BUSY_TIMEOUT_MS = 30_000;
     /** SQLite page cache of the catalog's connection, KiB (the default 2 MiB is small for millions of files). */
@@ -200,6 +208,8 @@ public final class JdbcCatalog implements Catalog {
     private boolean closed;
     /** The site lease: acquisition, renewal on its own connection, the fence of every write. */
     private final SiteLeases leases;
+    /** Opened by {@link #openBeforeLease} on an older schema: {@link #acquireLease} migrates it. */
+    private volatile boolean migrationPending;
 
     private JdbcCatalog(String description, Dialect dialect, CatalogConnections connections,
                         CatalogConnections leaseConnections) {
@@ -222,6 +232,10 @@ public final class JdbcCatalog implements Catalog {
 
     /** As {@link #open(String)}, with connection properties for a server database (e.g. user, password). */
     public static JdbcCatalog open(String jdbcUrl, Properties credentials) {
+        return open(jdbcUrl, credentials, false);
+    }
+
+    private static JdbcCatalog open(String jdbcUrl, Properties credentials, boolean beforeLease) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         Dialect dialect = Dialect.of(jdbcUrl);
         String description = redact(jdbcUrl);
@@ -238,24 +252,40 @@ public final class JdbcCatalog implements Catalog {
         } catch (SQLException | RuntimeException e) {
             throw new CatalogException("open " + description + ": " + e.getMessage(), e);
         }
-        return open(description, dialect, connections, leaseConnections);
+        return open(description, dialect, connections, leaseConnections, beforeLease);
+    }
+
+    /**
+     * As {@link #open(String, Properties)} for a process that writes only under the site lease (a daemon, a
+     * standby, an import): a schema that has the lease table and is older than this code is not migrated here
+     * but by {@link #acquireLease}, once the lease is held, so a host upgraded first never changes the schema
+     * under the running holder. A database without the lease table (nobody can hold the site) is migrated now.
+     */
+    public static JdbcCatalog openBeforeLease(String jdbcUrl, Properties credentials) {
+        return open(jdbcUrl, credentials, true);
     }
 
     /** Opens the catalog over {@code connections} (tests wrap a connection to inject failures); renews on them. */
     static JdbcCatalog open(String description, Dialect dialect, CatalogConnections connections) {
-        return open(description, dialect, connections, null);
+        return open(description, dialect, connections, null, false);
     }
 
     private static JdbcCatalog open(String description, Dialect dialect, CatalogConnections connections,
-                                    CatalogConnections leaseConnections) {
+                                    CatalogConnections leaseConnections, boolean beforeLease) {
         JdbcCatalog catalog = new JdbcCatalog(description, dialect, connections, leaseConnections);
+        int version;
         try {
-            catalog.migrate();
+            version = catalog.migrate(beforeLease);
         } catch (RuntimeException e) {
             catalog.close();
             throw e;
         }
-        LOG.info("Catalog {} open ({}, schema version {})", description, dialect, SCHEMA_VERSION);
+        if (catalog.migrationPending) {
+            LOG.info("Catalog {} open ({}, schema version {}; migrated to {} once this process holds the site "
+                    + "lease)", description, dialect, version, SCHEMA_VERSION);
+        } else {
+            LOG.info("Catalog {} open ({}, schema version {})", description, dialect, SCHEMA_VERSION);
+        }
         return catalog;
     }
 
@@ -275,25 +305,28 @@ public final class JdbcCatalog implements Catalog {
         return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 
-    /** Brings the schema to {@link #SCHEMA_VERSION}: one transaction, so a failed migration leaves none of it. */
-    private void migrate() {
+    /**
+     * Brings the schema to {@link #SCHEMA_VERSION}: one transaction, so a failed migration leaves none of it;
+     * with {@code beforeLease} a schema that has the lease table is left as it is (nothing written) and the
+     * migration is pending. Returns the version found.
+     */
+    private int migrate(boolean beforeLease) {
         int from = transaction("open", description, () -> {
             if (dialect == Dialect.POSTGRESQL) {
                 // Serialises concurrent openers of one database; released at commit.
                 execute("SELECT pg_advisory_xact_lock(7365807)");
             }
-            execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL,"
-                    + " applied_at BIGINT NOT NULL)");
-            int current;
-            try (Statement s = connection.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
-                rs.next();
-                current = rs.getInt(1);
-            }
+            int current = storedVersion();
             if (current > SCHEMA_VERSION) {
                 throw new CatalogException("open " + description + ": catalog schema version " + current
                         + " is newer than this tapeq supports (" + SCHEMA_VERSION + ")");
             }
+            if (beforeLease && current >= LEASE_SCHEMA_VERSION && current < SCHEMA_VERSION) {
+                migrationPending = true; // another tapeq may hold the site on this schema
+                return current;
+            }
+            execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL,"
+                    + " applied_at BIGINT NOT NULL)");
             for (int version = current + 1; version <= SCHEMA_VERSION; version++) {
                 for (String ddl : MIGRATIONS.get(version - 1)) {
                     execute(ddl);
@@ -303,11 +336,35 @@ public final class JdbcCatalog implements Catalog {
                 ps.setLong(2, System.currentTimeMillis());
                 ps.executeUpdate();
             }
+            migrationPending = false;
             return current;
         });
-        if (from < SCHEMA_VERSION) {
+        if (from < SCHEMA_VERSION && !migrationPending) {
             LOG.info("Catalog {}: schema migrated from version {} to {}", description, from, SCHEMA_VERSION);
         }
+        return from;
+    }
+
+    /** The schema version the database records, 0 if it has none (a fresh database); on the open connection. */
+    private int storedVersion() throws SQLException {
+        String exists = dialect == Dialect.POSTGRESQL ? "SELECT to_regclass('schema_version') IS NOT NULL"
+                : "SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'";
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(exists)) {
+            rs.next();
+            if (!rs.getBoolean(1)) {
+                return 0;
+            }
+        }
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** The schema version the database records now (a standby's stays as the holder's until it takes over). */
+    public int schemaVersion() {
+        return read("schemaVersion", description, this::storedVersion);
     }
 
     void execute(String sql) throws SQLException {
@@ -953,12 +1010,17 @@ public final class JdbcCatalog implements Catalog {
 
     /**
      * Takes the site's lease for this process (see {@link SiteLeases}): free, lapsed at {@code now}, released, or
-     * held by a dead process of this host. From now on every write of this catalog is fenced by it.
+     * held by a dead process of this host. From now on every write of this catalog is fenced by it. A catalog
+     * opened by {@link #openBeforeLease} on an older schema is migrated now, fenced by the lease just taken.
      *
      * @throws CatalogLeaseException if another process holds a live lease on the site
      */
     public SiteLease acquireLease(String site, String holder, String host, long pid, long now, long ttlMillis) {
-        return leases.acquire(site, holder, host, pid, now, ttlMillis);
+        SiteLease taken = leases.acquire(site, holder, host, pid, now, ttlMillis);
+        if (migrationPending) {
+            migrate(false); // opened before the lease on an older schema: now this process holds the site (fenced)
+        }
+        return taken;
     }
 
     /**
