@@ -276,15 +276,17 @@ class FailoverTest {
         }
     }
 
-    /** What the daemon logs when its engine starts on the library (after the lease is held). */
-    private static final String LIBRARY_OPENED = "tapeq daemon ready";
+    /** What the daemon logs as soon as it has opened the library (before the scheduler's inventory). */
+    private static final String LIBRARY_OPENED = "Opened library: ";
 
+    /** B's log: the library was opened once, and only after the takeover. */
     private static void assertLibraryOpenedOnlyAfterTheLease(Path log) throws IOException {
         String text = Files.readString(log);
         int took = text.indexOf("Standby: took site '" + SITE + "' over (epoch 2)");
-        int ready = text.indexOf(LIBRARY_OPENED);
-        assertTrue(took >= 0 && ready > took, "B's log: the takeover (" + took + ") before the engine's start ("
-                + ready + ")");
+        int opened = text.indexOf(LIBRARY_OPENED);
+        assertTrue(took >= 0 && opened > took, "B's log: the takeover (at " + took + ") before the library was "
+                + "opened (at " + opened + ")");
+        assertEquals(opened, text.lastIndexOf(LIBRARY_OPENED), "B opened the library more than once");
     }
 
     private static int answered(List<? extends EmulatedRequest<?>> requests) {
