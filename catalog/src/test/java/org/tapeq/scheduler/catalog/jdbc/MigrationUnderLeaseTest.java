@@ -22,7 +22,7 @@ import org.tapeq.scheduler.catalog.CatalogLeaseException;
  * A catalog opened before the site lease (a daemon, a standby, import-hints) on a schema older than its code,
  * while another tapeq holds the site on that schema: nothing is migrated until this process holds the lease;
  * then acquireLease migrates it. A fresh database (no lease table, nobody can hold the site) is migrated at
- * open. The older schema is the current one with migration 3 undone. Two catalogs on one SQLite file play the
+ * open. The older schema is the current one with migrations 4 and 3 undone. Two catalogs on one SQLite file play the
  * two hosts (the rule does not depend on the database).
  */
 class MigrationUnderLeaseTest {
@@ -39,10 +39,12 @@ class MigrationUnderLeaseTest {
         url = "jdbc:sqlite:" + dir.resolve("catalog.db");
     }
 
-    /** Undoes migration 3 (the verification tables): the schema a tapeq of version 2 runs on. */
+    /** Undoes migrations 4 (repack jobs) and 3 (the verification tables): the schema a tapeq of version 2 runs on. */
     private void backToVersion2() throws SQLException {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("PRAGMA foreign_keys = ON");
+            s.execute("DROP TABLE repack_jobs");
+            s.execute("DELETE FROM schema_version WHERE version = 4");
             s.execute("DROP TABLE verification_findings");
             s.execute("DROP TABLE cartridge_verifications");
             s.execute("DELETE FROM schema_version WHERE version = 3");
@@ -65,6 +67,7 @@ class MigrationUnderLeaseTest {
         try (JdbcCatalog standby = JdbcCatalog.openBeforeLease(url, new Properties())) {
             assertEquals(2, standby.schemaVersion(), "the standby migrated the schema under the active holder");
             assertFalse(tableExists("cartridge_verifications"));
+            assertFalse(tableExists("repack_jobs"));
             assertTrue(standby.leaseKeepingOut("gridka", "b", "tape-b.example.org",
                     System.currentTimeMillis()).isPresent());
             assertThrows(CatalogLeaseException.class, () -> standby.acquireLease("gridka", "b",
@@ -76,6 +79,7 @@ class MigrationUnderLeaseTest {
                     System.currentTimeMillis(), TTL).epoch());
             assertEquals(JdbcCatalog.SCHEMA_VERSION, standby.schemaVersion());
             assertTrue(tableExists("cartridge_verifications"));
+            assertTrue(tableExists("repack_jobs"));
         } finally {
             active.close();
         }
