@@ -14,14 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
-import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
-import org.tapeq.scheduler.tape.DriveAlerts;
-import org.tapeq.scheduler.tape.Inventory;
-import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
-import org.tapeq.scheduler.tape.WrittenFile;
 
 /** The hold of a daemon that stepped down because its site lease may have lapsed. */
 class SchedulerLeaseTest {
@@ -111,70 +106,6 @@ class SchedulerLeaseTest {
             long capacity = f.await(f.scheduler.status(0, 10)).cartridges().stream()
                     .filter(c -> c.barcode().equals("A00001L9")).findFirst().orElseThrow().capacityBytes();
             assertEquals(measured, capacity, "the capacity the library read at the mount");
-        }
-    }
-
-    /** Passes every call on to another library. */
-    private static class ForwardingLibrary implements TapeLibrary {
-        private final TapeLibrary to;
-
-        ForwardingLibrary(TapeLibrary to) {
-            this.to = to;
-        }
-
-        @Override
-        public int blockSize() {
-            return to.blockSize();
-        }
-
-        @Override
-        public void inventory(Completion<Inventory> done) {
-            to.inventory(done);
-        }
-
-        @Override
-        public void mount(String drive, String barcode, Completion<Void> done) {
-            to.mount(drive, barcode, done);
-        }
-
-        @Override
-        public void unmount(String drive, Completion<Void> done) {
-            to.unmount(drive, done);
-        }
-
-        @Override
-        public void locate(String drive, long block, Completion<Void> done) {
-            to.locate(drive, block, done);
-        }
-
-        @Override
-        public void locateFile(String drive, int fileNumber, Completion<Long> done) {
-            to.locateFile(drive, fileNumber, done);
-        }
-
-        @Override
-        public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
-            to.read(drive, skipBytes, length, sink, done);
-        }
-
-        @Override
-        public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
-            to.append(drive, source, done);
-        }
-
-        @Override
-        public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
-            to.writeLabel(drive, label, done);
-        }
-
-        @Override
-        public Optional<CartridgeCapacity> capacity(String drive) {
-            return to.capacity(drive);
-        }
-
-        @Override
-        public void alerts(DriveAlerts alerts) {
-            to.alerts(alerts);
         }
     }
 }
