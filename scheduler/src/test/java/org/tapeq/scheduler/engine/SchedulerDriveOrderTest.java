@@ -257,6 +257,71 @@ class SchedulerDriveOrderTest {
         }
     }
 
+    /** A named policy with its drive-order groups or pass limit replaced. */
+    private static class Altered implements MountPolicy {
+        final MountPolicy to;
+
+        Altered(String name) {
+            to = MountPolicies.create(name, SchedulerConfig.builder().build().mountCriteria());
+        }
+
+        @Override public long eligibleAt(QueueView queue) { return to.eligibleAt(queue); }
+        @Override public double rank(QueueView queue) { return to.rank(queue); }
+        @Override public boolean keepMounted(QueueView m, QueueView best) { return to.keepMounted(m, best); }
+        @Override public ReadOrder readOrder() { return to.readOrder(); }
+        @Override public boolean joinsRunningPass() { return to.joinsRunningPass(); }
+        @Override public boolean learnsLayout() { return to.learnsLayout(); }
+        @Override public int passLimit() { return to.passLimit(); }
+
+        @Override
+        public List<int[]> driveOrderGroups(long[] starts, long[] ends, EstimatedGeometry g) {
+            return to.driveOrderGroups(starts, ends, g);
+        }
+    }
+
+    @Test
+    void policyGivesNoGroups_theDriveIsNotWedged_thePolicyOrdersTheReads() throws IOException {
+        Recording[] seen = new Recording[1];
+        MountPolicy empty = new Altered("tapeq") {
+            @Override
+            public List<int[]> driveOrderGroups(long[] starts, long[] ends, EstimatedGeometry g) {
+                return List.of();
+            }
+        };
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048), empty)) {
+            f.label("atlas:raw@osm", "A00001L9");
+            for (int i = 0; i < 2; i++) {
+                f.scheduler.flush(f.sizedFlush(i, 10 * GB, "ds" + i, "atlas"));
+            }
+            f.loop.runUntilIdle();
+            List<StageRequest> stages = List.of(f.sizedStage(0, "atlas", 0, 0), f.sizedStage(1, "atlas", 0, 0));
+            f.scheduler.stage(stages);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(0, seen[0].asked.size(), "the groups were rejected before the drive was asked");
+        }
+    }
+
+    @Test
+    void libraryThrowsWhileAsked_theDriveIsNotWedged() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048) {
+            @Override
+            void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+                throw new IllegalStateException("test: the library throws");
+            }
+        }, null)) {
+            List<StageRequest> stages = writeAndStage(f);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(1, seen[0].asked.size(), "not asked again on this cartridge in the mount");
+        }
+    }
+
     /** A tapeq policy whose read order remembers the estimate it was given. */
     private static final class Spying implements MountPolicy {
         final MountPolicy tapeq = MountPolicies.create("tapeq", SchedulerConfig.builder().build().mountCriteria());

@@ -220,10 +220,16 @@ final class ReadPass {
         asking = true;
         drive.set(DriveRunner.State.BUSY, "asking the drive for its recommended order of " + units.size()
                 + " read(s) on " + barcode);
-        DriveOrderRequest.ask(context.library(), drive.id(), starts, ends, groups, limit, new Completion<>() {
+        Completion<DriveOrderRequest.Piece> answer = new Completion<>() {
+            private boolean answered;
+
             // the answer resumes the work from the loop, never inside planPass (a library may answer at once)
             @Override
             public void succeeded(DriveOrderRequest.Piece piece) {
+                if (answered) {
+                    return;
+                }
+                answered = true;
                 context.loop().schedule(0, () -> {
                     asking = false;
                     plannedByDrive = true;
@@ -237,6 +243,10 @@ final class ReadPass {
 
             @Override
             public void failed(TapeFault fault) {
+                if (answered) {
+                    return;
+                }
+                answered = true;
                 context.loop().schedule(0, () -> {
                     asking = false;
                     refusedOn = barcode;
@@ -245,7 +255,14 @@ final class ReadPass {
                     drive.work();
                 });
             }
-        });
+        };
+        try {
+            DriveOrderRequest.ask(context.library(), drive.id(), starts, ends, groups, limit, answer);
+        } catch (RuntimeException e) { // the policy's groups or the library: the policy orders the pass itself
+            LOG.error("Drive {}: asking for a recommended access order on {} failed: {}", drive.id(), barcode,
+                    e.toString(), e);
+            answer.failed(new TapeFault(FaultKind.DRIVE, "asking for a recommended access order failed: " + e));
+        }
     }
 
     /** The first {@link MountPolicy#passLimit()} units in {@code order}, as the pass. */
