@@ -322,6 +322,70 @@ class SchedulerDriveOrderTest {
         }
     }
 
+    @Test
+    void ctaDriveOrderedPass_takesNoNewcomers() throws IOException {
+        Recording[] seen = new Recording[1];
+        EngineFixture[] fixture = new EngineFixture[1];
+        List<StageRequest> late = new ArrayList<>();
+        try (EngineFixture f = open("cta", lib -> seen[0] = new Recording(lib, 6) {
+            @Override
+            void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+                if (asked.size() == 1) { // the first piece is asked: more reads arrive for the mounted cartridge
+                    for (int i = 1; i < 10; i += 2) {
+                        late.add(fixture[0].sizedStage(i, "atlas", 0, 0));
+                    }
+                    fixture[0].scheduler.stage(late);
+                }
+                super.answer(drive, starts, ends, done);
+            }
+        }, null)) {
+            fixture[0] = f;
+            List<StageRequest> stages = writeAndStage(f);
+            seen[0].locates.clear();
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(5, late.size());
+            for (StageRequest s : late) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            // the pass of the 20 first reads in pieces of at most 6 (CTA's batches of 80 GB are 8 files: 6, then
+            // the next pieces among the pass's 14 left), then a pass of the 5 that came during it
+            assertEquals(List.of(6, 6, 6, 2, 5), seen[0].asked.stream().map(a -> a.length).toList());
+            java.util.Set<Long> pass = new java.util.HashSet<>();
+            for (long[] a : seen[0].asked.subList(0, 4)) {
+                Arrays.stream(a).forEach(pass::add);
+            }
+            assertEquals(FILES / 2, pass.size());
+            for (long b : seen[0].asked.get(4)) {
+                assertTrue(!pass.contains(b), "a newcomer was not in the running pass");
+            }
+            assertEquals(pass, new java.util.HashSet<>(seen[0].locates.subList(0, FILES / 2)),
+                    "the pass was read before the newcomers");
+        }
+    }
+
+    @Test
+    void driveOrderedPass_endsAtThePolicysPassLimit() throws IOException {
+        Recording[] seen = new Recording[1];
+        MountPolicy eight = new Altered("cta") {
+            @Override
+            public int passLimit() {
+                return 8;
+            }
+        };
+        try (EngineFixture f = open("cta", lib -> seen[0] = new Recording(lib, 6), eight)) {
+            List<StageRequest> stages = writeAndStage(f);
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            // passes of 8, 8 and 4 reads (as the policy's own passes would be), each in pieces of at most 6
+            assertEquals(List.of(6, 2, 6, 2, 4), seen[0].asked.stream().map(a -> a.length).toList());
+        }
+    }
+
     /** A tapeq policy whose read order remembers the estimate it was given. */
     private static final class Spying implements MountPolicy {
         final MountPolicy tapeq = MountPolicies.create("tapeq", SchedulerConfig.builder().build().mountCriteria());

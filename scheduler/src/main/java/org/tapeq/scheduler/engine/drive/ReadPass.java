@@ -3,7 +3,9 @@ package org.tapeq.scheduler.engine.drive;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +34,12 @@ import org.tapeq.scheduler.tape.Completion;
  * a policy that joins running passes, reads arriving during a pass join it by replanning, at most every
  * {@link #REPLAN_MILLIS} or when they are a tenth of what is left. A unit the {@link StageSpace} refuses goes
  * back to the head of the pass and the drive waits (see {@link DriveRunner}).
+ *
+ * <p>A pass the drive orders ({@link DriveOrderRequest}) is read one piece at a time, but is the same pass as the
+ * policy's own: its first {@link MountPolicy#passLimit()} spans in the policy's groups. Its members are kept, and
+ * each next piece is asked for among those still waiting; only a policy that joins running passes adds new reads.
+ * Whatever goes wrong with the question (a refusal, a malformed answer, an exception) leaves the pass to the
+ * policy's own order; a drive fault while asking counts against the drive.
  */
 final class ReadPass {
 
@@ -55,6 +63,8 @@ final class ReadPass {
     private String refusedOn;
     /** The plan is the drive's order of one piece of the pass; when it is read, the next piece is asked for. */
     private boolean moreForDrive;
+    /** The reads of the running drive-ordered pass, or null; the next pieces are asked among them. */
+    private Set<StageItem> passMembers;
 
     ReadPass(DriveRunner drive) {
         this.drive = drive;
@@ -64,6 +74,7 @@ final class ReadPass {
     void forgetPlan() {
         plan = null;
         moreForDrive = false;
+        passMembers = null;
     }
 
     /** A new mount: no plan, and a drive that refused its order for a cartridge is asked again. */
@@ -108,6 +119,9 @@ final class ReadPass {
         }
         ReadUnit unit = nextUnit();
         if (unit == null) {
+            if (!asking) {
+                passMembers = null; // the pass is over
+            }
             return asking;
         }
         if (reserveSpace(unit)) {
@@ -165,8 +179,10 @@ final class ReadPass {
         q.refresh(now);
         List<StageItem> ready = new ArrayList<>();
         boolean othersUp = context.otherDriveCouldServe(drive);
+        // the next piece of a drive-ordered pass comes from its members, as the policy's pass takes no newcomers
+        Set<StageItem> members = context.policy().joinsRunningPass() ? null : passMembers;
         for (StageItem it : q.reads()) {
-            if (readyHere(it, now, othersUp)) {
+            if (readyHere(it, now, othersUp) && (members == null || members.contains(it))) {
                 ready.add(it);
             }
         }
@@ -234,6 +250,10 @@ final class ReadPass {
                     asking = false;
                     plannedByDrive = true;
                     moreForDrive = piece.more();
+                    passMembers = new HashSet<>();
+                    for (int i : piece.pass()) {
+                        passMembers.addAll(units.get(i).items);
+                    }
                     plan = takePass(units, piece.order(), context.loop().now());
                     LOG.debug("Drive {}: {} of {} read(s) on {} in the drive's recommended order", drive.id(),
                             piece.order().length, units.size(), barcode);
@@ -257,7 +277,8 @@ final class ReadPass {
             }
         };
         try {
-            DriveOrderRequest.ask(context.library(), drive.id(), starts, ends, groups, limit, answer);
+            DriveOrderRequest.ask(context.library(), drive.id(), starts, ends, groups, limit,
+                    context.policy().passLimit(), answer);
         } catch (RuntimeException e) { // the policy's groups or the library: the policy orders the pass itself
             LOG.error("Drive {}: asking for a recommended access order on {} failed: {}", drive.id(), barcode,
                     e.toString(), e);

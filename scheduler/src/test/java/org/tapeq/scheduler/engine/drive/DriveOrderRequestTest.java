@@ -50,13 +50,18 @@ class DriveOrderRequestTest {
     }
 
     private static DriveOrderRequest.Piece ask(TapeLibrary lib, long[] starts, List<int[]> groups, int limit) {
+        return ask(lib, starts, groups, limit, Integer.MAX_VALUE);
+    }
+
+    private static DriveOrderRequest.Piece ask(TapeLibrary lib, long[] starts, List<int[]> groups, int limit,
+                                               int passLimit) {
         long[] ends = new long[starts.length];
         for (int i = 0; i < ends.length; i++) {
             ends[i] = starts[i] + 1;
         }
         DriveOrderRequest.Piece[] result = new DriveOrderRequest.Piece[1];
         TapeFault[] failed = new TapeFault[1];
-        DriveOrderRequest.ask(lib, "d0", starts, ends, groups, limit, new Completion<>() {
+        DriveOrderRequest.ask(lib, "d0", starts, ends, groups, limit, passLimit, new Completion<>() {
             @Override
             public void succeeded(DriveOrderRequest.Piece piece) {
                 result[0] = piece;
@@ -84,6 +89,21 @@ class DriveOrderRequestTest {
         // the whole of a last group within the limit: nothing more
         p = ask(lib, new long[] {40, 20}, List.of(new int[] {1, 0}), 3);
         assertArrayEquals(new int[] {0, 1}, p.order());
+        assertFalse(p.more());
+    }
+
+    @Test
+    void thePassIsThePoliciesPassLimit_theGroupsCutThere() {
+        Reversing lib = new Reversing();
+        long[] starts = {70, 10, 40, 20, 60, 30, 50};
+        // pass limit 5: group 1 whole (1, 3, 5, 2) and span 6 of group 2; the piece is at most 3 of them
+        DriveOrderRequest.Piece p = ask(lib, starts, List.of(new int[] {1, 3, 5, 2}, new int[] {6, 4, 0}), 3, 5);
+        assertArrayEquals(new int[] {1, 3, 5, 2, 6}, p.pass());
+        assertTrue(p.more());
+        // pass limit 2 under a drive limit of 3: the piece is the whole pass
+        p = ask(lib, starts, List.of(new int[] {1, 3, 5, 2}, new int[] {6, 4, 0}), 3, 2);
+        assertArrayEquals(new long[] {10, 20}, lib.asked.get(lib.asked.size() - 1));
+        assertArrayEquals(new int[] {1, 3}, p.pass());
         assertFalse(p.more());
     }
 
