@@ -24,9 +24,13 @@ import java.util.Locale;
  * 0-2 RAO process, byte 1 bits 0-2 status, 2 reserved bytes, bytes 4-7 the length of the descriptors that follow,
  * then the descriptors in the recommended order. All fields big-endian.
  *
- * <p>Commands go through {@code sg_raw}; the parameter list reaches it on standard input ({@code printf} with octal
- * escapes; {@code sg_raw --send} reads stdin when no {@code --infile} is given). A drive without RAO answers ILLEGAL
- * REQUEST ({@link WrapEnds#unsupported}); the caller then orders the reads itself.
+ * <p>Commands go through {@code sg_raw}; the parameter list is written to its standard input by the runner
+ * ({@code sg_raw --send} reads stdin when no {@code --infile} is given), never put on the command line: a list of
+ * 2 047 segments spelt out in the shell line would be over Linux's 128 KiB limit for one argument (the whole line is
+ * one argument of {@code sh -c} or of the remote shell). {@code sg_raw} sends and receives at most 64 KiB
+ * ({@code MAX_SCSI_DXLEN} in sg3_utils {@code src/sg_raw.c}), so a request holds at most {@link #MAX_SEGMENTS}
+ * segments, whatever more the drive would order. A drive without RAO answers ILLEGAL REQUEST
+ * ({@link WrapEnds#unsupported}); the caller then orders the reads itself.
  */
 final class AccessOrder {
 
@@ -38,6 +42,10 @@ final class AccessOrder {
     static final int HEADER = 8;
     /** Bytes of the limits answer. */
     static final int LIMITS = 4;
+    /** The most bytes {@code sg_raw} sends or receives ({@code MAX_SCSI_DXLEN}). */
+    static final int SG_RAW_MAX_BYTES = 64 * 1024;
+    /** The most segments in one request: the parameter list and the RAO list within {@link #SG_RAW_MAX_BYTES}. */
+    static final int MAX_SEGMENTS = (SG_RAW_MAX_BYTES - HEADER) / DESCRIPTOR;
 
     private AccessOrder() {
     }
@@ -48,7 +56,10 @@ final class AccessOrder {
                 "00", "00", "00", hex(LIMITS), "00", "00");
     }
 
-    /** The most segments the drive orders at once, from {@code sg_raw}'s output of {@link #limitsCommand}. */
+    /**
+     * The most segments the drive orders at once, from {@code sg_raw}'s output of {@link #limitsCommand}, and at most
+     * {@link #MAX_SEGMENTS}.
+     */
     static int parseLimit(String output) {
         byte[] d = WrapEnds.bytes(output);
         if (d.length < LIMITS) {
@@ -60,13 +71,17 @@ final class AccessOrder {
             throw new IllegalArgumentException("RECEIVE RECOMMENDED ACCESS ORDER (UDS limits): the drive orders "
                     + most + " segments");
         }
-        return most;
+        return Math.min(most, MAX_SEGMENTS);
     }
 
     /** The parameter list of GENERATE RECOMMENDED ACCESS ORDER for the block ranges {@code [starts[i], ends[i])}. */
     static byte[] parameters(long[] starts, long[] ends) {
         if (starts.length != ends.length || starts.length == 0) {
             throw new IllegalArgumentException(starts.length + " starts and " + ends.length + " ends");
+        }
+        if (starts.length > MAX_SEGMENTS) {
+            throw new IllegalArgumentException(starts.length + " segments, more than the " + MAX_SEGMENTS
+                    + " sg_raw sends at once");
         }
         byte[] p = new byte[HEADER + starts.length * DESCRIPTOR];
         put(p, 4, 4, (long) starts.length * DESCRIPTOR);
@@ -85,15 +100,16 @@ final class AccessOrder {
         return p;
     }
 
-    /** The command line that hands the drive at {@code device} the ranges to order. */
-    static String generateCommand(String device, long[] starts, long[] ends) {
-        byte[] p = parameters(starts, ends);
-        StringBuilder octal = new StringBuilder(p.length * 4);
-        for (byte b : p) {
-            octal.append(String.format(Locale.ROOT, "\\%03o", b & 0xff));
+    /**
+     * The command line that hands the drive at {@code device} a parameter list of {@code count} segments, which it
+     * reads from its standard input ({@link #parameters}).
+     */
+    static String generateCommand(String device, int count) {
+        if (count < 1 || count > MAX_SEGMENTS) {
+            throw new IllegalArgumentException(count + " segments, not 1.." + MAX_SEGMENTS);
         }
-        int n = p.length;
-        return "printf '" + octal + "' | " + Shell.line("sg_raw", "-s", n, device, "a4", "1d", "02", "00", "00",
+        int n = HEADER + count * DESCRIPTOR;
+        return Shell.line("sg_raw", "-s", n, device, "a4", "1d", "02", "00", "00",
                 "00", hex(n >>> 24), hex(n >>> 16), hex(n >>> 8), hex(n), "00", "00");
     }
 

@@ -108,7 +108,9 @@ final class DriveProbe {
      * either command fails or the answer is not the list that was sent.
      */
     Optional<int[]> accessOrder(String device, long[] starts, long[] ends) {
-        CommandRunner.Result g = runner.run(AccessOrder.generateCommand(device, starts, ends), timeoutMillis);
+        byte[] parameters = AccessOrder.parameters(starts, ends);
+        CommandRunner.Result g = runner.feed(AccessOrder.generateCommand(device, starts.length), 0, timeoutMillis,
+                stdin -> stdin.write(parameters));
         if (!g.ok() || WrapEnds.unsupported(g)) {
             LOG.info("Drive {}: GENERATE RECOMMENDED ACCESS ORDER failed: {}", device, g.diagnostic());
             return Optional.empty();

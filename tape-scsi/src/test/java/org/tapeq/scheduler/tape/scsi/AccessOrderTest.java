@@ -61,7 +61,8 @@ class AccessOrderTest {
 
     @Test
     void parseLimit_theMostSegmentsPerList() throws IOException {
-        assertEquals(2048, AccessOrder.parseLimit(resource("sg_raw-rrao-limits.txt")));
+        // the drive orders 2 048 (0800h) at once; sg_raw sends 2 047
+        assertEquals(2047, AccessOrder.parseLimit(resource("sg_raw-rrao-limits.txt")));
     }
 
     @Test
@@ -74,12 +75,39 @@ class AccessOrderTest {
     }
 
     @Test
-    void generateCommand_pipesTheParametersToMaintenanceOutServiceAction1d() {
-        String line = AccessOrder.generateCommand("/dev/nst0", new long[] {7}, new long[] {20});
-        assertTrue(line.startsWith("printf '\\000\\000\\000\\000\\000\\000\\000\\040\\000\\036"), line);
-        assertTrue(line.endsWith("' | sg_raw -s 40 /dev/nst0 a4 1d 02 00 00 00 00 00 00 28 00 00"), line);
+    void generateCommand_sendsTheParametersToMaintenanceOutServiceAction1d() {
+        assertEquals("sg_raw -s 40 /dev/nst0 a4 1d 02 00 00 00 00 00 00 28 00 00",
+                AccessOrder.generateCommand("/dev/nst0", 1));
         assertEquals("sg_raw -r 104 /dev/nst0 a3 1d 00 00 00 00 00 00 00 68 00 00",
                 AccessOrder.receiveCommand("/dev/nst0", 3));
+    }
+
+    @Test
+    void theMostSegments_fitSgRawsSendLimit_andTheCommandLineStaysShort() {
+        assertEquals(2047, AccessOrder.MAX_SEGMENTS); // (65 536 - 8) / 32
+        long[] starts = new long[AccessOrder.MAX_SEGMENTS];
+        long[] ends = new long[starts.length];
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = 1_000_000_000L * i;
+            ends[i] = starts[i] + 1;
+        }
+        assertTrue(AccessOrder.parameters(starts, ends).length <= 64 * 1024);
+        String line = AccessOrder.generateCommand("/dev/nst0", starts.length);
+        assertTrue(line.length() < 128 * 1024 / 64, line); // far below Linux's 128 KiB per argument
+        assertTrue(line.startsWith("sg_raw -s 65512 "), line);
+        assertTrue(AccessOrder.receiveCommand("/dev/nst0", starts.length).startsWith("sg_raw -r 65512 "));
+        long[] more = java.util.Arrays.copyOf(starts, starts.length + 1);
+        more[starts.length] = more[starts.length - 1] + 10;
+        long[] moreEnds = java.util.Arrays.copyOf(ends, more.length);
+        moreEnds[starts.length] = more[starts.length] + 1;
+        assertThrows(IllegalArgumentException.class, () -> AccessOrder.parameters(more, moreEnds));
+        assertThrows(IllegalArgumentException.class, () -> AccessOrder.generateCommand("/dev/nst0", more.length));
+    }
+
+    @Test
+    void parseLimit_aDriveThatOrdersMore_isCutToWhatSgRawSends() {
+        // 0x0fff = 4095 segments: more than fit in sg_raw's 64 KiB
+        assertEquals(AccessOrder.MAX_SEGMENTS, AccessOrder.parseLimit("Received 4 bytes of data:\n 00     0f ff ff ff\n"));
     }
 
     @Test
@@ -139,7 +167,7 @@ class AccessOrderTest {
     @Test
     void probe_sendsTheSegmentsAndReadsTheDrivesOrder() throws IOException {
         DriveProbe p = probe(true);
-        assertEquals(2048, p.accessOrderLimit("/dev/nst0"));
+        assertEquals(AccessOrder.MAX_SEGMENTS, p.accessOrderLimit("/dev/nst0"));
         Optional<int[]> order = p.accessOrder("/dev/nst0", STARTS, ENDS);
         assertArrayEquals(new int[] {2, 0, 1}, order.orElseThrow());
         assertArrayEquals(AccessOrder.parameters(STARTS, ENDS), Files.readAllBytes(host.resolve("sent.bin")),
@@ -147,6 +175,20 @@ class AccessOrderTest {
         List<String> log = Files.readAllLines(host.resolve("sg_raw.log"));
         assertEquals(3, log.size(), log.toString());
         assertTrue(log.get(1).startsWith("-s 104 /dev/nst0 a4 1d 02"), log.toString());
+    }
+
+    @Test
+    void probe_theMostSegments_reachTheDriveWhole() throws IOException {
+        DriveProbe p = probe(true);
+        long[] starts = new long[AccessOrder.MAX_SEGMENTS];
+        long[] ends = new long[starts.length];
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = 1_000_000_000L * i;
+            ends[i] = starts[i] + 1;
+        }
+        p.accessOrder("/dev/nst0", starts, ends); // the fake drive's list is for three segments: refused
+        assertArrayEquals(AccessOrder.parameters(starts, ends), Files.readAllBytes(host.resolve("sent.bin")),
+                "the drive received all " + starts.length + " segments byte for byte");
     }
 
     @Test
