@@ -75,12 +75,13 @@ public interface TapeLibrary {
     /**
      * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the mounted tape (at most
      * {@link #accessOrderLimit} of them): a permutation of their indices, computed by the drive from its own
-     * knowledge of the tape. A drive without it fails with {@link org.tapeq.scheduler.model.FaultKind#DRIVE}; the
-     * caller then orders the ranges itself. A drive operation like the others (one at a time per drive).
+     * knowledge of the tape. A drive without it, or that rejects the request (ILLEGAL REQUEST), fails with a
+     * {@link org.tapeq.scheduler.model.TapeFault#refusal}; the caller then orders the ranges itself. Any other fault
+     * (hardware error, timeout) is a drive fault like those of the other operations. A drive operation like the others (one at a time per drive).
      */
     default void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
-        done.failed(new org.tapeq.scheduler.model.TapeFault(org.tapeq.scheduler.model.FaultKind.DRIVE,
-                "drive " + drive + " offers no recommended access order"));
+        done.failed(org.tapeq.scheduler.model.TapeFault.refusal("drive " + drive
+                + " offers no recommended access order"));
     }
 
     /**

@@ -15,6 +15,8 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.MediaType;
@@ -190,7 +192,7 @@ class SchedulerDriveOrderTest {
         try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048) {
             @Override
             void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
-                done.failed(new TapeFault(FaultKind.DRIVE, "ILLEGAL REQUEST (test)"));
+                done.failed(TapeFault.refusal("ILLEGAL REQUEST (test)"));
             }
         }, null)) {
             List<StageRequest> stages = writeAndStage(f);
@@ -200,6 +202,9 @@ class SchedulerDriveOrderTest {
                 assertInstanceOf(Outcome.Staged.class, f.outcome(s));
             }
             assertEquals(1, seen[0].asked.size(), "refused once, not asked again on this cartridge in the mount");
+            SchedulerStatus st = f.status();
+            assertEquals(0L, st.counters().getOrDefault("faults_drive", 0L), "a refusal is no drive fault");
+            assertTrue(st.recentFaults().isEmpty(), st.recentFaults().toString());
             assertEquals(FILES / 2, seen[0].locates.size());
             assertTrue(!Arrays.equals(sortedDescending(seen[0].locates),
                     seen[0].locates.stream().mapToLong(Long::longValue).toArray()), "not the refused order");
@@ -219,13 +224,50 @@ class SchedulerDriveOrderTest {
         }
     }
 
-    @Test
-    void driveAnswersNoPermutation_readsInTheEstimatesOrder() throws IOException {
+    @ParameterizedTest
+    @ValueSource(strings = {"zeros", "short", "long", "out-of-range"})
+    void driveAnswersNoPermutation_readsInTheEstimatesOrder(String wrong) throws IOException {
         Recording[] seen = new Recording[1];
         try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048) {
             @Override
             void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
-                done.succeeded(new int[starts.length]); // every entry 0
+                int n = starts.length;
+                int[] identity = java.util.stream.IntStream.range(0, n).toArray();
+                done.succeeded(switch (wrong) {
+                    case "zeros" -> new int[n];
+                    case "short" -> Arrays.copyOf(identity, n - 1);
+                    case "long" -> java.util.stream.IntStream.range(0, n + 1).toArray();
+                    default -> { // one index past the end in place of the last
+                        identity[n - 1] = n;
+                        yield identity;
+                    }
+                });
+            }
+        }, null)) {
+            List<StageRequest> stages = writeAndStage(f);
+            seen[0].locates.clear();
+            f.loop.runUntilIdle();
+            for (StageRequest s : stages) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(1, seen[0].asked.size());
+            assertEquals(FILES / 2, seen[0].locates.size(), "each read once: " + seen[0].locates);
+            assertEquals(FILES / 2, new java.util.HashSet<>(seen[0].locates).size(), "no read twice");
+            assertEquals(0L, f.status().counters().getOrDefault("faults_drive", 0L));
+        }
+    }
+
+    @Test
+    void driveFaultsWhileAsked_countedAgainstTheDrive_andShownInRecentFaults() throws IOException {
+        Recording[] seen = new Recording[1];
+        try (EngineFixture f = open("tapeq", lib -> seen[0] = new Recording(lib, 2048) {
+            @Override
+            void answer(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+                if (asked.size() == 1) {
+                    done.failed(new TapeFault(FaultKind.DRIVE, "HARDWARE ERROR (test)"));
+                } else {
+                    super.answer(drive, starts, ends, done);
+                }
             }
         }, null)) {
             List<StageRequest> stages = writeAndStage(f);
@@ -233,7 +275,15 @@ class SchedulerDriveOrderTest {
             for (StageRequest s : stages) {
                 assertInstanceOf(Outcome.Staged.class, f.outcome(s));
             }
-            assertEquals(1, seen[0].asked.size());
+            SchedulerStatus st = f.status();
+            assertEquals(1L, st.counters().get("faults_drive"), st.counters().toString());
+            assertEquals(1, st.recentFaults().size(), st.recentFaults().toString());
+            SchedulerStatus.Fault fault = st.recentFaults().get(0);
+            assertEquals("drive0", fault.drive());
+            assertEquals("A00001L9", fault.cartridge());
+            assertTrue(fault.reason().contains("recommended access order failed: HARDWARE ERROR (test)"),
+                    fault.reason());
+            assertTrue(seen[0].asked.size() >= 2, "asked again at the next mount");
         }
     }
 

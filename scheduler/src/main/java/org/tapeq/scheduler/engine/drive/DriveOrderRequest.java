@@ -71,7 +71,7 @@ final class DriveOrderRequest {
     /**
      * Asks {@code library}'s drive {@code drive} for its order of the first piece of {@code groups} (at most
      * {@code limit} spans, and no more than the pass of {@code passLimit} spans) and completes with it, or fails with
-     * the drive's fault or a {@link FaultKind#DRIVE} fault naming a malformed answer. Throws
+     * the drive's fault, or a {@link TapeFault#refusal} ({@link FaultKind#DRIVE}) naming a malformed answer. Throws
      * IllegalArgumentException for groups that miss spans (the caller's error, before the drive is asked).
      */
     static void ask(TapeLibrary library, String drive, long[] starts, long[] ends, List<int[]> groups, int limit,
@@ -94,8 +94,7 @@ final class DriveOrderRequest {
             public void succeeded(int[] answer) {
                 String wrong = notAPermutation(answer, piece.length);
                 if (wrong != null) {
-                    done.failed(new TapeFault(FaultKind.DRIVE, "drive " + drive + " recommended an order that "
-                            + wrong));
+                    done.failed(TapeFault.refusal("drive " + drive + " recommended an order that " + wrong));
                     return;
                 }
                 int[] order = new int[piece.length];

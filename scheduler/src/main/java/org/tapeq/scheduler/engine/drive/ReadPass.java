@@ -270,6 +270,10 @@ final class ReadPass {
                 context.loop().schedule(0, () -> {
                     asking = false;
                     refusedOn = barcode;
+                    if (!fault.refusal()) { // a drive fault while asking: as while reading, with no read under way
+                        passFailed(List.of(), "recommended access order failed: ", fault);
+                        return;
+                    }
                     LOG.info("Drive {}: no recommended access order for {} ({}); ordering its reads from the"
                             + " estimate", drive.id(), barcode, fault.getMessage());
                     drive.work();
@@ -282,7 +286,7 @@ final class ReadPass {
         } catch (RuntimeException e) { // the policy's groups or the library: the policy orders the pass itself
             LOG.error("Drive {}: asking for a recommended access order on {} failed: {}", drive.id(), barcode,
                     e.toString(), e);
-            answer.failed(new TapeFault(FaultKind.DRIVE, "asking for a recommended access order failed: " + e));
+            answer.failed(TapeFault.refusal("asking for a recommended access order failed: " + e));
         }
     }
 
@@ -366,14 +370,14 @@ final class ReadPass {
                     @Override
                     public void failed(TapeFault fault) {
                         sink.close();
-                        readFailed(unit, fault);
+                        passFailed(unit.items, "read failed: ", fault);
                     }
                 });
             }
 
             @Override
             public void failed(TapeFault fault) {
-                readFailed(unit, fault);
+                passFailed(unit.items, "read failed: ", fault);
             }
         }));
     }
@@ -411,12 +415,13 @@ final class ReadPass {
         drive.work();
     }
 
-    private void readFailed(ReadUnit unit, TapeFault fault) {
-        context.fault(fault.kind(), drive.id(), drive.mounted(), "read failed: " + fault.getMessage());
-        LOG.warn("Drive {}: reading {} failed: {}", drive.id(), drive.mounted(), fault.toString());
+    /** A fault of the pass ({@code items}: the reads under way, requeued): recorded and answered as for a read. */
+    private void passFailed(List<StageItem> items, String what, TapeFault fault) {
+        context.fault(fault.kind(), drive.id(), drive.mounted(), what + fault.getMessage());
+        LOG.warn("Drive {}: {}{} on {}", drive.id(), what, fault.toString(), drive.mounted());
         FaultReactions.Reaction r = FaultReactions.of(Operation.READ, fault.kind());
         drive.position(-1);
-        for (StageItem it : unit.items) {
+        for (StageItem it : items) {
             it.requeued();
             context.readFailed(it, fault, Operation.READ, drive.id());
         }

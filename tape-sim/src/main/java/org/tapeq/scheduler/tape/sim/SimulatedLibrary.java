@@ -364,8 +364,9 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 return;
             }
             if (accessOrderLimit == 0 || starts.length > accessOrderLimit || starts.length != ends.length) {
-                failLater(drive, done, 0, FaultKind.DRIVE, operation + " on " + drive.describe()
+                TapeFault refused = TapeFault.refusal(operation + " on " + drive.describe()
                         + ": ILLEGAL REQUEST (the drive orders at most " + accessOrderLimit + " ranges)");
+                loop.schedule(0, () -> fail(drive, done, refused, 0, 0));
                 return;
             }
             int[] order = DriveAccessOrder.order(drive.cartridge, drive.head, starts, ends, rate(drive));
