@@ -463,4 +463,31 @@ class SchedulerRepackTest {
             assertEquals(mounts, f.catalog.cartridge(A).orElseThrow().mountCount());
         }
     }
+    /** A read-back that delivers nothing (a filemark at once) or stops halfway is a write fault: nothing commits. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 2})
+    void repack_readBackShortOrEmpty_writeFaultNotCommitted_filesWrittenElsewhere(int divisor) throws IOException {
+        AtomicReference<ShortReadBacks> lib = new AtomicReference<>();
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config().build(), l -> {
+            lib.set(new ShortReadBacks(l, n -> divisor == 0 ? 0 : n / divisor));
+            return lib.get();
+        }, 1, CAPACITY, A, B, C)) {
+            f.label("raw", A);
+            flush(f, 0, 8, "atlas:raw@osm");
+            f.label("raw", B, C);
+            lib.get().arm(1);
+
+            f.await(f.scheduler.repackCartridge(A, null));
+
+            assertEquals(1, lib.get().shortened());
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(8, done.filesDone());
+            // B (chosen first) was written but its read-back came back short: no file of A committed there
+            assertEquals(List.of(), f.catalog.files(B));
+            assertEquals(8, f.catalog.files(C).size());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            stageAllByteIdentical(f, range(0, 8));
+        }
+    }
 }

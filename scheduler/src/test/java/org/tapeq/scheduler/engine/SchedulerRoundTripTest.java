@@ -89,6 +89,36 @@ class SchedulerRoundTripTest {
         }
     }
 
+    /** With verification after writing, a read-back that delivers nothing or stops halfway fails the write. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 2})
+    void flushVerified_readBackShortOrEmpty_notCommittedThere_writtenElsewhere(int divisor) throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().verifyAfterWrite(true).build();
+        java.util.concurrent.atomic.AtomicReference<ShortReadBacks> lib =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config, l -> {
+            lib.set(new ShortReadBacks(l, n -> divisor == 0 ? 0 : n / divisor));
+            return lib.get();
+        }, 1, CAPACITY, "A00001L9", "A00002L9")) {
+            f.label("raw", "A00001L9", "A00002L9");
+            lib.get().arm(1);
+            FlushRequest r = f.flushRequest(1, 50_000, "ds", "atlas:raw@osm");
+            f.scheduler.flush(r);
+            f.loop.runUntilIdle();
+            assertEquals(1, lib.get().shortened());
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(r));
+            String first = f.catalog.file(r.pnfsid()).orElseThrow().cartridge();
+            // the cartridge whose read-back was short took a write fault; the file is on the other one
+            assertEquals(CartridgeState.SUSPECT, f.catalog.cartridge(
+                    first.equals("A00001L9") ? "A00002L9" : "A00001L9").orElseThrow().state());
+            StageRequest s = f.stageRequest(1, dir.resolve("staged"));
+            f.scheduler.stage(s);
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            assertArrayEquals(Files.readAllBytes(r.source()), Files.readAllBytes(s.target()));
+        }
+    }
+
     @Test
     void flush_sameDataset_colocatedOnCartridgeHoldingIt() throws IOException {
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY,

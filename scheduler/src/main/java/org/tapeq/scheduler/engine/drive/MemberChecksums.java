@@ -73,20 +73,31 @@ public final class MemberChecksums extends OutputStream {
     }
 
     /**
-     * What is wrong with a read-back that delivered {@code delivered} bytes: the first member whose checksum
-     * differs, or a short read; null if nothing (or if no bytes arrived: a size-only library has nothing to
-     * compare).
+     * What is wrong with a read-back of a tape file written with {@code expected} bytes, for which the library
+     * reported {@code delivered} bytes: fewer or more bytes than written, a member not received whole, or the
+     * first member whose checksum differs; null if nothing. A library that reports every byte read but hands
+     * none to the sink (size-only) has only the length to compare.
      */
-    public String mismatch(long delivered) {
+    public String mismatch(long delivered, long expected) {
         close();
-        if (sink.delivered() == 0) {
+        if (delivered != expected) {
+            return "read back " + delivered + " bytes, " + expected + " were written";
+        }
+        if (sink.delivered() == 0 && expected > 0) {
             return null;
         }
+        if (sink.delivered() != delivered) {
+            return "the library reports " + delivered + " bytes read back, " + sink.delivered() + " arrived";
+        }
         for (int i = 0; i < members.size(); i++) {
+            if (!complete(i)) {
+                return "member " + i + " read back " + sink.written(i) + " of its " + members.get(i).size()
+                        + " bytes";
+            }
             if (contradicts(i)) {
                 return "member " + i + " has " + checksum(i) + ", manifest has " + members.get(i).checksum();
             }
         }
-        return delivered < sink.delivered() ? "short read" : null;
+        return null;
     }
 }

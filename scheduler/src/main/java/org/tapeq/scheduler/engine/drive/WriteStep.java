@@ -199,7 +199,7 @@ final class WriteStep {
                     @Override
                     public void succeeded(Long n) {
                         drive.position(-1);
-                        String mismatch = sink.mismatch(n);
+                        String mismatch = sink.mismatch(n, plan.length());
                         if (mismatch != null) {
                             writeFailed(agg, new TapeFault(FaultKind.MEDIA, "read-back of tape file "
                                     + written.fileNumber() + " on " + drive.mounted() + ": " + mismatch));

@@ -279,7 +279,7 @@ final class RepackWrites {
         Completion<Long> read = new Completion<>() {
             @Override
             public void succeeded(Long n) {
-                String mismatch = sums.mismatch(n);
+                String mismatch = sums.mismatch(n, plan.length());
                 if (mismatch != null) {
                     writeFault(drive, slice, c, new TapeFault(FaultKind.MEDIA, "read-back of tape file "
                             + written.fileNumber() + " on " + target + ": " + mismatch));
