@@ -178,8 +178,9 @@ final class Engine {
         }
         LOG.info("Scheduler started: {} drives, {} cartridges, policy {}", dispatcher.drives().size(),
                 cartridges.size(), config.policy());
-        dispatcher.start();
+        // before any dispatch: a resumed repack closes its source again first, so no flush begins on it
         repacks.resume(catalog.repackJobs());
+        dispatcher.start();
     }
 
     void requestDispatch() {

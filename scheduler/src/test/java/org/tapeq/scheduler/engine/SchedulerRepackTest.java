@@ -490,4 +490,43 @@ class SchedulerRepackTest {
             stageAllByteIdentical(f, range(0, 8));
         }
     }
+    /**
+     * A flush whose append to A began before A's repack was asked for commits after the repack found nothing to
+     * move: A must not be EMPTY while that file is live on it, and the repack must say the file is left.
+     */
+    @Test
+    void repack_appendToTheSourceUnderWay_sourceNotEmptyWhileItsFileIsLive() throws IOException {
+        AtomicReference<Runnable> held = new AtomicReference<>();
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config().build(),
+                l -> new ForwardingLibrary(l) {
+                    @Override
+                    public void append(String drive, org.tapeq.scheduler.tape.TapeFileSource source,
+                                       org.tapeq.scheduler.tape.Completion<org.tapeq.scheduler.tape.WrittenFile> done) {
+                        held.set(() -> l.append(drive, source, done));
+                    }
+                }, 1, CAPACITY, A, B)) {
+            f.label("raw", B);
+            f.await(f.scheduler.disableCartridge(B, "test")); // the flush goes to A
+            f.label("raw", A);
+            FlushRequest r = f.flushRequest(0, 900_000, "ds0", "atlas:raw@osm");
+            f.scheduler.flush(r);
+            f.loop.runUntilIdle();
+            assertTrue(held.get() != null, "the append to A is under way");
+            f.await(f.scheduler.enableCartridge(B));
+
+            f.await(f.scheduler.repackCartridge(A, null));
+            assertNotEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            f.loop.execute(held.get());
+            f.loop.runUntilIdle();
+
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(r));
+            assertEquals(A, f.catalog.file(r.pnfsid()).orElseThrow().cartridge());
+            assertNotEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertFalse(done.emptied());
+            assertTrue(done.error() != null && done.error().contains("1 live files still on " + A),
+                    String.valueOf(done));
+        }
+    }
 }

@@ -44,6 +44,8 @@ final class WriteStep {
 
     private final DriveRunner drive;
     private final DriveContext context;
+    /** The cartridge of the write under way, counted in {@code Cartridges#writing}, or null. */
+    private String writingTo;
     /** The family this drive writes for, or null. */
     private String familyPool;
 
@@ -122,6 +124,7 @@ final class WriteStep {
             return;
         }
         String barcode = drive.mounted();
+        writeBegun(barcode);
         drive.set(DriveRunner.State.BUSY, "checking the catalog answers before writing to " + barcode);
         context.checkBeforeWrite(new CatalogWriter.Done<>() {
             @Override
@@ -142,6 +145,7 @@ final class WriteStep {
     private void append(PendingAggregate agg) {
         List<FlushItem> live = agg.live();
         if (live.isEmpty()) {
+            writeEnded();
             drive.work();
             return;
         }
@@ -249,6 +253,7 @@ final class WriteStep {
 
     private void commitFailed(PendingAggregate agg, String barcode, WrittenFile written, RuntimeException e) {
         // COMMIT in FaultReactions: the members fail at once; the tape file stays unreferenced
+        writeEnded();
         agg.writing(false);
         context.fault(FaultKind.CATALOG, drive.id(), barcode, "tape file " + written.fileNumber()
                 + " written but the catalog commit failed: " + e.getMessage());
@@ -264,6 +269,7 @@ final class WriteStep {
 
     private void committed(PendingAggregate agg, AggregatePlan plan, String barcode, List<FileRecord> files,
                            CartridgeRecord after) {
+        writeEnded();
         agg.writing(false);
         context.written(agg, barcode, plan.length(), after);
         drive.log.written(agg.family(), agg.dataset(), barcode, files.isEmpty() ? -1 : files.get(0).tapeFile(),
@@ -293,6 +299,7 @@ final class WriteStep {
 
     /** A write, its check or its read-back failed: the reaction of {@link FaultReactions.Operation#WRITE}. */
     private void writeFailed(PendingAggregate agg, TapeFault fault) {
+        writeEnded();
         context.fault(fault.kind(), drive.id(), drive.mounted(), "write failed: " + fault.getMessage());
         LOG.warn("Drive {}: writing to {} failed: {}", drive.id(), drive.mounted(), fault.toString());
         FaultReactions.Reaction r = FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind());
@@ -311,6 +318,20 @@ final class WriteStep {
         }
         context.writeFailed(agg, fault);
         drive.afterFault(r.then());
+    }
+
+    /** Counts the write begun on {@code barcode} (see {@code Cartridges#writeBegun}) until it ends. */
+    private void writeBegun(String barcode) {
+        writeEnded();
+        writingTo = barcode;
+        context.cartridges().writeBegun(barcode);
+    }
+
+    private void writeEnded() {
+        if (writingTo != null) {
+            context.cartridges().writeEnded(writingTo);
+            writingTo = null;
+        }
     }
 
     /** Remembers the first exception the aggregate's source threw, to tell a source problem from a tape one. */

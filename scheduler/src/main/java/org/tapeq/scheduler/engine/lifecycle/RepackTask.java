@@ -396,27 +396,38 @@ final class RepackTask implements BackgroundTask {
     // ---------------------------------------------------------------- ending
 
     /**
-     * Everything was read and written: counts what is still live on the source, marks it {@code EMPTY} if
-     * nothing is, and records the job as done, in one catalog task.
+     * Everything was read and written: waits until no write to the source is under way (a flush or another
+     * repack that began before the source was closed, see {@code Cartridges#writing}), then counts what is still
+     * live on the source, marks it {@code EMPTY} only if nothing is, and records the job as done, in one catalog
+     * task. Files that landed on the source after the plan was read are reported as left on it, not as moved.
      */
     private void finish() {
         state = "finishing";
         String source = job.source();
-        String summary = failed.isEmpty() ? "all " + job.filesTotal() + " files moved" : failedSummary();
+        if (ctx.cartridges().writing(source) > 0) {
+            LOG.info("Repack of {}: waiting for {} writes to it begun before it was closed", source,
+                    ctx.cartridges().writing(source));
+            ctx.cartridges().whenNoWrites(source, this::finish);
+            return;
+        }
         ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> {
-            boolean empty = ctx.catalog().files(source).isEmpty();
+            int left = ctx.catalog().files(source).size();
+            String summary = left == 0 && failed.isEmpty() ? "all " + job.filesTotal() + " files moved"
+                    : left == failed.size() ? failedSummary()
+                    : left + " live files still on " + source + (failed.isEmpty() ? "" : ", " + failedSummary())
+                    + ": repack it again";
             CartridgeRecord c = ctx.catalog().cartridge(source).orElse(null);
-            if (empty && c != null) {
+            if (left == 0 && c != null) {
                 ctx.catalog().putCartridge(c.withState(CartridgeState.EMPTY, "repacked to family "
                         + job.targetFamily()));
             }
             ctx.catalog().putRepackJob(job.ended(RepackJob.DONE, ctx.loop().now(), failed.size(), summary));
-            return empty ? c : null;
-        }, new CatalogWriter.Done<CartridgeRecord>() {
+            return new Ended(left == 0 ? c : null, left, summary);
+        }, new CatalogWriter.Done<Ended>() {
             @Override
-            public void succeeded(CartridgeRecord emptiedRecord) {
-                if (emptiedRecord != null) {
-                    ctx.queues().refreshCartridge(emptiedRecord);
+            public void succeeded(Ended e) {
+                if (e.emptied() != null) {
+                    ctx.queues().refreshCartridge(e.emptied());
                     CartridgeRecord now = ctx.cartridges().get(source);
                     if (now != null) {
                         ctx.queues().updateCartridge(now.withState(CartridgeState.EMPTY, "repacked to family "
@@ -424,11 +435,11 @@ final class RepackTask implements BackgroundTask {
                     }
                     emptied = true;
                 }
-                LOG.info("Repack of {}: {} of {} files moved to family {}, {} failed{}", source,
-                        movedBefore + filesDone, job.filesTotal(), job.targetFamily(), failed.size(),
+                LOG.info("Repack of {}: {} of {} files moved to family {}, {} failed, {} live files left{}", source,
+                        movedBefore + filesDone, job.filesTotal(), job.targetFamily(), failed.size(), e.left(),
                         emptied ? "; the cartridge is EMPTY" : "");
                 clearSpool();
-                markEnded(RepackJob.DONE, failed.isEmpty() ? null : summary);
+                markEnded(RepackJob.DONE, e.left() == 0 && failed.isEmpty() ? null : e.summary());
             }
 
             @Override
@@ -436,6 +447,10 @@ final class RepackTask implements BackgroundTask {
                 end(RepackJob.FAILED, "cannot record the end of the repack of " + source + ": " + e.getMessage());
             }
         });
+    }
+
+    /** The end as the catalog saw it: the record marked EMPTY (or null), live files left, the summary. */
+    private record Ended(CartridgeRecord emptied, int left, String summary) {
     }
 
     private String failedSummary() {

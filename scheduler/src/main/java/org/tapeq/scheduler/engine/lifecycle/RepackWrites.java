@@ -47,6 +47,8 @@ final class RepackWrites {
 
     private final RepackTask task;
     private final LifecycleContext ctx;
+    /** The target of the append under way, counted in {@code Cartridges#writing}, or null. */
+    private String writingTo;
     /** Dataset ("" for none) to the target family's cartridges holding it, preferred first. */
     private final Map<String, List<String>> colocated;
     private final Deque<Chunk> chunks = new ArrayDeque<>();
@@ -241,6 +243,7 @@ final class RepackWrites {
 
     private void append(DriveRunner drive, BackgroundTask.Slice slice, Chunk c) {
         String barcode = target;
+        writeBegun(barcode);
         AggregatePlan plan = c.plan.relayout(barcode, m -> true);
         drive.backgroundActivity("repack: writing " + plan.members().size() + " files (" + plan.length()
                 + " bytes) of " + task.source() + " to " + barcode);
@@ -323,6 +326,7 @@ final class RepackWrites {
         }, new CatalogWriter.Done<List<CartridgeRecord>>() {
             @Override
             public void succeeded(List<CartridgeRecord> after) {
+                writeEnded();
                 after.forEach(ctx.queues()::refreshCartridge);
                 LOG.info("Repack of {}: {} files ({} bytes) moved to {} tape file {}", source, files.size(),
                         plan.length(), barcode, written.fileNumber());
@@ -338,6 +342,7 @@ final class RepackWrites {
             @Override
             public void failed(RuntimeException e) {
                 // the tape file stays unreferenced (dead space); the files are still on the source and spooled
+                writeEnded();
                 task.stop(drive, slice, new TapeFault(FaultKind.CATALOG, "tape file " + written.fileNumber()
                         + " written to " + barcode + " but its commit failed: " + e.getMessage(), e));
             }
@@ -346,6 +351,7 @@ final class RepackWrites {
 
     /** A write, its check or its read-back failed: the target's reaction, then another attempt elsewhere. */
     private void writeFault(DriveRunner drive, BackgroundTask.Slice slice, Chunk c, TapeFault fault) {
+        writeEnded();
         LOG.warn("Repack of {}: writing to {} failed: {}", task.source(), target, fault.toString());
         task.targetFault(target, fault);
         c.attempts++;
@@ -379,5 +385,19 @@ final class RepackWrites {
         }
         target = next;
         ctx.background().submit(task);
+    }
+
+    /** Counts the append to {@code barcode} as a write under way ({@code Cartridges#writeBegun}) until it ends. */
+    private void writeBegun(String barcode) {
+        writeEnded();
+        writingTo = barcode;
+        ctx.cartridges().writeBegun(barcode);
+    }
+
+    private void writeEnded() {
+        if (writingTo != null) {
+            ctx.cartridges().writeEnded(writingTo);
+            writingTo = null;
+        }
     }
 }

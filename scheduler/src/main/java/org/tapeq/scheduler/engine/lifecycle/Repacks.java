@@ -125,10 +125,16 @@ public final class Repacks {
         }
     }
 
-    /** Reads the plan (catalog writer), opens the spool (I/O executor), then queues the task (loop). */
+    /** Closes the source for writing, reads the plan (catalog writer), opens the spool (I/O executor), then queues the task (loop). */
     private void launch(RepackJob asked, CompletableFuture<RepackReport> queued) {
         String source = asked.source();
         starting.add(source);
+        CartridgeRecord c = ctx.cartridges().get(source);
+        if (c != null && c.state() == CartridgeState.APPENDABLE) {
+            // closed before its files are read: a cartridge being emptied takes no new write (one begun before
+            // is waited for at the end, RepackTask#finish); it stays closed if the repack cannot start
+            ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, "closed for writing: being repacked"));
+        }
         ctx.writer().submit(CatalogWriter.Kind.READ, () -> {
             List<FileRecord> live = ctx.catalog().files(source);
             RepackPlan plan = RepackPlan.of(ctx.catalog().aggregates(source), live, ctx.spoolBytes());
@@ -179,11 +185,6 @@ public final class Repacks {
             job = new RepackJob(source, asked.targetFamily(), RepackJob.RUNNING, asked.requestedAt(), 0,
                     s.plan().files() + s.plan().hints().size(), s.plan().bytes() + RepackTask.hintBytes(s.plan()), 0,
                     null);
-        }
-        CartridgeRecord c = ctx.cartridges().get(source);
-        if (c != null && c.state() == CartridgeState.APPENDABLE) {
-            // a cartridge being emptied takes no new files: they would be left behind
-            ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, "closed for writing: being repacked"));
         }
         RepackJob record = job.inState(RepackJob.RUNNING);
         RepackTask task = new RepackTask(ctx, spool, record, s.plan(), s.spooled(), s.colocated());

@@ -28,6 +28,9 @@ public final class Cartridges {
     private final long fullMarginBytes;
     private final Map<String, CartridgeRecord> records = new LinkedHashMap<>();
     private final Map<String, Integer> mountsThisRun = new HashMap<>();
+    /** Writes under way per cartridge: begun (writability checked) and not yet committed or failed. */
+    private final Map<String, Integer> writing = new HashMap<>();
+    private final Map<String, List<Runnable>> noWrites = new HashMap<>();
 
     /** {@code fullMarginBytes}: a cartridge with less room than this is closed for writing. */
     public Cartridges(Catalog catalog, CatalogWriter writer, long fullMarginBytes) {
@@ -187,5 +190,38 @@ public final class Cartridges {
     /** Mounts per cartridge in this run. */
     public Map<String, Integer> mountsThisRun() {
         return Collections.unmodifiableMap(mountsThisRun);
+    }
+
+    /**
+     * A write to {@code barcode} begins (its writability was checked); a cartridge closed meanwhile may still
+     * receive its files, so whoever decides it holds none ({@code EMPTY}) waits until {@link #writing} is 0.
+     */
+    public void writeBegun(String barcode) {
+        writing.merge(barcode, 1, Integer::sum);
+    }
+
+    /** A write begun with {@link #writeBegun} was committed or failed. */
+    public void writeEnded(String barcode) {
+        writing.computeIfPresent(barcode, (b, n) -> n > 1 ? n - 1 : null);
+        if (!writing.containsKey(barcode)) {
+            List<Runnable> waiting = noWrites.remove(barcode);
+            if (waiting != null) {
+                waiting.forEach(Runnable::run);
+            }
+        }
+    }
+
+    /** Runs {@code then} now if no write to {@code barcode} is under way, else once the last one ended. */
+    public void whenNoWrites(String barcode, Runnable then) {
+        if (writing(barcode) == 0) {
+            then.run();
+        } else {
+            noWrites.computeIfAbsent(barcode, b -> new ArrayList<>()).add(then);
+        }
+    }
+
+    /** Writes begun on {@code barcode} and not yet committed or failed. */
+    public int writing(String barcode) {
+        return writing.getOrDefault(barcode, 0);
     }
 }
