@@ -128,6 +128,16 @@ class RepackCrashTest {
                     assertNotEquals(source, live.get(f.pnfsid()).cartridge(), f.pnfsid());
                 }
                 assertEquals(List.of(), catalog.files(source));
+                // one row per file cannot show a file written twice; the aggregates can: every file is a member
+                // of exactly one committed aggregate off the source (a copy committed twice would count twice)
+                int members = 0;
+                for (var c : catalog.cartridges()) {
+                    if (!c.barcode().equals(source)) {
+                        members += catalog.aggregates(c.barcode()).stream()
+                                .mapToInt(org.tapeq.scheduler.model.AggregateRecord::memberCount).sum();
+                    }
+                }
+                assertEquals(FILES, members, "aggregate members off " + source);
                 assertEquals(CartridgeState.EMPTY, catalog.cartridge(source).orElseThrow().state());
                 assertEquals(RepackJob.DONE, catalog.repackJobs().get(0).state());
             }
