@@ -535,4 +535,43 @@ class SchedulerRepackTest {
                     String.valueOf(done));
         }
     }
+    /** A spool copy left by a run that was killed, damaged meanwhile, fails its check: it is read again from tape. */
+    @Test
+    void repack_resumedSpoolCopyFailsItsCheck_readAgainFromTheSource_everyFileMoved() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            flush(f, 0, 20, "atlas:raw@osm");
+            f.label("raw", B);
+            f.scheduler.repackCartridge(A, null);
+            for (int step = 0; step < 100_000; step++) {
+                f.loop.runFor(1_000);
+                if (repack(f, A).spooledFiles() > 0) {
+                    break;
+                }
+            }
+            assertTrue(repack(f, A).spooledFiles() > 0, String.valueOf(repack(f, A)));
+        } // no orderly stop, as at kill -9
+        int damaged = 0;
+        try (var copies = Files.list(dir.resolve("spool").resolve(A))) {
+            for (Path p : copies.filter(p -> !p.getFileName().toString().endsWith(".part")).toList()) {
+                byte[] bytes = Files.readAllBytes(p);
+                bytes[bytes.length / 2] ^= 0x5a;
+                Files.write(p, bytes);
+                damaged++;
+            }
+        }
+        assertTrue(damaged > 0, "no whole copy in the spool");
+
+        try (EngineFixture f = EngineFixture.open(dir, config().build(), 1, CAPACITY, A, B)) {
+            f.loop.runUntilIdle();
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(0, done.filesFailed(), String.valueOf(done));
+            assertEquals(20, f.catalog.files(B).size());
+            assertEquals(20, f.catalog.aggregates(B).stream().mapToInt(AggregateRecord::memberCount).sum());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            stageAllByteIdentical(f, range(0, 20));
+        }
+    }
 }

@@ -3,6 +3,7 @@ package org.tapeq.scheduler.engine.lifecycle;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,8 @@ final class RepackTask implements BackgroundTask {
     private final RepackPlan plan;
     /** Whole copies found in the spool at start (a resumed repack does not read them again). */
     private final Set<String> alreadySpooled;
+    /** The plan's units, then single-file units of resumed spool copies that failed their check (read again). */
+    private final List<RepackPlan.Unit> units;
     /** Read and in the spool, not yet committed elsewhere, in tape order. */
     final Map<String, FileRecord> spooled = new LinkedHashMap<>();
     final List<VerifyReport.FileResult> failed = new ArrayList<>();
@@ -77,7 +80,8 @@ final class RepackTask implements BackgroundTask {
         this.spool = spool;
         this.job = job;
         this.plan = plan;
-        this.alreadySpooled = alreadySpooled;
+        this.alreadySpooled = new HashSet<>(alreadySpooled);
+        this.units = new ArrayList<>(plan.units());
         this.movedBefore = Math.max(0, job.filesTotal() - plan.files() - plan.hints().size());
         this.movedBytesBefore = Math.max(0, job.bytesTotal() - plan.bytes() - hintBytes(plan));
         this.writes = new RepackWrites(this, colocated);
@@ -97,7 +101,7 @@ final class RepackTask implements BackgroundTask {
 
     /** Queues the first slice, or finishes at once when there is nothing to read. */
     void begin() {
-        if (plan.units().isEmpty()) {
+        if (units.isEmpty()) {
             finish();
         } else {
             ctx.background().submit(this);
@@ -236,8 +240,8 @@ final class RepackTask implements BackgroundTask {
     private void startBatch() {
         batchEnd = nextUnit;
         long bytes = 0;
-        while (batchEnd < plan.units().size()) {
-            long more = plan.units().get(batchEnd).liveBytes();
+        while (batchEnd < units.size()) {
+            long more = units.get(batchEnd).liveBytes();
             if (batchEnd > nextUnit && bytes + more > ctx.spoolBytes()) {
                 break;
             }
@@ -247,8 +251,8 @@ final class RepackTask implements BackgroundTask {
     }
 
     private void readNext(DriveRunner drive, Slice slice) {
-        while (nextUnit < batchEnd && allSpooled(plan.units().get(nextUnit))) {
-            for (FileRecord f : plan.units().get(nextUnit).members()) {
+        while (nextUnit < batchEnd && allSpooled(units.get(nextUnit))) {
+            for (FileRecord f : units.get(nextUnit).members()) {
                 spooled.put(f.pnfsid(), f);
             }
             nextUnit++;
@@ -257,7 +261,7 @@ final class RepackTask implements BackgroundTask {
             batchRead(drive, slice);
             return;
         }
-        RepackPlan.Unit unit = plan.units().get(nextUnit);
+        RepackPlan.Unit unit = units.get(nextUnit);
         SpoolSink sink = new SpoolSink(unit.members(), unit.start(), spool, job.source());
         String id = drive.id();
         long skip = unit.start() % unit.aggregate().blockSize();
@@ -321,6 +325,7 @@ final class RepackTask implements BackgroundTask {
             FileRecord f = unit.members().get(i);
             if (sink.spooled(i)) {
                 spooled.put(f.pnfsid(), f);
+                alreadySpooled.remove(f.pnfsid()); // read in this run: a bad copy now is the tape's problem
             } else {
                 // a media error, a checksum that differs, or a tape file that ends early: the tape's problem
                 String why = fault != null ? fault.getMessage() : sink.problem(i);
@@ -354,7 +359,7 @@ final class RepackTask implements BackgroundTask {
             state = "preparing";
             release(drive, slice, false);
             writes.prepare(new ArrayList<>(spooled.values()));
-        } else if (nextUnit < plan.units().size()) {
+        } else if (nextUnit < units.size()) {
             startBatch();
             readNext(drive, slice);
         } else {
@@ -365,13 +370,49 @@ final class RepackTask implements BackgroundTask {
 
     /** Every file of the batch was written or failed: read the next batch, or finish. */
     void batchWritten() {
-        if (nextUnit < plan.units().size()) {
+        if (nextUnit < units.size()) {
             startBatch();
             state = RepackJob.QUEUED;
             ctx.background().submit(this);
         } else {
             finish();
         }
+    }
+
+    /** Whether {@code f}'s spool copy was found at the start (a resumed repack) rather than read in this run. */
+    boolean resumedCopy(FileRecord f) {
+        return alreadySpooled.contains(f.pnfsid());
+    }
+
+    /**
+     * Resumed spool copies that failed their check: removed from the spool (off the loop), then each read again
+     * from the source as a unit of its own at the end of the plan; {@code then} runs on the loop afterwards.
+     */
+    void readAgain(List<FileRecord> files, Runnable then) {
+        List<String> ids = new ArrayList<>(files.size());
+        List<RepackPlan.Unit> again = new ArrayList<>(files.size());
+        for (FileRecord f : files) {
+            alreadySpooled.remove(f.pnfsid());
+            ids.add(f.pnfsid());
+            for (RepackPlan.Unit u : plan.units()) {
+                if (u.members().contains(f)) {
+                    again.add(new RepackPlan.Unit(u.aggregate(), List.of(f)));
+                    break;
+                }
+            }
+        }
+        ctx.io().execute(() -> {
+            try {
+                spool.remove(job.source(), ids);
+            } catch (IOException e) {
+                LOG.warn("Repack of {}: cannot remove {} bad spool copies (replaced when read again): {}",
+                        job.source(), ids.size(), e.toString());
+            }
+            ctx.loop().execute(() -> {
+                units.addAll(again);
+                then.run();
+            });
+        });
     }
 
     /** Files committed on {@code target}: their spool copies go. */

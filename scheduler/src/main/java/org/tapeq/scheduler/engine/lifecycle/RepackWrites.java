@@ -139,19 +139,35 @@ final class RepackWrites {
     }
 
     private void prepared(List<Chunk> all, List<AggregatePlan.Prepared> results) {
+        List<FileRecord> readAgain = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
             Chunk c = all.get(i);
             AggregatePlan.Prepared p = results.get(i);
             for (AggregatePlan.Rejected r : p.rejected()) {
                 FileRecord f = task.spooled.remove(r.member().pnfsid());
                 c.files.remove(f);
-                task.fail(f, "its spool copy failed the check before writing: " + r.fault().getMessage());
+                if (task.resumedCopy(f)) {
+                    // a copy left by an earlier run: the source still has the file, read it again
+                    LOG.warn("Repack of {}: the spool copy of {} left by an earlier run failed its check, read again"
+                            + " from the source: {}", task.source(), f.pnfsid(), r.fault().getMessage());
+                    readAgain.add(f);
+                } else {
+                    task.fail(f, "its spool copy failed the check before writing: " + r.fault().getMessage());
+                }
             }
             if (!p.plan().members().isEmpty()) {
                 c.plan = p.plan();
                 chunks.add(c);
             }
         }
+        if (!readAgain.isEmpty()) {
+            task.readAgain(readAgain, this::preparedGoOn);
+        } else {
+            preparedGoOn();
+        }
+    }
+
+    private void preparedGoOn() {
         if (task.cancelRequested()) {
             chunks.clear();
             task.dropped(RepackTask.CANCELLED);
