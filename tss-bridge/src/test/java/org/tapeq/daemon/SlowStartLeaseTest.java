@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -22,6 +23,7 @@ import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.testing.postgres.TestSchema;
+import org.tapeq.testing.support.Poll;
 
 /**
  * A start slower than the lease timeout (the library's inventory and drive status held up at the step after
@@ -89,7 +91,10 @@ class SlowStartLeaseTest {
                 }
             });
             try {
-                Thread.sleep(TIMEOUT); // and keeps polling once the first serves
+                // and keeps polling once the first serves: at least a lease timeout's worth of looks (one a second)
+                long looked = standby.polls();
+                Poll.until("the standby's looks at the lease for one lease timeout after the first daemon served",
+                        Duration.ofSeconds(30), () -> standby.polls() >= looked + TIMEOUT / 1_000);
                 assertFalse(takenOver.isDone(), "the standby took the site over from a starting daemon");
                 assertTrue(standby.waiting().startsWith("standby, lease held by"), standby.waiting());
                 assertFalse(fixture.daemon.deposed().isDone(), "the first daemon was deposed");
