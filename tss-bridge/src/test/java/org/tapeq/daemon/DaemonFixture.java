@@ -1,5 +1,7 @@
 package org.tapeq.daemon;
 
+import org.tapeq.daemon.control.ControlProtocol;
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -279,4 +281,10 @@ final class DaemonFixture implements AutoCloseable {
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
         Poll.until(what, WAIT, condition::getAsBoolean);
     }
+
+    /** Calls {@code command} on the running daemon's control socket, as {@code tapeq} does. */
+    JsonNode control(String command, List<String> args) throws Exception {
+        return ControlProtocol.call(root.resolve("state").resolve(Daemon.CONTROL_SOCKET), command, args);
+    }
+
 }

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.scheduler.catalog.CartridgeState;
 
 /** {@code tapeq cartridge repack} through the control socket of a running daemon on a simulated library. */
@@ -40,7 +39,7 @@ class DaemonRepackTest {
     }
 
     private JsonNode call(String command, List<String> args) throws Exception {
-        return ControlProtocol.call(tmp.resolve("state").resolve(Daemon.CONTROL_SOCKET), command, args);
+        return f.control(command, args);
     }
 
     @Test

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.daemon.control.ControlProtocol;
 
 /** {@code tapeq cartridge verify} through the control socket of a running daemon on a simulated library. */
 class DaemonVerifyTest {
@@ -34,7 +33,7 @@ class DaemonVerifyTest {
     }
 
     private JsonNode call(String command, List<String> args) throws Exception {
-        return ControlProtocol.call(tmp.resolve("state").resolve(Daemon.CONTROL_SOCKET), command, args);
+        return f.control(command, args);
     }
 
     @Test
