@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.engine;
 
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -220,6 +221,23 @@ final class EngineFixture implements AutoCloseable {
 
     static String pnfsid(int i) {
         return String.format("0000%020X", i);
+    }
+
+    /**
+     * Flushes {@code count} files of about 900 kB (about four per aggregate), numbered from {@code first}, datasets
+     * ds0/ds1 alternating, to the family of {@code storageClass}; runs the loop until idle and asserts each flushed.
+     */
+    List<FlushRequest> flushAll(int first, int count, String storageClass) throws IOException {
+        List<FlushRequest> flushes = new ArrayList<>();
+        for (int i = first; i < first + count; i++) {
+            flushes.add(flushRequest(i, 900_000 + i, "ds" + (i % 2), storageClass));
+        }
+        flushes.forEach(scheduler::flush);
+        loop.runUntilIdle();
+        for (FlushRequest r : flushes) {
+            assertInstanceOf(Outcome.Flushed.class, outcome(r), r.pnfsid());
+        }
+        return flushes;
     }
 
     FlushRequest flushRequest(int i, long size, String dataset, String storageClass) throws IOException {

@@ -49,19 +49,9 @@ class SchedulerRepackTest {
         return EngineFixture.testConfig().repackSpoolBytes(3_000_000);
     }
 
-    /** Flushes {@code count} files of about 900 kB (about four per aggregate), datasets ds0/ds1 alternating. */
     private static List<FlushRequest> flush(EngineFixture f, int first, int count, String storageClass)
             throws IOException {
-        List<FlushRequest> flushes = new ArrayList<>();
-        for (int i = first; i < first + count; i++) {
-            flushes.add(f.flushRequest(i, 900_000 + i, "ds" + (i % 2), storageClass));
-        }
-        flushes.forEach(f.scheduler::flush);
-        f.loop.runUntilIdle();
-        for (FlushRequest r : flushes) {
-            assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
-        }
-        return flushes;
+        return f.flushAll(first, count, storageClass);
     }
 
     private static RepackReport repack(EngineFixture f, String barcode) {

@@ -32,19 +32,9 @@ class SchedulerVerifyTest {
     @TempDir
     Path dir;
 
-    /** Flushes {@code count} files of 900 kB (about four per aggregate) to the family of {@code storageClass}. */
     private static List<FlushRequest> flush(EngineFixture f, int first, int count, String storageClass)
             throws IOException {
-        List<FlushRequest> flushes = new ArrayList<>();
-        for (int i = first; i < first + count; i++) {
-            flushes.add(f.flushRequest(i, 900_000 + i, "ds" + (i % 2), storageClass));
-        }
-        flushes.forEach(f.scheduler::flush);
-        f.loop.runUntilIdle();
-        for (FlushRequest r : flushes) {
-            assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
-        }
-        return flushes;
+        return f.flushAll(first, count, storageClass);
     }
 
     private static VerifyReport verification(EngineFixture f, String barcode) {
