@@ -29,6 +29,7 @@ import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
 
@@ -562,6 +563,48 @@ class SchedulerRepackTest {
             assertEquals(20, f.catalog.aggregates(B).stream().mapToInt(AggregateRecord::memberCount).sum());
             assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
             stageAllByteIdentical(f, range(0, 20));
+        }
+    }
+
+    /**
+     * A size-only library (the simulator's) reports what it read but delivers no bytes: the repack counts each
+     * file read as spooled without a copy and writes it from the catalog's record, so it runs to the end there too.
+     */
+    @Test
+    void repack_sizeOnlyLibrary_everyFileMovedWithoutSpoolCopies_sourceEmpty_filesStageFromTheTarget()
+            throws IOException {
+        SchedulerConfig c = config().checkLabels(false).build();
+        try (EngineFixture f = EngineFixture.open(dir, c, false, b -> b.drives(1)
+                .cartridge(A, MediaType.LTO9, CAPACITY).cartridge(B, MediaType.LTO9, CAPACITY))) {
+            f.label("raw", A);
+            List<FlushRequest> flushes = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                flushes.add(f.sizedFlush(i, 900_000 + i, "ds" + (i % 2), "atlas"));
+            }
+            flushes.forEach(f.scheduler::flush);
+            f.loop.runUntilIdle();
+            assertEquals(20, f.catalog.files(A).size());
+            f.label("raw", B);
+
+            f.await(f.scheduler.repackCartridge(A, null));
+
+            RepackReport done = repack(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(20, done.filesDone());
+            assertEquals(0, done.filesFailed());
+            assertTrue(done.emptied());
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(20, f.catalog.files(B).size());
+            assertFalse(Files.exists(dir.resolve("spool").resolve(A)), "no spool left");
+            List<StageRequest> stages = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                stages.add(f.sizedStage(i, "atlas", 0, 0));
+            }
+            stages.forEach(f.scheduler::stage);
+            f.loop.runUntilIdle();
+            for (int i = 0; i < 20; i++) {
+                assertEquals(900_000 + i, assertInstanceOf(Outcome.Staged.class, f.outcome(stages.get(i))).bytes());
+            }
         }
     }
 }

@@ -551,9 +551,12 @@ public final class DriveRunner implements WorkQueue.Holder {
         set(State.BUSY, what);
     }
 
-    /** Whether the label of the cartridge in the drive was checked since it was mounted. */
+    /**
+     * Whether the label of the cartridge in the drive was checked since it was mounted, or labels are not checked
+     * at all ({@code checkLabels} off: a size-only simulation, whose tapes hold no label bytes).
+     */
     public boolean labelChecked() {
-        return label.checked();
+        return label.checked() || !context.settings().checkLabels();
     }
 
     /**

@@ -57,6 +57,8 @@ final class RepackTask implements BackgroundTask {
     private final List<RepackPlan.Unit> units;
     /** Read and in the spool, not yet committed elsewhere, in tape order. */
     final Map<String, FileRecord> spooled = new LinkedHashMap<>();
+    /** Of {@link #spooled}: counted from a size-only library's read, with no copy in the spool. */
+    final Set<String> withoutCopy = new HashSet<>();
     final List<VerifyReport.FileResult> failed = new ArrayList<>();
     private final RepackWrites writes;
     /** Files and bytes moved before this run (a resumed repack). */
@@ -273,6 +275,7 @@ final class RepackTask implements BackgroundTask {
                 ctx.library().read(id, skip, unit.span(), () -> sink, new Completion<>() {
                     @Override
                     public void succeeded(Long n) {
+                        sink.assumeDelivered(n);
                         closeThen(sink, () -> unitRead(drive, slice, unit, sink, null));
                     }
 
@@ -325,6 +328,9 @@ final class RepackTask implements BackgroundTask {
             FileRecord f = unit.members().get(i);
             if (sink.spooled(i)) {
                 spooled.put(f.pnfsid(), f);
+                if (sink.withoutBytes()) {
+                    withoutCopy.add(f.pnfsid());
+                }
                 alreadySpooled.remove(f.pnfsid()); // read in this run: a bad copy now is the tape's problem
             } else {
                 // a media error, a checksum that differs, or a tape file that ends early: the tape's problem
@@ -420,6 +426,7 @@ final class RepackTask implements BackgroundTask {
         List<String> ids = new ArrayList<>(files.size());
         for (FileRecord f : files) {
             spooled.remove(f.pnfsid());
+            withoutCopy.remove(f.pnfsid());
             ids.add(f.pnfsid());
             filesDone++;
             bytesDone += f.size();

@@ -123,13 +123,14 @@ final class RepackWrites {
         int blockSize = ctx.library().blockSize();
         String family = task.family();
         String source = task.source();
+        Set<String> copyless = Set.copyOf(task.withoutCopy); // size-only: taken as catalogued, no source to read
         ctx.io().execute(() -> {
             List<AggregatePlan.Prepared> results = new ArrayList<>(all.size());
             for (Chunk c : all) {
                 List<AggregateMember> members = new ArrayList<>(c.files.size());
                 for (FileRecord f : c.files) {
                     members.add(new AggregateMember(f.pnfsid(), f.size(), f.checksum(), f.storageClass(), f.path(),
-                            f.dataset(), task.spool.file(source, f.pnfsid())));
+                            f.dataset(), copyless.contains(f.pnfsid()) ? null : task.spool.file(source, f.pnfsid())));
                 }
                 results.add(AggregatePlan.prepare("", family, c.dataset.isEmpty() ? null : c.dataset, now, members,
                         blockSize));

@@ -38,6 +38,7 @@ final class SpoolSink extends OutputStream {
     private long position;
     private int current;
     private boolean closed;
+    private boolean withoutBytes;
 
     /** {@code members} in tape-file order; {@code base} is the tape-file offset of the first byte the read gives. */
     SpoolSink(List<FileRecord> members, long base, RepackSpool spool, String source) {
@@ -153,6 +154,27 @@ final class SpoolSink extends OutputStream {
             // the member failed already; a left-over .part is removed when the spool is opened again
         }
         outs[i] = null;
+    }
+
+    /**
+     * The library reported {@code reported} bytes read but handed none to the sink (a size-only library, as the
+     * simulator's): every member within them counts as spooled, with no copy (no bytes to keep or check; such a
+     * library reads no source when it writes either). Nothing happens if bytes arrived. Before {@link #close()}.
+     */
+    void assumeDelivered(long reported) {
+        if (position > 0 || reported <= 0) {
+            return;
+        }
+        withoutBytes = true;
+        for (int i = 0; i < members.size(); i++) {
+            done[i] = end(i) <= base + reported;
+        }
+        current = members.size();
+    }
+
+    /** Whether the members counted as spooled have no copy ({@link #assumeDelivered}). */
+    boolean withoutBytes() {
+        return withoutBytes;
     }
 
     /** Blocking: ends the members that did not complete (their partial copies removed) and forces the directory. */
