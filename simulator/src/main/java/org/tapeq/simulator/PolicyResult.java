@@ -27,13 +27,14 @@ import org.tapeq.charts.Series;
  * @param cpuS               CPU time of the thread that ran the loop (the run's cost, whatever else the machine does)
  * @param queueDepth         outstanding requests over time (hours)
  * @param throughput         MB/s of completed requests over time (hours)
+ * @param repack             what the repack beside the workload did, or null without one
  */
 public record PolicyResult(String name, long seed, double makespanS, double boundS, double bestLocateS,
                            double entryLocateS, double oracleLocateS, long mounts,
                            int cartridgesMounted, double mountsPerCartridge, double locateS, double locateShare,
                            double mbPerDrive, double driveEfficiency, double writeEfficiency, double latencyP50S,
                            double latencyP99S, double idleShare, long completed, long failed, double setupS, double wallS,
-                           double cpuS, Series queueDepth, Series throughput) {
+                           double cpuS, Series queueDepth, Series throughput, RepackBeside.Progress repack) {
 
     public double ratio() {
         return makespanS / boundS;

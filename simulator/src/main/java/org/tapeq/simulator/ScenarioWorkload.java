@@ -21,6 +21,7 @@ import org.tapeq.workload.Workload;
 import org.tapeq.workload.scenario.Activity;
 import org.tapeq.workload.scenario.Experiment;
 import org.tapeq.workload.scenario.Scenario;
+import org.tapeq.workload.scenario.SimOptions;
 
 /*
  * Design notes: what the simulator makes of a scenario file. Each fair-share group draws from its own seeded
@@ -35,6 +36,10 @@ final class ScenarioWorkload {
 
     /** Multiplier of the seed of the second and later groups. */
     private static final long GROUP_SEED = 0x5DEECE66DL;
+    /** The repack's sources draw from a generator of their own, so adding a repack changes no other draw. */
+    private static final long REPACK_SEED = 0x2545F4914F6CDD1DL;
+    /** Fair-share group, storage class and family of the files the repack moves. */
+    static final String REPACK_GROUP = "repack";
 
     private final Scenario scenario;
     private final double scale;
@@ -42,6 +47,7 @@ final class ScenarioWorkload {
     private final Map<String, Datasets> groups = new LinkedHashMap<>();
     private final List<Trace.Arrival> arrivals = new ArrayList<>();
     private final List<TapeImage> tapes = new ArrayList<>();
+    private final List<String> repackSources = new ArrayList<>();
     private RequestSource carousel;
     private int nextId;
 
@@ -86,6 +92,9 @@ final class ScenarioWorkload {
         for (Experiment e : writes) {
             write(e);
         }
+        if (scenario.options().repack() != null) {
+            repackCartridges(scenario.options().repack(), seed);
+        }
         RequestSource source = carousel;
         if (source == null) {
             arrivals.sort(Comparator.comparingLong(Trace.Arrival::atMillis)); // stable: ids in order within a time
@@ -94,7 +103,23 @@ final class ScenarioWorkload {
             source = trace;
         }
         return new Workload(scenario.name(), seed, scenario.library().drives(), scenario.library().robotArms(), media,
-                tapes, source, groupConfig());
+                tapes, source, groupConfig(), scenario.options(), repackSources);
+    }
+
+    /**
+     * The repack's sources, written co-located like an adt's inputs (full, never requested), and the blank
+     * cartridges of their family the files move to.
+     */
+    private void repackCartridges(SimOptions.Repack r, long seed) {
+        Datasets d = new Datasets(new SplittableRandom(seed ^ REPACK_SEED), REPACK_GROUP);
+        String family = FileSpec.storageClass(REPACK_GROUP);
+        List<List<FileSpec>> data = d.atlasDatasets(scaled(r.files(), scenario.scaleFloor().files()));
+        List<String> sources = barcodes(r.barcodes(), scaled(r.cartridges(), 1));
+        tapes.addAll(d.colocated(data, sources, family, media.capacityBytes()));
+        repackSources.addAll(sources);
+        for (String b : barcodes(r.barcodes() + "T", scaled(r.targets(), 1))) {
+            tapes.add(new TapeImage(b, family));
+        }
     }
 
     private Datasets of(Experiment e) {
@@ -118,6 +143,10 @@ final class ScenarioWorkload {
         int count = scaled(cartridges, scenario.scaleFloor().cartridges());
         String prefix = e.sim().barcodes().isEmpty()
                 ? "X" + (char) ('A' + scenario.experiments().indexOf(e) % 26) : e.sim().barcodes();
+        return barcodes(prefix, count);
+    }
+
+    private List<String> barcodes(String prefix, int count) {
         List<String> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             out.add(String.format(Locale.ROOT, "%s%04d%s", prefix, i, media.barcodeSuffix()));

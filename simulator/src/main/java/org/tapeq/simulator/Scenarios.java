@@ -22,7 +22,7 @@ public final class Scenarios {
 
     /** The built-in scenarios, in the order {@code tapeq simulate} runs them. */
     static final List<String> BUILT_IN = List.of("bulk-recall", "bulk-recall-scattered", "carousel", "dt-write",
-            "dt-write-100mb", "mixed", "trickle", "small-files", "many-datasets");
+            "dt-write-100mb", "mixed", "trickle", "small-files", "many-datasets", "recall-beside-repack");
     static final String YAML = ".yaml";
 
     private Scenarios() {
@@ -54,7 +54,7 @@ public final class Scenarios {
             Scenario s = scenario;
             return new Sim(new Scenario(s.source(), s.name(), s.type(), s.seed(), new LibrarySettings(l.drives(),
                     l.cartridges(), media, l.speed(), l.data(), l.robotArms()), s.experiments(), s.targets(),
-                    s.timeoutMillis(), s.description(), s.scaleFloor()));
+                    s.timeoutMillis(), s.description(), s.scaleFloor(), s.options()));
         }
     }
 

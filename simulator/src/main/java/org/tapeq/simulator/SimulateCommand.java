@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
         description = {"Runs the real scheduler in virtual time on a simulated library, each policy on the same "
                 + "seeded workload, and prints a table with each policy's ratio to the physical lower bound.",
                 "Scenarios: bulk-recall, bulk-recall-scattered, carousel, dt-write, dt-write-100mb, mixed, trickle, "
-                        + "small-files, many-datasets "
+                        + "small-files, many-datasets, recall-beside-repack "
                         + "(--list describes them), or scenario files (FILE.yaml, the format of tapeq loadtest)."})
 public final class SimulateCommand implements Callable<Integer> {
 
@@ -106,22 +106,31 @@ public final class SimulateCommand implements Callable<Integer> {
         for (Scenarios.Sim scenario : chosen) {
             String name = scenario.name();
             List<ScenarioReport> perProfile = new ArrayList<>();
+            boolean repack = scenario.scenario().options().repack() != null;
             for (PhysicsProfile profile : profiles) {
                 ScenarioReport report = new ScenarioReport(name, scenario.description(), profile.name());
+                RepackSlowdown slowdown = new RepackSlowdown(name);
                 for (long s = seed; s < seed + seeds; s++) {
                     Workload w = scenario.build(s, scale);
                     Map<PhysicsProfile, PhysicalBound> bounds = new HashMap<>();
                     for (String p : policyNames) {
                         PolicyResult r = SimulationRun.run(w, SimPolicies.get(p), profile, bounds, failures);
                         report.add(r);
-                        spec.commandLine().getErr().printf(Locale.ROOT, "%s [%s] seed %d %s: %.2f h virtual in"
-                                + " %.1f s (%.0fx real time), %.1f s CPU (%.0fx); preload %.1f s%n", name,
-                                profile.name(), s, p, r.makespanS() / 3600, r.wallS(), r.speedup(), r.cpuS(),
-                                r.cpuSpeedup(), r.setupS());
+                        progress(name + (repack ? " (beside the repack)" : ""), profile, s, p, r);
+                        if (repack) {
+                            PolicyResult alone = SimulationRun.run(w, SimPolicies.get(p), profile, bounds, failures,
+                                    false);
+                            progress(name + " (alone)", profile, s, p, alone);
+                            slowdown.add(alone, r);
+                        }
                     }
                 }
                 out.print(report.table());
                 out.println();
+                if (repack) {
+                    out.print(slowdown.table());
+                    out.println();
+                }
                 out.flush();
                 if (plots != null && perProfile.isEmpty()) {
                     for (Path png : report.plots(plots)) {
@@ -157,6 +166,12 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private void progress(String name, PhysicsProfile profile, long s, String p, PolicyResult r) {
+        spec.commandLine().getErr().printf(Locale.ROOT, "%s [%s] seed %d %s: %.2f h virtual in %.1f s (%.0fx real"
+                + " time), %.1f s CPU (%.0fx); preload %.1f s%n", name, profile.name(), s, p, r.makespanS() / 3600,
+                r.wallS(), r.speedup(), r.cpuS(), r.cpuSpeedup(), r.setupS());
     }
 
     /** The physics profiles to run: the whole family with --physics-sweep, else the one named (nominal). */

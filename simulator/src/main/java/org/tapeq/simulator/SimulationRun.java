@@ -4,10 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.Scheduler;
@@ -22,6 +26,7 @@ import org.tapeq.scheduler.time.VirtualEventLoop;
 import org.tapeq.workload.RequestSource;
 import org.tapeq.workload.TapeImage;
 import org.tapeq.workload.Workload;
+import org.tapeq.workload.scenario.SimOptions;
 
 /*
  * Design notes: one policy on one workload. Everything is built fresh per run (virtual clock, size-only library
@@ -61,6 +66,17 @@ final class SimulationRun {
     /** As {@link #run(Workload, SimPolicies.SimPolicy, PhysicsProfile, Map)}, with drives failing mid-run if given. */
     static PolicyResult run(Workload w, SimPolicies.SimPolicy policy, PhysicsProfile physics,
                             Map<PhysicsProfile, PhysicalBound> bounds, DriveFailures failures) {
+        return run(w, policy, physics, bounds, failures, true);
+    }
+
+    /**
+     * As {@link #run(Workload, SimPolicies.SimPolicy, PhysicsProfile, Map, DriveFailures)}; {@code repack} false
+     * leaves the scenario's repack sources untouched (the same workload alone, for the slowdown the repack
+     * causes).
+     */
+    static PolicyResult run(Workload w, SimPolicies.SimPolicy policy, PhysicsProfile physics,
+                            Map<PhysicsProfile, PhysicalBound> bounds, DriveFailures failures, boolean repack) {
+        SimOptions.Repack repackOptions = repack && !w.repackSources().isEmpty() ? w.options().repack() : null;
         VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
         SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
                 .seed(w.seed()).physics(physics).filemarkMillis(policy.filemarkMillis())
@@ -68,8 +84,25 @@ final class SimulationRun {
         for (TapeImage t : w.tapes()) {
             lb.cartridge(t.barcode(), w.media());
         }
-        SchedulerConfig config = policy.configure(w.config().apply(SchedulerConfig.builder().checkLabels(false)))
-                .build();
+        SchedulerConfig.Builder cb = policy.configure(w.config().apply(SchedulerConfig.builder().checkLabels(false)));
+        if (repackOptions != null) {
+            cb.maxBackgroundDrives(repackOptions.maxDrives());
+        }
+        SchedulerConfig config = cb.build();
+        Path spool = repackOptions == null ? null : tempDirectory();
+        try {
+            return run(w, policy, physics, bounds, failures, loop, lb, config, spool, repackOptions);
+        } finally {
+            if (spool != null) {
+                deleteTree(spool);
+            }
+        }
+    }
+
+    private static PolicyResult run(Workload w, SimPolicies.SimPolicy policy, PhysicsProfile physics,
+                                    Map<PhysicsProfile, PhysicalBound> bounds, DriveFailures failures,
+                                    VirtualEventLoop loop, SimLibraryBuilder lb, SchedulerConfig config, Path spool,
+                                    SimOptions.Repack repackOptions) {
         try (SimulatedLibrary library = lb.build(); JdbcCatalog catalog = JdbcCatalog.open("jdbc:sqlite::memory:")) {
             long setupStart = System.nanoTime();
             Map<String, TapeLoader.Location> locations = TapeLoader.load(w.tapes(), w.media(), library, catalog,
@@ -81,24 +114,14 @@ final class SimulationRun {
             double setupS = (wallStart - setupStart) / 1e9;
             RunRecorder recorder = new RunRecorder(w.source().requestCount(), loop::now);
             Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
-                    .policy(policy.create(config)).listener(recorder).build();
+                    .policy(policy.create(config)).listener(recorder).repackSpool(spool).build();
             await(loop, scheduler.start());
             long t0 = loop.now();
             recorder.begin();
-            if (failures != null) {
-                String[] failing = failures.driveIds(w.drives());
-                loop.schedule(failures.atMillis(), () -> {
-                    for (String d : failing) {
-                        library.faults().failDrive(d);
-                    }
-                });
-                loop.schedule(failures.atMillis() + failures.repairMillis(), () -> {
-                    for (String d : failing) {
-                        library.faults().restoreDrive(d);
-                        scheduler.driveUp(d); // the operator, after the repair
-                    }
-                });
-            }
+            ScenarioFaults.schedule(loop, library.faults(), scheduler, w.options().faults(), failures, w.drives());
+            RepackBeside repack = repackOptions == null ? null
+                    : RepackBeside.start(loop, scheduler, w.repackSources(), repackOptions.startMillis());
+            long[] ends = new long[1];
             RequestSource.Submit submit = new RequestSource.Submit() {
                 @Override
                 public long now() {
@@ -124,9 +147,15 @@ final class SimulationRun {
                     scheduler.flush(request);
                 }
             };
-            recorder.then((request, outcome) -> w.source().completed(request, outcome, submit));
+            recorder.then((request, outcome) -> {
+                w.source().completed(request, outcome, submit);
+                if (++ends[0] == w.source().requestCount() && repack != null) {
+                    repack.workloadEnded();
+                }
+            });
             w.source().start(submit);
             loop.runUntilIdle();
+            RepackBeside.Progress progress = repack == null ? null : repack.result(loop::runUntilIdle);
             double wallS = (System.nanoTime() - wallStart) / 1e9;
             double cpuS = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9;
             if (recorder.unsubmitted() > 0) {
@@ -137,14 +166,14 @@ final class SimulationRun {
                 throw new IllegalStateException(policy.name() + " on " + w.scenario() + ": " + recorder.unfinished()
                         + " requests never ended");
             }
-            return measure(w, policy.name(), recorder, library.stats(), bound, setupS, wallS, cpuS);
+            return measure(w, policy.name(), recorder, library.stats(), bound, setupS, wallS, cpuS, progress);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     private static PolicyResult measure(Workload w, String name, RunRecorder r, SimStats stats, PhysicalBound bound,
-                                        double setupS, double wallS, double cpuS) {
+                                        double setupS, double wallS, double cpuS, RepackBeside.Progress repack) {
         double makespanS = r.lastEndMillis() / 1000d;
         long busy = 0;
         long writing = 0;
@@ -165,7 +194,26 @@ final class SimulationRun {
                 busy == 0 ? 0 : stats.locateMillis() / (double) busy, mbPerDrive,
                 mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, latency[0], latency[1],
                 driveSeconds <= 0 ? 0 : Math.max(0, 1 - busy / 1000d / driveSeconds), r.completed(), r.failed(),
-                setupS, wallS, cpuS, r.queueDepth(name), r.throughput(name));
+                setupS, wallS, cpuS, r.queueDepth(name), r.throughput(name), repack);
+    }
+
+    private static Path tempDirectory() {
+        try {
+            return Files.createTempDirectory("tapeq-simulate-spool");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the repack spool directory", e);
+        }
+    }
+
+    /** Removes the spool (a finished repack leaves it empty; a failed one may not). */
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the repack spool " + dir, e);
+        }
     }
 
     private static void await(VirtualEventLoop loop, CompletableFuture<?> f) {

@@ -16,10 +16,11 @@ import java.util.List;
  *                      harness only)
  * @param description   one line for listings ({@code tapeq simulate --list}); may be empty
  * @param scaleFloor    the least each count shrinks to under {@code tapeq simulate --scale} (the simulator only)
+ * @param options       faults, a repack beside the workload, a stage buffer (the simulator only)
  */
 public record Scenario(String source, String name, String type, long seed, LibrarySettings library,
                        List<Experiment> experiments, Targets targets, long timeoutMillis, String description,
-                       ScaleFloor scaleFloor) {
+                       ScaleFloor scaleFloor, SimOptions options) {
 
     /** The least files, cartridges and requests of an experiment under {@code --scale}. */
     public record ScaleFloor(int files, int cartridges, int requests) {

@@ -45,7 +45,7 @@ public final class ScenarioFile {
     static final String DESCRIPTION = "description";
     static final String SCALE_FLOOR = "scaleFloor";
     static final List<String> KEYS = List.of(NAME, TYPE, SEED, TIMEOUT, LIBRARY, EXPERIMENTS, TARGETS, DESCRIPTION,
-            SCALE_FLOOR);
+            SCALE_FLOOR, SimOptionsFile.FAULTS, SimOptionsFile.REPACK, SimOptionsFile.STAGE_BUFFER);
 
     static final String DRIVES = "drives";
     static final String CARTRIDGES = "cartridges";
@@ -216,7 +216,9 @@ public final class ScenarioFile {
         Targets targets = targets(root.map(TARGETS));
         String description = root.string(DESCRIPTION, "");
         Scenario.ScaleFloor floor = scaleFloor(root.map(SCALE_FLOOR));
-        return new Scenario(source, name, type, seed, library, experiments, targets, timeout, description, floor);
+        SimOptions options = SimOptionsFile.read(root, library.drives());
+        return new Scenario(source, name, type, seed, library, experiments, targets, timeout, description, floor,
+                options);
     }
 
     private static Scenario.ScaleFloor scaleFloor(ConfigNode n) {
@@ -454,7 +456,7 @@ public final class ScenarioFile {
     }
 
     /** Bytes per second written {@code 1GB/s} (or a plain size, read as per second). */
-    private static double rate(ConfigNode n, String key) {
+    static double rate(ConfigNode n, String key) {
         long bytes = n.scalar(key, 0L, s -> Units.parseSize(withoutSuffix(s, "/s")));
         if (bytes <= 0) {
             throw n.error(key, "must be more than 0 bytes per second (e.g. 1GB/s)");
