@@ -22,7 +22,8 @@ public final class Scenarios {
 
     /** The built-in scenarios, in the order {@code tapeq simulate} runs them. */
     static final List<String> BUILT_IN = List.of("bulk-recall", "bulk-recall-scattered", "carousel", "dt-write",
-            "dt-write-100mb", "mixed", "trickle", "small-files", "many-datasets", "recall-beside-repack");
+            "dt-write-100mb", "mixed", "trickle", "small-files", "many-datasets", "recall-beside-repack",
+            "recall-stage-buffer", "recall-drive-failures");
     static final String YAML = ".yaml";
 
     private Scenarios() {

@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
         description = {"Runs the real scheduler in virtual time on a simulated library, each policy on the same "
                 + "seeded workload, and prints a table with each policy's ratio to the physical lower bound.",
                 "Scenarios: bulk-recall, bulk-recall-scattered, carousel, dt-write, dt-write-100mb, mixed, trickle, "
-                        + "small-files, many-datasets, recall-beside-repack "
+                        + "small-files, many-datasets, recall-beside-repack, recall-stage-buffer, "
+                        + "recall-drive-failures "
                         + "(--list describes them), or scenario files (FILE.yaml, the format of tapeq loadtest)."})
 public final class SimulateCommand implements Callable<Integer> {
 

@@ -18,6 +18,7 @@ import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.tape.sim.PhysicsProfile;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 import org.tapeq.scheduler.tape.sim.SimStats;
@@ -113,8 +114,14 @@ final class SimulationRun {
             long cpuStart = THREADS.getCurrentThreadCpuTime();
             double setupS = (wallStart - setupStart) / 1e9;
             RunRecorder recorder = new RunRecorder(w.source().requestCount(), loop::now);
+            Scheduler[] built = new Scheduler[1];
+            StageBuffer buffer = w.options().stageBuffer() == null ? null : new StageBuffer(loop,
+                    w.options().stageBuffer(), () -> built[0].spaceFreed(),
+                    policy.name().equals("endit") ? cartridges(locations) : null);
             Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog).config(config)
-                    .policy(policy.create(config)).listener(recorder).repackSpool(spool).build();
+                    .policy(policy.create(config)).listener(recorder).repackSpool(spool)
+                    .stageSpace(buffer == null ? StageSpace.UNLIMITED : buffer).build();
+            built[0] = scheduler;
             await(loop, scheduler.start());
             long t0 = loop.now();
             recorder.begin();
@@ -135,10 +142,12 @@ final class SimulationRun {
 
                 @Override
                 public void stage(List<StageRequest> requests) {
-                    for (StageRequest r : requests) {
+                    List<StageRequest> staged = buffer == null ? requests
+                            : requests.stream().map(StageBuffer::withTarget).toList();
+                    for (StageRequest r : staged) {
                         recorder.submitted(r);
                     }
-                    scheduler.stage(requests);
+                    scheduler.stage(staged);
                 }
 
                 @Override
@@ -148,6 +157,9 @@ final class SimulationRun {
                 }
             };
             recorder.then((request, outcome) -> {
+                if (buffer != null && request instanceof StageRequest r) {
+                    buffer.ended(r, outcome);
+                }
                 w.source().completed(request, outcome, submit);
                 if (++ends[0] == w.source().requestCount() && repack != null) {
                     repack.workloadEnded();
@@ -195,6 +207,13 @@ final class SimulationRun {
                 mbPerDrive * 1e6 / w.media().rateBytesPerSecond(), writeEfficiency, latency[0], latency[1],
                 driveSeconds <= 0 ? 0 : Math.max(0, 1 - busy / 1000d / driveSeconds), r.completed(), r.failed(),
                 setupS, wallS, cpuS, r.queueDepth(name), r.throughput(name), repack);
+    }
+
+    /** Each catalogued file's cartridge. */
+    private static Map<String, String> cartridges(Map<String, TapeLoader.Location> locations) {
+        Map<String, String> out = new HashMap<>(locations.size() * 2);
+        locations.forEach((id, l) -> out.put(id, l.barcode()));
+        return out;
     }
 
     private static Path tempDirectory() {
