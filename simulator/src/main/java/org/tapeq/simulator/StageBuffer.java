@@ -100,6 +100,9 @@ final class StageBuffer implements StageSpace {
         for (Claim c : claims) {
             reserved.putIfAbsent(c.request().id(), c.bytes());
         }
+        if (cartridgeOf != null) {
+            reading = cartridgeOf.get(claims.get(0).request().pnfsid());
+        }
         used += need;
         maxUsed = Math.max(maxUsed, used);
         return true;
@@ -109,13 +112,8 @@ final class StageBuffer implements StageSpace {
         if (cartridgeOf == null) {
             return used + need <= capacity;
         }
-        String cartridge = cartridgeOf.get(claims.get(0).request().pnfsid());
-        boolean newRetrieve = !cartridge.equals(reading);
-        boolean ok = newRetrieve ? used <= capacity * ENDIT_BACKLOG : used + need <= capacity * ENDIT_KILL;
-        if (ok) {
-            reading = cartridge;
-        }
-        return ok;
+        boolean newRetrieve = !cartridgeOf.get(claims.get(0).request().pnfsid()).equals(reading);
+        return newRetrieve ? used <= capacity * ENDIT_BACKLOG : used + need <= capacity * ENDIT_KILL;
     }
 
     /** A request ended: a staged file is moved on by the pool in its turn, a failed one frees its room now. */
