@@ -35,7 +35,10 @@ import org.tapeq.workload.scenario.SimOptions;
  * policy's instance until the loop has nothing left to do. The catalog is the product's JdbcCatalog: the
  * preload commits one transaction per cartridge and the burst is looked up in batches (Scheduler.stage(List)),
  * which keeps catalog cost a small part of a 100 000-file run (docs/benchmarks.md gives the figure), so no
- * simulation-only catalog is needed. Labels are not read at mounts (size-only: nothing to read).
+ * simulation-only catalog is needed. Labels are not read at mounts (size-only: nothing to read). A scenario's
+ * faults are set on the library's switches at their times (ScenarioFaults); its repack is the engine's own, asked for
+ * through the Scheduler with a temporary spool directory (RepackBeside); its stage buffer is the engine's StageSpace
+ * (StageBuffer), the requests then carrying a target whose bytes are discarded.
  */
 
 /** Runs one policy on one workload in virtual time and measures it. */

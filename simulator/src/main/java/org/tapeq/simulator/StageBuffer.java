@@ -21,7 +21,7 @@ import org.tapeq.workload.scenario.SimOptions;
  * once. A read that does not fit waits with its drive (the engine's {@code WAITING_SPACE}) until room is freed,
  * for every policy alike; a read is always granted when the buffer is empty.
  *
- * <p>For {@code endit}, {@link #enditGuard} adds ENDIT's own guard on its {@code in/} directory (neicnordic/endit,
+ * <p>For {@code endit} (given each file's cartridge) it adds ENDIT's own guard on its {@code in/} directory (neicnordic/endit,
  * {@code tsmretriever.pl}, {@code checkfree()}, thresholds in {@code Endit.pm}): no new retrieve (a cartridge
  * other than the one being read) starts while more than {@code retriever_backlogthreshold} (10 %) of the buffer is
  * used, and a running one goes on only while at most {@code retriever_killthreshold} (95 %) is.
@@ -56,7 +56,6 @@ final class StageBuffer implements StageSpace {
     private final Map<String, String> cartridgeOf;
     private final Map<Long, Long> reserved = new HashMap<>();
     private long used;
-    private long maxUsed;
     private long drainedUntil;
     private String reading;
 
@@ -70,11 +69,6 @@ final class StageBuffer implements StageSpace {
         this.bytesPerMilli = options.drainBytesPerSecond() / 1000;
         this.spaceFreed = spaceFreed;
         this.cartridgeOf = cartridgeOf;
-    }
-
-    /** ENDIT's guard applies ({@code endit}): the buffer knows where each file lies. */
-    boolean enditGuard() {
-        return cartridgeOf != null;
     }
 
     /** A request with a target whose bytes go nowhere, so that the engine asks this buffer for room. */
@@ -104,7 +98,6 @@ final class StageBuffer implements StageSpace {
             reading = cartridgeOf.get(claims.get(0).request().pnfsid());
         }
         used += need;
-        maxUsed = Math.max(maxUsed, used);
         return true;
     }
 
@@ -134,11 +127,6 @@ final class StageBuffer implements StageSpace {
     private void release(long bytes) {
         used -= bytes;
         spaceFreed.run();
-    }
-
-    /** The most bytes the buffer held at once. */
-    long maxUsed() {
-        return maxUsed;
     }
 
     /** Swallows writes; only its position and size move. */
