@@ -116,6 +116,9 @@ public final class BenchEngines {
         @Override public void commitRepacked(AggregateRecord a, List<FileRecord> m, String s, long now) { }
         @Override public void putRepackJob(org.tapeq.scheduler.catalog.RepackJob job) { }
         @Override public List<org.tapeq.scheduler.catalog.RepackJob> repackJobs() { return List.of(); }
+        @Override public void putRelabelIntent(org.tapeq.scheduler.catalog.RelabelIntent intent) { }
+        @Override public List<org.tapeq.scheduler.catalog.RelabelIntent> relabelIntents() { return List.of(); }
+        @Override public void commitRelabel(CartridgeRecord fresh) { }
         @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) { }
         @Override public java.util.Optional<org.tapeq.scheduler.catalog.Verification> lastVerification(String b) {
             return java.util.Optional.empty();

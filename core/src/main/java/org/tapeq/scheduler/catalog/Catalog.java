@@ -151,6 +151,23 @@ public interface Catalog extends AutoCloseable {
     /** Every recorded repack job, by source cartridge. */
     List<RepackJob> repackJobs();
 
+    /**
+     * Records that a cartridge is about to be relabelled, replacing an earlier intent for it. Refused
+     * ({@link IllegalStateException}) if any file is live on it.
+     */
+    void putRelabelIntent(RelabelIntent intent);
+
+    /** Every recorded relabel intent (relabels not yet committed), by barcode. */
+    List<RelabelIntent> relabelIntents();
+
+    /**
+     * Commits a relabel whose new label is on tape, in one transaction: forgets the cartridge's tape files (its
+     * aggregates, and the superseded and lost copies of files that were on it; records of user deletions stay, so
+     * that a deletion stays one), removes its relabel intent and stores {@code fresh} (no tape file, nothing used).
+     * Refused ({@link IllegalStateException}, nothing changed) if any file is live on it.
+     */
+    void commitRelabel(CartridgeRecord fresh);
+
     List<DriveRecord> drives();
 
     void putDrive(DriveRecord drive);

@@ -58,6 +58,15 @@ final class FailingCommitCatalog implements Catalog {
     @Override public List<org.tapeq.scheduler.catalog.RepackJob> repackJobs() {
         return delegate.repackJobs();
     }
+    @Override public void putRelabelIntent(org.tapeq.scheduler.catalog.RelabelIntent intent) {
+        delegate.putRelabelIntent(intent);
+    }
+    @Override public List<org.tapeq.scheduler.catalog.RelabelIntent> relabelIntents() {
+        return delegate.relabelIntents();
+    }
+    @Override public void commitRelabel(CartridgeRecord fresh) {
+        delegate.commitRelabel(fresh);
+    }
     @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) {
         delegate.recordVerification(v);
     }

@@ -70,7 +70,9 @@ final class CatalogSchema {
                     + " tape_file INTEGER NOT NULL, bad INTEGER NOT NULL, reason TEXT NOT NULL,"
                     + " PRIMARY KEY (barcode, pnfsid))"),
             // 4: the repack job of each cartridge (RepackJob).
-            List.of(RepackRows.CREATE_TABLE));
+            List.of(RepackRows.CREATE_TABLE),
+            // 5: the cartridges being relabelled (RelabelIntent).
+            List.of(RelabelRows.CREATE_TABLE));
 
     static final String VERIFICATION_COLUMNS = "barcode, verified_at, sampled, files_good, files_bad, "
             + "files_unreadable, summary";

@@ -60,6 +60,7 @@ import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.RelabelIntent;
 import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.Verification;
@@ -132,6 +133,10 @@ import org.tapeq.scheduler.model.FileRecord;
  * Repack jobs (schema 4, table repack_jobs, one row per source cartridge; SQL in RepackRows): commitRepacked is
  * commitAggregate that does not bring back a member deleted while it was copied.
  *
+ * Relabel intents (schema 5, table relabel_intents, one row per cartridge; SQL in RelabelRows): written before a
+ * relabel's label, removed by commitRelabel with the cartridge's aggregates and its superseded/lost copies (the
+ * 'deleted' rows stay: they keep a deletion a deletion when another copy of the file is rebuilt from tape).
+ *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
  * refused. On PostgreSQL a transaction-scoped advisory lock serialises concurrent openers.
@@ -154,8 +159,11 @@ import org.tapeq.scheduler.model.FileRecord;
 public final class JdbcCatalog implements Catalog {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcCatalog.class);
 
-    /** The schema version this code writes and reads (2: the site lease, 3: verifications, 4: repack jobs). */
-    public static final int SCHEMA_VERSION = 4;
+    /**
+     * The schema version this code writes and reads (2: the site lease, 3: verifications, 4: repack jobs, 5: relabel
+     * intents).
+     */
+    public static final int SCHEMA_VERSION = 5;
     /** The first schema version with the site lease table. */
     static final int LEASE_SCHEMA_VERSION = 2;
     /** How long a SQLite transaction waits for another process's write lock. */
@@ -708,6 +716,32 @@ public final class JdbcCatalog implements Catalog {
     @Override
     public List<RepackJob> repackJobs() {
         return read("repackJobs", "all", () -> RepackRows.all(this::statement));
+    }
+
+    @Override
+    public void putRelabelIntent(RelabelIntent intent) {
+        Objects.requireNonNull(intent, "intent");
+        transaction("putRelabelIntent", "cartridge " + intent.barcode(), () -> {
+            RelabelRows.requireNoLiveFile(this::statement, intent.barcode());
+            RelabelRows.put(this::statement, intent);
+            return null;
+        });
+    }
+
+    @Override
+    public List<RelabelIntent> relabelIntents() {
+        return read("relabelIntents", "all", () -> RelabelRows.all(this::statement));
+    }
+
+    @Override
+    public void commitRelabel(CartridgeRecord fresh) {
+        Objects.requireNonNull(fresh, "cartridge");
+        transaction("commitRelabel", "cartridge " + fresh.barcode(), () -> {
+            RelabelRows.requireNoLiveFile(this::statement, fresh.barcode());
+            RelabelRows.forgetTapeFiles(this::statement, fresh.barcode());
+            upsertCartridge(fresh);
+            return null;
+        });
     }
 
     /**
