@@ -16,8 +16,10 @@ import org.tapeq.scheduler.engine.dispatch.Dispatcher;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.lifecycle.LifecycleContext;
+import org.tapeq.scheduler.engine.lifecycle.Relabels;
 import org.tapeq.scheduler.engine.lifecycle.Repacks;
 import org.tapeq.scheduler.engine.lifecycle.Verifications;
+import org.tapeq.scheduler.engine.lifecycle.VerifyPolicy;
 import org.tapeq.scheduler.engine.queue.Cartridges;
 import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.QueueIndex;
@@ -79,6 +81,8 @@ final class Engine {
     final Stalls stalls;
     final Verifications verifications;
     final Repacks repacks;
+    final Relabels relabels;
+    final VerifyPolicy verifyPolicy;
     private final Removals removals;
     private final EngineContext context;
     /** The loop's view of the catalog writer's {@link CatalogWriter#reachable()}. */
@@ -106,6 +110,8 @@ final class Engine {
                 () -> tuning.aggregateFiles());
         this.verifications = new Verifications(lifecycle);
         this.repacks = new Repacks(lifecycle);
+        this.relabels = new Relabels(lifecycle);
+        this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, config.verifyPerWeek(), config.verifySample());
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);
@@ -180,7 +186,9 @@ final class Engine {
                 cartridges.size(), config.policy());
         // before any dispatch: a resumed repack closes its source again first, so no flush begins on it
         repacks.resume(catalog.repackJobs());
+        relabels.resume(catalog.relabelIntents());
         dispatcher.start();
+        verifyPolicy.start();
     }
 
     void requestDispatch() {

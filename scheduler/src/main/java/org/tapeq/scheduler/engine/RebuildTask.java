@@ -27,7 +27,8 @@ import org.tapeq.scheduler.tape.Completion;
  * each tape file are read. A tape file without a readable manifest, or shorter than its manifest says (a write
  * cut short by a crash: fewer bytes than the manifest's length within the bytes read, or the next tape file
  * starting before the manifest's last block), is skipped and reported. A file found in several tape files
- * keeps the last one (the latest write). Manifests are parsed on the I/O executor; the catalog's contents of
+ * keeps the last one (the latest write). A cartridge a repack emptied ({@code EMPTY}) is never made appendable
+ * here: it stays EMPTY if nothing on it ends up live, else it becomes FULL. Manifests are parsed on the I/O executor; the catalog's contents of
  * the cartridge are replaced on the catalog writer; the rebuild is done when that is.
  */
 final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
@@ -158,7 +159,9 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
         // it the catalog's record, then the media type's nominal capacity.
         long capacity = engine.library.capacity(drive.id())
                 .map(cap -> Math.min(cap.maximumBytes(), used + cap.remainingBytes())).orElse(nominal);
-        CartridgeState state = (c != null && c.state() == CartridgeState.FULL)
+        // An emptied cartridge stays closed: EMPTY while nothing on it ends up live, FULL if something does (below)
+        boolean wasEmpty = c != null && c.state() == CartridgeState.EMPTY;
+        CartridgeState state = wasEmpty ? CartridgeState.EMPTY : (c != null && c.state() == CartridgeState.FULL)
                 || engine.cartridges.tooLittleLeft(capacity - used) ? CartridgeState.FULL : CartridgeState.APPENDABLE;
         CartridgeRecord rebuilt = new CartridgeRecord(barcode, c != null ? c.mediaType()
                 : engine.cartridges.mediaOf(barcode).name(), family, state, capacity, used, used - live, tapeFiles,
@@ -168,9 +171,15 @@ final class RebuildTask extends CartridgeTask<Scheduler.RebuildReport> {
         long liveBytes = live;
         engine.writer.submit(CatalogWriter.Kind.REPLACE, () -> {
             engine.catalog.replaceCartridgeContents(rebuilt, aggregates, kept);
-            return null;
-        }, catalogStep(drive, "replace the contents", v -> {
-            engine.cartridges.keep(rebuilt);
+            if (wasEmpty && !engine.catalog.files(barcode).isEmpty()) {
+                // files on tape the catalog had moved nowhere else are live here again: readable, never written
+                CartridgeRecord full = rebuilt.withState(CartridgeState.FULL, "rebuilt from tape: holds live files");
+                engine.catalog.putCartridge(full);
+                return full;
+            }
+            return rebuilt;
+        }, catalogStep(drive, "replace the contents", (CartridgeRecord stored) -> {
+            engine.cartridges.keep(stored);
             engine.aggregator.forgetDatasets();
             LOG.info("Rebuilt {} from tape: family {}, {} tape files, {} files, {} skipped", barcode, family,
                     tapeFiles, kept.size(), skipped.size());

@@ -24,6 +24,7 @@ import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
+import org.tapeq.scheduler.engine.lifecycle.RelabelReport;
 import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 import org.tapeq.scheduler.engine.queue.FlushItem;
@@ -468,13 +469,7 @@ public final class Scheduler {
      * result are in {@link SchedulerStatus#verifications()}, and the result in the catalog.
      */
     public CompletableFuture<VerifyReport> verifyCartridge(String barcode, int sample) {
-        return onLoop(f -> engine.verifications.start(barcode, sample).whenComplete((r, e) -> {
-            if (e != null) {
-                f.completeExceptionally(e);
-            } else {
-                f.complete(r);
-            }
-        }));
+        return onLoopThen(() -> engine.verifications.start(barcode, sample));
     }
 
     /**
@@ -494,13 +489,15 @@ public final class Scheduler {
      * {@link SchedulerStatus#repacks()}, its record in the catalog ({@code Catalog#repackJobs}).
      */
     public CompletableFuture<RepackReport> repackCartridge(String barcode, String family) {
-        return onLoop(f -> engine.repacks.start(barcode, family).whenComplete((r, e) -> {
-            if (e != null) {
-                f.completeExceptionally(e);
-            } else {
-                f.complete(r);
-            }
-        }));
+        return onLoopThen(() -> engine.repacks.start(barcode, family));
+    }
+
+    /**
+     * Queues the relabel of an emptied cartridge for {@code family} (null: its own) as background work; with
+     * {@code force} also of a cartridge in another state with no live file. Fails with the reason it is refused.
+     */
+    public CompletableFuture<RelabelReport> relabelCartridge(String barcode, String family, boolean force) {
+        return onLoopThen(() -> engine.relabels.start(barcode, family, force));
     }
 
     /** Cancels the repack of a cartridge (files already moved stay moved). Fails if none is queued or running. */
@@ -582,6 +579,17 @@ public final class Scheduler {
             }
         });
         return done;
+    }
+
+    /** Runs {@code start} on the loop; the future ends as the one it returns does. */
+    private <T> CompletableFuture<T> onLoopThen(java.util.function.Supplier<CompletableFuture<T>> start) {
+        return onLoop(f -> start.get().whenComplete((r, e) -> {
+            if (e != null) {
+                f.completeExceptionally(e);
+            } else {
+                f.complete(r);
+            }
+        }));
     }
 
     private <T> CompletableFuture<T> onLoop(Consumer<CompletableFuture<T>> body) {

@@ -37,6 +37,8 @@ public final class SchedulerConfig {
     public static final long DEFAULT_AGGREGATE_BYTES = 10_000_000_000L;
     /** A repack batch: 100 GB, about four minutes of reading at LTO-9's 400 MB/s. */
     public static final long DEFAULT_REPACK_SPOOL_BYTES = 100_000_000_000L;
+    /** The periodic verification starts at most one cartridge a minute. */
+    public static final int MAX_VERIFY_PER_WEEK = 7 * 24 * 60;
     /** Aggregates close at this many files (Enstore's and CTA's 10 000). */
     public static final int DEFAULT_AGGREGATE_FILES = 10_000;
     /** An aggregate closes this long after its first file even if small (ATLAS kept files on buffer <= 30 min). */
@@ -81,6 +83,8 @@ public final class SchedulerConfig {
     private final long repackSpoolBytes;
     private final boolean checkLabels;
     private final boolean verifyAfterWrite;
+    private final int verifyPerWeek;
+    private final int verifySample;
     private final Map<String, GroupShare> groups;
     private final List<FamilyRule> familyRules;
     private final List<ColocationRule> colocationRules;
@@ -110,6 +114,8 @@ public final class SchedulerConfig {
         repackSpoolBytes = b.repackSpoolBytes;
         checkLabels = b.checkLabels;
         verifyAfterWrite = b.verifyAfterWrite;
+        verifyPerWeek = b.verifyPerWeek;
+        verifySample = b.verifySample;
         groups = Map.copyOf(b.groups);
         familyRules = List.copyOf(b.familyRules);
         colocationRules = List.copyOf(b.colocationRules);
@@ -160,6 +166,12 @@ public final class SchedulerConfig {
     public boolean checkLabels() { return checkLabels; }
     /** Whether each written tape file is read back and its checksums compared before the commit. */
     public boolean verifyAfterWrite() { return verifyAfterWrite; }
+
+    /** Cartridges the periodic verification policy verifies per week, oldest verification first; 0 = off. */
+    public int verifyPerWeek() { return verifyPerWeek; }
+
+    /** Aggregates a periodic verification reads, spread over the cartridge; 0 = all of them. */
+    public int verifySample() { return verifySample; }
 
     /** Share and caps of a group; groups not configured get {@link GroupShare#DEFAULT}. */
     public GroupShare group(String name) {
@@ -229,6 +241,8 @@ public final class SchedulerConfig {
         m.put("repackSpoolBytes", repackSpoolBytes);
         m.put("checkLabels", checkLabels);
         m.put("verifyAfterWrite", verifyAfterWrite);
+        m.put("verifyPerWeek", verifyPerWeek);
+        m.put("verifySample", verifySample);
         m.put("groups", groups);
         m.put("familyRules", familyRules);
         m.put("colocationRules", colocationRules);
@@ -293,6 +307,8 @@ public final class SchedulerConfig {
         private long repackSpoolBytes = DEFAULT_REPACK_SPOOL_BYTES;
         private boolean checkLabels = true;
         private boolean verifyAfterWrite;
+        private int verifyPerWeek;
+        private int verifySample;
         private final Map<String, GroupShare> groups = new LinkedHashMap<>();
         private final List<FamilyRule> familyRules = new ArrayList<>();
         private final List<ColocationRule> colocationRules = new ArrayList<>();
@@ -321,6 +337,8 @@ public final class SchedulerConfig {
         public Builder repackSpoolBytes(long v) { repackSpoolBytes = v; return this; }
         public Builder checkLabels(boolean v) { checkLabels = v; return this; }
         public Builder verifyAfterWrite(boolean v) { verifyAfterWrite = v; return this; }
+        public Builder verifyPerWeek(int v) { verifyPerWeek = v; return this; }
+        public Builder verifySample(int v) { verifySample = v; return this; }
         public Builder group(String name, double share, int maxDrives) {
             groups.put(Objects.requireNonNull(name, "group"), new GroupShare(share, maxDrives));
             return this;
@@ -356,6 +374,12 @@ public final class SchedulerConfig {
             nonNegative("maxWriteDrives", maxWriteDrives);
             nonNegative("maxBackgroundDrives", maxBackgroundDrives);
             positive("repackSpoolBytes", repackSpoolBytes);
+            nonNegative("verifyPerWeek", verifyPerWeek);
+            nonNegative("verifySample", verifySample);
+            if (verifyPerWeek > MAX_VERIFY_PER_WEEK) {
+                throw new IllegalArgumentException("verifyPerWeek must be at most " + MAX_VERIFY_PER_WEEK
+                        + " (one a minute), was " + verifyPerWeek);
+            }
             if (quietMillis > maxWaitMillis) {
                 throw new IllegalArgumentException("quietMillis (" + quietMillis + ") must not exceed maxWaitMillis ("
                         + maxWaitMillis + ")");

@@ -3,7 +3,9 @@ package org.tapeq.scheduler.engine;
 import java.util.List;
 import java.util.Map;
 
+import org.tapeq.scheduler.engine.lifecycle.RelabelReport;
 import org.tapeq.scheduler.engine.lifecycle.RepackReport;
+import org.tapeq.scheduler.engine.lifecycle.VerifyPolicyReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 
 /**
@@ -26,6 +28,8 @@ import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
  *                        progress or result
  * @param repacks         the cartridge repacks of this run (and those resumed at start), with their progress or
  *                        result
+ * @param relabels        the relabels of this run (and those resumed at start), with their result
+ * @param verifyPolicy    the periodic verification policy as of its last look (what is due, what is overdue)
  * @param cartridgeCount  every cartridge of the library ({@code cartridges} holds a page of them)
  * @param recentFaults    the last faults of this run, newest first, at most 50 ({@code counters} has the totals)
  */
@@ -36,7 +40,8 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked,
                               List<CartridgeUse> cartridges,
                               Background background, List<VerifyReport> verifications,
-                              List<RepackReport> repacks, int cartridgeCount,
+                              List<RepackReport> repacks, List<RelabelReport> relabels,
+                              VerifyPolicyReport verifyPolicy, int cartridgeCount,
                               List<Fault> recentFaults) {
 
     /**

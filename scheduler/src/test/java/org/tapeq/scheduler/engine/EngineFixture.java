@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.engine;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -191,6 +192,27 @@ final class EngineFixture implements AutoCloseable {
         return f;
     }
 
+    /**
+     * Like {@link #open(Path, SchedulerConfig, int, long, String...)} for a configuration with a timer that never
+     * lets the loop go idle (the periodic verification): the loop runs a minute for the start instead of until
+     * idle; use {@code loop.runFor} afterwards.
+     */
+    static EngineFixture openTimed(Path dir, SchedulerConfig config, int drives, long capacity, String... barcodes)
+            throws IOException {
+        VirtualEventLoop loop = new VirtualEventLoop(START);
+        SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7).bytes(dir.resolve("tapes")).drives(drives);
+        for (String barcode : barcodes) {
+            b.cartridge(barcode, MediaType.LTO9, capacity);
+        }
+        Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
+        EngineFixture f = new EngineFixture(dir, loop, b.build(), catalog, config, StageSpace.UNLIMITED);
+        CompletableFuture<Void> started = f.scheduler.start();
+        loop.runFor(60_000);
+        assertTrue(started.isDone(), "the scheduler did not start within a minute");
+        started.join();
+        return f;
+    }
+
     static SchedulerConfig.Builder testConfig() {
         return SchedulerConfig.builder().familyRule("atlas:.*", "raw").aggregateBytes(4_000_000)
                 .aggregateWaitMillis(60_000)
@@ -265,6 +287,23 @@ final class EngineFixture implements AutoCloseable {
     StageRequest stageRequest(int i, String group, int priority) {
         return new StageRequest(nextId++, pnfsid(i), -1, "sc", "/f" + i, group, null, priority, 0,
                 dir.resolve("staged").resolve(pnfsid(i)));
+    }
+
+    /** Stages every file from wherever the catalog has it now and compares it with the bytes flushed. */
+    void stageAllByteIdentical(List<Integer> ids) throws IOException {
+        Map<Integer, StageRequest> stages = new LinkedHashMap<>();
+        for (int i : ids) {
+            StageRequest s = stageRequest(i, dir.resolve("staged").resolve(pnfsid(i)));
+            Files.createDirectories(s.target().getParent());
+            stages.put(i, s);
+            scheduler.stage(s);
+        }
+        loop.runUntilIdle();
+        for (var e : stages.entrySet()) {
+            assertInstanceOf(Outcome.Staged.class, outcome(e.getValue()), pnfsid(e.getKey()));
+            assertArrayEquals(Files.readAllBytes(dir.resolve("src").resolve(pnfsid(e.getKey()))),
+                    Files.readAllBytes(e.getValue().target()), pnfsid(e.getKey()));
+        }
     }
 
     Outcome outcome(TapeRequest r) {

@@ -61,19 +61,7 @@ class SchedulerRepackTest {
 
     /** Stages every file from wherever the catalog has it now and compares it with the bytes flushed. */
     private void stageAllByteIdentical(EngineFixture f, List<Integer> ids) throws IOException {
-        Map<Integer, StageRequest> stages = new HashMap<>();
-        for (int i : ids) {
-            StageRequest s = f.stageRequest(i, dir.resolve("staged").resolve(EngineFixture.pnfsid(i)));
-            Files.createDirectories(s.target().getParent());
-            stages.put(i, s);
-            f.scheduler.stage(s);
-        }
-        f.loop.runUntilIdle();
-        for (var e : stages.entrySet()) {
-            assertInstanceOf(Outcome.Staged.class, f.outcome(e.getValue()), EngineFixture.pnfsid(e.getKey()));
-            assertArrayEquals(Files.readAllBytes(dir.resolve("src").resolve(EngineFixture.pnfsid(e.getKey()))),
-                    Files.readAllBytes(e.getValue().target()), EngineFixture.pnfsid(e.getKey()));
-        }
+        f.stageAllByteIdentical(ids);
     }
 
     private static List<Integer> range(int first, int count) {
