@@ -41,6 +41,8 @@ public final class VerifyPolicy {
     private long nextLook;
     private int eligible;
     private int overdue;
+    /** How long a round of every eligible cartridge takes at this rate, as of the last look. */
+    private long round;
     private List<String> nextDue = List.of();
     private String lastStarted;
     private long lastStartedAt;
@@ -117,7 +119,7 @@ public final class VerifyPolicy {
         List<Candidate> order = new ArrayList<>(found);
         order.sort(Comparator.comparingLong(Candidate::verifiedAt).thenComparing(Candidate::barcode));
         eligible = order.size();
-        long round = interval * Math.max(1, eligible);
+        round = interval * Math.max(1, eligible);
         int late = 0;
         long latest = -1;
         for (Candidate c : order) {
@@ -172,6 +174,15 @@ public final class VerifyPolicy {
                     r.aggregatesTotal(), order.get(i).verifiedAt() < 0 ? "never" : order.get(i).verifiedAt());
             lastStarted = barcode;
             lastStartedAt = ctx.loop().now();
+            // it is no longer due: the report shows it last, and not overdue
+            long was = order.get(i).verifiedAt();
+            overdue -= was < 0 || lastStartedAt - was > round ? 1 : 0;
+            List<String> names = new ArrayList<>(nextDue);
+            names.remove(barcode);
+            if (names.size() < VerifyPolicyReport.LISTED) {
+                names.add(barcode);
+            }
+            nextDue = List.copyOf(names);
             lookIn(interval);
         });
     }
