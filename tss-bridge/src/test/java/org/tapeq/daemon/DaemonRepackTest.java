@@ -16,9 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 
-/** {@code tapeq cartridge repack} through the control socket of a running daemon on a simulated library. */
+/** {@code tapeq cartridge repack} and {@code relabel} through the control socket of a running daemon on a simulated library. */
 class DaemonRepackTest {
 
     @TempDir
@@ -43,7 +44,7 @@ class DaemonRepackTest {
     }
 
     @Test
-    void cartridgeRepack_filesMovedSourceEmptyInStatusMetricsAndCatalog_stagedBackIdentical() throws Exception {
+    void cartridgeRepack_filesMovedSourceEmptyInStatusMetricsAndCatalog_relabelledToScratch_stagedBackIdentical() throws Exception {
         List<String> ids = new ArrayList<>();
         List<byte[]> contents = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -89,6 +90,8 @@ class DaemonRepackTest {
             }
         });
 
+        relabelBackToScratch(source);
+
         for (int i = 0; i < ids.size(); i++) {
             f.stage(ids.get(i), contents.get(i).length, DaemonFixture.adler32(contents.get(i)), true);
         }
@@ -96,5 +99,25 @@ class DaemonRepackTest {
             assertNull(f.awaitStage(ids.get(i)));
             assertArrayEquals(contents.get(i), Files.readAllBytes(f.dir.inFile(ids.get(i))), ids.get(i));
         }
+    }
+
+    /** {@code tapeq cartridge relabel} of the emptied source: appendable again, its old tape files forgotten. */
+    private void relabelBackToScratch(String source) throws Exception {
+        JsonNode queued = call("cartridge-relabel", List.of(source, "-", "false"));
+
+        assertEquals("atlas", queued.path("family").asText(), queued.toString());
+        DaemonFixture.await("the relabel of " + source + " to end", () -> {
+            try {
+                JsonNode r = call("status", List.of()).path("scheduler").path("relabels");
+                return r.size() == 1 && r.get(0).path("state").asText().equals("done");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        CartridgeRecord relabelled = f.daemon.catalog().cartridge(source).orElseThrow();
+        assertEquals(CartridgeState.APPENDABLE, relabelled.state());
+        assertEquals(0, relabelled.tapeFiles());
+        assertEquals(0, relabelled.usedBytes());
+        assertEquals(List.of(), f.daemon.catalog().aggregates(source));
     }
 }

@@ -9,13 +9,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code tapeq cartridge list|inventory|disable|enable|label|verify|repack}. */
+/** {@code tapeq cartridge list|inventory|disable|enable|label|verify|repack|relabel}. */
 @Command(name = "cartridge", mixinStandardHelpOptions = true,
-        synopsisSubcommandLabel = "(list | inventory | disable | enable | label | verify | repack)",
-        description = "List, inventory, disable, enable, label, verify or repack cartridges.",
+        synopsisSubcommandLabel = "(list | inventory | disable | enable | label | verify | repack | relabel)",
+        description = "List, inventory, disable, enable, label, verify, repack or relabel cartridges.",
         subcommands = {CartridgeCommands.ListCmd.class, CartridgeCommands.Inventory.class,
                 CartridgeCommands.Disable.class, CartridgeCommands.Enable.class, CartridgeCommands.Label.class,
-                CartridgeCommands.Verify.class, CartridgeCommands.Repack.class})
+                CartridgeCommands.Verify.class, CartridgeCommands.Repack.class, CartridgeCommands.Relabel.class})
 final class CartridgeCommands extends CommandGroup {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The catalog's cartridges.")
@@ -179,6 +179,34 @@ final class CartridgeCommands extends CommandGroup {
                     + Units.roughSize(report.path("bytesTotal").asDouble()) + ")"
                     + (report.path("filesDone").asInt() > 0 ? ", " + progress : "")
                     + "; progress and result: tapeq status");
+        }
+    }
+
+    @Command(name = "relabel", mixinStandardHelpOptions = true,
+            description = "Queue the relabel of BARCODE as background work: write a new label at the start of the"
+                    + " tape, forget its old tape files and make it appendable again (scratch). Refused unless the"
+                    + " cartridge is EMPTY (emptied by a repack). Result: tapeq status.")
+    static final class Relabel extends ControlCall {
+        @Parameters(paramLabel = "BARCODE", description = "the cartridge to relabel")
+        String barcode;
+
+        @Option(names = "--family", paramLabel = "FAMILY",
+                description = "label it for this family (default: the cartridge's own)")
+        String family;
+
+        @Option(names = "--force", description = "also relabel a cartridge that is not EMPTY but holds no live file")
+        boolean force;
+
+        @Override
+        AdminCommand command() {
+            return new AdminCommand.CartridgeRelabel(barcode, family == null
+                    ? AdminCommand.CartridgeRepack.OWN_FAMILY : family, force);
+        }
+
+        @Override
+        void print(JsonNode report, PrintWriter out) {
+            out.println("cartridge " + barcode + ": relabel for family " + report.path("family").asText()
+                    + " queued; result: tapeq status");
         }
     }
 }

@@ -2,6 +2,8 @@ package org.tapeq.daemon.cli;
 
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tapeq.config.Units;
@@ -99,6 +101,7 @@ final class StatusText {
                     c.path("disabled").asBoolean() ? " (disabled)" : "", c.path("reason").asText());
         }
         printVerifications(s, out);
+        printUpkeep(s, out);
         out.printf("counters: %s%n", counts(s.path("counters"), "all 0"));
     }
 
@@ -152,6 +155,26 @@ final class StatusText {
             }
         }
         printRepacks(s, out);
+    }
+
+    /** The periodic verification policy (when on: what is due, what is overdue) and the relabels of this run. */
+    private static void printUpkeep(JsonNode s, PrintWriter out) {
+        JsonNode p = s.path("verifyPolicy");
+        if (p.path("perWeek").asInt() > 0) {
+            List<String> due = new ArrayList<>();
+            p.path("nextDue").forEach(b -> due.add(b.asText()));
+            out.printf("periodic verification: %d a week%s, %d cartridges in turn, %d overdue; next look %s; next due:"
+                    + " %s%s%n", p.path("perWeek").asInt(), p.path("sample").asInt() > 0 ? " (sample of "
+                    + p.path("sample").asInt() + " aggregates)" : "", p.path("eligible").asInt(),
+                    p.path("overdue").asInt(), Instant.ofEpochMilli(p.path("nextLook").asLong()),
+                    due.isEmpty() ? "none" : String.join(" ", due), p.path("lastStarted").isTextual()
+                            ? "; last started " + p.path("lastStarted").asText() + " at "
+                            + Instant.ofEpochMilli(p.path("lastStartedAt").asLong()) : "");
+        }
+        for (JsonNode r : s.path("relabels")) {
+            out.printf("  relabel %s for %s %s%s%n", r.path("barcode").asText(), r.path("family").asText(),
+                    r.path("state").asText(), r.path("error").isTextual() ? " - " + r.path("error").asText() : "");
+        }
     }
 
     /** The cartridge repacks of this run, a line each, then their failed files. */

@@ -91,7 +91,11 @@ final class SchedulerSection {
             new Key("maxBackgroundDrives", "maxBackgroundDrives", Syntax.COUNT,
                     (b, v) -> b.maxBackgroundDrives((int) v), SchedulerConfig::maxBackgroundDrives),
             new Key("repackSpool", "repackSpoolBytes", Syntax.SIZE, Builder::repackSpoolBytes,
-                    SchedulerConfig::repackSpoolBytes));
+                    SchedulerConfig::repackSpoolBytes),
+            new Key("verifyPerWeek", "verifyPerWeek", Syntax.COUNT, (b, v) -> b.verifyPerWeek((int) v),
+                    SchedulerConfig::verifyPerWeek),
+            new Key("verifySample", "verifySample", Syntax.COUNT, (b, v) -> b.verifySample((int) v),
+                    SchedulerConfig::verifySample));
 
     /**
      * The keys a running daemon takes over on SIGHUP ({@link org.tapeq.scheduler.engine.Tuning}): read by the

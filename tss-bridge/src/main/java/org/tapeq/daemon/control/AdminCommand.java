@@ -35,7 +35,7 @@ public sealed interface AdminCommand {
     List<Wire> WIRES = List.of(Status.WIRE, DriveDown.WIRE, DriveUp.WIRE, DriveUnloadIdle.WIRE, Inventory.WIRE,
             CartridgeList.WIRE, CartridgeDisable.WIRE, CartridgeEnable.WIRE, CartridgeLabel.WIRE,
             CartridgeVerify.WIRE, CartridgeVerifyCancel.WIRE, CartridgeRepack.WIRE, CartridgeRepackCancel.WIRE,
-            CatalogRebuild.WIRE);
+            CartridgeRelabel.WIRE, CatalogRebuild.WIRE);
 
     /** How this action is named and decoded on the wire. */
     Wire wire();
@@ -332,6 +332,32 @@ public sealed interface AdminCommand {
         public JsonNode execute(ControlTarget daemon) throws Exception {
             return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().repackCartridge(barcode,
                     OWN_FAMILY.equals(family) ? null : family)));
+        }
+    }
+
+    /**
+     * Queues the relabel of an emptied cartridge for {@code family} ({@code -}: its own) as background work, returning
+     * it to the scratch pool; {@code force} also relabels a cartridge in another state with no live file. Answers
+     * once the intent is recorded, or with the reason it is refused. The result is in the status.
+     */
+    record CartridgeRelabel(String barcode, String family, boolean force) implements AdminCommand {
+        public static final Wire WIRE = new Wire("cartridge-relabel", "<barcode> <family, - for its own> <force>", 3,
+                3, a -> new CartridgeRelabel(a.get(0), a.get(1), Boolean.parseBoolean(a.get(2))));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(barcode, family, Boolean.toString(force));
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().relabelCartridge(barcode,
+                    CartridgeRepack.OWN_FAMILY.equals(family) ? null : family, force)));
         }
     }
 

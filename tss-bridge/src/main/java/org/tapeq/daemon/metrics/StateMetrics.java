@@ -132,6 +132,15 @@ public final class StateMetrics {
                     cb.call(unreadable, "unreadable");
                 }))
                 .register(registry);
+        GaugeWithCallback.builder().name("tapeq_verify_overdue_cartridges")
+                .help("Cartridges the periodic verification verifies in turn that were never verified or not within a"
+                        + " round of all of them at its rate (scheduler.verifyPerWeek), as of its last look; 0 when off")
+                .callback(cb -> status.get().ifPresent(s -> cb.call(s.verifyPolicy().overdue())))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_verify_policy_last_look_timestamp_seconds")
+                .help("When the periodic verification last looked at what is due (Unix time); 0 when off")
+                .callback(cb -> status.get().ifPresent(s -> cb.call(s.verifyPolicy().lastLook() / 1000.0)))
+                .register(registry);
         GaugeWithCallback.builder().name("tapeq_repack_files")
                 .help("Files of the cartridge repacks of this run (and those resumed at start): total to move, moved"
                         + " (committed on their new cartridge), failed (left on the source), spooled (read, not yet"

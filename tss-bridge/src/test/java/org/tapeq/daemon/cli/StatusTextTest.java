@@ -83,6 +83,24 @@ class StatusTextTest {
     }
 
     @Test
+    void verifyPolicyAndRelabels_showWhatIsDueOverdueAndEachRelabel() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":0,\"maxDrives\":1},"
+                + "\"verifications\":[],\"verifyPolicy\":{\"perWeek\":20,\"sample\":8,\"lastLook\":0,"
+                + "\"nextLook\":86400000,\"eligible\":300,\"overdue\":41,\"nextDue\":[\"A00007L9\",\"A00003L9\"],"
+                + "\"lastStarted\":\"A00001L9\",\"lastStartedAt\":0},\"relabels\":[{\"barcode\":\"A00042L9\","
+                + "\"family\":\"atlas\",\"state\":\"failed\",\"requested\":0,\"ended\":5,"
+                + "\"error\":\"cannot write the label: media error\"}]}}");
+        assertTrue(text.contains("periodic verification: 20 a week (sample of 8 aggregates), 300 cartridges in turn,"
+                + " 41 overdue; next look 1970-01-02T00:00:00Z; next due: A00007L9 A00003L9; last started A00001L9"),
+                text);
+        assertTrue(text.contains("relabel A00042L9 for atlas failed - cannot write the label: media error"), text);
+        String off = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"verifyPolicy\":{\"perWeek\":0},\"relabels\":[]}}");
+        assertFalse(off.contains("periodic verification"), off);
+    }
+
+    @Test
     void cartridgeList_showsTheStateAndTheReclaimableBytes() throws Exception {
         JsonNode list = new ObjectMapper().readTree("[{\"barcode\":\"A00042L9\",\"mediaType\":\"LTO9\","
                 + "\"family\":\"atlas\",\"state\":\"EMPTY\",\"capacityBytes\":18000000000000,"

@@ -95,6 +95,8 @@ class DaemonConfigTest {
               fullMargin: 5GB
               maxReadDrives: 2
               maxWriteDrives: 1
+              verifyPerWeek: 20
+              verifySample: 8
               checkLabels: false
               verifyAfterWrite: true
             intake:
@@ -182,6 +184,8 @@ class DaemonConfigTest {
         assertEquals(5_000_000_000L, s.fullMarginBytes());
         assertEquals(2, s.maxReadDrives());
         assertEquals(1, s.maxWriteDrives());
+        assertEquals(20, s.verifyPerWeek());
+        assertEquals(8, s.verifySample());
         assertFalse(s.checkLabels());
         assertTrue(s.verifyAfterWrite());
         assertEquals(new GroupShare(2.0, 3), s.group("atlas"));

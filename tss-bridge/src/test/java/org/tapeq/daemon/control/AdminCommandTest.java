@@ -41,6 +41,10 @@ class AdminCommandTest {
                     List.of("TQ0000L9", "-")},
             new Object[] {new AdminCommand.CartridgeRepackCancel("TQ0000L9"), "cartridge-repack-cancel",
                     List.of("TQ0000L9")},
+            new Object[] {new AdminCommand.CartridgeRelabel("TQ0000L9", "-", false), "cartridge-relabel",
+                    List.of("TQ0000L9", "-", "false")},
+            new Object[] {new AdminCommand.CartridgeRelabel("TQ0000L9", "reco", true), "cartridge-relabel",
+                    List.of("TQ0000L9", "reco", "true")},
             new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")});
 
     @Test
