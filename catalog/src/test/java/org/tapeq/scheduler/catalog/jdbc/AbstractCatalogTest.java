@@ -34,6 +34,7 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
+import org.tapeq.scheduler.catalog.RelabelIntent;
 import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
@@ -213,6 +214,55 @@ abstract class AbstractCatalogTest {
         assertEquals(List.of(done, other), catalog.repackJobs());
         assertFalse(catalog.repackJobs().get(0).unfinished());
         assertTrue(catalog.repackJobs().get(1).unfinished());
+    }
+
+    // ---------------------------------------------------------------- relabel
+
+    @Test
+    void commitRelabel_afterRepack_forgetsTapeFilesAndOldCopies_keepsDeletions_removesIntent() throws Exception {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        catalog.putCartridge(cartridge("B00001", FAMILY));
+        commit("A00001", 1, 1, 3, 100, "ds", 100);
+        catalog.delete(List.of(pnfsid(2)), 150);
+        List<FileRecord> moved = members("B00001", 1, 1, 3, 100, "ds").stream()
+                .filter(f -> !f.pnfsid().equals(pnfsid(2))).toList();
+        catalog.commitRepacked(aggregate("B00001", 1, moved, FAMILY, "ds", 200), moved, "A00001", 200);
+        assertEquals(3, count("SELECT COUNT(*) FROM deleted_files WHERE cartridge = ?", "A00001"));
+        RelabelIntent intent = new RelabelIntent("A00001", "cms", 300);
+
+        catalog.putRelabelIntent(intent);
+        assertEquals(List.of(intent), catalog.relabelIntents());
+        CartridgeRecord fresh = new CartridgeRecord("A00001", "LTO9", "cms", CartridgeState.APPENDABLE,
+                cartridgeOf("A00001").capacityBytes(), 0, 0, 0, 0, 0, false, null);
+        catalog.commitRelabel(fresh);
+
+        assertEquals(fresh, cartridgeOf("A00001"));
+        assertEquals(List.of(), catalog.aggregates("A00001"));
+        assertEquals(List.of(), catalog.relabelIntents());
+        assertEquals(1, count("SELECT COUNT(*) FROM deleted_files WHERE cartridge = ? AND reason = 'deleted'",
+                "A00001"), "the deletion stays recorded");
+        assertEquals(1, count("SELECT COUNT(*) FROM deleted_files WHERE cartridge = ?", "A00001"));
+        assertEquals(moved, catalog.files("B00001"));
+    }
+
+    @Test
+    void relabel_cartridgeWithALiveFile_intentAndCommitRefused_nothingChanged() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        commit("A00001", 1, 1, 2, 100, "ds", 100);
+        CartridgeRecord before = cartridgeOf("A00001");
+
+        RuntimeException intent = assertThrows(RuntimeException.class,
+                () -> catalog.putRelabelIntent(new RelabelIntent("A00001", FAMILY, 300)));
+        RuntimeException commit = assertThrows(RuntimeException.class, () -> catalog.commitRelabel(
+                new CartridgeRecord("A00001", "LTO9", FAMILY, CartridgeState.APPENDABLE, before.capacityBytes(), 0, 0,
+                        0, 0, 0, false, null)));
+
+        assertTrue(intent.getMessage().contains("2 live files"), intent.getMessage());
+        assertTrue(commit.getMessage().contains("2 live files"), commit.getMessage());
+        assertEquals(List.of(), catalog.relabelIntents());
+        assertEquals(before, cartridgeOf("A00001"));
+        assertEquals(1, catalog.aggregates("A00001").size());
+        assertEquals(2, catalog.files("A00001").size());
     }
 
     // ---------------------------------------------------------------- site lease

@@ -39,10 +39,15 @@ class MigrationUnderLeaseTest {
         url = "jdbc:sqlite:" + dir.resolve("catalog.db");
     }
 
-    /** Undoes migrations 4 (repack jobs) and 3 (the verification tables): the schema a tapeq of version 2 runs on. */
+    /**
+     * Undoes migrations 5 (relabel intents), 4 (repack jobs) and 3 (the verification tables): the schema a tapeq of
+     * version 2 runs on.
+     */
     private void backToVersion2() throws SQLException {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("PRAGMA foreign_keys = ON");
+            s.execute("DROP TABLE relabel_intents");
+            s.execute("DELETE FROM schema_version WHERE version = 5");
             s.execute("DROP TABLE repack_jobs");
             s.execute("DELETE FROM schema_version WHERE version = 4");
             s.execute("DROP TABLE verification_findings");
@@ -68,6 +73,7 @@ class MigrationUnderLeaseTest {
             assertEquals(2, standby.schemaVersion(), "the standby migrated the schema under the active holder");
             assertFalse(tableExists("cartridge_verifications"));
             assertFalse(tableExists("repack_jobs"));
+            assertFalse(tableExists("relabel_intents"));
             assertTrue(standby.leaseKeepingOut("gridka", "b", "tape-b.example.org",
                     System.currentTimeMillis()).isPresent());
             assertThrows(CatalogLeaseException.class, () -> standby.acquireLease("gridka", "b",
@@ -80,6 +86,7 @@ class MigrationUnderLeaseTest {
             assertEquals(JdbcCatalog.SCHEMA_VERSION, standby.schemaVersion());
             assertTrue(tableExists("cartridge_verifications"));
             assertTrue(tableExists("repack_jobs"));
+            assertTrue(tableExists("relabel_intents"));
         } finally {
             active.close();
         }

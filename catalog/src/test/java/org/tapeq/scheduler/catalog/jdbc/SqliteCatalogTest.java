@@ -83,6 +83,7 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         catalog.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             // as a catalog written by the release before
+            s.execute("DROP TABLE relabel_intents");
             s.execute("DROP TABLE repack_jobs");
             s.execute("DROP TABLE verification_findings");
             s.execute("DROP TABLE cartridge_verifications");
@@ -99,6 +100,7 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         RepackJob job = new RepackJob("A00001", FAMILY, RepackJob.RUNNING, 7, 0, 2, 200, 0, null);
         catalog.putRepackJob(job);
         assertEquals(List.of(job), catalog.repackJobs());
+        assertEquals(List.of(), catalog.relabelIntents());
     }
 
     @Test
