@@ -380,6 +380,10 @@ public final class SchedulerConfig {
                 throw new IllegalArgumentException("verifyPerWeek must be at most " + MAX_VERIFY_PER_WEEK
                         + " (one a minute), was " + verifyPerWeek);
             }
+            if (verifyPerWeek > 0 && maxBackgroundDrives == 0) {
+                throw new IllegalArgumentException("verifyPerWeek (" + verifyPerWeek + ") needs background work:"
+                        + " maxBackgroundDrives is 0, no verification would run");
+            }
             if (quietMillis > maxWaitMillis) {
                 throw new IllegalArgumentException("quietMillis (" + quietMillis + ") must not exceed maxWaitMillis ("
                         + maxWaitMillis + ")");

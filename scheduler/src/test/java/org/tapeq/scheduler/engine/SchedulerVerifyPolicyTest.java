@@ -108,7 +108,7 @@ class SchedulerVerifyPolicyTest {
     }
 
     @Test
-    void verifyPolicy_negativeOrTooFrequent_refusedNamingTheKey() {
+    void verifyPolicy_negativeTooFrequentOrWithoutBackgroundDrives_refusedNamingTheKey() {
         IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
                 () -> EngineFixture.testConfig().verifyPerWeek(-1).build());
         assertTrue(negative.getMessage().contains("verifyPerWeek"), negative.getMessage());
@@ -118,5 +118,8 @@ class SchedulerVerifyPolicyTest {
         IllegalArgumentException sample = assertThrows(IllegalArgumentException.class,
                 () -> EngineFixture.testConfig().verifySample(-2).build());
         assertTrue(sample.getMessage().contains("verifySample"), sample.getMessage());
+        IllegalArgumentException noDrive = assertThrows(IllegalArgumentException.class,
+                () -> EngineFixture.testConfig().verifyPerWeek(5).maxBackgroundDrives(0).build());
+        assertTrue(noDrive.getMessage().contains("maxBackgroundDrives"), noDrive.getMessage());
     }
 }
