@@ -59,41 +59,6 @@ import org.tapeq.testing.support.Poll;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class LabEndToEndTest {
 
-    /**
-     * One lab library.
-     *
-     * @param dirKey     environment variable naming the lab folder
-     * @param tapeMbKey  environment variable with the cartridge capacity
-     * @param barcode    format of cartridge n's barcode
-     * @param driveOff   the lab's command (after the lab folder) that takes drive 0 away, and the one that
-     *                   brings it back
-     * @param libraryOff the same for the library, or null if the lab cannot
-     * @param cartridgeMemory the drives report the cartridges' capacity (then a cartridge is closed as full by
-     *                   its real free space, usually before the drive reports end of tape)
-     */
-    record Lab(String dirKey, String tapeMbKey, String barcode, List<List<String>> driveOff,
-               List<List<String>> libraryOff, boolean cartridgeMemory) {
-        static final Lab TGT = new Lab("TAPEQ_VTL_LAB", "TAPEQ_VTL_TAPE_MB", "VTL%03dL5", List.of(
-                tgtadm("online=0"), tgtadm("online=1")), null, false);
-        static final Lab MHVTL = new Lab("TAPEQ_MHVTL_LAB", "TAPEQ_MHVTL_TAPE_MB", "E01%03dL8", List.of(
-                List.of("vtl-fault", "drive-offline", "1"), List.of("vtl-fault", "drive-online", "1")), List.of(
-                List.of("vtl-fault", "library-offline"), List.of("vtl-fault", "library-online")), true);
-
-        /** Drive 0 of the daemon is the tgt lab's LUN 1. */
-        private static List<String> tgtadm(String params) {
-            return List.of("vtl-tgtadm", "--mode", "logicalunit", "--op", "update", "--tid", "1", "--lun", "1",
-                    "--params", params);
-        }
-
-        List<String> barcodes(int from, int to) {
-            List<String> list = new ArrayList<>();
-            for (int n = from; n <= to; n++) {
-                list.add(String.format(barcode, n));
-            }
-            return list;
-        }
-    }
-
     private static final long WAIT_SECONDS = 900;
     private final Lab spec;
     private final List<String> atlas;
@@ -119,37 +84,14 @@ abstract class LabEndToEndTest {
 
     @BeforeAll
     void start() throws Exception {
-        String labDir = System.getenv(spec.dirKey());
-        Assumptions.assumeTrue(labDir != null && !labDir.isBlank(),
-                "no lab library configured (" + spec.dirKey() + " is not set; .ci/run sets it)");
         FILES.clear();
         WRITTEN.clear();
         STEP_MILLIS.clear();
         ADOPTED.clear();
         mountsReported = false;
-        lab = Path.of(labDir);
-        assertTrue(Files.isExecutable(lab.resolve("vtl-ssh")), lab + "/vtl-ssh missing: is the lab up?");
+        lab = spec.dir();
         root = Files.createTempDirectory("tapeq-it-vtl-");
-        site = new Site(root).library(String.join("\n",
-                        "library:",
-                        "  backend: scsi",
-                        "  blockSize: 256KiB",
-                        "  scsi:",
-                        "    changer: /dev/vtl/changer",
-                        "    drives:",
-                        "      - name: drive0",
-                        "        device: /dev/vtl/lun1-nst",
-                        "      - name: drive1",
-                        "        device: /dev/vtl/lun2-nst",
-                        "    commandPrefix: " + lab.resolve("vtl-ssh"),
-                        "    robotTimeout: 2m",
-                        "    tapeTimeout: 30s", // the lab answers in well under a second; an offline drive hangs minutes
-                        "    dataStall: 2m"))
-                .scheduler("aggregateWait", "2s").scheduler("aggregateBytes", "4MB")
-                .scheduler("fullMargin", "2MB") // the labs' cartridges hold 16 MB
-                .scheduler("quietTime", "1s")
-                .scheduler("dwell", "2s").scheduler("retryBackoff", "2s").scheduler("remountGuard", "0")
-                .scheduler("maxAttempts", "8");
+        site = Lab.site(root, lab);
         long t0 = System.nanoTime();
         daemon = site.startDaemon();
         for (String barcode : atlas) {
@@ -167,9 +109,9 @@ abstract class LabEndToEndTest {
         if (lab == null) {
             return;
         }
-        labCommand(spec.driveOff().get(1));
+        Lab.command(lab, spec.driveOff().get(1));
         if (spec.libraryOff() != null) {
-            labCommand(spec.libraryOff().get(1));
+            Lab.command(lab, spec.libraryOff().get(1));
         }
         System.out.println("VTL end-to-end step durations (ms): " + STEP_MILLIS);
         Pool.closeAndCheck(pool, daemon);
@@ -245,7 +187,7 @@ abstract class LabEndToEndTest {
     @Order(3)
     void fillACartridge_writingGoesOnOnTheNext() throws Exception {
         long t0 = System.nanoTime();
-        long capacity = Long.parseLong(System.getenv().getOrDefault(spec.tapeMbKey(), "16")) << 20;
+        long capacity = spec.capacityBytes();
         int n = (int) (capacity * 5 / 4 / 1_000_000) + 1;
         List<TestFile> fill = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -298,7 +240,7 @@ abstract class LabEndToEndTest {
                     && d.activity() != null && d.activity().startsWith("reading"));
             return reading || s.counters().get("stages_done") - doneBefore >= order.size() / 5;
         });
-        labCommand(spec.driveOff().get(0));
+        Lab.command(lab, spec.driveOff().get(0));
         long faultsBefore = counter("faults_drive");
         Poll.until("drive0's failure is noticed", Duration.ofSeconds(WAIT_SECONDS),
                 () -> counter("faults_drive") > faultsBefore
@@ -308,7 +250,7 @@ abstract class LabEndToEndTest {
         long driveFaults = counter("faults_drive") - faultsBefore;
         System.out.println("Drive offline: " + driveFaults + " drive faults; drive0 "
                 + daemon.scheduler().status(0).get().drives().get(0));
-        labCommand(spec.driveOff().get(1));
+        Lab.command(lab, spec.driveOff().get(1));
         daemon.scheduler().driveUp("drive0").get(); // restores the drive for the next steps; the stages needed no one
         STEP_MILLIS.put("stage " + order.size() + " files with drive0 taken offline", (System.nanoTime() - t0) / 1_000_000);
     }
@@ -328,7 +270,7 @@ abstract class LabEndToEndTest {
             pool.dropReplica(f);
         }
         long robotFaults = counter("faults_robot");
-        labCommand(spec.libraryOff().get(0));
+        Lab.command(lab, spec.libraryOff().get(0));
         List<EmulatedStageRequest> stages;
         try {
             stages = pool.stage(some);
@@ -336,7 +278,7 @@ abstract class LabEndToEndTest {
             Poll.until("mounts fail on the offline library", Duration.ofSeconds(WAIT_SECONDS),
                     () -> counter("faults_robot") - robotFaults >= 3);
         } finally {
-            labCommand(spec.libraryOff().get(1));
+            Lab.command(lab, spec.libraryOff().get(1));
         }
         Pool.awaitAll(stages, WAIT_SECONDS);
         compare(some, stages);
@@ -393,16 +335,5 @@ abstract class LabEndToEndTest {
         List<String> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
-    }
-
-    /** Runs one of the lab's commands ({@code vtl-tgtadm ...}, {@code vtl-fault ...}) from the lab folder. */
-    private static void labCommand(List<String> words) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(words);
-        argv.set(0, lab.resolve(words.get(0)).toString());
-        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException(String.join(" ", words) + " failed: " + out);
-        }
     }
 }
