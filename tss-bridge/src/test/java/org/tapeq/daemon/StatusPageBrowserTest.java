@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -133,6 +134,70 @@ class StatusPageBrowserTest {
         assertEquals(101, rows("cartridges").size(), "a header and the first 100");
         assertTrue(browser.findElement(By.id("queues-note")).getText().startsWith("showing 0 of 0 queue(s) with work"),
                 browser.findElement(By.id("queues-note")).getText());
+    }
+
+    @Test
+    void statusPage_repackWaitingThenDone_listedWithItsProgress_thenAVerification() throws Exception {
+        open("?refresh=1");
+        f.labelAll();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(f.onTape(DaemonFixture.randomBytes(200_000 + i)));
+        }
+        String source = f.daemon.catalog().file(ids.get(0)).orElseThrow().cartridge();
+        List<String> onSource = ids.stream().filter(id -> f.daemon.catalog().file(id).orElseThrow().cartridge()
+                .equals(source)).toList();
+        long bytes = onSource.stream().mapToLong(id -> f.daemon.catalog().file(id).orElseThrow().size()).sum();
+        int n = onSource.size();
+        DaemonFixture.await("the page lists no background job yet", () -> rows("background").size() == 2
+                && rows("background").get(1).equals(List.of("none")));
+
+        // Queued with every drive down, the repack waits for one: the page shows it waiting, nothing done.
+        f.drivesDown();
+        f.control("cartridge-repack", List.of(source, "-"));
+        DaemonFixture.await("the page lists the repack waiting for a drive", () -> {
+            List<String> r = row("background", "repack");
+            return r != null && r.get(2).equals("queued");
+        });
+        assertEquals(List.of("repack", source, "queued", "0.0 %", "0 files of " + n + " files, 0 B of " + size(bytes),
+                n + " files, " + size(bytes), "to family atlas"), row("background", "repack"));
+        DaemonFixture.await("the note counts it waiting", () -> browser.findElement(By.id("background-note"))
+                .getText().contains("1 waiting for a drive"));
+
+        // With the drives back it runs to its end: everything moved, nothing left, the source emptied.
+        f.drivesUp();
+        DaemonFixture.await("the page shows the repack done", () -> {
+            List<String> r = row("background", "repack");
+            return r != null && r.get(2).equals("done");
+        });
+        assertEquals(List.of("repack", source, "done", "100.0 %", n + " files of " + n + " files, " + size(bytes)
+                + " of " + size(bytes), "0 files, 0 B", "to family atlas; source EMPTY"), row("background", "repack"));
+
+        // A verification is listed beside it, with its own counts.
+        String target = f.daemon.catalog().file(onSource.get(0)).orElseThrow().cartridge();
+        f.control("cartridge-verify", List.of(target, "0"));
+        DaemonFixture.await("the page shows the verification done", () -> {
+            List<String> r = row("background", "verification");
+            return r != null && r.get(2).equals("done");
+        });
+        List<String> verify = row("background", "verification");
+        assertEquals(target, verify.get(1), verify.toString());
+        assertTrue(verify.get(4).matches("(\\d+) aggregates of \\1 aggregates"), verify.toString());
+        assertEquals("0 aggregates", verify.get(5), verify.toString());
+        assertTrue(verify.get(6).matches("\\d+ good, 0 bad, 0 unreadable"), verify.toString());
+        assertTrue(Integer.parseInt(verify.get(6).split(" ")[0]) >= n, "the moved files verified: " + verify);
+        assertEquals(3, rows("background").size(), "a header, the repack and the verification");
+        HeadlessChromium.screenshot(browser, "status-page-background.png");
+    }
+
+    /** Bytes as the page writes them (decimal units, one decimal). */
+    private static String size(long bytes) {
+        return bytes < 1000 ? bytes + " B" : String.format(java.util.Locale.ROOT, "%.1f kB", bytes / 1000.0);
+    }
+
+    /** The cells of the first row of a table whose first cell is {@code first}, or null. */
+    private List<String> row(String table, String first) {
+        return rows(table).stream().filter(r -> !r.isEmpty() && r.get(0).equals(first)).findFirst().orElse(null);
     }
 
     /** The text of column {@code col} in the drives table's row of {@code drive}, or "" if there is none. */

@@ -51,6 +51,56 @@ function fill(id, header, rows, rowClass) {
   }
 }
 
+/**
+ * Background jobs (verifications, repacks, and any other kind the status lists the same way): every array of
+ * objects under "scheduler" whose entries have a "state" and at least one pair of counts named xDone and xTotal
+ * (filesDone/filesTotal, bytesDone/bytesTotal, aggregatesDone/aggregatesTotal). The kind is the array's name
+ * without its plural "s"; the cartridge is the entry's "barcode" or "source".
+ */
+function backgroundJobs(s) {
+  const jobs = [];
+  for (const [key, list] of Object.entries(s)) {
+    if (!Array.isArray(list)) { continue; }
+    for (const j of list) {
+      if (j === null || typeof j !== "object" || typeof j.state !== "string" || counts(j).length === 0) { continue; }
+      jobs.push({kind: key.endsWith("s") ? key.slice(0, -1) : key, job: j});
+    }
+  }
+  return jobs;
+}
+
+/** The job's xDone/xTotal pairs, in the order the status lists them (an unknown total, -1, is left out). */
+function counts(j) {
+  const pairs = [];
+  for (const [k, total] of Object.entries(j)) {
+    if (!k.endsWith("Total")) { continue; }
+    const what = k.slice(0, -5);
+    const done = j[what + "Done"];
+    if (typeof total === "number" && typeof done === "number" && total >= 0) { pairs.push({what, done, total}); }
+  }
+  return pairs;
+}
+
+function amount(what, n) {
+  return what === "bytes" ? size(n) : n + " " + what;
+}
+
+/** What the kinds this page knows say besides their counts; other kinds show their error only. */
+function jobDetail(kind, j) {
+  const parts = [];
+  if (kind === "repack") {
+    parts.push("to family " + text(j.targetFamily) + (j.target ? ", writing to " + j.target : ""));
+    if (j.spooledFiles > 0) { parts.push(j.spooledFiles + " in the spool (" + size(j.spooledBytes || 0) + ")"); }
+    if (j.filesFailed > 0) { parts.push(j.filesFailed + " failed (they stay)"); }
+    if (j.emptied) { parts.push("source EMPTY"); }
+  } else if (kind === "verification") {
+    parts.push((j.filesGood || 0) + (j.filesUnchecked || 0) + " good, " + (j.filesBad || 0) + " bad, "
+        + (j.filesUnreadable || 0) + " unreadable" + (j.sampled ? " (sample)" : ""));
+  }
+  if (j.error) { parts.push(j.error); }
+  return parts.join("; ");
+}
+
 function render(st) {
   const s = st.scheduler || {};
   const counters = s.counters || {};
@@ -88,6 +138,24 @@ function render(st) {
     }
   }
   fill("load", ["kind", "name", "queues", "files", "bytes", "oldest request"], loadRows);
+
+  const bg = s.background || {};
+  const jobs = backgroundJobs(s);
+  document.getElementById("background-note").textContent = (bg.running || 0) + " running (of at most "
+      + (bg.maxDrives || 0) + " drive(s)), " + (bg.waiting || 0) + " waiting for a drive; this run's jobs, the"
+      + " running ones and the last ended ones";
+  fill("background", ["job", "cartridge", "state", "progress", "done", "left", "detail"],
+      jobs.map(({kind, job}) => {
+        const c = counts(job);
+        const main = c.find(p => p.what === "bytes") || c[0];
+        return [kind, job.barcode || job.source, job.state,
+          main.total > 0 ? (100 * main.done / main.total).toFixed(1) + " %" : "",
+          c.map(p => amount(p.what, p.done) + " of " + amount(p.what, p.total)).join(", "),
+          c.map(p => amount(p.what, Math.max(0, p.total - p.done))).join(", "),
+          jobDetail(kind, job)];
+      }),
+      i => jobs[i].job.state === "failed" || jobs[i].job.filesBad > 0 || jobs[i].job.filesUnreadable > 0
+          || jobs[i].job.filesFailed > 0 ? "bad" : "");
 
   const carts = s.cartridges || [];
   const byState = Object.entries(s.cartridgesByState || {}).map(([k, v]) => v + " " + k).join(", ");
