@@ -42,17 +42,16 @@ import org.tapeq.testing.support.Poll;
 /**
  * The whole chain on a real kernel tape stack: pool emulator -> tapeq provider -> daemon -> SCSI backend ->
  * {@code mtx}/{@code mt}/{@code dd} through the lab's {@code vtl-ssh} -> st/ch drivers in the lab's guest -> the
- * emulated library, once per lab ({@link Lab}): the tgt lab of ../shared/vtl ({@code TAPEQ_VTL_LAB},
- * {@code TAPEQ_VTL_TAPE_MB}; {@link VtlEndToEndTest}) and the mhVTL lab of ../shared/mhvtl
- * ({@code TAPEQ_MHVTL_LAB}, {@code TAPEQ_MHVTL_TAPE_MB}; {@link MhvtlEndToEndTest}). .ci/run starts both.
+ * emulated library, once per lab ({@link Lab}): the tgt lab of ../shared/vtl ({@link VtlEndToEndTest}) and the
+ * mhVTL lab of ../shared/mhvtl ({@link MhvtlEndToEndTest}). .ci/run starts both.
  *
  * <p>One campaign in steps that build on each other: flush a few hundred files of mixed sizes in several
  * datasets and stage them back in random order; wipe the catalog, rebuild it from the cartridges and stage
  * again; fill a cartridge so writing goes on on the next; take a drive offline in the lab's emulator in the
  * middle of a stage campaign; on mhVTL, take the library offline while stages wait for mounts, which must
  * end without an operator; report the mounts per cartridge. Cartridges 1-3 are labelled for atlas, 4-5 for
- * cms (with force: the lab's cartridges keep earlier runs' data); the others are left to the tape-scsi module's
- * library test.
+ * cms (with force: the lab's cartridges keep earlier runs' data); 6 and 7 are {@link LabRepackTest}'s, the others
+ * are left to the tape-scsi module's library test.
  */
 @Tag("slow")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
