@@ -27,8 +27,10 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
  * byte, takes the drives down (one with a reason that looks like HTML), queues a stage, and waits until the page,
  * by its own refresh and without being reloaded, shows the checksum fault with its time, drive and cartridge, the
  * drive down with its reason as plain text and the queue with the reason it waits. A library with more cartridges
- * than the page lists says how many it shows of how many. Skipped only when chromium or chromedriver is not
- * installed ({@code apt-get install chromium chromium-driver}; {@code .ci/run} does). Leaves a screenshot in
+ * than the page lists says how many it shows of how many. A repack asked for while the drives are down is listed
+ * under background work waiting, with nothing done, then done, with nothing left, beside a verification. Skipped
+ * only when chromium or chromedriver is not installed ({@code apt-get install chromium chromium-driver};
+ * {@code .ci/run} does). Leaves a screenshot in
  * {@code target/status-page.png}; with {@code -Dtapeq.screenshots=docs/img} it rewrites docs/img/status-page.png.
  */
 class StatusPageBrowserTest {
@@ -190,7 +192,7 @@ class StatusPageBrowserTest {
         HeadlessChromium.screenshot(browser, "status-page-background.png");
     }
 
-    /** Bytes as the page writes them (decimal units, one decimal). */
+    /** Bytes under a megabyte as the page writes them (decimal units, one decimal). */
     private static String size(long bytes) {
         return bytes < 1000 ? bytes + " B" : String.format(java.util.Locale.ROOT, "%.1f kB", bytes / 1000.0);
     }
