@@ -12,6 +12,11 @@ import java.util.Map;
  * a restarted daemon starts from nominal and relearns within a dozen locates of a mount.
  *
  * Drive-reported end-of-wrap positions (READ END OF WRAP POSITION) are the drive's own map and replace any fit.
+ * On them the locate cost coefficients are learnt too (LocateCostFit), every COST_REFIT_EVERY locates, and kept
+ * only when they change what the model predicts for the observed locates by more than COST_MIN_CHANGE (each new
+ * estimate makes the read pass replan). Not on an estimated layout: there the positions of the observed locates
+ * are off by up to a tenth of a wrap (the per-wrap capacity varies), the fitted travel term comes out too small,
+ * and in the simulator's physics family the orders on such a fit located more than on the defaults.
  */
 
 /**
@@ -27,6 +32,10 @@ public final class CartridgeLayouts {
     /** A refit replaces the estimate only if its scale moved at least this much (0.14 LTO-9 wraps at the end). */
     public static final double MIN_CHANGE = 0.0005;
     public static final int MAX_CARTRIDGES = 1024;
+    /** Locates between fits of the cost coefficients (on drive-reported wrap ends). */
+    public static final int COST_REFIT_EVERY = 16;
+    /** A refit replaces the coefficients only if it moves the predicted locates by this mean fraction. */
+    public static final double COST_MIN_CHANGE = 0.05;
 
     private final Map<String, Layout> layouts = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -47,6 +56,8 @@ public final class CartridgeLayouts {
         EstimatedGeometry geometry;
         LayoutFit.Result last;
         boolean reported;
+        LocateCosts costs;
+        int sinceCostFit;
 
         Layout(EstimatedGeometry nominal) {
             this.fit = new LayoutFit(nominal);
@@ -80,14 +91,18 @@ public final class CartridgeLayouts {
             return;
         }
         Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
-        if (l.reported) {
-            return;
-        }
         int i = l.count % WINDOW;
         l.from[i] = fromBlock;
         l.to[i] = toBlock;
         l.seconds[i] = millis / 1000.0;
         l.count++;
+        if (l.reported) {
+            if (++l.sinceCostFit >= COST_REFIT_EVERY) {
+                l.sinceCostFit = 0;
+                fitCosts(l);
+            }
+            return;
+        }
         int every = l.last != null && l.last.accepted() ? REFIT_EVERY_ACCEPTED : REFIT_EVERY;
         if (++l.sinceFit >= every && l.count >= LayoutFit.MIN_OBSERVATIONS) {
             l.sinceFit = 0;
@@ -101,11 +116,46 @@ public final class CartridgeLayouts {
         }
     }
 
-    /** The drive reported {@code barcode}'s end-of-wrap blocks: they replace any learnt estimate. */
+    private static void fitCosts(Layout l) {
+        int n = Math.min(l.count, WINDOW);
+        EstimatedGeometry layout = l.geometry.withLocateCosts(null);
+        LocateCosts fitted = LocateCostFit.fit(layout, l.from, l.to, l.seconds, n);
+        if (fitted == null || (l.costs != null && meanChange(layout, l.costs, fitted, l, n) < COST_MIN_CHANGE)) {
+            return;
+        }
+        l.costs = fitted;
+        l.geometry = layout.withLocateCosts(fitted);
+    }
+
+    /** Mean relative change of the predicted locate times of the observations from coefficients a to b. */
+    private static double meanChange(EstimatedGeometry g, LocateCosts a, LocateCosts b, Layout l, int n) {
+        LocateCostModel ma = new LocateCostModel(g, a);
+        LocateCostModel mb = new LocateCostModel(g, b);
+        double change = 0;
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            double pa = ma.locateSeconds(l.from[i], l.to[i]);
+            change += Math.abs(mb.locateSeconds(l.from[i], l.to[i]) - pa);
+            total += pa;
+        }
+        return total > 0 ? change / total : 0;
+    }
+
+    /**
+     * The drive reported {@code barcode}'s end-of-wrap blocks: they replace any learnt scale; locate costs learnt on
+     * them are kept. Locates observed before stay evidence: their blocks and times are what the drive did, and
+     * the cost fit places them on the reported wraps.
+     */
     public void wrapEnds(String barcode, EstimatedGeometry nominal, long[] ends) {
         Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
-        l.geometry = nominal.withWrapEnds(ends);
+        l.geometry = nominal.withWrapEnds(ends).withLocateCosts(l.costs);
         l.reported = true;
+    }
+
+    /** The locate cost coefficients learnt for {@code barcode}, or null (for logs and tests). */
+    public LocateCosts learntCosts(String barcode) {
+        Layout l = layouts.get(barcode);
+        return l == null ? null : l.costs;
     }
 
     /** The last fit for {@code barcode}, or null (for logs and tests). */

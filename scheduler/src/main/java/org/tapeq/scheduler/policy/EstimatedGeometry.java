@@ -26,12 +26,14 @@ public final class EstimatedGeometry {
     private final int wrapsPerBand;
     /** Drive-reported end-of-wrap block addresses (READ END OF WRAP POSITION), or null: nominal wraps. */
     private final long[] wrapEnds;
+    /** Locate cost coefficients learnt for this cartridge, or null: {@link LocateCostModel}'s defaults. */
+    private final LocateCosts locateCosts;
 
     public EstimatedGeometry(MediaType media, int blockSize) {
-        this(media, blockSize, null);
+        this(media, blockSize, null, null);
     }
 
-    private EstimatedGeometry(MediaType media, int blockSize, long[] wrapEnds) {
+    private EstimatedGeometry(MediaType media, int blockSize, long[] wrapEnds, LocateCosts locateCosts) {
         if (blockSize <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockSize);
         }
@@ -43,6 +45,7 @@ public final class EstimatedGeometry {
         this.bytesPerWrap = media.bytesPerWrap();
         this.wrapsPerBand = media.wraps() / media.bands();
         this.wrapEnds = wrapEnds;
+        this.locateCosts = locateCosts;
     }
 
     /**
@@ -60,7 +63,25 @@ public final class EstimatedGeometry {
                 throw new IllegalArgumentException("wrap ends must be positive and non-decreasing: wrap " + w);
             }
         }
-        return new EstimatedGeometry(media, blockSize, ends.clone());
+        return new EstimatedGeometry(media, blockSize, ends.clone(), locateCosts);
+    }
+
+    /**
+     * This estimate with locate cost coefficients learnt from the cartridge's own locates ({@link LocateCostFit}), which
+     * {@link LocateCostModel#of(EstimatedGeometry)} then uses instead of its defaults; null: the defaults.
+     */
+    public EstimatedGeometry withLocateCosts(LocateCosts costs) {
+        return new EstimatedGeometry(media, blockSize, wrapEnds, costs);
+    }
+
+    /** The learnt locate cost coefficients, or null if none were learnt. */
+    public LocateCosts locateCosts() {
+        return locateCosts;
+    }
+
+    /** Whether the wraps are the drive-reported (or fitted) ones rather than nominal. */
+    public boolean hasWrapEnds() {
+        return wrapEnds != null;
     }
 
     /** An estimated head position: the block, its wrap and band, LPOS (0 = BOT, 1 = EOT), and the direction. */
@@ -161,6 +182,6 @@ public final class EstimatedGeometry {
     @Override
     public String toString() {
         return media.name() + " " + media.wraps() + " wraps, " + media.bands() + " bands, " + blockSize + " B blocks"
-                + (wrapEnds == null ? "" : ", drive-reported wrap ends");
+                + (wrapEnds == null ? "" : ", wrap ends given") + (locateCosts == null ? "" : ", learnt locate costs");
     }
 }

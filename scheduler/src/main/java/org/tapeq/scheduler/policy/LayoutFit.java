@@ -93,11 +93,9 @@ public final class LayoutFit {
 
     /** Squared residual of the least-squares line through the observations under scale {@code s}. */
     double residual(double s, long[] from, long[] to, double[] seconds, int n) {
-        // normal equations of the four coefficients, accumulated without storing the features
-        double[][] a = new double[4][5];
+        LeastSquares ls = new LeastSquares(4);
         double perWrap = nominal.blocksPerWrap() * s;
         double[] x = new double[4];
-        double yy = 0;
         for (int i = 0; i < n; i++) {
             int wf = wrap(from[i], perWrap);
             int wt = wrap(to[i], perWrap);
@@ -105,23 +103,9 @@ public final class LayoutFit {
             x[1] = Math.abs(lpos(to[i], wt, perWrap) - lpos(from[i], wf, perWrap));
             x[2] = wf != wt ? 1 : 0;
             x[3] = ((wf ^ wt) & 1) != 0 ? 1 : 0;
-            double y = seconds[i];
-            yy += y * y;
-            for (int r = 0; r < 4; r++) {
-                for (int c = 0; c < 4; c++) {
-                    a[r][c] += x[r] * x[c];
-                }
-                a[r][4] += x[r] * y;
-            }
+            ls.add(x, seconds[i]);
         }
-        double[] xty = {a[0][4], a[1][4], a[2][4], a[3][4]};
-        double[] beta = solve(a);
-        // residual = y'y - beta' X'y for the least-squares beta
-        double explained = 0;
-        for (int r = 0; r < 4; r++) {
-            explained += beta[r] * xty[r];
-        }
-        return Math.max(0, yy - explained);
+        return ls.residual(ls.solve(null));
     }
 
     private int wrap(long block, double perWrap) {
@@ -131,42 +115,5 @@ public final class LayoutFit {
     private static double lpos(long block, int wrap, double perWrap) {
         double along = Math.min(1.0, Math.max(0.0, block / perWrap - wrap));
         return EstimatedGeometry.isForward(wrap) ? along : 1.0 - along;
-    }
-
-    /**
-     * Solves the 4x4 normal equations (augmented matrix, modified in place) by Gaussian elimination with partial
-     * pivoting; a coefficient without support in the data (e.g. no locate changed wrap) is set to 0.
-     */
-    private static double[] solve(double[][] a) {
-        int n = 4;
-        for (int r = 0; r < n; r++) {
-            a[r][r] += 1e-9; // a tiny ridge keeps an all-zero feature from making the system singular
-        }
-        for (int col = 0; col < n; col++) {
-            int pivot = col;
-            for (int r = col + 1; r < n; r++) {
-                if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) {
-                    pivot = r;
-                }
-            }
-            double[] t = a[col];
-            a[col] = a[pivot];
-            a[pivot] = t;
-            for (int r = col + 1; r < n; r++) {
-                double f = a[r][col] / a[col][col];
-                for (int c = col; c <= n; c++) {
-                    a[r][c] -= f * a[col][c];
-                }
-            }
-        }
-        double[] beta = new double[n];
-        for (int r = n - 1; r >= 0; r--) {
-            double v = a[r][n];
-            for (int c = r + 1; c < n; c++) {
-                v -= a[r][c] * beta[c];
-            }
-            beta[r] = v / a[r][r];
-        }
-        return beta;
     }
 }

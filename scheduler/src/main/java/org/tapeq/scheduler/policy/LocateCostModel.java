@@ -9,7 +9,11 @@ import org.tapeq.scheduler.model.MediaType;
  * <pre>
  *   constant + wrapChange*[wrap differs] + bandChange*[band differs] - landingZoneChange*[other half of tape]
  *            + directionChange*[direction differs] + stepBack*[same wrap, target behind] + perLength*|deltaLPOS|
+ *            + behindOtherWrap*[another wrap the same way, target behind]
  * </pre>
+ *
+ * <p>The coefficients are a {@link LocateCosts}: CTA's (below) unless the geometry carries ones learnt from the
+ * cartridge's own locates ({@link LocateCostFit}).
  *
  * with LPOS as a fraction of the tape length ({@link EstimatedGeometry}), so the distance coefficient is seconds per
  * whole tape length.
@@ -48,17 +52,21 @@ public final class LocateCostModel {
     public static final double CTA_LTO8_LPOS_SPAN = 171_097 - 2_696;
 
     private final EstimatedGeometry geometry;
+    private final LocateCosts costs;
     private final double secondsPerLength;
     private final double secondsPerBlock;
     private final int[] bandOfWrap;
 
-    /** A model with an explicit distance coefficient, in seconds per whole tape length. */
+    /** A model with CTA's fixed terms and an explicit distance coefficient, in seconds per whole tape length. */
     public LocateCostModel(EstimatedGeometry geometry, double secondsPerLength) {
-        if (!(secondsPerLength > 0)) {
-            throw new IllegalArgumentException("seconds per tape length must be positive: " + secondsPerLength);
-        }
+        this(geometry, LocateCosts.cta(secondsPerLength));
+    }
+
+    /** A model with the given coefficients. */
+    public LocateCostModel(EstimatedGeometry geometry, LocateCosts costs) {
         this.geometry = geometry;
-        this.secondsPerLength = secondsPerLength;
+        this.costs = costs;
+        this.secondsPerLength = costs.perLength();
         this.secondsPerBlock = geometry.readSeconds(1);
         this.bandOfWrap = new int[geometry.wraps()];
         for (int w = 0; w < bandOfWrap.length; w++) {
@@ -66,9 +74,19 @@ public final class LocateCostModel {
         }
     }
 
-    /** The model for a geometry, its distance term calibrated to the media's average locate (see class notes). */
+    /**
+     * The model for a geometry: the coefficients learnt for it ({@link EstimatedGeometry#locateCosts()}) if any, else
+     * CTA's fixed terms with the distance term calibrated to the media's average locate (see class notes).
+     */
     public static LocateCostModel of(EstimatedGeometry geometry) {
-        return new LocateCostModel(geometry, calibratedSecondsPerLength(geometry));
+        LocateCosts learnt = geometry.locateCosts();
+        return learnt != null ? new LocateCostModel(geometry, learnt)
+                : new LocateCostModel(geometry, calibratedSecondsPerLength(geometry));
+    }
+
+    /** The coefficients of this model. */
+    public LocateCosts costs() {
+        return costs;
     }
 
     /**
@@ -122,22 +140,25 @@ public final class LocateCostModel {
         if (fromBlock == toBlock) {
             return 0;
         }
-        double cost = CONSTANT + secondsPerLength * Math.abs(toLpos - fromLpos);
+        LocateCosts k = costs;
+        double cost = k.constant() + secondsPerLength * Math.abs(toLpos - fromLpos);
         if (fromWrap != toWrap) {
-            cost += WRAP_CHANGE;
+            cost += k.wrapChange();
             if (bandOfWrap[fromWrap] != bandOfWrap[toWrap]) {
-                cost += BAND_CHANGE;
+                cost += k.bandChange();
             }
             if (((fromWrap ^ toWrap) & 1) != 0) {
-                cost += DIRECTION_CHANGE;
+                cost += k.directionChange();
+            } else if (EstimatedGeometry.isForward(toWrap) ? toLpos < fromLpos : toLpos > fromLpos) {
+                cost += k.behindOtherWrap();
             }
         } else if (toBlock < fromBlock) {
-            cost += STEP_BACK;
+            cost += k.stepBack();
         }
         if ((fromLpos < 0.5) != (toLpos < 0.5)) {
-            cost -= LANDING_ZONE_CHANGE;
+            cost -= k.landingZone();
         }
-        cost = Math.max(cost, CONSTANT);
+        cost = Math.max(cost, k.constant());
         if (toBlock > fromBlock) {
             cost = Math.min(cost, (toBlock - fromBlock) * secondsPerBlock);
         }

@@ -128,14 +128,15 @@ final class NearestFirst {
 
     private double fixedLowerBound(int from, int to) {
         EstimatedGeometry g = t.geometry;
-        double c = LocateCostModel.CONSTANT + LocateCostModel.WRAP_CHANGE - LocateCostModel.LANDING_ZONE_CHANGE;
+        LocateCosts k = t.model.costs();
+        double c = k.constant() + k.wrapChange() - k.landingZone();
         if (g.band(from) != g.band(to)) {
-            c += LocateCostModel.BAND_CHANGE;
+            c += k.bandChange();
         }
         if (((from ^ to) & 1) != 0) {
-            c += LocateCostModel.DIRECTION_CHANGE;
+            c += k.directionChange();
         }
-        return Math.max(c, LocateCostModel.CONSTANT);
+        return Math.max(c, k.constant());
     }
 
     private void consider(int wrap, int slot, long block, int headWrap, double lpos) {
