@@ -7,6 +7,7 @@ final class LeastSquares {
     /** X'X augmented with X'y in the last column. */
     private final double[][] a;
     private double yy;
+    private int count;
 
     LeastSquares(int features) {
         this.k = features;
@@ -14,13 +15,15 @@ final class LeastSquares {
     }
 
     /**
-     * A prior: coefficient j is pulled towards {@code prior[j]} as strongly as {@code weight} observations of its
-     * feature alone would pull it, so a coefficient the data do not support stays at its prior.
+     * A prior, added after the observations: coefficient j is pulled towards {@code prior[j]} as strongly as
+     * {@code weight} typical observations pull it (the mean square of its feature, at least {@code floor}), so a
+     * coefficient the data do not support stays at its prior and one they do moves freely.
      */
-    void prior(double[] prior, double weight) {
+    void prior(double[] prior, double weight, double floor) {
         double[] x = new double[k];
-        double w = Math.sqrt(weight);
         for (int j = 0; j < k; j++) {
+            double meanSquare = count == 0 ? 0 : a[j][j] / count;
+            double w = Math.sqrt(weight * Math.max(meanSquare, floor));
             x[j] = w;
             add(x, w * prior[j]);
             x[j] = 0;
@@ -28,6 +31,7 @@ final class LeastSquares {
     }
 
     void add(double[] x, double y) {
+        count++;
         yy += y * y;
         for (int r = 0; r < k; r++) {
             double xr = x[r];

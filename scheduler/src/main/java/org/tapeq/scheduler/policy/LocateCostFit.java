@@ -13,10 +13,12 @@ package org.tapeq.scheduler.policy;
  * Model: seconds = constant + perLength*|dLPOS| + wrapChange*[wrap] + bandChange*[band] + directionChange*[dir]
  * + stepBack*[same wrap, behind] + behindOtherWrap*[other wrap same way, behind] - landingZone*[crosses mid-tape],
  * positions from the cartridge's current estimate (nominal, learnt scale or drive-reported wrap ends). Least squares
- * with every coefficient >= 0 (a negative penalty is noise, and would let a greedy prefer detours). Two kinds of
- * observation are left out: forward hops short enough that the drive may have read through the gap (their time is
- * the read, not a locate), and none else. The fit is kept only if it explains the observations better than the
- * defaults do (less squared error), so with too few or confusing locates the defaults stay.
+ * with every coefficient >= 0 (a negative penalty is noise, and would let a greedy prefer detours), and the defaults
+ * as a weak prior (PRIOR_WEIGHT typical observations per coefficient), so that a term the locates never showed (a
+ * step back on the same wrap, say) keeps its default rather than becoming free. Forward hops short enough that the
+ * drive may have read through the gap are left out: their time is the read, not a locate. The fit is kept only if
+ * it explains the observations better than the defaults do (less squared error, prior included), so with too few
+ * or confusing locates the defaults stay.
  */
 
 /** Fits {@link LocateCosts} to observed locates; see the design notes. Pure, not thread-safe. */
@@ -26,8 +28,10 @@ public final class LocateCostFit {
     public static final int MIN_OBSERVATIONS = 24;
     /** A forward hop whose read-through would take less than this multiple of its time may have been read. */
     static final double READ_THROUGH_MARGIN = 1.5;
-    /** How many observations' worth the defaults weigh as a prior on each coefficient. */
+    /** How many typical observations' worth the defaults weigh as a prior on each coefficient. */
     static final double PRIOR_WEIGHT = 4;
+    /** The least mean square of a feature the prior's weight assumes (a term the locates never show). */
+    static final double PRIOR_FLOOR = 0.05;
     private static final int FEATURES = 8;
 
     private LocateCostFit() {
@@ -40,9 +44,6 @@ public final class LocateCostFit {
     public static LocateCosts fit(EstimatedGeometry g, long[] from, long[] to, double[] seconds, int n) {
         LeastSquares ls = new LeastSquares(FEATURES);
         LocateCostModel defaults = LocateCostModel.of(g.withLocateCosts(null));
-        LocateCosts d = defaults.costs();
-        ls.prior(new double[] {d.constant(), d.perLength(), d.wrapChange(), d.bandChange(), d.directionChange(),
-                d.stepBack(), d.behindOtherWrap(), d.landingZone()}, PRIOR_WEIGHT);
         double[] x = new double[FEATURES];
         double defaultError = 0;
         int used = 0;
@@ -59,6 +60,9 @@ public final class LocateCostFit {
         if (used < MIN_OBSERVATIONS) {
             return null;
         }
+        LocateCosts d = defaults.costs();
+        ls.prior(new double[] {d.constant(), d.perLength(), d.wrapChange(), d.bandChange(), d.directionChange(),
+                d.stepBack(), d.behindOtherWrap(), d.landingZone()}, PRIOR_WEIGHT, PRIOR_FLOOR);
         double[] b = ls.solveNonNegative();
         if (!(b[1] > 0) || ls.residual(b) >= defaultError) {
             return null;
