@@ -6,7 +6,7 @@ import java.util.List;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.tape.sim.SimFaults;
 import org.tapeq.scheduler.time.EventLoop;
-import org.tapeq.workload.scenario.SimOptions;
+import org.tapeq.workload.SimOptions;
 
 /**
  * Puts a scenario's faults ({@code faults:}, or {@code --drive-failures} in place of its drive failures) into the

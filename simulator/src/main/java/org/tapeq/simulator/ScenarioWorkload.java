@@ -21,7 +21,7 @@ import org.tapeq.workload.Workload;
 import org.tapeq.workload.scenario.Activity;
 import org.tapeq.workload.scenario.Experiment;
 import org.tapeq.workload.scenario.Scenario;
-import org.tapeq.workload.scenario.SimOptions;
+import org.tapeq.workload.SimOptions;
 
 /*
  * Design notes: what the simulator makes of a scenario file. Each fair-share group draws from its own seeded

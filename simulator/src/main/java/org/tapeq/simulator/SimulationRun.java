@@ -27,7 +27,7 @@ import org.tapeq.scheduler.time.VirtualEventLoop;
 import org.tapeq.workload.RequestSource;
 import org.tapeq.workload.TapeImage;
 import org.tapeq.workload.Workload;
-import org.tapeq.workload.scenario.SimOptions;
+import org.tapeq.workload.SimOptions;
 
 /*
  * Design notes: one policy on one workload. Everything is built fresh per run (virtual clock, size-only library

@@ -12,7 +12,7 @@ import org.tapeq.scheduler.model.RequestOrigin;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.model.StageSpace;
 import org.tapeq.scheduler.time.EventLoop;
-import org.tapeq.workload.scenario.SimOptions;
+import org.tapeq.workload.SimOptions;
 
 /**
  * A scenario's {@code stageBuffer:} (disk-buffer back-pressure): the pool's stage buffer as the engine's

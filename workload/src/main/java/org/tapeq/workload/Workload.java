@@ -5,7 +5,6 @@ import java.util.function.UnaryOperator;
 
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.model.MediaType;
-import org.tapeq.workload.scenario.SimOptions;
 
 /**
  * Everything one simulation run needs, identical for every policy: the library (drives, robot arms, media), the

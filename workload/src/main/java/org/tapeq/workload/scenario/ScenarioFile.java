@@ -1,5 +1,6 @@
 package org.tapeq.workload.scenario;
 
+import org.tapeq.workload.SimOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

@@ -1,5 +1,6 @@
 package org.tapeq.workload.scenario;
 
+import org.tapeq.workload.SimOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

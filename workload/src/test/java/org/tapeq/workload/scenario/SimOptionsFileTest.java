@@ -1,5 +1,6 @@
 package org.tapeq.workload.scenario;
 
+import org.tapeq.workload.SimOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package org.tapeq.workload.scenario;
+package org.tapeq.workload;
 
 import java.util.List;
 
