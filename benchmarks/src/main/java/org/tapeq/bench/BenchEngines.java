@@ -119,6 +119,8 @@ public final class BenchEngines {
         @Override public void putRelabelIntent(org.tapeq.scheduler.catalog.RelabelIntent intent) { }
         @Override public List<org.tapeq.scheduler.catalog.RelabelIntent> relabelIntents() { return List.of(); }
         @Override public void commitRelabel(CartridgeRecord fresh) { }
+        @Override public void putMigrationJob(org.tapeq.scheduler.catalog.MigrationJob job) { }
+        @Override public List<org.tapeq.scheduler.catalog.MigrationJob> migrationJobs() { return List.of(); }
         @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) { }
         @Override public java.util.Optional<org.tapeq.scheduler.catalog.Verification> lastVerification(String b) {
             return java.util.Optional.empty();

@@ -16,15 +16,23 @@ import java.util.Objects;
  * @param bytesTotal   their bytes
  * @param filesFailed  files that could not be moved (they stay on the source), at its end
  * @param summary      what it ended with (the failed files, the first ones named), or null
+ * @param targetMedia  the media type ({@code MediaType} name) the target cartridges must be of, or null for any
+ *                     (a repack onto new media, {@code tapeq cartridge repack VID --to LTO9}, or a migration)
  */
 public record RepackJob(String source, String targetFamily, String state, long requestedAt, long endedAt,
-                        int filesTotal, long bytesTotal, int filesFailed, String summary) {
+                        int filesTotal, long bytesTotal, int filesFailed, String summary, String targetMedia) {
 
     public static final String QUEUED = "queued";
     public static final String RUNNING = "running";
     public static final String DONE = "done";
     public static final String FAILED = "failed";
     public static final String CANCELLED = "cancelled";
+
+    /** A job onto cartridges of any media type. */
+    public RepackJob(String source, String targetFamily, String state, long requestedAt, long endedAt,
+                     int filesTotal, long bytesTotal, int filesFailed, String summary) {
+        this(source, targetFamily, state, requestedAt, endedAt, filesTotal, bytesTotal, filesFailed, summary, null);
+    }
 
     public RepackJob {
         Objects.requireNonNull(source, "source");
@@ -39,12 +47,13 @@ public record RepackJob(String source, String targetFamily, String state, long r
 
     /** The same job ended. */
     public RepackJob ended(String endState, long when, int failed, String why) {
-        return new RepackJob(source, targetFamily, endState, requestedAt, when, filesTotal, bytesTotal, failed, why);
+        return new RepackJob(source, targetFamily, endState, requestedAt, when, filesTotal, bytesTotal, failed, why,
+                targetMedia);
     }
 
     /** The same job in another state, not ended. */
     public RepackJob inState(String newState) {
         return new RepackJob(source, targetFamily, newState, requestedAt, 0, filesTotal, bytesTotal, filesFailed,
-                summary);
+                summary, targetMedia);
     }
 }

@@ -64,6 +64,15 @@ public interface TapeLibrary {
     }
 
     /**
+     * The generation of the drive, which decides the media it can mount ({@link
+     * org.tapeq.scheduler.model.DriveType#mounts}), if the library knows it; empty otherwise, and the scheduler
+     * mounts any cartridge in it. Asked on the loop. A decorator must pass it on.
+     */
+    default java.util.Optional<org.tapeq.scheduler.model.DriveType> driveType(String drive) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * How many block ranges the drive in {@code drive} orders in one request of its recommended access order
      * (GENERATE / RECEIVE RECOMMENDED ACCESS ORDER: enterprise and LTO-9 full-height drives), or 0 where the drive
      * does not offer one. Asked on the loop. A decorator must pass it on.

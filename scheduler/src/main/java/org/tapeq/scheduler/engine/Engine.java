@@ -13,6 +13,7 @@ import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.dispatch.DispatchSettings;
 import org.tapeq.scheduler.engine.dispatch.Dispatcher;
+import org.tapeq.scheduler.engine.dispatch.MediaFit;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.lifecycle.LifecycleContext;
@@ -104,7 +105,8 @@ final class Engine {
                 this::requestDispatch);
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
-                config.robotErrorLimit(), config.maxBackgroundDrives()), policy, queues, cartridges, this::catalogReachable);
+                config.robotErrorLimit(), config.maxBackgroundDrives()), policy, queues, cartridges, this::catalogReachable,
+                new MediaFit(library, cartridges));
         LifecycleContext lifecycle = new LifecycleContext(loop, library, catalog, writer, cartridges, queues,
                 dispatcher.background(), io, repackSpool, config.repackSpoolBytes(), () -> tuning.aggregateBytes(),
                 () -> tuning.aggregateFiles());

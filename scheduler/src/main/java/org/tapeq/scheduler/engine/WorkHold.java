@@ -204,6 +204,11 @@ final class WorkHold {
             }
 
             @Override
+            public Optional<org.tapeq.scheduler.model.DriveType> driveType(String drive) {
+                return library.driveType(drive);
+            }
+
+            @Override
             public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
                 pass("recommended access order in " + drive, done,
                         d -> library.recommendAccessOrder(drive, starts, ends, d));

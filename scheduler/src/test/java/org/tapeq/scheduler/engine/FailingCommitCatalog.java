@@ -66,6 +66,11 @@ final class FailingCommitCatalog implements Catalog {
     }
     @Override public void commitRelabel(CartridgeRecord fresh) {
         delegate.commitRelabel(fresh);
+    @Override public void putMigrationJob(org.tapeq.scheduler.catalog.MigrationJob job) {
+        delegate.putMigrationJob(job);
+    }
+    @Override public List<org.tapeq.scheduler.catalog.MigrationJob> migrationJobs() {
+        return delegate.migrationJobs();
     }
     @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) {
         delegate.recordVerification(v);

@@ -85,6 +85,11 @@ class ForwardingLibrary implements TapeLibrary {
     }
 
     @Override
+    public Optional<org.tapeq.scheduler.model.DriveType> driveType(String drive) {
+        return to.driveType(drive);
+    }
+
+    @Override
     public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
         to.recommendAccessOrder(drive, starts, ends, done);
     }

@@ -72,7 +72,9 @@ final class CatalogSchema {
             // 4: the repack job of each cartridge (RepackJob).
             List.of(RepackRows.CREATE_TABLE),
             // 5: the cartridges being relabelled (RelabelIntent).
-            List.of(RelabelRows.CREATE_TABLE));
+            List.of(RelabelRows.CREATE_TABLE),
+            // 6: the media type a repack writes to, and the media migrations (MigrationJob).
+            List.of(RepackRows.ADD_TARGET_MEDIA, MigrationRows.CREATE_TABLE));
 
     static final String VERIFICATION_COLUMNS = "barcode, verified_at, sampled, files_good, files_bad, "
             + "files_unreadable, summary";

@@ -61,6 +61,7 @@ import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.catalog.RelabelIntent;
+import org.tapeq.scheduler.catalog.MigrationJob;
 import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.Verification;
@@ -161,9 +162,9 @@ public final class JdbcCatalog implements Catalog {
 
     /**
      * The schema version this code writes and reads (2: the site lease, 3: verifications, 4: repack jobs, 5: relabel
-     * intents).
+     * intents, 6: repack target media and media migrations).
      */
-    public static final int SCHEMA_VERSION = 5;
+    public static final int SCHEMA_VERSION = 6;
     /** The first schema version with the site lease table. */
     static final int LEASE_SCHEMA_VERSION = 2;
     /** How long a SQLite transaction waits for another process's write lock. */
@@ -724,6 +725,10 @@ public final class JdbcCatalog implements Catalog {
         transaction("putRelabelIntent", "cartridge " + intent.barcode(), () -> {
             RelabelRows.requireNoLiveFile(this::statement, intent.barcode());
             RelabelRows.put(this::statement, intent);
+    public void putMigrationJob(MigrationJob job) {
+        Objects.requireNonNull(job, "job");
+        transaction("putMigrationJob", "migration " + job.id(), () -> {
+            MigrationRows.put(this::statement, job);
             return null;
         });
     }
@@ -742,6 +747,8 @@ public final class JdbcCatalog implements Catalog {
             upsertCartridge(fresh);
             return null;
         });
+    public List<MigrationJob> migrationJobs() {
+        return read("migrationJobs", "all", () -> MigrationRows.all(this::statement));
     }
 
     /**

@@ -8,7 +8,8 @@ import java.util.List;
 import org.tapeq.scheduler.catalog.RepackJob;
 
 /**
- * The repack jobs' table (schema 4, {@code repack_jobs}, one row per source cartridge) and its SQL, kept out of
+ * The repack jobs' table (schema 4, {@code repack_jobs}, one row per source cartridge; schema 5 added its
+ * {@code target_media}) and its SQL, kept out of
  * {@link JdbcCatalog}, which runs it inside its own transactions and reads.
  */
 final class RepackRows {
@@ -19,13 +20,18 @@ final class RepackRows {
             + " requested_at BIGINT NOT NULL, ended_at BIGINT NOT NULL, files_total INTEGER NOT NULL,"
             + " bytes_total BIGINT NOT NULL, files_failed INTEGER NOT NULL, summary TEXT)";
 
+    /** Migration 5: the media type a repack writes to (null: any). */
+    static final String ADD_TARGET_MEDIA = "ALTER TABLE repack_jobs ADD COLUMN target_media TEXT";
+
     private static final String COLUMNS = "source, target_family, state, requested_at, ended_at, files_total,"
-            + " bytes_total, files_failed, summary";
-    private static final String UPSERT = "INSERT INTO repack_jobs (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " bytes_total, files_failed, summary, target_media";
+    private static final String UPSERT = "INSERT INTO repack_jobs (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            + " ?)"
             + " ON CONFLICT (source) DO UPDATE SET target_family = excluded.target_family, state = excluded.state,"
             + " requested_at = excluded.requested_at, ended_at = excluded.ended_at,"
             + " files_total = excluded.files_total, bytes_total = excluded.bytes_total,"
-            + " files_failed = excluded.files_failed, summary = excluded.summary";
+            + " files_failed = excluded.files_failed, summary = excluded.summary,"
+            + " target_media = excluded.target_media";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM repack_jobs ORDER BY source";
 
     /** The catalog's cached statements, on its connection. */
@@ -48,6 +54,7 @@ final class RepackRows {
         ps.setLong(7, job.bytesTotal());
         ps.setInt(8, job.filesFailed());
         CatalogRows.setNullableString(ps, 9, job.summary());
+        CatalogRows.setNullableString(ps, 10, job.targetMedia());
         ps.executeUpdate();
     }
 
@@ -57,6 +64,6 @@ final class RepackRows {
 
     private static RepackJob job(ResultSet rs) throws SQLException {
         return new RepackJob(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
-                rs.getInt(6), rs.getLong(7), rs.getInt(8), rs.getString(9));
+                rs.getInt(6), rs.getLong(7), rs.getInt(8), rs.getString(9), rs.getString(10));
     }
 }

@@ -35,6 +35,7 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogException;
 import org.tapeq.scheduler.catalog.RelabelIntent;
+import org.tapeq.scheduler.catalog.MigrationJob;
 import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
@@ -263,6 +264,31 @@ abstract class AbstractCatalogTest {
         assertEquals(before, cartridgeOf("A00001"));
         assertEquals(1, catalog.aggregates("A00001").size());
         assertEquals(2, catalog.files("A00001").size());
+    @Test
+    void repackJob_targetMedia_isKept() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        RepackJob toLto9 = new RepackJob("A00001", FAMILY, RepackJob.RUNNING, 100, 0, 2, 200, 0, null, "LTO-9");
+        catalog.putRepackJob(toLto9);
+        assertEquals(List.of(toLto9), catalog.repackJobs());
+        assertEquals("LTO-9", catalog.repackJobs().get(0).ended(RepackJob.DONE, 200, 0, "ok").targetMedia());
+    }
+
+    @Test
+    void putMigrationJob_keepsItsCartridgesInOrder_anEndReplacesStateAndSummary() {
+        MigrationJob running = new MigrationJob("LTO-8-LTO-9-100", "LTO-8", "LTO-9", null, RepackJob.RUNNING, 100, 0,
+                List.of("C00002L8", "A00001L8"), 5_000, null);
+        MigrationJob other = new MigrationJob("LTO-8-LTO-9-50", "LTO-8", "LTO-9", "cms", RepackJob.DONE, 50, 90,
+                List.of(), 0, "nothing to move");
+        catalog.putMigrationJob(running);
+        catalog.putMigrationJob(other);
+        assertEquals(List.of(other, running), catalog.migrationJobs());
+
+        MigrationJob cancelled = running.ended(RepackJob.CANCELLED, 700, "cancelled after 1 of 2 cartridges");
+        catalog.putMigrationJob(cancelled);
+
+        assertEquals(List.of(other, cancelled), catalog.migrationJobs());
+        assertFalse(catalog.migrationJobs().get(1).unfinished());
+        assertTrue(running.unfinished());
     }
 
     // ---------------------------------------------------------------- site lease

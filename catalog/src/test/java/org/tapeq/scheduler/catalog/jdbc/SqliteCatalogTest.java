@@ -84,6 +84,7 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             // as a catalog written by the release before
             s.execute("DROP TABLE relabel_intents");
+            s.execute("DROP TABLE migration_jobs");
             s.execute("DROP TABLE repack_jobs");
             s.execute("DROP TABLE verification_findings");
             s.execute("DROP TABLE cartridge_verifications");
@@ -101,6 +102,28 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         catalog.putRepackJob(job);
         assertEquals(List.of(job), catalog.repackJobs());
         assertEquals(List.of(), catalog.relabelIntents());
+    }
+
+    @Test
+    void open_schemaVersion4Catalog_keepsItsRepackJobs_withoutTargetMedia() throws SQLException {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        catalog.close();
+        try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+            // as a catalog written by the release with repack jobs but no relabel or media migration
+            s.execute("DROP TABLE relabel_intents");
+            s.execute("DROP TABLE migration_jobs");
+            s.execute("DROP TABLE repack_jobs");
+            s.execute(RepackRows.CREATE_TABLE);
+            s.execute("INSERT INTO repack_jobs VALUES ('A00001', '" + FAMILY + "', 'running', 7, 0, 2, 200, 0, NULL)");
+            s.execute("DELETE FROM schema_version WHERE version >= 5");
+        }
+
+        catalog = JdbcCatalog.open(url);
+
+        assertEquals(JdbcCatalog.SCHEMA_VERSION, count("SELECT MAX(version) FROM schema_version"));
+        assertEquals(List.of(new RepackJob("A00001", FAMILY, RepackJob.RUNNING, 7, 0, 2, 200, 0, null)),
+                catalog.repackJobs());
+        assertEquals(List.of(), catalog.migrationJobs());
     }
 
     @Test

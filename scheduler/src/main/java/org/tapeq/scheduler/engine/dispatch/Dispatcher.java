@@ -58,6 +58,7 @@ public final class Dispatcher {
     private final MountPolicy policy;
     private final Queues queues;
     private final Cartridges cartridges;
+    private final MediaFit fit;
     private final RobotGuard robot;
     private final BooleanSupplier catalogReachable;
     private final Map<String, DriveRunner> drives = new LinkedHashMap<>();
@@ -71,8 +72,9 @@ public final class Dispatcher {
     private int writeDrives;
 
     public Dispatcher(EventLoop loop, DispatchSettings settings, MountPolicy policy, Queues queues,
-                      Cartridges cartridges, BooleanSupplier catalogReachable) {
+                      Cartridges cartridges, BooleanSupplier catalogReachable, MediaFit fit) {
         this.loop = loop;
+        this.fit = fit;
         this.catalogReachable = catalogReachable;
         this.settings = settings;
         this.policy = policy;
@@ -80,6 +82,11 @@ public final class Dispatcher {
         this.cartridges = cartridges;
         this.robot = new RobotGuard(loop, settings, this::requestDispatch);
         this.background = new BackgroundWork(this, settings.maxBackgroundDrives());
+    }
+
+    /** Which drive can mount which cartridge. */
+    public MediaFit fit() {
+        return fit;
     }
 
     public RobotGuard robot() {
@@ -246,6 +253,9 @@ public final class Dispatcher {
             if (drive.id().equals(q.avoidDrive()) && otherDriveCouldServe(drive)) {
                 continue;
             }
+            if (!fit.fits(drive.id(), c)) {
+                continue; // another drive generation reads it
+            }
             return new Choice(q, q.barcode());
         }
         return null;
@@ -276,14 +286,15 @@ public final class Dispatcher {
         long need = next.liveBytes();
         if (drive.mounted() != null) {
             CartridgeRecord own = cartridges.get(drive.mounted());
-            if (own != null && fq.family().equals(own.family()) && cartridges.writable(own, need)) {
+            if (own != null && fq.family().equals(own.family()) && cartridges.writable(own, need)
+                    && fit.fits(drive.id(), own)) {
                 fq.blocked(null);
                 return own.barcode();
             }
         }
         CartridgeRecord best = null;
         for (CartridgeRecord c : cartridges.all()) {
-            if (!fq.family().equals(c.family()) || !cartridges.writable(c, need)) {
+            if (!fq.family().equals(c.family()) || !cartridges.writable(c, need) || !fit.fits(drive.id(), c)) {
                 continue;
             }
             WorkQueue cq = queues.cartridgeQueueIfAny(c.barcode());
@@ -390,7 +401,7 @@ public final class Dispatcher {
      */
     boolean usableForBackground(String barcode, DriveRunner d) {
         CartridgeRecord c = cartridges.get(barcode);
-        if (c == null || c.disabled()) {
+        if (c == null || c.disabled() || !fit.fits(d.id(), c)) {
             return false;
         }
         if (barcode.equals(d.mounted())) {
@@ -448,7 +459,7 @@ public final class Dispatcher {
                 }
             } else {
                 for (DriveRunner d : drives.values()) {
-                    if (d.isFree() && (target == null || d.mounted() == null)) {
+                    if (d.isFree() && (target == null || d.mounted() == null) && fit.fits(d.id(), task.barcode())) {
                         target = d;
                     }
                 }

@@ -5,6 +5,8 @@ final class SimDrive {
 
     final String id;
     final int index;
+    /** Its generation, which decides the media it mounts; null: any. */
+    final org.tapeq.scheduler.model.DriveType type;
     SimCartridge cartridge;
     /** The cartridge was unloaded but the robot failed to take it away; only unmount is possible. */
     boolean ejected;
@@ -15,9 +17,10 @@ final class SimDrive {
     /** Physical position of the head. */
     Head head;
 
-    SimDrive(String id, int index) {
+    SimDrive(String id, int index, org.tapeq.scheduler.model.DriveType type) {
         this.id = id;
         this.index = index;
+        this.type = type;
     }
 
     String describe() {

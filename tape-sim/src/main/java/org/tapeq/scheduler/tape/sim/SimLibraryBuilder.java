@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.time.EventLoop;
 
@@ -28,6 +29,7 @@ public final class SimLibraryBuilder {
     DataMode dataMode = DataMode.SIZE_ONLY;
     Path directory;
     final List<String> driveIds = new ArrayList<>();
+    final Map<String, DriveType> driveTypes = new LinkedHashMap<>();
     final Map<String, CartridgeSpec> cartridges = new LinkedHashMap<>();
     int robotArms = 1;
     long exchangeMillis = SimulatedLibrary.DEFAULT_EXCHANGE_MILLIS;
@@ -79,6 +81,13 @@ public final class SimLibraryBuilder {
         for (int i = 0; i < count; i++) {
             drive("drive" + (first + i));
         }
+        return this;
+    }
+
+    /** A drive of a generation: it mounts only the media {@link DriveType#mounts} allows. */
+    public SimLibraryBuilder drive(String id, DriveType type) {
+        drive(id);
+        driveTypes.put(id, Objects.requireNonNull(type, "type"));
         return this;
     }
 

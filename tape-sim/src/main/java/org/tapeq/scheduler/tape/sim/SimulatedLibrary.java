@@ -16,6 +16,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
@@ -52,7 +53,8 @@ import org.tapeq.scheduler.time.EventLoop;
  *     {@link #MEDIA_ERROR_MILLIS} of retries, leaving the position unchanged.</li>
  * <li>In BYTES mode the recorded data, which cartridge is in which drive and which cartridges were ever loaded
  *     survive {@link #close()} and a new library on the same directory; after such a restart a loaded tape is at
- *     block 0. Any drive accepts any cartridge.</li>
+ *     block 0. A drive configured with a {@link DriveType} refuses a cartridge of other media (incompatible
+ *     medium); one without accepts any cartridge.</li>
  * </ul>
  * Methods may be called from any thread; they hop onto the loop.
  */
@@ -79,6 +81,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     private final boolean reportsWrapEnds;
     private final int accessOrderLimit;
     private final Map<String, SimDrive> drives = new LinkedHashMap<>();
+    private int incompatibleMounts;
     private final Map<String, SimCartridge> cartridges = new LinkedHashMap<>();
     private final Robot robot;
     private final SimFaults faults = new SimFaults();
@@ -110,7 +113,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
 
     private void load(SimLibraryBuilder b) throws IOException {
         for (String id : b.driveIds) {
-            drives.put(id, new SimDrive(id, drives.size()));
+            drives.put(id, new SimDrive(id, drives.size(), b.driveTypes.get(id)));
         }
         int slot = 1;
         for (SimLibraryBuilder.CartridgeSpec spec : b.cartridges.values()) {
@@ -350,6 +353,17 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     }
 
     @Override
+    public Optional<DriveType> driveType(String drive) {
+        SimDrive d = drives.get(drive);
+        return d == null ? Optional.empty() : Optional.ofNullable(d.type);
+    }
+
+    /** Mounts refused because the drive cannot read the cartridge's media. Loop thread only. */
+    public int incompatibleMounts() {
+        return incompatibleMounts;
+    }
+
+    @Override
     public int accessOrderLimit(String drive) {
         return accessOrderLimit;
     }
@@ -434,6 +448,13 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         if (cartridge.moving || cartridge.drive != null) {
             failLater(drive, done, 0, FaultKind.ROBOT, operation + ": the cartridge is "
                     + (cartridge.moving ? "being moved" : "in drive " + cartridge.drive.id));
+            return;
+        }
+        if (drive.type != null && !drive.type.mounts(cartridge.media.name())) {
+            // a real drive ejects it after the robot put it in; here it is refused before the move
+            incompatibleMounts++;
+            failLater(drive, done, 0, FaultKind.DRIVE, operation + ": incompatible medium, a " + drive.type.name()
+                    + " drive does not read " + cartridge.media.name() + " cartridges");
             return;
         }
         cartridge.moving = true;
