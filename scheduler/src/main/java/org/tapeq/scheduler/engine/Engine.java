@@ -2,6 +2,7 @@ package org.tapeq.scheduler.engine;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
@@ -11,6 +12,7 @@ import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.DriveRecord;
+import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.engine.dispatch.DispatchSettings;
 import org.tapeq.scheduler.engine.dispatch.Dispatcher;
 import org.tapeq.scheduler.engine.dispatch.MediaFit;
@@ -18,6 +20,7 @@ import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.lifecycle.LifecycleContext;
 import org.tapeq.scheduler.engine.lifecycle.Relabels;
+import org.tapeq.scheduler.engine.lifecycle.Migrations;
 import org.tapeq.scheduler.engine.lifecycle.Repacks;
 import org.tapeq.scheduler.engine.lifecycle.Verifications;
 import org.tapeq.scheduler.engine.lifecycle.VerifyPolicy;
@@ -84,6 +87,7 @@ final class Engine {
     final Repacks repacks;
     final Relabels relabels;
     final VerifyPolicy verifyPolicy;
+    final Migrations migrations;
     private final Removals removals;
     private final EngineContext context;
     /** The loop's view of the catalog writer's {@link CatalogWriter#reachable()}. */
@@ -114,6 +118,7 @@ final class Engine {
         this.repacks = new Repacks(lifecycle);
         this.relabels = new Relabels(lifecycle);
         this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, config.verifyPerWeek(), config.verifySample());
+        this.migrations = new Migrations(lifecycle, repacks);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);
@@ -187,7 +192,9 @@ final class Engine {
         LOG.info("Scheduler started: {} drives, {} cartridges, policy {}", dispatcher.drives().size(),
                 cartridges.size(), config.policy());
         // before any dispatch: a resumed repack closes its source again first, so no flush begins on it
-        repacks.resume(catalog.repackJobs());
+        List<RepackJob> repackJobs = catalog.repackJobs();
+        repacks.resume(repackJobs);
+        migrations.resume(catalog.migrationJobs(), repackJobs);
         relabels.resume(catalog.relabelIntents());
         dispatcher.start();
         verifyPolicy.start();

@@ -25,6 +25,7 @@ import org.tapeq.scheduler.catalog.CatalogUnavailableException;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.lifecycle.RelabelReport;
+import org.tapeq.scheduler.engine.lifecycle.MigrationReport;
 import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 import org.tapeq.scheduler.engine.queue.FlushItem;
@@ -489,7 +490,12 @@ public final class Scheduler {
      * {@link SchedulerStatus#repacks()}, its record in the catalog ({@code Catalog#repackJobs}).
      */
     public CompletableFuture<RepackReport> repackCartridge(String barcode, String family) {
-        return onLoopThen(() -> engine.repacks.start(barcode, family));
+        return repackCartridge(barcode, family, null);
+    }
+
+    /** As {@link #repackCartridge(String, String)}, onto cartridges of media type {@code media} only (null: any). */
+    public CompletableFuture<RepackReport> repackCartridge(String barcode, String family, String media) {
+        return onLoopThen(() -> engine.repacks.start(barcode, family, media));
     }
 
     /**
@@ -498,6 +504,22 @@ public final class Scheduler {
      */
     public CompletableFuture<RelabelReport> relabelCartridge(String barcode, String family, boolean force) {
         return onLoopThen(() -> engine.relabels.start(barcode, family, force));
+    }
+
+    /**
+     * Starts migrating the cartridges of media {@code from} (of {@code family} only, when not null) onto media
+     * {@code to}, one background repack after another; progress in {@link SchedulerStatus#migrations()}.
+     */
+    public CompletableFuture<MigrationReport> migrate(String from, String to, String family) {
+        return onLoop(f -> f.complete(engine.migrations.start(from, to, family)));
+    }
+
+    /** Cancels the running migration (files already moved stay moved). Fails if none runs. */
+    public CompletableFuture<MigrationReport> cancelMigration() {
+        return onLoop(f -> {
+            f.complete(engine.migrations.cancel());
+            engine.requestDispatch();
+        });
     }
 
     /** Cancels the repack of a cartridge (files already moved stay moved). Fails if none is queued or running. */

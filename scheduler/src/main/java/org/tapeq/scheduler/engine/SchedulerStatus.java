@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.tapeq.scheduler.engine.lifecycle.RelabelReport;
+import org.tapeq.scheduler.engine.lifecycle.MigrationReport;
 import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyPolicyReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
@@ -30,6 +31,8 @@ import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
  *                        result
  * @param relabels        the relabels of this run (and those resumed at start), with their result
  * @param verifyPolicy    the periodic verification policy as of its last look (what is due, what is overdue)
+ * @param migrations      the media migrations of this run (and the one resumed at start), with their progress,
+ *                        estimated end or result
  * @param cartridgeCount  every cartridge of the library ({@code cartridges} holds a page of them)
  * @param recentFaults    the last faults of this run, newest first, at most 50 ({@code counters} has the totals)
  */
@@ -40,7 +43,8 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               Map<String, Integer> mountsPerCartridge, Map<String, Blocked> blocked,
                               List<CartridgeUse> cartridges,
                               Background background, List<VerifyReport> verifications,
-                              List<RepackReport> repacks, List<RelabelReport> relabels,
+                              List<RepackReport> repacks, List<MigrationReport> migrations,
+                              List<RelabelReport> relabels,
                               VerifyPolicyReport verifyPolicy, int cartridgeCount,
                               List<Fault> recentFaults) {
 

@@ -79,8 +79,8 @@ final class StatusBuilder {
                 oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()),
                 new TreeMap<>(e.stalls.snapshot()), uses, new SchedulerStatus.Background(e.dispatcher.background().waiting(),
                 e.dispatcher.background().running(), e.config.maxBackgroundDrives()), e.verifications.reports(),
-                e.repacks.reports(), e.relabels.reports(), e.verifyPolicy.report(), cartridges.size(),
-                e.recentFaults.newestFirst());
+                e.repacks.reports(), e.migrations.reports(), e.relabels.reports(), e.verifyPolicy.report(),
+                cartridges.size(), e.recentFaults.newestFirst());
     }
 
     private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {

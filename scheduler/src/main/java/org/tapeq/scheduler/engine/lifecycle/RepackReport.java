@@ -17,9 +17,15 @@ import java.util.List;
  * @param spooledFiles files read and waiting in the spool to be written, {@code spooledBytes} their bytes
  * @param failed       the first {@link VerifyReport#LISTED} failed files, each also logged at WARN
  * @param emptied      whether the source was left without a live file and marked {@code EMPTY}
+ * @param targetMedia  the media type of the targets, or null for any
  */
 public record RepackReport(String source, String targetFamily, String state, String target, int filesTotal,
                            long bytesTotal, int filesDone, long bytesDone, int filesFailed, int spooledFiles,
                            long spooledBytes, List<VerifyReport.FileResult> failed, boolean emptied, long started,
-                           long ended, String error) {
+                           long ended, String error, String targetMedia) {
+
+    /** Whether it ended (done, cancelled or failed). */
+    public boolean hasEnded() {
+        return ended > 0 || "done".equals(state) || "cancelled".equals(state) || "failed".equals(state);
+    }
 }

@@ -136,7 +136,7 @@ final class RepackTask implements BackgroundTask {
         return new RepackReport(job.source(), job.targetFamily(), state, writes.target(), job.filesTotal(),
                 job.bytesTotal(), movedBefore + filesDone, movedBytesBefore + bytesDone, failed.size(),
                 spooled.size(), spooledBytes, List.copyOf(failed.subList(0, Math.min(VerifyReport.LISTED,
-                failed.size()))), emptied, job.requestedAt(), ended, error);
+                failed.size()))), emptied, job.requestedAt(), ended, error, job.targetMedia());
     }
 
     boolean ended() {

@@ -32,8 +32,8 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * ({@link AggregatePlan#prepare}: size and Adler-32 against the catalog), written to a target cartridge, read
  * back and compared with its manifest, then committed ({@code Catalog#commitRepacked}).
  *
- * <p>Design notes. A target is an appendable, enabled cartridge of the target family other than the source,
- * with room for the aggregate: first one the catalog says holds the dataset (co-location, most recently written
+ * <p>Design notes. A target is an appendable, enabled cartridge of the target family (and of the target media
+ * type, when the repack names one) other than the source, with room for the aggregate: first one the catalog says holds the dataset (co-location, most recently written
  * first, and any this repack wrote the dataset to), then the one being written, then the fullest (fewest
  * mounts overall). A write fault is a flush's write fault for that cartridge ({@code FaultReactions}: a full tape
  * is closed, a media error makes it {@code SUSPECT}); the aggregate is then written elsewhere, at most
@@ -194,7 +194,9 @@ final class RepackWrites {
     }
 
     private String noTarget(Chunk c) {
-        return "no appendable, enabled cartridge of family " + task.family() + " other than " + task.source()
+        String media = task.job().targetMedia();
+        return "no appendable, enabled cartridge of family " + task.family() + (media == null ? "" : " and media "
+                + media) + " other than " + task.source()
                 + " has room for " + c.plan.length() + " bytes: label one for the family (tapeq cartridge label)"
                 + " and ask again; " + task.spooled.size() + " files stay in the spool and on " + task.source();
     }
@@ -210,6 +212,7 @@ final class RepackWrites {
         CartridgeRecord best = null;
         for (CartridgeRecord r : ctx.cartridges().all()) {
             if (task.family().equals(r.family()) && !r.barcode().equals(task.source())
+                    && Repacks.ofMedia(r, task.job().targetMedia())
                     && !avoid.contains(r.barcode()) && ctx.cartridges().writable(r, c.plan.length())
                     && (best == null || order.compare(r, best) < 0)) {
                 best = r;

@@ -18,6 +18,7 @@ import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.scheduler.model.MediaType;
 
 /**
  * The cartridge repacks of this run, on the loop: starts one ({@code tapeq cartridge repack}), resumes the ones
@@ -50,19 +51,30 @@ public final class Repacks {
      * directory, background work off, the catalog known to be unreachable. On the loop.
      */
     public CompletableFuture<RepackReport> start(String source, String family) {
+        return start(source, family, null);
+    }
+
+    /**
+     * As {@link #start(String, String)}, onto cartridges of {@code media} only (a {@link MediaType} name; null:
+     * any): a repack onto new media. Also refused for an unknown media type.
+     */
+    public CompletableFuture<RepackReport> start(String source, String family, String media) {
         CompletableFuture<RepackReport> queued = new CompletableFuture<>();
-        String problem = refusal(source, family);
+        String problem = media != null && MediaType.byName(media).isEmpty()
+                ? "unknown media type '" + media + "' (known: LTO-8, LTO-9, TS1160)" : refusal(source, family, media);
         if (problem != null) {
             queued.completeExceptionally(problem.startsWith("unknown") ? new IllegalArgumentException(problem)
                     : new IllegalStateException(problem));
             return queued;
         }
         String target = family != null ? family : ctx.cartridges().get(source).family();
-        launch(new RepackJob(source, target, RepackJob.RUNNING, ctx.loop().now(), 0, -1, -1, 0, null), queued);
+        String targetMedia = media == null ? null : MediaType.byName(media).orElseThrow().name();
+        launch(new RepackJob(source, target, RepackJob.RUNNING, ctx.loop().now(), 0, -1, -1, 0, null, targetMedia),
+                queued);
         return queued;
     }
 
-    private String refusal(String source, String family) {
+    private String refusal(String source, String family, String media) {
         CartridgeRecord c = ctx.cartridges().get(source);
         if (c == null) {
             return "unknown cartridge '" + source + "'";
@@ -73,11 +85,11 @@ public final class Repacks {
         String target = family != null ? family : c.family();
         boolean known = false;
         for (CartridgeRecord r : ctx.cartridges().all()) {
-            known |= target.equals(r.family()) && !r.barcode().equals(source);
+            known |= target.equals(r.family()) && !r.barcode().equals(source) && ofMedia(r, media);
         }
         if (!known) {
-            return "repack " + source + ": no other cartridge is labelled for family " + target
-                    + " (tapeq cartridge label)";
+            return "repack " + source + ": no other cartridge" + (media == null ? "" : " of media " + media)
+                    + " is labelled for family " + target + " (tapeq cartridge label)";
         }
         if (spool == null) {
             return "repack " + source + ": no repack spool directory is configured";
@@ -95,6 +107,15 @@ public final class Repacks {
                     + (running != null && !running.ended() ? " (" + running.report().state() + ")" : "");
         }
         return null;
+    }
+
+    /** Whether the cartridge is of the media type (a {@link MediaType#byName} name; null: any). */
+    static boolean ofMedia(CartridgeRecord r, String media) {
+        if (media == null) {
+            return true;
+        }
+        MediaType want = MediaType.byName(media).orElse(null);
+        return want != null && r.mediaType() != null && want.equals(MediaType.byName(r.mediaType()).orElse(null));
     }
 
     /**
@@ -184,7 +205,7 @@ public final class Repacks {
         if (asked.filesTotal() < 0) { // a new repack: its totals are what is live now
             job = new RepackJob(source, asked.targetFamily(), RepackJob.RUNNING, asked.requestedAt(), 0,
                     s.plan().files() + s.plan().hints().size(), s.plan().bytes() + RepackTask.hintBytes(s.plan()), 0,
-                    null);
+                    null, asked.targetMedia());
         }
         RepackJob record = job.inState(RepackJob.RUNNING);
         RepackTask task = new RepackTask(ctx, spool, record, s.plan(), s.spooled(), s.colocated());
@@ -211,6 +232,18 @@ public final class Repacks {
         }
         task.cancel();
         return task.report();
+    }
+
+    /** The latest repack of the cartridge in this run, or null. */
+    public RepackReport report(String source) {
+        RepackTask t = latest.get(source);
+        return t == null ? null : t.report();
+    }
+
+    /** Whether a repack of the cartridge is being started or runs. */
+    public boolean active(String source) {
+        RepackTask t = latest.get(source);
+        return starting.contains(source) || (t != null && !t.ended());
     }
 
     /** The latest repack of each cartridge repacked in this run, in the order they were asked for. */

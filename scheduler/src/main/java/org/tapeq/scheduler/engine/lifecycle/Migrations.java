@@ -1,0 +1,174 @@
+package org.tapeq.scheduler.engine.lifecycle;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.MigrationJob;
+import org.tapeq.scheduler.catalog.RepackJob;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
+import org.tapeq.scheduler.model.MediaType;
+
+/**
+ * The media migrations of this run ({@code tapeq migrate}), on the loop: starts one (one at a time), resumes the
+ * one the catalog holds unfinished at start, cancels, and keeps the reports for status (the running one and the
+ * last {@link Verifications#KEEP_ENDED} ended ones).
+ */
+public final class Migrations {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
+
+    private final LifecycleContext ctx;
+    private final Repacks repacks;
+    private final Map<String, MigrationTask> latest = new LinkedHashMap<>();
+
+    public Migrations(LifecycleContext ctx, Repacks repacks) {
+        this.ctx = ctx;
+        this.repacks = repacks;
+    }
+
+    /**
+     * Starts migrating every cartridge of media {@code from} (of {@code family} only, when not null) that holds
+     * live files onto cartridges of media {@code to} of the same family. Each is closed for writing at once (new
+     * files go to the other cartridges of its family) and repacked in its turn. Returns its first report.
+     *
+     * @throws IllegalArgumentException unknown media type, the same media twice, nothing of {@code from} in the
+     *                                  scope, or no cartridge of {@code to} labelled for a family to migrate
+     * @throws IllegalStateException    a migration is running, background work is off, the catalog unreachable
+     */
+    public MigrationReport start(String from, String to, String family) {
+        MediaType source = MediaType.byName(from).orElseThrow(() -> new IllegalArgumentException(
+                "unknown media type '" + from + "' (known: LTO-8, LTO-9, TS1160)"));
+        MediaType target = MediaType.byName(to).orElseThrow(() -> new IllegalArgumentException(
+                "unknown media type '" + to + "' (known: LTO-8, LTO-9, TS1160)"));
+        if (source.equals(target)) {
+            throw new IllegalArgumentException("migrate: source and target media are both " + source.name());
+        }
+        for (MigrationTask t : latest.values()) {
+            if (!t.ended()) {
+                throw new IllegalStateException("migration " + t.id() + " is running; cancel it first"
+                        + " (tapeq migrate --cancel)");
+            }
+        }
+        if (ctx.background().maxDrives() == 0) {
+            throw new IllegalStateException("migrate: background work is off (scheduler.maxBackgroundDrives is 0),"
+                    + " the migration would never run");
+        }
+        if (!ctx.writer().reachable()) {
+            throw new IllegalStateException("migrate: the catalog is unreachable; ask again once it is back");
+        }
+        List<CartridgeRecord> planned = new ArrayList<>();
+        long bytes = 0;
+        for (CartridgeRecord c : ctx.cartridges().all()) {
+            if (Repacks.ofMedia(c, source.name()) && (family == null || family.equals(c.family())) && live(c) > 0) {
+                planned.add(c);
+                bytes += live(c);
+            }
+        }
+        if (planned.isEmpty()) {
+            throw new IllegalArgumentException("migrate: no " + source.name() + " cartridge"
+                    + (family == null ? "" : " of family " + family) + " holds live files");
+        }
+        for (CartridgeRecord c : planned) {
+            boolean targets = false;
+            for (CartridgeRecord r : ctx.cartridges().all()) {
+                targets |= c.family() != null && c.family().equals(r.family()) && Repacks.ofMedia(r, target.name());
+            }
+            if (!targets) {
+                throw new IllegalArgumentException("migrate: no " + target.name() + " cartridge is labelled for"
+                        + " family " + c.family() + " of " + c.barcode() + " (tapeq cartridge label)");
+            }
+        }
+        planned.sort(Comparator.comparing(CartridgeRecord::barcode));
+        long now = ctx.loop().now();
+        MigrationJob job = new MigrationJob(source.barcodeSuffix() + "-" + target.barcodeSuffix() + "-" + now,
+                source.name(), target.name(), family, RepackJob.RUNNING, now, 0,
+                planned.stream().map(CartridgeRecord::barcode).toList(), bytes, null);
+        for (CartridgeRecord c : planned) {
+            if (c.state() == CartridgeState.APPENDABLE) {
+                ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, "closed for writing: being migrated to "
+                        + target.name()));
+            }
+        }
+        ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> ctx.catalog().putMigrationJob(job),
+                "record migration " + job.id());
+        LOG.info("Migration {} started: {} {} cartridges ({} bytes) onto {}", job.id(), planned.size(),
+                source.name(), bytes, target.name());
+        MigrationTask task = new MigrationTask(ctx, repacks, job);
+        keep(task);
+        task.begin();
+        return task.report();
+    }
+
+    /** Live bytes of a cartridge (written minus reclaimable), 0 for one without data. */
+    private static long live(CartridgeRecord c) {
+        if (c.state() == CartridgeState.EMPTY || c.state() == CartridgeState.BLANK
+                || c.state() == CartridgeState.FOREIGN || c.state() == CartridgeState.UNKNOWN) {
+            return 0;
+        }
+        return Math.max(0, c.usedBytes() - c.reclaimableBytes());
+    }
+
+    /**
+     * Resumes the migrations the catalog holds unfinished (a restart, kill -9 included), after the repacks were
+     * resumed ({@link Repacks#resume}). Called once at start, on the loop.
+     */
+    public void resume(List<MigrationJob> jobs, List<RepackJob> repackJobs) {
+        for (MigrationJob job : jobs) {
+            if (!job.unfinished()) {
+                continue;
+            }
+            LOG.info("Resuming migration {} ({} cartridges {} to {})", job.id(), job.cartridges().size(),
+                    job.fromMedia(), job.toMedia());
+            MigrationTask task = new MigrationTask(ctx, repacks, job);
+            task.restore(repackJobs);
+            keep(task);
+            task.begin();
+        }
+    }
+
+    /**
+     * Cancels the running migration: the repack under way stops at the end of its current read or write (files
+     * moved stay moved), no further cartridge is started. Returns its report.
+     *
+     * @throws IllegalArgumentException if none is running
+     */
+    public MigrationReport cancel() {
+        for (MigrationTask t : latest.values()) {
+            if (!t.ended()) {
+                t.cancel();
+                return t.report();
+            }
+        }
+        throw new IllegalArgumentException("no migration to cancel");
+    }
+
+    /** The migrations of this run (and the one resumed at start), oldest first. */
+    public List<MigrationReport> reports() {
+        List<MigrationReport> all = new ArrayList<>(latest.size());
+        for (MigrationTask t : latest.values()) {
+            all.add(t.report());
+        }
+        return all;
+    }
+
+    private void keep(MigrationTask task) {
+        latest.put(task.id(), task);
+        int ended = 0;
+        for (MigrationTask t : latest.values()) {
+            ended += t.ended() ? 1 : 0;
+        }
+        for (var it = latest.values().iterator(); it.hasNext() && ended > Verifications.KEEP_ENDED; ) {
+            if (it.next().ended()) {
+                it.remove();
+                ended--;
+            }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package org.tapeq.scheduler.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.RepackJob;
+import org.tapeq.scheduler.engine.lifecycle.MigrationReport;
+import org.tapeq.scheduler.model.DriveType;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.StageRequest;
+
+/**
+ * Media migration (LTO-8 to LTO-9) on a simulated library with one drive of each generation, real bytes, in
+ * virtual time. The simulated LTO-8 drive refuses LTO-9 cartridges, so a mount the dispatcher should not have
+ * chosen shows in {@code incompatibleMounts}.
+ */
+class SchedulerMigrationTest {
+
+    private static final long CAPACITY = 2_000_000_000L;
+    private static final List<String> LTO8 = List.of("A00001L8", "A00002L8", "A00003L8");
+    private static final String L9A = "B00001L9";
+    private static final String L9B = "B00002L9";
+    private static final int PER_CARTRIDGE = 6;
+
+    @TempDir
+    Path dir;
+
+    private EngineFixture open() throws IOException {
+        return EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000).build(), b -> {
+            b.drive("lto8", DriveType.LTO8).drive("lto9", DriveType.LTO9);
+            for (String barcode : LTO8) {
+                b.cartridge(barcode, MediaType.LTO8, CAPACITY);
+            }
+            b.cartridge(L9A, MediaType.LTO9, CAPACITY).cartridge(L9B, MediaType.LTO9, CAPACITY);
+        });
+    }
+
+    /** Six files on each LTO-8 cartridge, then the LTO-9 cartridges labelled for the same family. */
+    private static List<FlushRequest> fill(EngineFixture f) throws IOException {
+        List<FlushRequest> flushed = new ArrayList<>();
+        for (int i = 0; i < LTO8.size(); i++) {
+            f.label("raw", LTO8.get(i));
+            flushed.addAll(f.flushAll(i * PER_CARTRIDGE, PER_CARTRIDGE, "atlas:raw@osm"));
+            f.await(f.scheduler.disableCartridge(LTO8.get(i), "test: fill the next one"));
+        }
+        for (String barcode : LTO8) {
+            f.await(f.scheduler.enableCartridge(barcode));
+            assertEquals(PER_CARTRIDGE, f.catalog.files(barcode).size(), barcode);
+        }
+        f.label("raw", L9A, L9B);
+        return flushed;
+    }
+
+    private static MigrationReport migration(EngineFixture f) {
+        List<MigrationReport> all = f.peekStatus().migrations();
+        return all.get(all.size() - 1);
+    }
+
+    /** Runs the loop a second at a time until the migration report satisfies {@code until}. */
+    private static MigrationReport runUntil(EngineFixture f, java.util.function.Predicate<MigrationReport> until) {
+        for (int step = 0; step < 200_000; step++) {
+            f.loop.runFor(1_000);
+            MigrationReport r = migration(f);
+            if (until.test(r)) {
+                return r;
+            }
+        }
+        throw new AssertionError("migration never reached the condition: " + migration(f));
+    }
+
+    /** Every file staged from where the catalog has it now (an LTO-9 cartridge), byte-identical to its source. */
+    private void assertAllOnLto9ByteIdentical(EngineFixture f, List<FlushRequest> flushed) throws IOException {
+        List<StageRequest> stages = new ArrayList<>();
+        for (FlushRequest r : flushed) {
+            String on = f.catalog.file(r.pnfsid()).orElseThrow().cartridge();
+            assertTrue(on.equals(L9A) || on.equals(L9B), r.pnfsid() + " is on " + on);
+            int i = Integer.parseInt(r.pnfsid().substring(r.pnfsid().length() - 6), 16);
+            StageRequest s = f.stageRequest(i, dir.resolve("staged").resolve(r.pnfsid()));
+            Files.createDirectories(s.target().getParent());
+            stages.add(s);
+            f.scheduler.stage(s);
+        }
+        f.loop.runUntilIdle();
+        for (int k = 0; k < stages.size(); k++) {
+            StageRequest s = stages.get(k);
+            assertInstanceOf(Outcome.Staged.class, f.outcome(s), s.pnfsid());
+            assertArrayEquals(Files.readAllBytes(flushed.get(k).source()), Files.readAllBytes(s.target()),
+                    s.pnfsid());
+        }
+        for (String barcode : LTO8) {
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(barcode).orElseThrow().state(), barcode);
+            assertEquals(List.of(), f.catalog.files(barcode), barcode);
+        }
+    }
+
+    @Test
+    void migrate_movesEveryLto8CartridgeOntoLto9_stagedBackByteIdentical_lto8DriveNeverGivenLto9() throws IOException {
+        try (EngineFixture f = open()) {
+            List<FlushRequest> flushed = fill(f);
+            long liveBytes = flushed.stream().mapToLong(FlushRequest::size).sum();
+
+            MigrationReport started = f.await(f.scheduler.migrate("LTO8", "LTO-9", null));
+
+            assertEquals(LTO8.size(), started.cartridgesTotal());
+            assertTrue(started.bytesTotal() >= liveBytes, started.bytesTotal() + " < " + liveBytes);
+            MigrationReport done = migration(f);
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(3, done.cartridgesDone());
+            assertEquals(0, done.cartridgesFailed());
+            assertNull(done.current());
+            assertEquals(LTO8, done.results().stream().map(MigrationReport.CartridgeResult::barcode).toList());
+            assertTrue(done.results().stream().allMatch(MigrationReport.CartridgeResult::emptied));
+            assertAllOnLto9ByteIdentical(f, flushed);
+            assertEquals(RepackJob.DONE, f.catalog.migrationJobs().get(0).state());
+            assertEquals(0, f.library.incompatibleMounts(), "a cartridge was offered to a drive that cannot read it");
+        }
+    }
+
+    @Test
+    void migrate_etaFromTheMeasuredRate_isPresentAndNearTheActualEnd() throws IOException {
+        try (EngineFixture f = open()) {
+            fill(f);
+            long start = f.loop.now();
+            f.scheduler.migrate("LTO-8", "LTO-9", "raw");
+            MigrationReport half = runUntil(f, r -> r.bytesDone() * 2 >= r.bytesTotal());
+            long now = f.loop.now();
+
+            assertTrue(half.rateBytesPerSecond() > 0, String.valueOf(half));
+            assertTrue(half.etaMillis() > now, String.valueOf(half));
+            // measured, not nominal: moves, mounts, reads and writes make it far below one drive's 400 MB/s
+            assertTrue(half.rateBytesPerSecond() < MediaType.LTO9.rateBytesPerSecond(), String.valueOf(half));
+            assertEquals(half.bytesDone() * 1000 / (now - start), half.rateBytesPerSecond(),
+                    half.rateBytesPerSecond() / 100.0, "bytes moved over time taken so far");
+            MigrationReport done = runUntil(f, MigrationReport::hasEnded);
+
+            long predicted = half.etaMillis() - now;
+            long actual = done.ended() - now;
+            assertTrue(predicted > actual / 3 && predicted < actual * 3,
+                    "predicted " + predicted + " ms left, took " + actual + " ms");
+            assertEquals(done.ended(), done.etaMillis());
+        }
+    }
+
+    @Test
+    void migrate_restartInTheMiddle_resumesAndMovesEverything() throws IOException {
+        List<FlushRequest> flushed;
+        try (EngineFixture f = open()) {
+            flushed = fill(f);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            MigrationReport atCrash = runUntil(f, r -> r.cartridgesDone() >= 1 && r.current() != null
+                    && f.catalog.files(r.current()).size() < PER_CARTRIDGE);
+            assertEquals(RepackJob.RUNNING, f.catalog.migrationJobs().get(0).state(), String.valueOf(atCrash));
+        } // no orderly stop, as at kill -9
+
+        try (EngineFixture f = open()) {
+            f.loop.runUntilIdle();
+
+            MigrationReport done = migration(f);
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(3, done.cartridgesDone(), String.valueOf(done));
+            assertAllOnLto9ByteIdentical(f, flushed);
+            assertEquals(RepackJob.DONE, f.catalog.migrationJobs().get(0).state());
+            assertEquals(0, f.library.incompatibleMounts());
+        }
+    }
+
+    @Test
+    void migrate_cancel_stopsAfterTheCurrentCartridgeWork_leavesTheRestInPlace() throws IOException {
+        try (EngineFixture f = open()) {
+            fill(f);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            runUntil(f, r -> r.cartridgesDone() >= 1 && r.current() != null);
+
+            MigrationReport cancelled = f.await(f.scheduler.cancelMigration());
+
+            MigrationReport end = migration(f);
+            assertEquals(RepackJob.CANCELLED, end.state(), String.valueOf(end));
+            assertTrue(end.cartridgesDone() >= 1 && end.cartridgesDone() < 3, String.valueOf(end));
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(LTO8.get(0)).orElseThrow().state());
+            assertEquals(PER_CARTRIDGE, f.catalog.files(LTO8.get(2)).size(), "the last one was never started");
+            assertEquals(RepackJob.CANCELLED, f.catalog.migrationJobs().get(0).state());
+            assertNotNull(f.catalog.migrationJobs().get(0).summary());
+            CompletionException none = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.cancelMigration()));
+            assertInstanceOf(IllegalArgumentException.class, none.getCause());
+            assertNotNull(cancelled);
+        }
+    }
+
+    @Test
+    void migrate_refused_withoutTargetMedia_orTwiceAtOnce() throws IOException {
+        try (EngineFixture f = open()) {
+            for (int i = 0; i < LTO8.size(); i++) {
+                f.label("raw", LTO8.get(i));
+            }
+            f.flushAll(0, 2, "atlas:raw@osm");
+            CompletionException noTarget = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.migrate("LTO8", "LTO9", null)));
+            assertTrue(noTarget.getCause().getMessage().contains("no LTO-9 cartridge is labelled for family raw"),
+                    noTarget.getCause().getMessage());
+            CompletionException unknown = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.migrate("LTO5", "LTO9", null)));
+            assertTrue(unknown.getCause().getMessage().contains("unknown media type 'LTO5'"));
+        }
+    }
+}
