@@ -150,8 +150,9 @@ final class CartridgeCommands extends CommandGroup {
         @Parameters(paramLabel = "BARCODE", description = "the cartridge to empty")
         String barcode;
 
-        @Option(names = "--to", paramLabel = "FAMILY",
-                description = "write to cartridges of this family (default: the cartridge's own)")
+        @Option(names = "--to", paramLabel = "FAMILY|MEDIA",
+                description = "write to cartridges of this family (default: the cartridge's own), or, given a media"
+                        + " type (LTO8, LTO9, TS1160), to cartridges of that media type of the cartridge's own family")
         String family;
 
         @Option(names = "--cancel", description = "cancel the cartridge's repack instead: files already moved stay"
@@ -174,7 +175,9 @@ final class CartridgeCommands extends CommandGroup {
                         ? "cancelled" : "stops after the read or write in progress") + " (" + progress + ")");
                 return;
             }
-            out.println("cartridge " + barcode + ": repack to family " + report.path("targetFamily").asText()
+            String media = report.path("targetMedia").isTextual() ? " (" + report.path("targetMedia").asText()
+                    + " cartridges)" : "";
+            out.println("cartridge " + barcode + ": repack to family " + report.path("targetFamily").asText() + media
                     + " queued, " + report.path("filesTotal").asInt() + " files ("
                     + Units.roughSize(report.path("bytesTotal").asDouble()) + ")"
                     + (report.path("filesDone").asInt() > 0 ? ", " + progress : "")

@@ -102,6 +102,7 @@ final class StatusText {
         }
         printVerifications(s, out);
         printUpkeep(s, out);
+        MigrationText.print(s, out);
         out.printf("counters: %s%n", counts(s.path("counters"), "all 0"));
     }
 

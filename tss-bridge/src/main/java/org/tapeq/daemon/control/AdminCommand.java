@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.model.MediaType;
 
 /**
  * One administrative action on the running daemon, defined once: its name and arguments on the control socket
@@ -35,7 +36,7 @@ public sealed interface AdminCommand {
     List<Wire> WIRES = List.of(Status.WIRE, DriveDown.WIRE, DriveUp.WIRE, DriveUnloadIdle.WIRE, Inventory.WIRE,
             CartridgeList.WIRE, CartridgeDisable.WIRE, CartridgeEnable.WIRE, CartridgeLabel.WIRE,
             CartridgeVerify.WIRE, CartridgeVerifyCancel.WIRE, CartridgeRepack.WIRE, CartridgeRepackCancel.WIRE,
-            CartridgeRelabel.WIRE, CatalogRebuild.WIRE);
+            CartridgeRelabel.WIRE, Migrate.WIRE, MigrateCancel.WIRE, CatalogRebuild.WIRE);
 
     /** How this action is named and decoded on the wire. */
     Wire wire();
@@ -310,7 +311,9 @@ public sealed interface AdminCommand {
 
     /**
      * Queues the repack of a cartridge onto other cartridges of {@code family} ({@code -}: its own family) as
-     * background work; answers once it is queued. Progress and result are in the status.
+     * background work; answers once it is queued. Progress and result are in the status. A media type name
+     * ({@code LTO9}, {@code LTO-9}, {@code L9}) instead of a family: onto cartridges of that media type of the
+     * cartridge's own family.
      */
     record CartridgeRepack(String barcode, String family) implements AdminCommand {
         /** The family argument that means the source's own family. */
@@ -330,8 +333,56 @@ public sealed interface AdminCommand {
 
         @Override
         public JsonNode execute(ControlTarget daemon) throws Exception {
+            boolean media = MediaType.byName(family).isPresent();
             return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().repackCartridge(barcode,
-                    OWN_FAMILY.equals(family) ? null : family)));
+                    OWN_FAMILY.equals(family) || media ? null : family, media ? family : null)));
+        }
+    }
+
+    /**
+     * Starts a media migration: every cartridge of media {@code from} (of {@code family} only; {@code -}: all
+     * families) repacked onto media {@code to}, one after another. Progress and result are in the status.
+     */
+    record Migrate(String from, String to, String family) implements AdminCommand {
+        /** The family argument that means every family. */
+        public static final String ALL_FAMILIES = "-";
+        public static final Wire WIRE = new Wire("migrate", "<from media> <to media> <family, - for all>", 3, 3,
+                a -> new Migrate(a.get(0), a.get(1), a.get(2)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(from, to, family);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().migrate(from, to,
+                    ALL_FAMILIES.equals(family) ? null : family)));
+        }
+    }
+
+    /** Cancels the running media migration: the repack under way stops, files already moved stay moved. */
+    record MigrateCancel() implements AdminCommand {
+        public static final Wire WIRE = new Wire("migrate-cancel", "", 0, 0, a -> new MigrateCancel());
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of();
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().cancelMigration()));
         }
     }
 

@@ -175,6 +175,7 @@ public final class StateMetrics {
                     cb.call(sums[2], "spooled");
                 }))
                 .register(registry);
+        MigrationMetrics.register(registry, status);
         m.registerLoad(registry, load);
         GaugeWithCallback.builder().name("tapeq_directory_oldest_request_age_seconds")
                 .help("Age of the oldest request a directory (pool) still serves, from when the daemon first saw "

@@ -30,7 +30,8 @@ import org.tapeq.scheduler.time.EventLoop;
  * its own keeps its cartridge unless the policy prefers to switch; a free drive takes the best ready queue of
  * the group furthest below its fair share ({@code share / total share of groups with work * drives in
  * service - drives the group uses}), within the group and direction caps, skipping queues whose cartridge is
- * disabled or whose last error happened on this drive (while another drive is in service). For a family
+ * disabled, whose last error happened on this drive (while another drive is in service), or that this drive's
+ * generation cannot read ({@link MediaFit}, asked wherever a cartridge is put into a drive). For a family
  * queue the cartridge is chosen too: the drive's own if it is of the family and has room, else the fullest
  * appendable one of the family not in a drive. Only the first {@link #SCAN_LIMIT} ready queues of a set are
  * looked at, so a decision stays logarithmic in the number of queues; choosing a family queue's cartridge

@@ -136,7 +136,7 @@ final class MigrationTask {
                     bytesAtRunStart += r.bytesDone(); // moved before the restart, not in this run's rate
                 }
                 if (cancelled && r != null && !r.hasEnded()) {
-                    repacks.cancel(current);
+                    repacks.cancel(current); // a cancel asked while it was being started
                 }
                 schedule(TICK_MILLIS);
                 return;

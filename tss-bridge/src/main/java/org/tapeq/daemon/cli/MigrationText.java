@@ -1,0 +1,39 @@
+package org.tapeq.daemon.cli;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.tapeq.config.Units;
+
+/** The media migrations of a status ({@code tapeq status}): a line each, its estimate, then what was not emptied. */
+final class MigrationText {
+
+    private MigrationText() {
+    }
+
+    static void print(JsonNode scheduler, PrintWriter out) {
+        long now = scheduler.path("now").asLong();
+        for (JsonNode m : scheduler.path("migrations")) {
+            String family = m.path("family").isTextual() ? " family " + m.path("family").asText() : "";
+            out.printf("migration %s %s -> %s%s %s: %d/%d cartridges emptied, %d not, %s/%s moved%s%n",
+                    m.path("id").asText(), m.path("fromMedia").asText(), m.path("toMedia").asText(), family,
+                    m.path("state").asText(), m.path("cartridgesDone").asInt(), m.path("cartridgesTotal").asInt(),
+                    m.path("cartridgesFailed").asInt(), Units.roughSize(m.path("bytesDone").asDouble()),
+                    Units.roughSize(m.path("bytesTotal").asDouble()),
+                    m.path("current").isTextual() ? ", repacking " + m.path("current").asText() : "");
+            long eta = m.path("etaMillis").asLong();
+            if ("running".equals(m.path("state").asText())) {
+                out.printf("  measured %s/s; %s%n", Units.roughSize(m.path("rateBytesPerSecond").asDouble()),
+                        eta > 0 ? "estimated end " + Instant.ofEpochMilli(eta) + " (in "
+                                + StatusText.duration(eta - now) + ")" : "no estimate until bytes have moved");
+            }
+            for (JsonNode c : m.path("results")) {
+                if (!c.path("emptied").asBoolean()) {
+                    out.printf("  NOT EMPTIED %s (%s): %s%n", c.path("barcode").asText(), c.path("state").asText(),
+                            c.path("why").asText());
+                }
+            }
+        }
+    }
+}
