@@ -40,14 +40,15 @@ class MigrationUnderLeaseTest {
     }
 
     /**
-     * Undoes migrations 5 (relabel intents), 4 (repack jobs) and 3 (the verification tables): the schema a tapeq of
-     * version 2 runs on.
+     * Undoes migrations 6 (media migrations, a repack's target media), 5 (relabel intents), 4 (repack jobs) and
+     * 3 (the verification tables): the schema a tapeq of version 2 runs on.
      */
     private void backToVersion2() throws SQLException {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("PRAGMA foreign_keys = ON");
             s.execute("DROP TABLE relabel_intents");
-            s.execute("DELETE FROM schema_version WHERE version = 5");
+            s.execute("DROP TABLE migration_jobs");
+            s.execute("DELETE FROM schema_version WHERE version >= 5");
             s.execute("DROP TABLE repack_jobs");
             s.execute("DELETE FROM schema_version WHERE version = 4");
             s.execute("DROP TABLE verification_findings");
