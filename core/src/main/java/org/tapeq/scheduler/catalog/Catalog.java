@@ -167,6 +167,7 @@ public interface Catalog extends AutoCloseable {
      * Refused ({@link IllegalStateException}, nothing changed) if any file is live on it.
      */
     void commitRelabel(CartridgeRecord fresh);
+
     /** Records a media migration, replacing the one of the same id (its state, end and summary). */
     void putMigrationJob(MigrationJob job);
 

@@ -66,6 +66,7 @@ final class FailingCommitCatalog implements Catalog {
     }
     @Override public void commitRelabel(CartridgeRecord fresh) {
         delegate.commitRelabel(fresh);
+    }
     @Override public void putMigrationJob(org.tapeq.scheduler.catalog.MigrationJob job) {
         delegate.putMigrationJob(job);
     }

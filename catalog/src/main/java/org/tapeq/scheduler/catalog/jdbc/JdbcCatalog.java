@@ -725,6 +725,11 @@ public final class JdbcCatalog implements Catalog {
         transaction("putRelabelIntent", "cartridge " + intent.barcode(), () -> {
             RelabelRows.requireNoLiveFile(this::statement, intent.barcode());
             RelabelRows.put(this::statement, intent);
+            return null;
+        });
+    }
+
+    @Override
     public void putMigrationJob(MigrationJob job) {
         Objects.requireNonNull(job, "job");
         transaction("putMigrationJob", "migration " + job.id(), () -> {
@@ -747,6 +752,9 @@ public final class JdbcCatalog implements Catalog {
             upsertCartridge(fresh);
             return null;
         });
+    }
+
+    @Override
     public List<MigrationJob> migrationJobs() {
         return read("migrationJobs", "all", () -> MigrationRows.all(this::statement));
     }

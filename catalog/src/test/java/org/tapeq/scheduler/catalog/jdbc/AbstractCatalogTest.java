@@ -264,6 +264,8 @@ abstract class AbstractCatalogTest {
         assertEquals(before, cartridgeOf("A00001"));
         assertEquals(1, catalog.aggregates("A00001").size());
         assertEquals(2, catalog.files("A00001").size());
+    }
+
     @Test
     void repackJob_targetMedia_isKept() {
         catalog.putCartridge(cartridge("A00001", FAMILY));
