@@ -121,6 +121,8 @@ public final class BenchEngines {
         @Override public void commitRelabel(CartridgeRecord fresh) { }
         @Override public void putMigrationJob(org.tapeq.scheduler.catalog.MigrationJob job) { }
         @Override public List<org.tapeq.scheduler.catalog.MigrationJob> migrationJobs() { return List.of(); }
+        @Override public Optional<String> setting(String name) { return Optional.empty(); }
+        @Override public void putSetting(String name, String value, long now) { }
         @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) { }
         @Override public java.util.Optional<org.tapeq.scheduler.catalog.Verification> lastVerification(String b) {
             return java.util.Optional.empty();

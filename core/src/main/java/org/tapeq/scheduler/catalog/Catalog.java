@@ -174,6 +174,15 @@ public interface Catalog extends AutoCloseable {
     /** Every recorded media migration, oldest first. */
     List<MigrationJob> migrationJobs();
 
+    /**
+     * An operator's setting that must outlive the daemon (e.g. {@code reclaim.paused}), or empty if it was never
+     * set. Names are dotted, lower-case keys chosen by the part of tapeq that owns the setting.
+     */
+    Optional<String> setting(String name);
+
+    /** Records an operator's setting at loop time {@code now}, replacing its earlier value. */
+    void putSetting(String name, String value, long now);
+
     List<DriveRecord> drives();
 
     void putDrive(DriveRecord drive);

@@ -21,6 +21,7 @@ import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.lifecycle.LifecycleContext;
 import org.tapeq.scheduler.engine.lifecycle.Relabels;
 import org.tapeq.scheduler.engine.lifecycle.Migrations;
+import org.tapeq.scheduler.engine.lifecycle.ReclaimPolicy;
 import org.tapeq.scheduler.engine.lifecycle.Repacks;
 import org.tapeq.scheduler.engine.lifecycle.Verifications;
 import org.tapeq.scheduler.engine.lifecycle.VerifyPolicy;
@@ -88,6 +89,7 @@ final class Engine {
     final Relabels relabels;
     final VerifyPolicy verifyPolicy;
     final Migrations migrations;
+    final ReclaimPolicy reclaim;
     private final Removals removals;
     private final EngineContext context;
     /** The loop's view of the catalog writer's {@link CatalogWriter#reachable()}. */
@@ -109,8 +111,8 @@ final class Engine {
                 this::requestDispatch);
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
-                config.robotErrorLimit(), config.maxBackgroundDrives()), policy, queues, cartridges, this::catalogReachable,
-                new MediaFit(library, cartridges));
+                config.robotErrorLimit(), config.maxBackgroundDrives(), config.backgroundShare()), policy, queues, cartridges,
+                this::catalogReachable, new MediaFit(library, cartridges));
         LifecycleContext lifecycle = new LifecycleContext(loop, library, catalog, writer, cartridges, queues,
                 dispatcher.background(), io, repackSpool, config.repackSpoolBytes(), () -> tuning.aggregateBytes(),
                 () -> tuning.aggregateFiles());
@@ -119,6 +121,8 @@ final class Engine {
         this.relabels = new Relabels(lifecycle);
         this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, config.verifyPerWeek(), config.verifySample());
         this.migrations = new Migrations(lifecycle, repacks);
+        this.reclaim = new ReclaimPolicy(lifecycle, repacks, config.reclaim());
+        queues.whenCartridgeChanged(reclaim::changed);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
         this.stalls = new Stalls(this);
@@ -196,6 +200,7 @@ final class Engine {
         repacks.resume(repackJobs);
         migrations.resume(catalog.migrationJobs(), repackJobs);
         relabels.resume(catalog.relabelIntents());
+        reclaim.start(catalog.setting(ReclaimPolicy.PAUSED_SETTING));
         dispatcher.start();
         verifyPolicy.start();
     }

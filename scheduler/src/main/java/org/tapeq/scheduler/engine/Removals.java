@@ -71,6 +71,7 @@ final class Removals {
                                     new Outcome.Removed(existed.contains(item.request().pnfsid())));
                         }
                         engine.aggregator.forgetDatasets();
+                        engine.reclaim.changed(); // live fractions fell
                     }
 
                     @Override

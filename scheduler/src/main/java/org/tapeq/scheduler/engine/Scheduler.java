@@ -522,6 +522,11 @@ public final class Scheduler {
         });
     }
 
+    /** The automatic reclamation policy's operator controls ({@code tapeq reclaim}). */
+    public ReclaimControl reclaim() {
+        return new ReclaimControl(engine);
+    }
+
     /** Cancels the repack of a cartridge (files already moved stay moved). Fails if none is queued or running. */
     public CompletableFuture<RepackReport> cancelRepack(String barcode) {
         return onLoop(f -> {
@@ -615,15 +620,7 @@ public final class Scheduler {
     }
 
     private <T> CompletableFuture<T> onLoop(Consumer<CompletableFuture<T>> body) {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                body.accept(f);
-            } catch (RuntimeException e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f;
+        return LoopCall.on(loop, body);
     }
 
     /** Sets up a scheduler; loop, library, catalog and listener are required. */

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.tapeq.scheduler.engine.lifecycle.ReclaimConfig;
 import org.tapeq.scheduler.policy.MountCriteria;
 
 /**
@@ -81,6 +82,8 @@ public final class SchedulerConfig {
     private final int maxWriteDrives;
     private final int maxBackgroundDrives;
     private final long repackSpoolBytes;
+    private final double backgroundShare;
+    private final ReclaimConfig reclaim;
     private final boolean checkLabels;
     private final boolean verifyAfterWrite;
     private final int verifyPerWeek;
@@ -112,6 +115,8 @@ public final class SchedulerConfig {
         maxWriteDrives = b.maxWriteDrives;
         maxBackgroundDrives = b.maxBackgroundDrives;
         repackSpoolBytes = b.repackSpoolBytes;
+        backgroundShare = b.backgroundShare;
+        reclaim = b.reclaim;
         checkLabels = b.checkLabels;
         verifyAfterWrite = b.verifyAfterWrite;
         verifyPerWeek = b.verifyPerWeek;
@@ -162,6 +167,14 @@ public final class SchedulerConfig {
      * read alone): each batch costs two cartridge exchanges on a drive, so larger batches amortise them.
      */
     public long repackSpoolBytes() { return repackSpoolBytes; }
+    /**
+     * By how much background work may delay user work, as a share of the user work's time: while user work
+     * waits, background work keeps at most {@code floor(drives in service * share / (1 + share))} drives (0: it
+     * gives every drive back at its next boundary). See docs/scheduler.md.
+     */
+    public double backgroundShare() { return backgroundShare; }
+    /** The automatic reclamation policy. */
+    public ReclaimConfig reclaim() { return reclaim; }
     /** Whether each mount reads and checks the cartridge label (off only for size-only simulation). */
     public boolean checkLabels() { return checkLabels; }
     /** Whether each written tape file is read back and its checksums compared before the commit. */
@@ -239,6 +252,8 @@ public final class SchedulerConfig {
         m.put("maxWriteDrives", maxWriteDrives);
         m.put("maxBackgroundDrives", maxBackgroundDrives);
         m.put("repackSpoolBytes", repackSpoolBytes);
+        m.put("backgroundShare", backgroundShare);
+        m.put("reclaim", reclaim);
         m.put("checkLabels", checkLabels);
         m.put("verifyAfterWrite", verifyAfterWrite);
         m.put("verifyPerWeek", verifyPerWeek);
@@ -305,6 +320,8 @@ public final class SchedulerConfig {
         private int maxWriteDrives;
         private int maxBackgroundDrives = 1;
         private long repackSpoolBytes = DEFAULT_REPACK_SPOOL_BYTES;
+        private double backgroundShare;
+        private ReclaimConfig reclaim = ReclaimConfig.OFF;
         private boolean checkLabels = true;
         private boolean verifyAfterWrite;
         private int verifyPerWeek;
@@ -335,6 +352,8 @@ public final class SchedulerConfig {
         public Builder maxWriteDrives(int v) { maxWriteDrives = v; return this; }
         public Builder maxBackgroundDrives(int v) { maxBackgroundDrives = v; return this; }
         public Builder repackSpoolBytes(long v) { repackSpoolBytes = v; return this; }
+        public Builder backgroundShare(double v) { backgroundShare = v; return this; }
+        public Builder reclaim(ReclaimConfig v) { reclaim = Objects.requireNonNull(v, "reclaim"); return this; }
         public Builder checkLabels(boolean v) { checkLabels = v; return this; }
         public Builder verifyAfterWrite(boolean v) { verifyAfterWrite = v; return this; }
         public Builder verifyPerWeek(int v) { verifyPerWeek = v; return this; }
@@ -383,6 +402,9 @@ public final class SchedulerConfig {
             if (verifyPerWeek > 0 && maxBackgroundDrives == 0) {
                 throw new IllegalArgumentException("verifyPerWeek (" + verifyPerWeek + ") needs background work:"
                         + " maxBackgroundDrives is 0, no verification would run");
+            }
+            if (!(backgroundShare >= 0 && backgroundShare <= 1)) {
+                throw new IllegalArgumentException("backgroundShare must be between 0 and 1, was " + backgroundShare);
             }
             if (quietMillis > maxWaitMillis) {
                 throw new IllegalArgumentException("quietMillis (" + quietMillis + ") must not exceed maxWaitMillis ("

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.tapeq.scheduler.engine.lifecycle.RelabelReport;
 import org.tapeq.scheduler.engine.lifecycle.MigrationReport;
+import org.tapeq.scheduler.engine.lifecycle.ReclaimStatus;
 import org.tapeq.scheduler.engine.lifecycle.RepackReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyPolicyReport;
 import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
@@ -35,6 +36,7 @@ import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
  *                        estimated end or result
  * @param cartridgeCount  every cartridge of the library ({@code cartridges} holds a page of them)
  * @param recentFaults    the last faults of this run, newest first, at most 50 ({@code counters} has the totals)
+ * @param reclaim         the automatic reclamation policy: on, off or paused, its candidates and repacks
  */
 public record SchedulerStatus(long now, String policy, Map<String, Long> counters, List<DriveStatus> drives,
                               int queueCount, int readyQueues, int waitingQueues, List<QueueStatus> queues,
@@ -47,6 +49,7 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               List<RelabelReport> relabels,
                               VerifyPolicyReport verifyPolicy, int cartridgeCount,
                               List<Fault> recentFaults) {
+                              List<Fault> recentFaults, ReclaimStatus reclaim) {
 
     /**
      * One fault: when (loop time), its kind ({@code robot}, {@code media}, {@code checksum}, ...; the
@@ -56,8 +59,12 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
     public record Fault(long at, String kind, String drive, String cartridge, String reason) {
     }
 
-    /** Background work (verification, repack): tasks waiting for a drive, drives running one, and their cap. */
-    public record Background(int waiting, int running, int maxDrives) {
+    /**
+     * Background work (verification, repack): tasks waiting for a drive, drives running one, their cap, the
+     * configured {@code scheduler.backgroundShare} and the drives it lets background work keep while user work
+     * waits.
+     */
+    public record Background(int waiting, int running, int maxDrives, double share, int keptWhileUserWaits) {
     }
 
     /**

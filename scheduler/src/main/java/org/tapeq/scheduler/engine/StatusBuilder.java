@@ -78,9 +78,10 @@ final class StatusBuilder {
                 e.queues.index().readyCount(), e.queues.index().waitingCount(), queues, open, byState, attention,
                 oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()),
                 new TreeMap<>(e.stalls.snapshot()), uses, new SchedulerStatus.Background(e.dispatcher.background().waiting(),
-                e.dispatcher.background().running(), e.config.maxBackgroundDrives()), e.verifications.reports(),
+                e.dispatcher.background().running(), e.config.maxBackgroundDrives(),
+                e.dispatcher.background().share(), e.dispatcher.background().allowance()), e.verifications.reports(),
                 e.repacks.reports(), e.migrations.reports(), e.relabels.reports(), e.verifyPolicy.report(),
-                cartridges.size(), e.recentFaults.newestFirst());
+                cartridges.size(), e.recentFaults.newestFirst(), e.reclaim.status());
     }
 
     private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {

@@ -73,6 +73,12 @@ final class FailingCommitCatalog implements Catalog {
     @Override public List<org.tapeq.scheduler.catalog.MigrationJob> migrationJobs() {
         return delegate.migrationJobs();
     }
+    @Override public java.util.Optional<String> setting(String name) {
+        return delegate.setting(name);
+    }
+    @Override public void putSetting(String name, String value, long now) {
+        delegate.putSetting(name, value, now);
+    }
     @Override public void recordVerification(org.tapeq.scheduler.catalog.Verification v) {
         delegate.recordVerification(v);
     }

@@ -74,7 +74,9 @@ final class CatalogSchema {
             // 5: the cartridges being relabelled (RelabelIntent).
             List.of(RelabelRows.CREATE_TABLE),
             // 6: the media type a repack writes to, and the media migrations (MigrationJob).
-            List.of(RepackRows.ADD_TARGET_MEDIA, MigrationRows.CREATE_TABLE));
+            List.of(RepackRows.ADD_TARGET_MEDIA, MigrationRows.CREATE_TABLE),
+            // 7: operator settings that outlive a restart (the reclamation pause).
+            List.of(SettingRows.CREATE_TABLE));
 
     static final String VERIFICATION_COLUMNS = "barcode, verified_at, sampled, files_good, files_bad, "
             + "files_unreadable, summary";

@@ -137,6 +137,8 @@ import org.tapeq.scheduler.model.FileRecord;
  * Relabel intents (schema 5, table relabel_intents, one row per cartridge; SQL in RelabelRows): written before a
  * relabel's label, removed by commitRelabel with the cartridge's aggregates and its superseded/lost copies (the
  * 'deleted' rows stay: they keep a deletion a deletion when another copy of the file is rebuilt from tape).
+ * Operator settings (schema 7, table settings, one row per name; SQL in SettingRows): what an operator set that
+ * must outlive a restart, such as the reclamation policy's pause (reclaim.paused).
  *
  * Schema versions: open() creates schema_version if missing and applies the migrations after the recorded
  * version, all in one transaction (DDL is transactional in both); a database newer than this code is
@@ -162,9 +164,9 @@ public final class JdbcCatalog implements Catalog {
 
     /**
      * The schema version this code writes and reads (2: the site lease, 3: verifications, 4: repack jobs, 5: relabel
-     * intents, 6: repack target media and media migrations).
+     * intents, 6: repack target media and media migrations, 7: operator settings).
      */
-    public static final int SCHEMA_VERSION = 6;
+    public static final int SCHEMA_VERSION = 7;
     /** The first schema version with the site lease table. */
     static final int LEASE_SCHEMA_VERSION = 2;
     /** How long a SQLite transaction waits for another process's write lock. */
@@ -725,6 +727,22 @@ public final class JdbcCatalog implements Catalog {
         transaction("putRelabelIntent", "cartridge " + intent.barcode(), () -> {
             RelabelRows.requireNoLiveFile(this::statement, intent.barcode());
             RelabelRows.put(this::statement, intent);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<String> setting(String name) {
+        Objects.requireNonNull(name, "name");
+        return read("setting", name, () -> SettingRows.get(this::statement, name));
+    }
+
+    @Override
+    public void putSetting(String name, String value, long now) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(value, "value");
+        transaction("putSetting", name, () -> {
+            SettingRows.put(this::statement, name, value, now);
             return null;
         });
     }

@@ -293,6 +293,19 @@ abstract class AbstractCatalogTest {
         assertTrue(running.unfinished());
     }
 
+    @Test
+    void putSetting_keptUntilReplaced_unsetOnesEmpty() {
+        assertEquals(java.util.Optional.empty(), catalog.setting("reclaim.paused"));
+        catalog.putSetting("reclaim.paused", "campaign", 100);
+        catalog.putSetting("other.key", "x", 100);
+        assertEquals(java.util.Optional.of("campaign"), catalog.setting("reclaim.paused"));
+
+        catalog.putSetting("reclaim.paused", "", 200);
+
+        assertEquals(java.util.Optional.of(""), catalog.setting("reclaim.paused"));
+        assertEquals(java.util.Optional.of("x"), catalog.setting("other.key"));
+    }
+
     // ---------------------------------------------------------------- site lease
 
     static final long TTL = 30_000;

@@ -40,12 +40,13 @@ class MigrationUnderLeaseTest {
     }
 
     /**
-     * Undoes migrations 6 (media migrations, a repack's target media), 5 (relabel intents), 4 (repack jobs) and
-     * 3 (the verification tables): the schema a tapeq of version 2 runs on.
+     * Undoes migrations 7 (settings), 6 (media migrations, a repack's target media), 5 (relabel intents), 4 (repack
+     * jobs) and 3 (the verification tables): the schema a tapeq of version 2 runs on.
      */
     private void backToVersion2() throws SQLException {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("PRAGMA foreign_keys = ON");
+            s.execute("DROP TABLE settings");
             s.execute("DROP TABLE relabel_intents");
             s.execute("DROP TABLE migration_jobs");
             s.execute("DELETE FROM schema_version WHERE version >= 5");
@@ -75,6 +76,7 @@ class MigrationUnderLeaseTest {
             assertFalse(tableExists("cartridge_verifications"));
             assertFalse(tableExists("repack_jobs"));
             assertFalse(tableExists("relabel_intents"));
+            assertFalse(tableExists("settings"));
             assertTrue(standby.leaseKeepingOut("gridka", "b", "tape-b.example.org",
                     System.currentTimeMillis()).isPresent());
             assertThrows(CatalogLeaseException.class, () -> standby.acquireLease("gridka", "b",
@@ -88,6 +90,7 @@ class MigrationUnderLeaseTest {
             assertTrue(tableExists("cartridge_verifications"));
             assertTrue(tableExists("repack_jobs"));
             assertTrue(tableExists("relabel_intents"));
+            assertTrue(tableExists("settings"));
         } finally {
             active.close();
         }

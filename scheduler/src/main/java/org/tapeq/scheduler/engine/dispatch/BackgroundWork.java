@@ -13,17 +13,42 @@ import org.tapeq.scheduler.model.TapeFault;
  * ({@code maxBackgroundDrives}). Owned by the {@link Dispatcher}, on the loop: the dispatcher offers it a free
  * drive that has nothing else to do; a task runs one slice there through the drive's admin path, and a slice
  * that yields puts its task back at the head of the list, so the oldest task resumes first.
+ *
+ * <p>While user work waits, background work keeps at most {@link #allowance()} drives: {@code floor(drives in
+ * service * share / (1 + share))} for {@code scheduler.backgroundShare}, so user work that needs every drive runs
+ * on at least {@code 1 / (1 + share)} of them and takes at most {@code 1 + share} times its time alone (plus
+ * the end of the aggregates in progress when it arrived). Share 0 gives every drive back.
  */
 public final class BackgroundWork {
 
     private final Dispatcher dispatcher;
     private final int maxDrives;
+    private final double share;
     private final List<BackgroundTask> waiting = new ArrayList<>();
     private int running;
 
-    BackgroundWork(Dispatcher dispatcher, int maxDrives) {
+    BackgroundWork(Dispatcher dispatcher, int maxDrives, double share) {
         this.dispatcher = dispatcher;
         this.maxDrives = maxDrives;
+        this.share = share;
+    }
+
+    /** Drives background work may keep while user work waits (see the class comment). */
+    public int allowance() {
+        return Math.min(maxDrives, (int) Math.floor(dispatcher.drivesInService() * share / (1 + share) + 1e-9));
+    }
+
+    /** The configured share ({@code scheduler.backgroundShare}). */
+    public double share() {
+        return share;
+    }
+
+    /**
+     * Runs a waiting task on a free drive that user work would take, if background work is below its
+     * {@link #allowance()}; false if not.
+     */
+    boolean runWithinShare(DriveRunner d) {
+        return running < allowance() && runOn(d);
     }
 
     /** Queues a background task; it runs when a drive is free with nothing else to do. */
@@ -108,7 +133,8 @@ public final class BackgroundWork {
 
         @Override
         public boolean shouldYield() {
-            return dispatcher.backgroundMustStop(task.barcode(), drive) || dispatcher.userWorkWaiting(drive);
+            return dispatcher.backgroundMustStop(task.barcode(), drive) || dispatcher.cartridgeWanted(drive)
+                    || (running > allowance() && dispatcher.userWorkWaiting(drive));
         }
 
         @Override

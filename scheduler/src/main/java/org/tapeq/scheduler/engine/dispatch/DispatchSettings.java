@@ -13,8 +13,10 @@ import java.util.function.ToIntFunction;
  * @param retryBackoffMillis how long mounts pause after too many robot errors
  * @param robotErrorLimit    consecutive robot errors after which mounts pause
  * @param maxBackgroundDrives drives background work may use at once (0: none runs)
+ * @param backgroundShare    by how much background work may delay user work ({@code scheduler.backgroundShare})
  */
 public record DispatchSettings(int maxReadDrives, int maxWriteDrives, ToDoubleFunction<String> groupShare,
                                ToIntFunction<String> groupMaxDrives, long retryBackoffMillis,
-                               int robotErrorLimit, int maxBackgroundDrives) {
+                               int robotErrorLimit, int maxBackgroundDrives,
+                               double backgroundShare) {
 }

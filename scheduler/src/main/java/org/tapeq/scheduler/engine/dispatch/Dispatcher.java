@@ -40,7 +40,10 @@ import org.tapeq.scheduler.time.EventLoop;
  * since a queued stage already knows where its file is. Background tasks ({@link BackgroundWork}) come last: a
  * free drive for which no queue is chosen and which has no work of its own runs the oldest one it can (its
  * cartridge in this drive or in none), within {@code maxBackgroundDrives}; between aggregates a slice asks
- * {@link #userWorkWaiting} and gives the drive back when user work wants it.
+ * {@link #userWorkWaiting} and gives the drive back when user work wants it, unless background work is within
+ * its share of the drives while user work waits ({@code scheduler.backgroundShare}): then it keeps the drive, and
+ * a free drive that user work would take goes to background work first while it is below that share. A slice
+ * always gives back a drive whose own cartridge user work wants ({@link #cartridgeWanted}).
  */
 public final class Dispatcher {
 
@@ -82,7 +85,7 @@ public final class Dispatcher {
         this.queues = queues;
         this.cartridges = cartridges;
         this.robot = new RobotGuard(loop, settings, this::requestDispatch);
-        this.background = new BackgroundWork(this, settings.maxBackgroundDrives());
+        this.background = new BackgroundWork(this, settings.maxBackgroundDrives(), settings.backgroundShare());
     }
 
     /** Which drive can mount which cartridge. */
@@ -162,6 +165,9 @@ public final class Dispatcher {
                 continue;
             }
             Choice best = choose(d, now);
+            if (!own && best != null && background.runWithinShare(d)) {
+                continue; // background work keeps its share of the drives while user work waits
+            }
             if (own && (best == null || policy.keepMounted(d.queue(), best.queue))) {
                 d.continueWork();
                 continue;
@@ -384,7 +390,7 @@ public final class Dispatcher {
     public boolean userWorkWaiting(DriveRunner d) {
         long now = loop.now();
         queues.index().promoteDue(now);
-        if (d.hasWork(now) || d.holdsWorkForOthers(now)) {
+        if (cartridgeWanted(d)) {
             return true;
         }
         for (DriveRunner other : drives.values()) {
@@ -393,6 +399,21 @@ public final class Dispatcher {
             }
         }
         return choose(d, now) != null;
+    }
+
+    /** Whether user work wants the very cartridge in this drive (reads for it, here or on another drive). */
+    boolean cartridgeWanted(DriveRunner d) {
+        long now = loop.now();
+        return d.hasWork(now) || d.holdsWorkForOthers(now);
+    }
+
+    /** Drives not out of service. */
+    int drivesInService() {
+        int up = 0;
+        for (DriveRunner d : drives.values()) {
+            up += d.isDown() ? 0 : 1;
+        }
+        return up;
     }
 
     /**

@@ -104,14 +104,14 @@ final class MigrationTask {
     /** Cancels: the repack under way is cancelled (files moved stay moved), no other is started. */
     void cancel() {
         cancelled = true;
-        if (current != null && repacks.active(current)) {
+        if (current != null && repacks.unfinished(current)) {
             try {
                 repacks.cancel(current);
             } catch (IllegalArgumentException e) {
                 // it is still being started: it is cancelled at the next look
             }
         }
-        if (current == null || !repacks.active(current)) {
+        if (current == null || !repacks.unfinished(current)) {
             end(RepackJob.CANCELLED, null);
         }
     }
@@ -129,7 +129,7 @@ final class MigrationTask {
             return;
         }
         if (current != null) {
-            if (repacks.active(current)) {
+            if (repacks.unfinished(current)) {
                 RepackReport r = repacks.report(current);
                 if (r != null && baselinePending) {
                     baselinePending = false;

@@ -75,6 +75,8 @@ final class RepackTask implements BackgroundTask {
     private boolean emptied;
     private long ended;
     private String error;
+    /** Told once the repack ended, whichever way ({@link Repacks#whenEnded}). */
+    Runnable onEnded = () -> { };
 
     RepackTask(LifecycleContext ctx, RepackSpool spool, RepackJob job, RepackPlan plan, Set<String> alreadySpooled,
                Map<String, List<String>> colocated) {
@@ -549,6 +551,7 @@ final class RepackTask implements BackgroundTask {
         error = why;
         ended = ctx.loop().now();
         job = job.ended(endState, ended, failed.size(), why);
+        onEnded.run();
     }
 
     /** A fault while writing: what {@link FaultReactions} says a flush's write fault does to the cartridge. */

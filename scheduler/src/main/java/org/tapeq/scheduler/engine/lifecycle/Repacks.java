@@ -34,6 +34,8 @@ public final class Repacks {
     private final Map<String, RepackTask> latest = new LinkedHashMap<>();
     /** Sources whose plan is being read (not yet a task). */
     private final Set<String> starting = new HashSet<>();
+    /** Told on the loop each time a repack ends ({@link ReclaimPolicy} looks again). */
+    private Runnable onEnded = () -> { };
 
     public Repacks(LifecycleContext ctx) {
         this.ctx = ctx;
@@ -209,6 +211,7 @@ public final class Repacks {
         }
         RepackJob record = job.inState(RepackJob.RUNNING);
         RepackTask task = new RepackTask(ctx, spool, record, s.plan(), s.spooled(), s.colocated());
+        task.onEnded = () -> onEnded.run();
         keep(task);
         ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> ctx.catalog().putRepackJob(record),
                 "record the repack of " + source);
@@ -240,10 +243,24 @@ public final class Repacks {
         return t == null ? null : t.report();
     }
 
-    /** Whether a repack of the cartridge is being started or runs. */
-    public boolean active(String source) {
+    /** Tells {@code then}, on the loop, each time a repack ends. */
+    public void whenEnded(Runnable then) {
+        onEnded = then;
+    }
+
+    /** Whether a repack of {@code source} is starting, queued or running. */
+    public boolean unfinished(String source) {
         RepackTask t = latest.get(source);
         return starting.contains(source) || (t != null && !t.ended());
+    }
+
+    /** Repacks starting, queued or running. */
+    public int unfinished() {
+        int n = starting.size();
+        for (RepackTask t : latest.values()) {
+            n += t.ended() ? 0 : 1;
+        }
+        return n;
     }
 
     /** The latest repack of each cartridge repacked in this run, in the order they were asked for. */

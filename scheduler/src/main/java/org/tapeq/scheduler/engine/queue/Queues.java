@@ -24,6 +24,8 @@ public final class Queues {
     private final Cartridges cartridges;
     private final Runnable requestDispatch;
     private long queueSeq;
+    /** Told after each cartridge record change made here (the reclamation policy looks again). */
+    private Runnable cartridgeChanged = () -> { };
 
     public Queues(QueueIndex index, Cartridges cartridges, Runnable requestDispatch) {
         this.index = index;
@@ -33,6 +35,11 @@ public final class Queues {
 
     public QueueIndex index() {
         return index;
+    }
+
+    /** Tells {@code then}, on the loop, after each {@link #updateCartridge}. */
+    public void whenCartridgeChanged(Runnable then) {
+        cartridgeChanged = then;
     }
 
     /** The cartridge's queue, created (accounted to {@code group}) if it has none. */
@@ -80,6 +87,7 @@ public final class Queues {
     /** Keeps a changed cartridge record; a cartridge that can no longer be written gives its writes back. */
     public void updateCartridge(CartridgeRecord updated) {
         cartridges.save(updated);
+        cartridgeChanged.run();
         if (!updated.state().writable() || updated.disabled()) {
             rebindWrites(updated.barcode(), true);
         }
