@@ -103,6 +103,7 @@ final class StatusText {
         printVerifications(s, out);
         printUpkeep(s, out);
         MigrationText.print(s, out);
+        printReclaim(s, out);
         out.printf("counters: %s%n", counts(s.path("counters"), "all 0"));
     }
 
@@ -175,6 +176,14 @@ final class StatusText {
         for (JsonNode r : s.path("relabels")) {
             out.printf("  relabel %s for %s %s%s%n", r.path("barcode").asText(), r.path("family").asText(),
                     r.path("state").asText(), r.path("error").isTextual() ? " - " + r.path("error").asText() : "");
+        }
+    }
+
+    /** The automatic reclamation policy, when it is configured on or paused ({@code tapeq reclaim status}). */
+    private static void printReclaim(JsonNode s, PrintWriter out) {
+        JsonNode r = s.path("reclaim");
+        if (!r.isMissingNode() && !"off".equals(r.path("state").asText())) {
+            ReclaimCommands.printStatus(r, out);
         }
     }
 

@@ -47,7 +47,7 @@ public final class DaemonConfig {
     static final String BIND = "bind";
     private static final List<String> KEYS = List.of(DIRECTORIES, STATE, CATALOG, LIBRARY,
             SchedulerSection.FAMILIES, SchedulerSection.COLOCATION, SchedulerSection.GROUPS,
-            SchedulerSection.SCHEDULER, INTAKE, HTTP);
+            SchedulerSection.SCHEDULER, ReclaimSection.RECLAIM, INTAKE, HTTP);
 
     public static final Path DEFAULT_STATE = Path.of("/var/lib/tapeq");
     public static final String DEFAULT_HTTP_BIND = "127.0.0.1:9270";

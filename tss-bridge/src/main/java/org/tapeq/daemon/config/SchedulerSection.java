@@ -22,7 +22,8 @@ import org.tapeq.scheduler.engine.SchedulerConfig.GroupShare;
 import org.tapeq.scheduler.policy.MountPolicies;
 
 /**
- * Maps {@code scheduler:}, {@code families:}, {@code colocation:} and {@code groups:} onto a
+ * Maps {@code scheduler:}, {@code families:}, {@code colocation:}, {@code groups:} and {@code reclaim:}
+ * ({@link ReclaimSection}) onto a
  * {@link SchedulerConfig}. The numeric scheduler keys are one table (YAML name, the builder's name for it, value
  * syntax, setter, getter), so parsing, the builder's error messages and {@link #describe} cannot drift apart.
  * Defaults are {@link SchedulerConfig}'s own.
@@ -37,6 +38,7 @@ final class SchedulerSection {
     static final String POLICY = "policy";
     static final String CHECK_LABELS = "checkLabels";
     static final String VERIFY_AFTER_WRITE = "verifyAfterWrite";
+    static final String BACKGROUND_SHARE = "backgroundShare";
     static final String STORAGE_CLASS = "storageClass";
     static final String FAMILY = "family";
     static final String PATH = "path";
@@ -126,7 +128,7 @@ final class SchedulerSection {
         ConfigNode scheduler = root.map(SCHEDULER);
         List<String> known = new ArrayList<>(List.of(POLICY));
         KEYS.forEach(k -> known.add(k.name));
-        known.addAll(List.of(CHECK_LABELS, VERIFY_AFTER_WRITE));
+        known.addAll(List.of(CHECK_LABELS, VERIFY_AFTER_WRITE, BACKGROUND_SHARE));
         scheduler.allow(known);
         Builder builder = SchedulerConfig.builder();
         String policy = scheduler.string(POLICY, DEFAULTS.policy());
@@ -137,6 +139,12 @@ final class SchedulerSection {
         builder.policy(policy)
                 .checkLabels(scheduler.bool(CHECK_LABELS, DEFAULTS.checkLabels()))
                 .verifyAfterWrite(scheduler.bool(VERIFY_AFTER_WRITE, DEFAULTS.verifyAfterWrite()));
+        double share = scheduler.number(BACKGROUND_SHARE, DEFAULTS.backgroundShare(), -1);
+        if (share < 0 || share > 1) {
+            throw scheduler.error(BACKGROUND_SHARE, "must be between 0 and 1 (a share of the user work's time), not "
+                    + share);
+        }
+        builder.backgroundShare(share).reclaim(ReclaimSection.parse(root));
         for (Key key : KEYS) {
             long fallback = key.get.applyAsLong(DEFAULTS);
             long value = switch (key.syntax) {
@@ -224,6 +232,8 @@ final class SchedulerSection {
                 case COUNT -> Long.toString(value);
             });
         }
-        out.put(1, CHECK_LABELS, config.checkLabels()).put(1, VERIFY_AFTER_WRITE, config.verifyAfterWrite());
+        out.put(1, CHECK_LABELS, config.checkLabels()).put(1, VERIFY_AFTER_WRITE, config.verifyAfterWrite())
+                .put(1, BACKGROUND_SHARE, config.backgroundShare());
+        ReclaimSection.describe(config.reclaim(), out);
     }
 }

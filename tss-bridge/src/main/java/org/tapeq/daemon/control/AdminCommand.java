@@ -36,7 +36,8 @@ public sealed interface AdminCommand {
     List<Wire> WIRES = List.of(Status.WIRE, DriveDown.WIRE, DriveUp.WIRE, DriveUnloadIdle.WIRE, Inventory.WIRE,
             CartridgeList.WIRE, CartridgeDisable.WIRE, CartridgeEnable.WIRE, CartridgeLabel.WIRE,
             CartridgeVerify.WIRE, CartridgeVerifyCancel.WIRE, CartridgeRepack.WIRE, CartridgeRepackCancel.WIRE,
-            CartridgeRelabel.WIRE, Migrate.WIRE, MigrateCancel.WIRE, CatalogRebuild.WIRE);
+            CartridgeRelabel.WIRE, Migrate.WIRE, MigrateCancel.WIRE, CatalogRebuild.WIRE, ReclaimPause.WIRE,
+            ReclaimResume.WIRE, ReclaimStatus.WIRE);
 
     /** How this action is named and decoded on the wire. */
     Wire wire();
@@ -480,6 +481,66 @@ public sealed interface AdminCommand {
                 reports.add(Await.tapeTask(daemon.scheduler().rebuildCartridge(barcode)));
             }
             return ControlProtocol.JSON.valueToTree(reports);
+        }
+    }
+
+    /** Pauses the automatic reclamation policy (kept in the catalog): no new repack starts until resumed. */
+    record ReclaimPause(String reason) implements AdminCommand {
+        public static final Wire WIRE = new Wire("reclaim-pause", "<reason>", 1, 1, a -> new ReclaimPause(a.get(0)));
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of(reason);
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().reclaim().pause(reason)));
+        }
+    }
+
+    /** Resumes the automatic reclamation policy (kept in the catalog). */
+    record ReclaimResume() implements AdminCommand {
+        public static final Wire WIRE = new Wire("reclaim-resume", "no arguments", 0, 0, a -> new ReclaimResume());
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of();
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().reclaim().resume()));
+        }
+    }
+
+    /** The automatic reclamation policy: on, off or paused, its candidates and repacks. */
+    record ReclaimStatus() implements AdminCommand {
+        public static final Wire WIRE = new Wire("reclaim-status", "no arguments", 0, 0, a -> new ReclaimStatus());
+
+        @Override
+        public Wire wire() {
+            return WIRE;
+        }
+
+        @Override
+        public List<String> args() {
+            return List.of();
+        }
+
+        @Override
+        public JsonNode execute(ControlTarget daemon) throws Exception {
+            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().reclaim().status()));
         }
     }
 }

@@ -176,6 +176,19 @@ public final class StateMetrics {
                 }))
                 .register(registry);
         MigrationMetrics.register(registry, status);
+        GaugeWithCallback.builder().name("tapeq_reclaim_candidates")
+                .help("Cartridges the automatic reclamation policy found to repack at its last look (sparse FULL ones"
+                        + " and SUSPECT ones with live files)")
+                .callback(cb -> status.get().ifPresent(s -> cb.call(s.reclaim().candidates())))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_reclaim_queued")
+                .help("Repacks the automatic reclamation policy started that have not ended")
+                .callback(cb -> status.get().ifPresent(s -> cb.call(s.reclaim().queued())))
+                .register(registry);
+        GaugeWithCallback.builder().name("tapeq_reclaim_paused")
+                .help("1 while an operator has paused the automatic reclamation policy (tapeq reclaim pause)")
+                .callback(cb -> status.get().ifPresent(s -> cb.call("paused".equals(s.reclaim().state()) ? 1 : 0)))
+                .register(registry);
         m.registerLoad(registry, load);
         GaugeWithCallback.builder().name("tapeq_directory_oldest_request_age_seconds")
                 .help("Age of the oldest request a directory (pool) still serves, from when the daemon first saw "
