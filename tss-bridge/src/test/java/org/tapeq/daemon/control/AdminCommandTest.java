@@ -48,6 +48,11 @@ class AdminCommandTest {
             new Object[] {new AdminCommand.Migrate("LTO8", "LTO9", "-"), "migrate", List.of("LTO8", "LTO9", "-")},
             new Object[] {new AdminCommand.MigrateCancel(), "migrate-cancel", List.of()},
             new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")});
+            new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")},
+            new Object[] {new AdminCommand.ReclaimPause("recall campaign"), "reclaim-pause",
+                    List.of("recall campaign")},
+            new Object[] {new AdminCommand.ReclaimResume(), "reclaim-resume", List.of()},
+            new Object[] {new AdminCommand.ReclaimStatus(), "reclaim-status", List.of()});
 
     @Test
     void eachCommand_onTheWire_hasTheNameAndArgumentsOfBefore_andDecodesToItself() {
