@@ -45,6 +45,13 @@ class ConfigErrorsTest {
                         "catalog.standby: must be true or false, not \"sometimes\""),
                 // wrong type
                 Arguments.of(DIRECTORY + "scheduler: 3\n", "scheduler: must be a map"),
+                Arguments.of(DIRECTORY + "reclaim:\n  threshold: 1.5\n",
+                        "reclaim.threshold: must be below 1 (a live fraction), was 1.5"),
+                Arguments.of(DIRECTORY + "reclaim:\n  threshold: 0\n", "reclaim.threshold: must be > 0.0, not 0.0"),
+                Arguments.of(DIRECTORY + "reclaim:\n  maxRepacks: 0\n", "reclaim.maxRepacks: "),
+                Arguments.of(DIRECTORY + "reclaim:\n  enable: true\n", "reclaim.enable: unknown key"),
+                Arguments.of(DIRECTORY + "scheduler:\n  backgroundShare: 2\n",
+                        "scheduler.backgroundShare: must be between 0 and 1"),
                 Arguments.of("directories: /srv/pool1\n", "directories: must be a list"),
                 Arguments.of("directories:\n  - /srv/pool1\n", "directories[0]: must be a map"),
                 Arguments.of(DIRECTORY + "intake:\n  inotify: maybe\n",
