@@ -83,6 +83,7 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         catalog.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             // as a catalog written by the release before
+            s.execute("DROP TABLE settings");
             s.execute("DROP TABLE relabel_intents");
             s.execute("DROP TABLE migration_jobs");
             s.execute("DROP TABLE repack_jobs");
@@ -102,6 +103,8 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         catalog.putRepackJob(job);
         assertEquals(List.of(job), catalog.repackJobs());
         assertEquals(List.of(), catalog.relabelIntents());
+        catalog.putSetting("reclaim.paused", "7 campaign", 7);
+        assertEquals(Optional.of("7 campaign"), catalog.setting("reclaim.paused"));
     }
 
     @Test
@@ -109,7 +112,8 @@ class SqliteCatalogTest extends AbstractCatalogTest {
         catalog.putCartridge(cartridge("A00001", FAMILY));
         catalog.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-            // as a catalog written by the release with repack jobs but no relabel or media migration
+            // as a catalog written by the release with repack jobs but no relabel, media migration or settings
+            s.execute("DROP TABLE settings");
             s.execute("DROP TABLE relabel_intents");
             s.execute("DROP TABLE migration_jobs");
             s.execute("DROP TABLE repack_jobs");
