@@ -48,7 +48,6 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               List<RepackReport> repacks, List<MigrationReport> migrations,
                               List<RelabelReport> relabels,
                               VerifyPolicyReport verifyPolicy, int cartridgeCount,
-                              List<Fault> recentFaults) {
                               List<Fault> recentFaults, ReclaimStatus reclaim) {
 
     /**

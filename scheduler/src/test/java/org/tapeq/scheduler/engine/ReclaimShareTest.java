@@ -150,7 +150,7 @@ class ReclaimShareTest {
             state = r.state().equals("done") ? state : r.state();
         }
         return new RepackReport("both", "raw", state, null, 0, 0, files, bytes, 0, 0, spooled, List.of(), false, 0,
-                0, null);
+                0, null, null);
     }
 
     @Test

@@ -47,7 +47,6 @@ class AdminCommandTest {
                     List.of("TQ0000L9", "reco", "true")},
             new Object[] {new AdminCommand.Migrate("LTO8", "LTO9", "-"), "migrate", List.of("LTO8", "LTO9", "-")},
             new Object[] {new AdminCommand.MigrateCancel(), "migrate-cancel", List.of()},
-            new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")});
             new Object[] {new AdminCommand.CatalogRebuild(List.of("A", "B")), "catalog-rebuild", List.of("A", "B")},
             new Object[] {new AdminCommand.ReclaimPause("recall campaign"), "reclaim-pause",
                     List.of("recall campaign")},
