@@ -1,0 +1,116 @@
+package org.tapeq.mover;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.grpc.stub.StreamObserver;
+import org.tapeq.mover.proto.Cartridge;
+import org.tapeq.mover.proto.Drive;
+import org.tapeq.mover.proto.InventoryReply;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.Inventory;
+
+/**
+ * One inventory of a site's library: every mover is asked for its drives, the changer's mover also for the
+ * cartridges. A mover that does not answer has its drives reported offline (out of service until it returns);
+ * without the changer's answer there is no inventory. The answers are gathered on the scheduler's loop.
+ */
+final class InventoryRound {
+
+    private final RemoteLibrary library;
+    private final List<MoverClient> movers;
+    private final MoverClient changer;
+    private final Completion<Inventory> done;
+    /** Owned by the loop from here on. */
+    private final Map<String, InventoryReply> replies = new HashMap<>();
+    private final Map<String, Throwable> errors = new HashMap<>();
+
+    InventoryRound(RemoteLibrary library, List<MoverClient> movers, MoverClient changer, Completion<Inventory> done) {
+        this.library = library;
+        this.movers = movers;
+        this.changer = changer;
+        this.done = done;
+    }
+
+    void start() {
+        for (MoverClient m : movers) {
+            library.inventoryCall(m, new StreamObserver<>() {
+                private InventoryReply reply;
+
+                @Override
+                public void onNext(InventoryReply r) {
+                    reply = r;
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    if (MoverClient.unreachable(t)) {
+                        library.failed(m, "inventory", t, new Ignored());
+                    }
+                    library.loop().execute(() -> answered(m, null, t));
+                }
+
+                @Override
+                public void onCompleted() {
+                    library.loop().execute(() -> answered(m, reply, null));
+                }
+            });
+        }
+    }
+
+    private void answered(MoverClient m, InventoryReply reply, Throwable error) {
+        if (reply != null) {
+            replies.put(m.name(), reply);
+        } else {
+            errors.put(m.name(), error);
+        }
+        if (replies.size() + errors.size() < movers.size()) {
+            return;
+        }
+        InventoryReply fromChanger = replies.get(changer.name());
+        if (fromChanger == null) {
+            done.failed(new TapeFault(FaultKind.ROBOT, "inventory: the changer's mover " + changer.name()
+                    + " did not answer: " + errors.get(changer.name())));
+            return;
+        }
+        if (fromChanger.hasFault()) {
+            done.failed(RemoteLibrary.fault(changer, fromChanger.getFault()));
+            return;
+        }
+        List<Inventory.Drive> drives = new ArrayList<>();
+        for (MoverClient mover : movers) {
+            InventoryReply r = replies.get(mover.name());
+            Map<String, Drive> reported = new HashMap<>();
+            if (r != null && r.hasLibrary()) {
+                r.getLibrary().getDrivesList().forEach(d -> reported.put(d.getId(), d));
+            }
+            for (String id : mover.drives()) {
+                Drive d = reported.get(id);
+                drives.add(d == null ? new Inventory.Drive(id, null, false)
+                        : new Inventory.Drive(id, d.getLoadedBarcode().isEmpty() ? null : d.getLoadedBarcode(),
+                        d.getOnline()));
+            }
+        }
+        List<Inventory.Cartridge> cartridges = new ArrayList<>();
+        for (Cartridge c : fromChanger.getLibrary().getCartridgesList()) {
+            cartridges.add(new Inventory.Cartridge(c.getBarcode(), c.getMediaType().isEmpty() ? null
+                    : c.getMediaType(), c.getLocation()));
+        }
+        done.succeeded(new Inventory(drives, cartridges));
+    }
+
+    /** The mover's loss is what matters here; the round answers for itself. */
+    private static final class Ignored implements Completion<Object> {
+        @Override
+        public void succeeded(Object value) {
+        }
+
+        @Override
+        public void failed(TapeFault fault) {
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package org.tapeq.mover;
+
+import java.util.List;
+
+/** Told when a mover stops answering and when it answers again (any thread); the daemon takes its drives out of
+ *  service and puts them back. */
+public interface MoverEvents {
+
+    MoverEvents NONE = new MoverEvents() {
+        @Override
+        public void unreachable(String mover, List<String> drives, String reason) {
+        }
+
+        @Override
+        public void reachable(String mover, List<String> drives) {
+        }
+    };
+
+    /** {@code reason} reads "mover NAME unreachable: ...". */
+    void unreachable(String mover, List<String> drives, String reason);
+
+    void reachable(String mover, List<String> drives);
+}

@@ -1,0 +1,97 @@
+package org.tapeq.mover;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.time.Threads;
+
+/**
+ * A data mover: a gRPC server on a tape server that drives that server's drives for the active scheduler
+ * ({@link MoverService}). It owns the drives it is given and nothing else of the library; the scheduler's
+ * commands arrive fenced by its site lease epoch.
+ *
+ * <p>Threads: {@code tapeq-mover-rpc-N} (gRPC callbacks: decode, check, hand to the library's loop; bounded,
+ * a call that finds it full is refused by gRPC), Netty's own transport threads, and whatever the library uses.
+ */
+public final class MoverServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MoverServer.class);
+    /** gRPC callback threads and their queue: callbacks only hand over, so a few suffice. */
+    private static final int RPC_THREADS = 4;
+    private static final int RPC_QUEUE = 1_000;
+    /** How long a transfer may stand still (no byte taken or given) before the mover gives it up. */
+    public static final long DEFAULT_STALL_MILLIS = 120_000;
+    private static final long STOP_WAIT_SECONDS = 10;
+
+    private final String name;
+    private final Server server;
+    private final ThreadPoolExecutor rpc;
+    private final MoverService service;
+
+    private MoverServer(String name, Server server, ThreadPoolExecutor rpc, MoverService service) {
+        this.name = name;
+        this.server = server;
+        this.rpc = rpc;
+        this.service = service;
+    }
+
+    /**
+     * Starts a mover named {@code name} on {@code listen} (port 0: any free port) that drives {@code drives} of
+     * {@code library}, whose alerts go to {@code alerts} (registered on the library by its builder) and whose
+     * commands start on {@code loop}, the library's own event loop.
+     */
+    public static MoverServer start(String name, InetSocketAddress listen, Set<String> drives, TapeLibrary library,
+                                    AlertBox alerts, Executor loop, long stallMillis) throws IOException {
+        if (drives.isEmpty()) {
+            throw new IllegalArgumentException("mover " + name + " owns no drive");
+        }
+        ThreadPoolExecutor rpc = new ThreadPoolExecutor(RPC_THREADS, RPC_THREADS, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(RPC_QUEUE), Threads.numbered("tapeq-mover-rpc"),
+                new ThreadPoolExecutor.AbortPolicy());
+        MoverService service = new MoverService(name, drives, library, alerts, loop, stallMillis);
+        Server server = NettyServerBuilder.forAddress(listen).executor(rpc).addService(MoverRpc.bind(service)).build();
+        try {
+            server.start();
+        } catch (IOException e) {
+            rpc.shutdownNow();
+            throw new IOException("mover " + name + " cannot listen on " + listen + ": " + e.getMessage(), e);
+        }
+        LOG.info("Mover {} listening on {} for drives {}", name, server.getListenSockets(), drives);
+        return new MoverServer(name, server, rpc, service);
+    }
+
+    /** The port it listens on (the one chosen when started on port 0). */
+    public int port() {
+        return ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
+    }
+
+    /** The newest scheduler lease epoch this mover has seen. */
+    public long newestEpoch() {
+        return service.fence().newest();
+    }
+
+    /** Stops at once: calls in progress are cut off (the scheduler sees its mover unreachable). */
+    @Override
+    public void close() {
+        server.shutdownNow();
+        try {
+            if (!server.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("Mover {}: calls still running {} s after the stop", name, STOP_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            rpc.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,275 @@
+package org.tapeq.mover;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.mover.proto.Cartridge;
+import org.tapeq.mover.proto.Done;
+import org.tapeq.mover.proto.Drive;
+import org.tapeq.mover.proto.DriveCommand;
+import org.tapeq.mover.proto.Fault;
+import org.tapeq.mover.proto.Fence;
+import org.tapeq.mover.proto.HelloReply;
+import org.tapeq.mover.proto.HelloRequest;
+import org.tapeq.mover.proto.InventoryReply;
+import org.tapeq.mover.proto.Library;
+import org.tapeq.mover.proto.MountFacts;
+import org.tapeq.mover.proto.ReadChunk;
+import org.tapeq.mover.proto.WriteChunk;
+import org.tapeq.mover.proto.Written;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.WrittenFile;
+
+/**
+ * The mover's gRPC service: each command is fenced ({@link EpochFence}), checked against the drives this mover
+ * owns, and passed to the local library on the mover's loop; the library's completion becomes the answer.
+ *
+ * <p>Design notes. gRPC threads only decode, check and hand over; every library call starts on {@code loop}
+ * (the library's own event loop), and its completion, also on that loop, sends the answer. Read and write move
+ * their bytes on the library's copy thread through {@link ChunkedOutput} and {@link IncomingBytes}, both flow
+ * controlled, so neither side buffers a whole tape file. A refused command never reaches the library.
+ */
+final class MoverService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MoverService.class);
+
+    private final String name;
+    private final Set<String> drives;
+    private final TapeLibrary library;
+    private final AlertBox alerts;
+    private final Executor loop;
+    private final EpochFence fence;
+    private final long stallMillis;
+
+    MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
+                 long stallMillis) {
+        this.name = name;
+        this.drives = Set.copyOf(drives);
+        this.library = library;
+        this.alerts = alerts;
+        this.loop = loop;
+        this.fence = new EpochFence(name);
+        this.stallMillis = stallMillis;
+    }
+
+    EpochFence fence() {
+        return fence;
+    }
+
+    void hello(HelloRequest request, StreamObserver<HelloReply> out) {
+        fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
+        out.onNext(HelloReply.newBuilder().setMover(name).addAllDrives(drives.stream().sorted().toList())
+                .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).build());
+        out.onCompleted();
+    }
+
+    void inventory(Fence request, StreamObserver<InventoryReply> out) {
+        String refused = fence.refusal(request, "inventory");
+        if (refused != null) {
+            out.onNext(InventoryReply.newBuilder().setFault(refusalFault(refused)).build());
+            out.onCompleted();
+            return;
+        }
+        loop.execute(() -> library.inventory(new Completion<>() {
+            @Override
+            public void succeeded(Inventory inv) {
+                Library.Builder b = Library.newBuilder();
+                for (Inventory.Drive d : inv.drives()) {
+                    if (drives.contains(d.id())) {
+                        b.addDrives(Drive.newBuilder().setId(d.id()).setOnline(d.online())
+                                .setLoadedBarcode(d.loadedBarcode() == null ? "" : d.loadedBarcode()));
+                    }
+                }
+                for (Inventory.Cartridge c : inv.cartridges()) {
+                    b.addCartridges(Cartridge.newBuilder().setBarcode(c.barcode()).setLocation(c.location())
+                            .setMediaType(c.mediaType() == null ? "" : c.mediaType()));
+                }
+                out.onNext(InventoryReply.newBuilder().setLibrary(b).build());
+                out.onCompleted();
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                out.onNext(InventoryReply.newBuilder().setFault(fault(fault)).build());
+                out.onCompleted();
+            }
+        }));
+    }
+
+    void mount(DriveCommand c, StreamObserver<Done> out) {
+        if (admitted(c, "mount of " + c.getBarcode(), out)) {
+            loop.execute(() -> library.mount(c.getDrive(), c.getBarcode(),
+                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0).setFacts(facts(c.getDrive())))));
+        }
+    }
+
+    void unmount(DriveCommand c, StreamObserver<Done> out) {
+        if (admitted(c, "unmount", out)) {
+            loop.execute(() -> library.unmount(c.getDrive(), answer(c.getDrive(), out, v -> Done.newBuilder())));
+        }
+    }
+
+    void locate(DriveCommand c, StreamObserver<Done> out) {
+        if (admitted(c, "locate to block " + c.getBlock(), out)) {
+            loop.execute(() -> library.locate(c.getDrive(), c.getBlock(),
+                    answer(c.getDrive(), out, v -> Done.newBuilder())));
+        }
+    }
+
+    void locateFile(DriveCommand c, StreamObserver<Done> out) {
+        if (admitted(c, "locate to tape file " + c.getFileNumber(), out)) {
+            loop.execute(() -> library.locateFile(c.getDrive(), c.getFileNumber(),
+                    answer(c.getDrive(), out, block -> Done.newBuilder().setValue(block))));
+        }
+    }
+
+    void read(DriveCommand c, StreamObserver<ReadChunk> out) {
+        ServerCallStreamObserver<ReadChunk> call = (ServerCallStreamObserver<ReadChunk>) out;
+        ReadyGate gate = new ReadyGate(call, stallMillis);
+        call.setOnReadyHandler(gate);
+        call.setOnCancelHandler(gate::close);
+        StreamObserver<Done> last = new StreamObserver<>() {
+            @Override
+            public void onNext(Done done) {
+                gate.close();
+                call.onNext(ReadChunk.newBuilder().setDone(done).build());
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                call.onError(t);
+            }
+
+            @Override
+            public void onCompleted() {
+                call.onCompleted();
+            }
+        };
+        if (admitted(c, "read", last)) {
+            loop.execute(() -> library.read(c.getDrive(), c.getSkipBytes(), c.getLength(),
+                    () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
+                    answer(c.getDrive(), last, n -> Done.newBuilder().setValue(n))));
+        }
+    }
+
+    StreamObserver<WriteChunk> write(StreamObserver<Done> out) {
+        ServerCallStreamObserver<Done> call = (ServerCallStreamObserver<Done>) out;
+        call.disableAutoRequest();
+        call.request(1); // the command; the data is asked for as the drive takes it (IncomingBytes)
+        return new StreamObserver<>() {
+            private IncomingBytes in;
+
+            @Override
+            public void onNext(WriteChunk chunk) {
+                if (chunk.hasCommand()) {
+                    start(chunk.getCommand());
+                } else if (in != null) {
+                    in.offer(chunk.getData());
+                }
+            }
+
+            private void start(DriveCommand c) {
+                String what = c.getLabel() ? "label write" : "append of " + c.getLength() + " bytes";
+                if (in != null || !admitted(c, what, call)) {
+                    return;
+                }
+                in = new IncomingBytes(call, c.getLength(), stallMillis);
+                Completion<WrittenFile> done = answer(c.getDrive(), call, w -> Done.newBuilder().setWritten(
+                        Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
+                                .setBlockCount(w.blockCount()).setBytes(w.bytes())));
+                IncomingBytes source = in;
+                loop.execute(() -> {
+                    if (c.getLabel()) {
+                        library.writeLabel(c.getDrive(), source, done);
+                    } else {
+                        library.append(c.getDrive(), source, done);
+                    }
+                });
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                if (in != null) {
+                    in.fail(t);
+                }
+            }
+
+            @Override
+            public void onCompleted() {
+                if (in != null) {
+                    in.end();
+                }
+            }
+        };
+    }
+
+    /** Whether the command may run; if not, it is answered with the refusal. */
+    private boolean admitted(DriveCommand c, String what, StreamObserver<Done> out) {
+        String refused = fence.refusal(c.getFence(), what + " on drive " + c.getDrive());
+        if (refused == null && !drives.contains(c.getDrive())) {
+            refused = "mover " + name + " does not own drive " + c.getDrive() + " (it owns " + drives + ")";
+        }
+        if (refused != null) {
+            LOG.warn("{}", refused);
+            out.onNext(Done.newBuilder().setFault(refusalFault(refused)).build());
+            out.onCompleted();
+            return false;
+        }
+        return true;
+    }
+
+    /** The library's completion as the answer, with the drive's alerts reported meanwhile. */
+    private <T> Completion<T> answer(String drive, StreamObserver<Done> out, Function<T, Done.Builder> success) {
+        return new Completion<>() {
+            @Override
+            public void succeeded(T value) {
+                send(success.apply(value));
+            }
+
+            @Override
+            public void failed(TapeFault f) {
+                send(Done.newBuilder().setFault(fault(f)));
+            }
+
+            private void send(Done.Builder b) {
+                out.onNext(b.addAllAlerts(alerts.drain(drive)).build());
+                out.onCompleted();
+            }
+        };
+    }
+
+    /** What the drive learnt at the mount; asked on the loop right after it, as the interface says. */
+    private MountFacts facts(String drive) {
+        MountFacts.Builder f = MountFacts.newBuilder().setAccessOrderLimit(library.accessOrderLimit(drive));
+        Optional<CartridgeCapacity> cap = library.capacity(drive);
+        cap.ifPresent(c -> f.setRemainingBytes(c.remainingBytes()).setMaximumBytes(c.maximumBytes()));
+        library.wrapEnds(drive).ifPresent(w -> {
+            f.setHasWrapEnds(true);
+            for (long e : w) {
+                f.addWrapEnds(e);
+            }
+        });
+        return f.build();
+    }
+
+    static Fault fault(TapeFault f) {
+        return Fault.newBuilder().setKind(f.kind().name()).setMessage(String.valueOf(f.getMessage()))
+                .setRefusal(f.refusal()).build();
+    }
+
+    /** A fenced or misrouted command: a drive fault for the scheduler that sent it (it is not the drive's). */
+    private static Fault refusalFault(String message) {
+        return Fault.newBuilder().setKind(FaultKind.DRIVE.name()).setMessage(message).build();
+    }
+}

@@ -1,0 +1,19 @@
+package org.tapeq.mover;
+
+import java.util.List;
+
+/**
+ * The movers of a site as the active scheduler uses them (validated by the daemon's configuration).
+ *
+ * @param movers         every mover with its drives
+ * @param changer        the mover whose library answers for the cartridges (the one that drives the changer)
+ * @param commandMillis  deadline of one drive command (a mount with calibration, a long locate or transfer)
+ * @param probeMillis    how often each mover is asked whether it is there, and how long it has to answer
+ * @param stallMillis    how long a transfer may stand still before it is given up
+ */
+public record MoverSite(List<MoverEndpoint> movers, String changer, long commandMillis, long probeMillis,
+                        long stallMillis) {
+    public MoverSite {
+        movers = List.copyOf(movers);
+    }
+}

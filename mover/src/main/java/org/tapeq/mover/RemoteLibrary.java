@@ -1,0 +1,301 @@
+package org.tapeq.mover;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+import io.grpc.stub.StreamObserver;
+import org.tapeq.mover.proto.Alert;
+import org.tapeq.mover.proto.Done;
+import org.tapeq.mover.proto.DriveCommand;
+import org.tapeq.mover.proto.Fault;
+import org.tapeq.mover.proto.InventoryReply;
+import org.tapeq.mover.proto.MountFacts;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.time.EventLoop;
+import org.tapeq.scheduler.time.Threads;
+
+/**
+ * The library of a site whose drives sit on several tape servers, as the active scheduler sees it: each drive
+ * operation goes by gRPC to the mover that owns the drive, carrying the scheduler's site lease epoch; the
+ * cartridges are those the changer's mover reports. Every answer completes on the scheduler's loop, which never
+ * waits for a mover.
+ *
+ * <p>Design notes. A call's callbacks run on {@code tapeq-mover-call-N}; they only decode and hop onto the loop
+ * (except a read's bytes, written to the stage target there, and a write's bytes, sent from
+ * {@code tapeq-mover-send-N}: see {@link RemoteTransfers}). A mover that cannot be reached fails the call as a
+ * {@code DRIVE} fault naming it, and {@link MoverWatch} takes its drives out of service until it answers. What a
+ * mount learnt of the cartridge (capacity, wrap ends) comes back with the mount's answer and is kept per drive,
+ * on the loop, for the scheduler's questions after the mount. The drive's alerts come with each answer and are
+ * reported before its completion.
+ */
+public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
+
+    /** Callback threads for all movers' calls; their queue never fills (one call per drive at a time). */
+    private static final int CALL_THREADS = 4;
+    private static final int CALL_QUEUE = 10_000;
+
+    private final EventLoop loop;
+    private final int blockSize;
+    private final LongSupplier epoch;
+    private final MoverSite site;
+    private final Map<String, MoverClient> byDrive = new LinkedHashMap<>();
+    private final List<MoverClient> movers = new ArrayList<>();
+    private final MoverClient changer;
+    private final ThreadPoolExecutor calls;
+    private final RemoteTransfers transfers;
+    private final MoverWatch watch;
+    /** What each drive's last mount learnt; owned by the loop. */
+    private final Map<String, MountFacts> facts = new HashMap<>();
+    private volatile DriveAlerts alerts = DriveAlerts.NONE;
+
+    /**
+     * A library over the movers of {@code site} for a scheduler on {@code loop} named {@code scheduler} (its
+     * host and process, for the movers' logs), whose current lease epoch {@code epoch} gives.
+     */
+    public RemoteLibrary(MoverSite site, EventLoop loop, int blockSize, LongSupplier epoch, String scheduler) {
+        this.loop = loop;
+        this.blockSize = blockSize;
+        this.epoch = epoch;
+        this.site = site;
+        this.calls = new ThreadPoolExecutor(CALL_THREADS, CALL_THREADS, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(CALL_QUEUE), Threads.numbered("tapeq-mover-call"),
+                new ThreadPoolExecutor.AbortPolicy());
+        MoverClient chosen = null;
+        for (MoverEndpoint e : site.movers()) {
+            MoverClient c = new MoverClient(e, scheduler, calls);
+            movers.add(c);
+            e.drives().forEach(d -> byDrive.put(d, c));
+            if (e.name().equals(site.changer())) {
+                chosen = c;
+            }
+        }
+        if (chosen == null) {
+            throw new IllegalArgumentException("the changer's mover '" + site.changer() + "' is not one of the movers");
+        }
+        this.changer = chosen;
+        this.transfers = new RemoteTransfers(this, byDrive.size(), site.stallMillis());
+        this.watch = new MoverWatch(movers, epoch, site.probeMillis());
+        watch.start();
+    }
+
+    /** Where lost and returning movers are told (the daemon: drives out of and back into service). */
+    public void events(MoverEvents events) {
+        watch.events(events);
+    }
+
+    /** Whether {@code mover} is known not to answer now. */
+    public boolean lost(String mover) {
+        return watch.isLost(mover);
+    }
+
+    @Override
+    public int blockSize() {
+        return blockSize;
+    }
+
+    @Override
+    public void inventory(Completion<Inventory> done) {
+        new InventoryRound(this, movers, changer, done).start();
+    }
+
+    void inventoryCall(MoverClient m, StreamObserver<InventoryReply> answer) {
+        m.unary(MoverRpc.INVENTORY, m.fence(epoch.getAsLong()), site.commandMillis(), answer);
+    }
+
+    @Override
+    public void mount(String drive, String barcode, Completion<Void> done) {
+        command(MoverRpc.MOUNT, drive, "mount of " + barcode, c -> c.setBarcode(barcode), done, d -> null,
+                d -> facts.put(drive, d.getFacts()));
+    }
+
+    @Override
+    public void unmount(String drive, Completion<Void> done) {
+        command(MoverRpc.UNMOUNT, drive, "unmount", c -> { }, done, d -> null, d -> facts.remove(drive));
+    }
+
+    @Override
+    public void locate(String drive, long block, Completion<Void> done) {
+        command(MoverRpc.LOCATE, drive, "locate", c -> c.setBlock(block), done, d -> null, d -> { });
+    }
+
+    @Override
+    public void locateFile(String drive, int fileNumber, Completion<Long> done) {
+        command(MoverRpc.LOCATE_FILE, drive, "locate to a tape file", c -> c.setFileNumber(fileNumber), done,
+                Done::getValue, d -> { });
+    }
+
+    @Override
+    public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+        MoverClient m = mover(drive, done);
+        if (m != null) {
+            transfers.read(m, m.command(epoch.getAsLong(), drive).setSkipBytes(skipBytes).setLength(length).build(),
+                    sink, done);
+        }
+    }
+
+    @Override
+    public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        write(drive, source, false, done);
+    }
+
+    @Override
+    public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
+        write(drive, label, true, done);
+    }
+
+    private void write(String drive, TapeFileSource source, boolean label, Completion<WrittenFile> done) {
+        MoverClient m = mover(drive, done);
+        if (m != null) {
+            transfers.write(m, m.command(epoch.getAsLong(), drive).setLength(source.length()).setLabel(label).build(),
+                    source, done);
+        }
+    }
+
+    @Override
+    public Optional<CartridgeCapacity> capacity(String drive) {
+        MountFacts f = facts.get(drive);
+        return f == null || f.getMaximumBytes() <= 0 ? Optional.empty()
+                : Optional.of(new CartridgeCapacity(f.getRemainingBytes(), f.getMaximumBytes()));
+    }
+
+    @Override
+    public Optional<long[]> wrapEnds(String drive) {
+        MountFacts f = facts.get(drive);
+        return f == null || !f.getHasWrapEnds() ? Optional.empty()
+                : Optional.of(f.getWrapEndsList().stream().mapToLong(Long::longValue).toArray());
+    }
+
+    @Override
+    public int accessOrderLimit(String drive) {
+        MountFacts f = facts.get(drive);
+        return f == null ? 0 : f.getAccessOrderLimit();
+    }
+
+    @Override
+    public void alerts(DriveAlerts alerts) {
+        this.alerts = alerts;
+    }
+
+    /** One unary drive command: sent from the caller's thread (the loop: it does not block), answered on the loop. */
+    private <T> void command(io.grpc.MethodDescriptor<DriveCommand, Done> method, String drive, String what,
+                             Consumer<DriveCommand.Builder> fill, Completion<T> done, Function<Done, T> value,
+                             Consumer<Done> beforeSuccess) {
+        MoverClient m = mover(drive, done);
+        if (m == null) {
+            return;
+        }
+        DriveCommand.Builder c = m.command(epoch.getAsLong(), drive);
+        fill.accept(c);
+        m.unary(method, c.build(), site.commandMillis(), new StreamObserver<>() {
+            private Done answer;
+
+            @Override
+            public void onNext(Done d) {
+                answer = d;
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                failed(m, what + " on drive " + drive, t, done);
+            }
+
+            @Override
+            public void onCompleted() {
+                answered(m, drive, answer, done, value, beforeSuccess);
+            }
+        });
+    }
+
+    private MoverClient mover(String drive, Completion<?> done) {
+        MoverClient m = byDrive.get(drive);
+        if (m == null) {
+            done.failed(new TapeFault(FaultKind.DRIVE, "no mover owns drive " + drive));
+        }
+        return m;
+    }
+
+    /** A mover's answer, on the loop: its alerts first, then the fault or the value. */
+    <T> void answered(MoverClient m, String drive, Done d, Completion<T> done, Function<Done, T> value,
+                      Consumer<Done> beforeSuccess) {
+        loop.execute(() -> {
+            DriveAlerts a = alerts;
+            for (Alert alert : d.getAlertsList()) {
+                if (alert.getCleaning()) {
+                    a.cleaningDue(drive, alert.getReason());
+                } else {
+                    a.cartridgeSuspect(drive, alert.getBarcode().isEmpty() ? null : alert.getBarcode(),
+                            alert.getReason());
+                }
+            }
+            if (d.hasFault()) {
+                done.failed(fault(m, d.getFault()));
+            } else {
+                beforeSuccess.accept(d);
+                done.succeeded(value.apply(d));
+            }
+        });
+    }
+
+    /** A call that got no answer, on the loop: an unreachable mover is lost (its drives go out of service). */
+    void failed(MoverClient m, String what, Throwable t, Completion<?> done) {
+        TapeFault f;
+        if (MoverClient.unreachable(t)) {
+            String reason = m.unreachableReason(t);
+            watch.lost(m, reason);
+            f = new TapeFault(FaultKind.DRIVE, what + " failed: " + reason, t);
+        } else {
+            f = new TapeFault(FaultKind.DRIVE, what + " failed at mover " + m.name() + ": " + t, t);
+        }
+        loop.execute(() -> done.failed(f));
+    }
+
+    /** The scheduler's fault for a mover's: same kind, the mover named. */
+    static TapeFault fault(MoverClient m, Fault f) {
+        String message = "mover " + m.name() + ": " + f.getMessage();
+        if (f.getRefusal()) {
+            return TapeFault.refusal(message);
+        }
+        FaultKind kind;
+        try {
+            kind = FaultKind.valueOf(f.getKind());
+        } catch (IllegalArgumentException e) {
+            kind = FaultKind.DRIVE;
+        }
+        return new TapeFault(kind, message);
+    }
+
+    long siteCommandMillis() {
+        return site.commandMillis();
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public void close() {
+        watch.close();
+        transfers.close();
+        movers.forEach(MoverClient::close);
+        calls.shutdownNow();
+    }
+}

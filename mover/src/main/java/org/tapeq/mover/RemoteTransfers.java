@@ -1,0 +1,200 @@
+package org.tapeq.mover;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.StreamObserver;
+import org.tapeq.mover.proto.Done;
+import org.tapeq.mover.proto.DriveCommand;
+import org.tapeq.mover.proto.ReadChunk;
+import org.tapeq.mover.proto.WriteChunk;
+import org.tapeq.mover.proto.Written;
+import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.time.Threads;
+
+/**
+ * The scheduler's side of the byte-moving commands (an interim step: the bytes cross the gRPC channel; the next
+ * step is the mover reading and writing the pool files itself, docs/architecture.md). A read's chunks are written
+ * to the stage target as they arrive, on the call's callback thread, and gRPC asks the mover for the next chunk
+ * only after that (inbound flow control). A write's source is copied on {@code tapeq-mover-send-N}, one thread
+ * per drive at most, each chunk sent when the channel can take it ({@link ReadyGate}).
+ */
+final class RemoteTransfers implements AutoCloseable {
+
+    private final RemoteLibrary library;
+    private final ThreadPoolExecutor send;
+    private final long stallMillis;
+
+    RemoteTransfers(RemoteLibrary library, int drives, long stallMillis) {
+        this.library = library;
+        this.stallMillis = stallMillis;
+        int threads = Math.max(1, drives);
+        // one write per drive at a time: a full pool means a second write to a drive, refused (AbortPolicy)
+        this.send = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(threads),
+                Threads.numbered("tapeq-mover-send"), new ThreadPoolExecutor.AbortPolicy());
+    }
+
+    void read(MoverClient m, DriveCommand c, ByteSink sink, Completion<Long> done) {
+        String what = "read on drive " + c.getDrive();
+        ClientCalls.asyncServerStreamingCall(m.call(MoverRpc.READ, library.siteCommandMillis()), c,
+                new ClientResponseObserver<DriveCommand, ReadChunk>() {
+                    private ClientCallStreamObserver<DriveCommand> call;
+                    private OutputStream target;
+                    private IOException targetError;
+                    private Done answer;
+
+                    @Override
+                    public void beforeStart(ClientCallStreamObserver<DriveCommand> s) {
+                        call = s;
+                    }
+
+                    @Override
+                    public void onNext(ReadChunk chunk) {
+                        if (chunk.hasDone()) {
+                            answer = chunk.getDone();
+                            return;
+                        }
+                        if (targetError != null) {
+                            return;
+                        }
+                        try {
+                            if (target == null) {
+                                target = sink.open();
+                            }
+                            chunk.getData().writeTo(target);
+                        } catch (IOException e) {
+                            targetError = e;
+                            call.cancel("the stage target failed", e);
+                        }
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        closeTarget();
+                        if (targetError != null) {
+                            library.loop().execute(() -> done.failed(new TapeFault(FaultKind.TARGET, what
+                                    + ": writing the staged bytes failed: " + targetError, targetError)));
+                        } else {
+                            library.failed(m, what, t, done);
+                        }
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        if (answer != null && !answer.hasFault() && target == null) {
+                            try {
+                                target = sink.open(); // nothing delivered: the target exists all the same
+                            } catch (IOException e) {
+                                targetError = e;
+                            }
+                        }
+                        closeTarget();
+                        if (targetError != null) {
+                            onError(targetError);
+                        } else if (answer == null) {
+                            library.failed(m, what, new IOException("the mover ended the read without an answer"),
+                                    done);
+                        } else {
+                            library.answered(m, c.getDrive(), answer, done, Done::getValue, d -> { });
+                        }
+                    }
+
+                    private void closeTarget() {
+                        if (target != null) {
+                            try {
+                                target.close();
+                            } catch (IOException e) {
+                                if (targetError == null) {
+                                    targetError = e;
+                                }
+                            }
+                            target = null;
+                        }
+                    }
+                });
+    }
+
+    void write(MoverClient m, DriveCommand c, TapeFileSource source, Completion<WrittenFile> done) {
+        String what = (c.getLabel() ? "label write" : "append") + " on drive " + c.getDrive();
+        ReadyGate[] gate = new ReadyGate[1];
+        AtomicReference<Exception> sourceError = new AtomicReference<>();
+        StreamObserver<WriteChunk> out = ClientCalls.asyncClientStreamingCall(
+                m.call(MoverRpc.WRITE, library.siteCommandMillis()), new ClientResponseObserver<WriteChunk, Done>() {
+                    private Done answer;
+
+                    @Override
+                    public void beforeStart(ClientCallStreamObserver<WriteChunk> s) {
+                        gate[0] = new ReadyGate(s, stallMillis);
+                        s.setOnReadyHandler(gate[0]);
+                    }
+
+                    @Override
+                    public void onNext(Done d) {
+                        answer = d;
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        gate[0].close();
+                        library.failed(m, what, t, done);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        gate[0].close();
+                        Exception e = sourceError.get();
+                        if (e != null && answer != null && answer.hasFault()) {
+                            library.loop().execute(() -> done.failed(new TapeFault(FaultKind.SOURCE, what
+                                    + ": reading the file to write failed: " + e, e)));
+                        } else {
+                            library.answered(m, c.getDrive(), answer, done, d -> written(d.getWritten()), d -> { });
+                        }
+                    }
+                });
+        try {
+            send.execute(() -> copy(c, source, out, gate[0], sourceError));
+        } catch (RejectedExecutionException e) {
+            out.onError(e);
+        }
+    }
+
+    /**
+     * Sends the command, then the source's bytes; a source that fails half-closes the stream short, so the
+     * mover records nothing and answers with a {@code SOURCE} fault (the drive is free when the answer comes).
+     */
+    private static void copy(DriveCommand c, TapeFileSource source, StreamObserver<WriteChunk> out, ReadyGate gate,
+                             AtomicReference<Exception> sourceError) {
+        try {
+            out.onNext(WriteChunk.newBuilder().setCommand(c).build());
+            try (ChunkedOutput data = new ChunkedOutput(gate, b -> out.onNext(WriteChunk.newBuilder().setData(b)
+                    .build()))) {
+                source.writeTo(data);
+            }
+        } catch (IOException | RuntimeException e) {
+            sourceError.set(e); // before the half-close: the mover's answer, which names it, comes after
+        }
+        out.onCompleted();
+    }
+
+    private static WrittenFile written(Written w) {
+        return new WrittenFile(w.getFileNumber(), w.getStartBlock(), w.getBlockCount(), w.getBytes());
+    }
+
+    @Override
+    public void close() {
+        send.shutdownNow();
+    }
+}
