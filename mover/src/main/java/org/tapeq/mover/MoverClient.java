@@ -69,6 +69,11 @@ final class MoverClient implements AutoCloseable {
         unary(MoverRpc.HELLO, HelloRequest.newBuilder().setFence(fence(epoch)).build(), deadlineMillis, answer);
     }
 
+    /** Tries to connect at the next call instead of after the backoff of earlier failed attempts. */
+    void reconnectNow() {
+        channel.resetConnectBackoff();
+    }
+
     /** Whether a failed call means the mover could not be reached (not that it answered with an error). */
     static boolean unreachable(Throwable t) {
         Status.Code c = Status.fromThrowable(t).getCode();

@@ -80,6 +80,11 @@ public final class MoverServer implements AutoCloseable {
         return service.fence().newest();
     }
 
+    /** Commands refused so far: fenced (an older lease epoch), or for a drive this mover does not own. */
+    public long refusals() {
+        return service.refused();
+    }
+
     /** Stops at once: calls in progress are cut off (the scheduler sees its mover unreachable). */
     @Override
     public void close() {

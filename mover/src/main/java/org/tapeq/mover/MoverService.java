@@ -3,6 +3,7 @@ package org.tapeq.mover;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import io.grpc.stub.ServerCallStreamObserver;
@@ -51,6 +52,7 @@ final class MoverService {
     private final Executor loop;
     private final EpochFence fence;
     private final long stallMillis;
+    private final AtomicLong refused = new AtomicLong();
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
                  long stallMillis) {
@@ -65,6 +67,11 @@ final class MoverService {
 
     EpochFence fence() {
         return fence;
+    }
+
+    /** Commands refused so far (fenced, or for a drive this mover does not own). */
+    long refused() {
+        return refused.get();
     }
 
     void hello(HelloRequest request, StreamObserver<HelloReply> out) {
@@ -221,6 +228,7 @@ final class MoverService {
             refused = "mover " + name + " does not own drive " + c.getDrive() + " (it owns " + drives + ")";
         }
         if (refused != null) {
+            this.refused.incrementAndGet();
             LOG.warn("{}", refused);
             out.onNext(Done.newBuilder().setFault(refusalFault(refused)).build());
             out.onCompleted();

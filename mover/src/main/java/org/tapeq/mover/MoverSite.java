@@ -8,11 +8,12 @@ import java.util.List;
  * @param movers         every mover with its drives
  * @param changer        the mover whose library answers for the cartridges (the one that drives the changer)
  * @param commandMillis  deadline of one drive command (a mount with calibration, a long locate or transfer)
- * @param probeMillis    how often each mover is asked whether it is there, and how long it has to answer
+ * @param probeMillis    how often each mover is asked whether it is there
+ * @param probeTimeoutMillis how long it has to answer (a refused connection counts at once)
  * @param stallMillis    how long a transfer may stand still before it is given up
  */
 public record MoverSite(List<MoverEndpoint> movers, String changer, long commandMillis, long probeMillis,
-                        long stallMillis) {
+                        long probeTimeoutMillis, long stallMillis) {
     public MoverSite {
         movers = List.copyOf(movers);
     }

@@ -3,9 +3,12 @@ package org.tapeq.mover;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 import io.grpc.stub.StreamObserver;
@@ -27,13 +30,19 @@ final class MoverWatch implements AutoCloseable {
     private final List<MoverClient> movers;
     private final LongSupplier epoch;
     private final long probeMillis;
+    private final long probeTimeoutMillis;
+    /** Movers asked and not yet answered; a mover is not asked again before. */
+    /** Whether being deposed was logged (once). */
+    private final AtomicBoolean deposedLogged = new AtomicBoolean();
+    private final Set<String> asking = ConcurrentHashMap.newKeySet();
     private volatile MoverEvents events = MoverEvents.NONE;
     private final ScheduledExecutorService probes =
             Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-mover-watch"));
     /** Why each lost mover is lost; guarded by this. */
     private final Map<String, String> lost = new HashMap<>();
 
-    MoverWatch(List<MoverClient> movers, LongSupplier epoch, long probeMillis) {
+    MoverWatch(List<MoverClient> movers, LongSupplier epoch, long probeMillis, long probeTimeoutMillis) {
+        this.probeTimeoutMillis = probeTimeoutMillis;
         this.movers = movers;
         this.epoch = epoch;
         this.probeMillis = probeMillis;
@@ -55,10 +64,17 @@ final class MoverWatch implements AutoCloseable {
 
     private void probeAll() {
         for (MoverClient m : movers) {
-            m.hello(epoch.getAsLong(), probeMillis, new StreamObserver<>() {
+            if (!asking.add(m.name())) {
+                continue;
+            }
+            if (isLost(m.name())) {
+                m.reconnectNow(); // not after gRPC's reconnect backoff, which grows to minutes
+            }
+            m.hello(epoch.getAsLong(), probeTimeoutMillis, new StreamObserver<>() {
                 @Override
                 public void onNext(HelloReply reply) {
-                    if (reply.getEpochSeen() > epoch.getAsLong()) {
+                    asking.remove(m.name());
+                    if (reply.getEpochSeen() > epoch.getAsLong() && !deposedLogged.getAndSet(true)) {
                         LOG.error("Mover {} has seen lease epoch {}, newer than this scheduler's {}: this scheduler "
                                 + "is deposed and its commands are refused", m.name(), reply.getEpochSeen(),
                                 epoch.getAsLong());
@@ -68,6 +84,7 @@ final class MoverWatch implements AutoCloseable {
 
                 @Override
                 public void onError(Throwable t) {
+                    asking.remove(m.name());
                     lost(m, m.unreachableReason(t));
                 }
 

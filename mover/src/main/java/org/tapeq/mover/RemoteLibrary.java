@@ -93,13 +93,16 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
         }
         this.changer = chosen;
         this.transfers = new RemoteTransfers(this, byDrive.size(), site.stallMillis());
-        this.watch = new MoverWatch(movers, epoch, site.probeMillis());
-        watch.start();
+        this.watch = new MoverWatch(movers, epoch, site.probeMillis(), site.probeTimeoutMillis());
     }
 
-    /** Where lost and returning movers are told (the daemon: drives out of and back into service). */
+    /**
+     * Starts watching the movers; lost and returning ones are told to {@code events} (the daemon: their drives
+     * out of and back into service). Called once the scheduler has started (its drives are known).
+     */
     public void events(MoverEvents events) {
         watch.events(events);
+        watch.start();
     }
 
     /** Whether {@code mover} is known not to answer now. */

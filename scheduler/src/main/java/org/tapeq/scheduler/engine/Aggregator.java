@@ -125,11 +125,21 @@ final class Aggregator {
         }
     }
 
+    /** Whether the cartridge sits in a drive out of service (its mover unreachable, an unload failed). */
+    private boolean stuck(String barcode) {
+        for (DriveRunner d : engine.dispatcher.drives()) {
+            if (d.isDown() && barcode.equals(d.mounted())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void queueWrite(PendingAggregate agg, boolean front, List<String> holding) {
         String target = null;
         for (String barcode : holding) {
             CartridgeRecord c = engine.cartridges.get(barcode);
-            if (c != null && engine.cartridges.writable(c, agg.liveBytes())) {
+            if (c != null && engine.cartridges.writable(c, agg.liveBytes()) && !stuck(barcode)) {
                 target = barcode;
                 break;
             }

@@ -364,6 +364,17 @@ public final class Scheduler {
         }));
     }
 
+    /**
+     * Takes a drive out of service for a reason outside the engine that goes away by itself (its data mover
+     * unreachable): not kept in the catalog, so a restart asks the library again. {@link #driveUp} undoes it.
+     */
+    public CompletableFuture<Void> driveUnavailable(String drive, String reason) {
+        return onLoop(f -> {
+            drive(drive).markDown(reason, false, true);
+            f.complete(null);
+        });
+    }
+
     /** Puts a drive back into service. */
     public CompletableFuture<Void> driveUp(String drive) {
         return written(onLoop(f -> {

@@ -420,7 +420,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                 LOG.warn("Drive {}: unload of {} failed: {}", id, barcode, fault.toString());
                 String reason = "cannot unload " + barcode + ": " + fault.getMessage();
                 if (q != null) {
-                    q.blocked("cartridge stuck in drive " + id + ": " + fault.getMessage());
+                    context.queues().stuck(barcode, q, "cartridge stuck in drive " + id + ": " + fault.getMessage());
                 }
                 FaultReactions.Reaction r = FaultReactions.of(FaultReactions.Operation.UNMOUNT, fault.kind());
                 if (r.robotError()) {

@@ -129,6 +129,12 @@ public final class Queues {
         }
     }
 
+    /** A cartridge stuck in a drive out of service: its queue says why, and its bound writes go to the family. */
+    public void stuck(String barcode, WorkQueue q, String reason) {
+        q.blocked(reason);
+        rebindWrites(barcode, true);
+    }
+
     /**
      * Aggregates bound to a cartridge go back to their family queue when it can no longer take them: all of
      * them ({@code all}, the cartridge is closed or disabled) or those that no longer fit.

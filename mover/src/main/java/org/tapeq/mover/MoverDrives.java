@@ -1,0 +1,43 @@
+package org.tapeq.mover;
+
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.engine.Scheduler;
+
+/**
+ * What a lost or returning mover means to the scheduler: its drives go out of service with the reason "mover NAME
+ * unreachable: ..." (a cartridge in one stays there, shown in the drive's status, until the mover returns), and
+ * come back when it answers again. Any thread: the scheduler's methods hop onto its loop.
+ */
+public final class MoverDrives implements MoverEvents {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MoverDrives.class);
+
+    private final Scheduler scheduler;
+
+    public MoverDrives(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public void unreachable(String mover, List<String> drives, String reason) {
+        for (String d : drives) {
+            scheduler.driveUnavailable(d, reason).exceptionally(e -> {
+                LOG.error("Could not take drive {} of mover {} out of service", d, mover, e);
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public void reachable(String mover, List<String> drives) {
+        for (String d : drives) {
+            scheduler.driveUp(d).exceptionally(e -> {
+                LOG.error("Could not put drive {} of mover {} back into service", d, mover, e);
+                return null;
+            });
+        }
+    }
+}
