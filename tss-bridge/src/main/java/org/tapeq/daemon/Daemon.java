@@ -43,7 +43,6 @@ import org.tapeq.daemon.bridge.IntakePool;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.config.DirectoryConfig;
 import org.tapeq.daemon.config.LibraryConfig;
-import org.tapeq.daemon.config.SimulatedConfig;
 import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.daemon.http.HttpEndpoint;
 import org.tapeq.daemon.metrics.Cached;
@@ -62,12 +61,7 @@ import org.tapeq.scheduler.engine.Tuning;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
-import org.tapeq.scheduler.format.TapeLabel;
 import org.tapeq.scheduler.tape.TapeLibrary;
-import org.tapeq.scheduler.tape.scsi.ScsiLibrary;
-import org.tapeq.scheduler.tape.sim.DataMode;
-import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
-import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
 import org.tapeq.scheduler.time.Threads;
 
@@ -245,9 +239,10 @@ public final class Daemon implements AutoCloseable {
         closeables.add(() -> stopAndWait(pool, "tapeq-io"));
         // The loop hands its I/O work through the gate: what does not fit waits on the loop, never runs on it.
         IoGate io = new IoGate(loop, pool, IO_QUEUE);
-        library = openLibrary(lib, io);
+        library = Libraries.forDaemon(config, loop, io, () -> epoch, holder, closeables);
         closeables.add(loop); // closed before the library and the I/O pool it hands work to
-        LOG.info("Opened library: {}", describeLibrary(lib));
+        LOG.info("Opened library: {}", config.movers().map(m -> "data movers " + m.movers().stream()
+                .map(e -> e.name() + " " + e.drives()).toList()).orElse(describeLibrary(lib)));
         startStep.accept(StartStep.LIBRARY_OPENED);
         abortIfLeaseUnsure("opening the library");
 
@@ -262,6 +257,7 @@ public final class Daemon implements AutoCloseable {
         metrics.offLoopQueues(scheduler::catalogQueueDepth, io::backlog);
         holdScheduler();
         await(scheduler.start(), "starting the scheduler");
+        Libraries.started(library, scheduler);
         abortIfLeaseUnsure("starting the scheduler");
 
         // Each directory keeps at most INTAKE_BATCHES batches in the pool, so the pool refuses work only if
@@ -315,21 +311,6 @@ public final class Daemon implements AutoCloseable {
         } catch (IOException e) {
             return "unknown-host";
         }
-    }
-
-    private TapeLibrary openLibrary(LibraryConfig lib, Executor io) throws IOException {
-        if (lib.backend() == LibraryConfig.Backend.SCSI) {
-            ScsiLibrary scsi = new ScsiLibrary(loop, lib.scsi().settings(lib.blockSizeBytes()), TapeLabel::parseFor);
-            closeables.add(scsi);
-            return scsi;
-        }
-        SimulatedConfig sim = lib.simulated();
-        SimLibraryBuilder b = SimulatedLibrary.builder(loop).blockSize(lib.blockSizeBytes()).drives(sim.drives())
-                .cartridges(sim.barcodePrefix(), sim.cartridges(), sim.media()).seed(sim.seed()).copyExecutor(io);
-        b = sim.data() == DataMode.BYTES ? b.bytes(sim.dir()) : b.sizeOnly(sim.dir());
-        SimulatedLibrary built = b.build();
-        closeables.add(built);
-        return built;
     }
 
     /** A pool that refuses work when full: its callers ({@link IoGate}) keep what does not fit. */

@@ -27,8 +27,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "tapeq", mixinStandardHelpOptions = true, versionProvider = TapeqCommand.Version.class,
         description = "The tape layer between dCache pools and tape libraries.",
-        subcommands = {TapeqCommand.DaemonCmd.class, TapeqCommand.StatusCmd.class, DriveCommands.class,
-                CartridgeCommands.class, MigrateCommand.class, CatalogCommands.class, ReclaimCommands.class})
+        subcommands = {TapeqCommand.DaemonCmd.class, MoverCommand.class, TapeqCommand.StatusCmd.class,
+                DriveCommands.class, CartridgeCommands.class, MigrateCommand.class, CatalogCommands.class,
+                ReclaimCommands.class})
 public final class TapeqCommand extends CommandGroup {
 
     /** Where the daemon's configuration is looked for unless {@code --config} or TAPEQ_CONFIG says otherwise. */

@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 
 import org.tapeq.config.ConfigException;
 import org.tapeq.config.ConfigNode;
+import org.tapeq.mover.MoverSite;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 
@@ -47,7 +48,7 @@ public final class DaemonConfig {
     static final String BIND = "bind";
     private static final List<String> KEYS = List.of(DIRECTORIES, STATE, CATALOG, LIBRARY,
             SchedulerSection.FAMILIES, SchedulerSection.COLOCATION, SchedulerSection.GROUPS,
-            SchedulerSection.SCHEDULER, ReclaimSection.RECLAIM, INTAKE, HTTP);
+            SchedulerSection.SCHEDULER, ReclaimSection.RECLAIM, INTAKE, HTTP, MoversConfig.MOVERS);
 
     public static final Path DEFAULT_STATE = Path.of("/var/lib/tapeq");
     public static final String DEFAULT_HTTP_BIND = "127.0.0.1:9270";
@@ -60,6 +61,7 @@ public final class DaemonConfig {
     private final Path state;
     private final CatalogConfig catalog;
     private final LibraryConfig library;
+    private final Optional<MoverSite> movers;
     private final SchedulerSection scheduler;
     private final IntakeConfig intake;
     private final InetSocketAddress httpBind;
@@ -78,6 +80,7 @@ public final class DaemonConfig {
         state = root.path(STATE, DEFAULT_STATE);
         catalog = CatalogConfig.parse(root.map(CATALOG), state, warnings);
         library = LibraryConfig.parse(root.map(LIBRARY), state);
+        movers = MoversConfig.parse(root);
         scheduler = SchedulerSection.parse(root);
         intake = IntakeConfig.parse(root.map(INTAKE));
         httpBind = httpBind(root.map(HTTP));
@@ -202,6 +205,11 @@ public final class DaemonConfig {
         return library;
     }
 
+    /** The site's data movers ({@code movers:}); empty: this host drives {@code library:} itself. */
+    public Optional<MoverSite> movers() {
+        return movers;
+    }
+
     /** {@code scheduler:}, {@code families:}, {@code colocation:} and {@code groups:}, validated. */
     public SchedulerConfig schedulerConfig() {
         return scheduler.config();
@@ -288,6 +296,7 @@ public final class DaemonConfig {
         out.put(0, STATE, YamlText.quote(state));
         catalog.describe(out);
         library.describe(out);
+        MoversConfig.describe(movers, out);
         scheduler.describe(out);
         intake.describe(out);
         return out.put(0, HTTP, null).put(1, BIND, httpBind == null ? HTTP_OFF : YamlText.quote(hostPort(httpBind)))
