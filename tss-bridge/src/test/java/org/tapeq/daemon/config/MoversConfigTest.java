@@ -1,0 +1,82 @@
+package org.tapeq.daemon.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.tapeq.config.ConfigException;
+import org.tapeq.mover.MoverSite;
+
+/** The daemon's movers: section and the mover's own file: validated once, errors naming the file and key. */
+class MoversConfigTest {
+
+    private static final String DIRS = "directories:\n  - path: /srv/endit\n";
+    private static final String MOVERS = DIRS + """
+            movers:
+              probeInterval: 1s
+              servers:
+                - name: ts1
+                  address: ts1.example.org:9280
+                  drives: drive0, drive1
+                - name: ts2
+                  address: ts2.example.org:9280
+                  drives: drive2
+            """;
+
+    @Test
+    void noMoversSection_noMovers() {
+        assertTrue(DaemonConfig.parse(DIRS, "tapeq.yaml").movers().isEmpty());
+    }
+
+    @Test
+    void movers_parsed_changerDefaultsToTheFirst_describedAndReadBack() {
+        DaemonConfig c = DaemonConfig.parse(MOVERS, "tapeq.yaml");
+        MoverSite site = c.movers().orElseThrow();
+        assertEquals("ts1", site.changer());
+        assertEquals(List.of("drive0", "drive1"), site.movers().get(0).drives());
+        assertEquals(9280, site.movers().get(1).port());
+        assertEquals(1_000, site.probeMillis());
+        assertEquals(c.describe(), DaemonConfig.parse(c.describe(), "described").describe());
+    }
+
+    @Test
+    void aDriveOwnedByTwoMovers_refused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> DaemonConfig.parse(
+                MOVERS.replace("drives: drive2", "drives: drive1"), "tapeq.yaml"));
+        assertTrue(e.getMessage().contains("tapeq.yaml") && e.getMessage().contains("drive drive1 is also owned by "
+                + "mover ts1"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownChanger_refused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> DaemonConfig.parse(
+                MOVERS.replace("  probeInterval: 1s\n", "  changer: ts9\n"), "tapeq.yaml"));
+        assertTrue(e.getMessage().contains("movers.changer"), e.getMessage());
+    }
+
+    @Test
+    void moverExample_parses() {
+        MoverConfig c = MoverConfig.load(Path.of("../docs/mover.example.yaml"));
+        assertEquals("ts1", c.name());
+        assertEquals(List.of("drive0", "drive1"), c.drives());
+        assertEquals(9280, c.listen().getPort());
+    }
+
+    @Test
+    void moverOwningADriveItsLibraryLacks_refused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> MoverConfig.parse("""
+                mover:
+                  name: ts1
+                  listen: 127.0.0.1:9280
+                  drives: drive0, drive7
+                library:
+                  simulated:
+                    drives: 2
+                """, "mover.yaml"));
+        assertTrue(e.getMessage().contains("mover.yaml") && e.getMessage().contains("drive drive7"), e.getMessage());
+    }
+}
