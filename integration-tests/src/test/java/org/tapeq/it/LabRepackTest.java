@@ -227,10 +227,10 @@ abstract class LabRepackTest {
             assertTrue(daemon.catalog().file(f.pnfsid()).isEmpty(), f + " was removed: the rebuild keeps it removed");
         }
         assertEquals(List.of(), daemon.catalog().files(source), "no file is live on the repacked source");
-        // Not asserted: the source's state after the rebuild (the rebuild sets APPENDABLE on a cartridge whose
-        // files are all dead, also on an EMPTY one).
         System.out.println("Rebuild with the catalog: " + reports + "; " + source + " now "
                 + daemon.catalog().cartridge(source).orElseThrow().state());
+        assertEquals(CartridgeState.EMPTY, daemon.catalog().cartridge(source).orElseThrow().state(),
+                "a rebuild keeps an emptied cartridge EMPTY while nothing on it is live (never appendable)");
         stepMillis.put("rebuild the two cartridges", (System.nanoTime() - t0) / 1_000_000);
     }
 
