@@ -1,6 +1,15 @@
 package org.tapeq.mover;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,27 +18,68 @@ import org.tapeq.mover.proto.Fence;
 /**
  * A mover's fencing rule: it remembers the newest site lease epoch any scheduler has shown it and refuses every
  * command from an older one, so a deposed scheduler (partitioned, paused, killed and back) can neither write nor
- * move a cartridge once its successor has spoken to this mover. Any thread.
+ * move a cartridge once its successor has spoken to this mover. The newest epoch is kept in a file of the mover's
+ * state directory, so a restarted mover still refuses the deposed scheduler. Any thread.
+ *
+ * <p>Design notes. A higher epoch is written to a temporary file, forced to disk, renamed over the old file
+ * atomically and the directory forced, all before the command that carries it is admitted: after a crash the file
+ * holds the epoch of every command ever admitted or a newer one. Raising the epoch is serialised (synchronized);
+ * an epoch equal to the newest is admitted without a write. The write blocks the calling gRPC thread, never the
+ * library's loop; it happens once per new lease epoch, so rarely.
  */
 public final class EpochFence {
 
     private static final Logger LOG = LoggerFactory.getLogger(EpochFence.class);
+    /** The file in the mover's state directory that holds the newest epoch, in decimal. */
+    public static final String FILE = "fence-epoch";
 
     private final String mover;
-    private final AtomicLong newest = new AtomicLong();
+    private final Path file;
+    private volatile long newest;
 
-    public EpochFence(String mover) {
+    private EpochFence(String mover, Path file, long newest) {
         this.mover = mover;
+        this.file = file;
+        this.newest = newest;
+    }
+
+    /**
+     * The fence of mover {@code mover} kept in {@code stateDir}: the epoch saved there, or 0 when the file does not
+     * exist yet (a first start). A file that cannot be read or does not hold an epoch fails the start, naming it.
+     */
+    public static EpochFence open(String mover, Path stateDir) throws IOException {
+        Path file = stateDir.resolve(FILE);
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.US_ASCII).strip();
+        } catch (NoSuchFileException e) {
+            LOG.info("Mover {}: no fencing epoch saved yet in {}: first start, epoch 0", mover, file);
+            return new EpochFence(mover, file, 0);
+        } catch (IOException e) {
+            throw new IOException(file + ": cannot read the mover's fencing epoch: " + e.getMessage(), e);
+        }
+        long epoch;
+        try {
+            epoch = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IOException(file + ": corrupt fencing epoch \"" + abbreviate(text)
+                    + "\" (a non-negative number expected); the mover cannot know which scheduler to refuse", e);
+        }
+        if (epoch < 0) {
+            throw new IOException(file + ": corrupt fencing epoch " + epoch + " (negative)");
+        }
+        LOG.info("Mover {}: fencing epoch {} from {}", mover, epoch, file);
+        return new EpochFence(mover, file, epoch);
     }
 
     /** The newest epoch seen, 0 before any command. */
     public long newest() {
-        return newest.get();
+        return newest;
     }
 
     /**
-     * Admits {@code what} from {@code fence} (remembering its epoch if it is newer), or returns why it is refused:
-     * an epoch below 1 or below the newest seen.
+     * Admits {@code what} from {@code fence} (saving its epoch first if it is newer), or returns why it is refused:
+     * an epoch below 1 or below the newest seen, or a newer epoch that could not be saved.
      */
     public String refusal(Fence fence, String what) {
         long epoch = fence.getEpoch();
@@ -37,19 +87,49 @@ public final class EpochFence {
             return "mover " + mover + " refuses " + what + " from scheduler '" + fence.getScheduler()
                     + "': it carries no site lease epoch";
         }
-        while (true) {
-            long seen = newest.get();
+        long seen = newest;
+        if (epoch == seen) {
+            return null;
+        }
+        synchronized (this) {
+            seen = newest;
             if (epoch < seen) {
                 return "mover " + mover + " refuses " + what + " from scheduler '" + fence.getScheduler()
                         + "' at lease epoch " + epoch + ": epoch " + seen + " has taken the site over (fenced)";
             }
-            if (epoch == seen || newest.compareAndSet(seen, epoch)) {
-                if (epoch > seen) {
-                    LOG.info("Mover {}: scheduler '{}' speaks with lease epoch {} (was {}); older epochs are refused",
-                            mover, fence.getScheduler(), epoch, seen);
+            if (epoch > seen) {
+                try {
+                    save(epoch);
+                } catch (IOException | UncheckedIOException e) {
+                    LOG.error("Mover {}: cannot save fencing epoch {} to {}: {}", mover, epoch, file, e.toString());
+                    return "mover " + mover + " refuses " + what + " from scheduler '" + fence.getScheduler()
+                            + "' at lease epoch " + epoch + ": cannot save the epoch to " + file + ": " + e;
                 }
-                return null;
+                newest = epoch;
+                LOG.info("Mover {}: scheduler '{}' speaks with lease epoch {} (was {}); older epochs are refused",
+                        mover, fence.getScheduler(), epoch, seen);
             }
+            return null;
         }
+    }
+
+    private void save(long epoch) throws IOException {
+        Path tmp = file.resolveSibling(FILE + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer bytes = ByteBuffer.wrap((epoch + "\n").getBytes(StandardCharsets.US_ASCII));
+            while (bytes.hasRemaining()) {
+                ch.write(bytes);
+            }
+            ch.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
     }
 }

@@ -2,6 +2,7 @@ package org.tapeq.mover;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
@@ -48,17 +49,20 @@ public final class MoverServer implements AutoCloseable {
     /**
      * Starts a mover named {@code name} on {@code listen} (port 0: any free port) that drives {@code drives} of
      * {@code library}, whose alerts go to {@code alerts} (registered on the library by its builder) and whose
-     * commands start on {@code loop}, the library's own event loop.
+     * commands start on {@code loop}, the library's own event loop. Its fencing epoch is kept in {@code state},
+     * its state directory ({@link EpochFence}); a corrupt epoch file there fails the start.
      */
     public static MoverServer start(String name, InetSocketAddress listen, Set<String> drives, TapeLibrary library,
-                                    AlertBox alerts, Executor loop, long stallMillis) throws IOException {
+                                    AlertBox alerts, Executor loop, Path state, long stallMillis)
+            throws IOException {
         if (drives.isEmpty()) {
             throw new IllegalArgumentException("mover " + name + " owns no drive");
         }
+        EpochFence fence = EpochFence.open(name, state);
         ThreadPoolExecutor rpc = new ThreadPoolExecutor(RPC_THREADS, RPC_THREADS, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(RPC_QUEUE), Threads.numbered("tapeq-mover-rpc"),
                 new ThreadPoolExecutor.AbortPolicy());
-        MoverService service = new MoverService(name, drives, library, alerts, loop, stallMillis);
+        MoverService service = new MoverService(name, drives, library, alerts, loop, fence, stallMillis);
         Server server = NettyServerBuilder.forAddress(listen).executor(rpc).addService(MoverRpc.bind(service)).build();
         try {
             server.start();

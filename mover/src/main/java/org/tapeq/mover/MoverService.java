@@ -55,13 +55,13 @@ final class MoverService {
     private final AtomicLong refused = new AtomicLong();
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
-                 long stallMillis) {
+                 EpochFence fence, long stallMillis) {
         this.name = name;
         this.drives = Set.copyOf(drives);
         this.library = library;
         this.alerts = alerts;
         this.loop = loop;
-        this.fence = new EpochFence(name);
+        this.fence = fence;
         this.stallMillis = stallMillis;
     }
 

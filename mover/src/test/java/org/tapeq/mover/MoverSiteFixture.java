@@ -108,8 +108,13 @@ final class MoverSiteFixture implements AutoCloseable {
     /** Starts mover {@code i} (m1 or m2), on the port it had before if it ran already. */
     void startMover(int i) throws IOException {
         movers[i] = MoverServer.start("m" + (i + 1), new InetSocketAddress("127.0.0.1", ports[i]),
-                Set.copyOf(i == 0 ? M1_DRIVES : M2_DRIVES), library, alerts, libraryLoop, 10_000);
+                Set.copyOf(i == 0 ? M1_DRIVES : M2_DRIVES), library, alerts, libraryLoop, moverState(i), 10_000);
         ports[i] = movers[i].port();
+    }
+
+    /** Mover {@code i}'s own state directory (its fencing epoch), kept across its restarts. */
+    Path moverState(int i) throws IOException {
+        return Files.createDirectories(dir.resolve("mover-m" + (i + 1)));
     }
 
     void label(String family, String... barcodes) {

@@ -58,32 +58,9 @@ class MoverSiteTest {
         try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001", "A00002")) {
             site.label("raw", "A00001", "A00002");
             site.awaitOutcomes(site.flush(1, 2));
-            // a successor takes the site over with epoch 2 and speaks to both movers (its liveness probe)
-            MoverSite successorSite = new MoverSite(List.of(
-                    new MoverEndpoint("m1", "127.0.0.1", site.movers[0].port(), MoverSiteFixture.M1_DRIVES),
-                    new MoverEndpoint("m2", "127.0.0.1", site.movers[1].port(), MoverSiteFixture.M2_DRIVES)),
-                    "m1", 60_000, 100, 5_000, 10_000);
-            try (RemoteLibrary successor = new RemoteLibrary(successorSite, site.loop, site.library.blockSize(),
-                    () -> 2, "successor")) {
-                successor.events(MoverEvents.NONE);
-                Poll.until("both movers have seen epoch 2",
-                        () -> site.movers[0].newestEpoch() == 2 && site.movers[1].newestEpoch() == 2);
-                assertFalse(successor.lost("m1"));
-            }
+            successorProbes(site);
             // the deposed scheduler (still at epoch 1) writes directly: refused with a clear error
-            CompletableFuture<Object> direct = new CompletableFuture<>();
-            site.loop.execute(() -> site.remote.append("drive0", bytes(1000), new Completion<WrittenFile>() {
-                @Override
-                public void succeeded(WrittenFile value) {
-                    direct.complete(value);
-                }
-
-                @Override
-                public void failed(TapeFault fault) {
-                    direct.complete(fault);
-                }
-            }));
-            TapeFault refused = assertInstanceOf(TapeFault.class, direct.get());
+            TapeFault refused = assertInstanceOf(TapeFault.class, appendOnDrive0(site));
             assertTrue(refused.getMessage().contains("epoch 2 has taken the site over"), refused.getMessage());
             // and through its engine: the flush is tried, refused, and never acknowledged
             long before = site.movers[0].refusals() + site.movers[1].refusals();
@@ -94,6 +71,34 @@ class MoverSiteTest {
                     "a flush of the deposed scheduler was acknowledged");
             assertTrue(site.catalog.files(List.of(late.get(0).pnfsid())).isEmpty(),
                     "the deposed scheduler recorded the late file");
+        }
+    }
+
+    @Test
+    void aRestartedMoverStillRefusesTheDeposedSchedulersEpoch() throws Exception {
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001", "A00002")) {
+            site.label("raw", "A00001", "A00002");
+            successorProbes(site);
+            site.movers[0].close();
+            site.startMover(0);
+            assertEquals(2, site.movers[0].newestEpoch(), "the restarted mover forgot the successor's epoch");
+            // the deposed scheduler (epoch 1) reaches the restarted m1 again: its append is refused, not run
+            Poll.until("the deposed scheduler sees m1 again", () -> !site.remote.lost("m1"));
+            Object answer = appendOnDrive0(site);
+            TapeFault refused = assertInstanceOf(TapeFault.class, answer, "the append of epoch 1 ran: " + answer);
+            assertTrue(refused.getMessage().contains("epoch 2 has taken the site over"), refused.getMessage());
+            assertEquals(2, site.movers[0].newestEpoch());
+        }
+    }
+
+    @Test
+    void aCorruptEpochFileFailsTheMoverStartNamingTheFile() throws Exception {
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001")) {
+            site.movers[0].close();
+            Path file = site.moverState(0).resolve(EpochFence.FILE);
+            Files.writeString(file, "not-a-number\n");
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> site.startMover(0));
+            assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("corrupt"), e.getMessage());
         }
     }
 
@@ -132,6 +137,38 @@ class MoverSiteTest {
             assertTrue(MoverSiteFixture.M2_DRIVES.containsAll(site.drivesUsed), "" + site.drivesUsed);
             assertFalse(site.drivesUsed.isEmpty());
         }
+    }
+
+    /** A successor takes the site over with epoch 2 and speaks to both movers (its liveness probe). */
+    private static void successorProbes(MoverSiteFixture site) throws Exception {
+        MoverSite successorSite = new MoverSite(List.of(
+                new MoverEndpoint("m1", "127.0.0.1", site.movers[0].port(), MoverSiteFixture.M1_DRIVES),
+                new MoverEndpoint("m2", "127.0.0.1", site.movers[1].port(), MoverSiteFixture.M2_DRIVES)),
+                "m1", 60_000, 100, 5_000, 10_000);
+        try (RemoteLibrary successor = new RemoteLibrary(successorSite, site.loop, site.library.blockSize(),
+                () -> 2, "successor")) {
+            successor.events(MoverEvents.NONE);
+            Poll.until("both movers have seen epoch 2",
+                    () -> site.movers[0].newestEpoch() == 2 && site.movers[1].newestEpoch() == 2);
+            assertFalse(successor.lost("m1"));
+        }
+    }
+
+    /** The fixture's scheduler (epoch 1) appends 1000 bytes on drive0 directly: its written file or its fault. */
+    private static Object appendOnDrive0(MoverSiteFixture site) throws Exception {
+        CompletableFuture<Object> direct = new CompletableFuture<>();
+        site.loop.execute(() -> site.remote.append("drive0", bytes(1000), new Completion<WrittenFile>() {
+            @Override
+            public void succeeded(WrittenFile value) {
+                direct.complete(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                direct.complete(fault);
+            }
+        }));
+        return direct.get();
     }
 
     private static TapeFileSource bytes(int n) {
