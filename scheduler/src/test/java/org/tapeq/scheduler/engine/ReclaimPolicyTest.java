@@ -1,6 +1,7 @@
 package org.tapeq.scheduler.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,7 +30,9 @@ class ReclaimPolicyTest {
     private static final String A = "A00001L9";
     private static final String B = "A00002L9";
     private static final String C = "A00003L9";
+    private static final String D = "A00004L9";
     private static final long INTERVAL = 60_000;
+    private static final long WEEK = 7L * 24 * 3600 * 1000;
 
     @TempDir
     Path dir;
@@ -186,6 +189,41 @@ class ReclaimPolicyTest {
             assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(B).orElseThrow().state());
             assertEquals(2, reclaim(f).started());
             assertEquals(12, f.catalog.files(C).size(), "4 from A and 8 from B");
+        }
+    }
+
+    @Test
+    void reclaim_youngSparseCartridgeWaiting_repackEndStillStartsTheNextOldOne() throws IOException {
+        SchedulerConfig oneAtATime = config(true).reclaim(new ReclaimConfig(true, 0.3, 1, WEEK, INTERVAL)).build();
+        try (EngineFixture f = EngineFixture.open(dir, oneAtATime, 1, CAPACITY, A, B, C, D)) {
+            f.label("raw", A);
+            f.flushAll(0, 16, "atlas:raw@osm");
+            f.label("raw", B);
+            f.flushAll(16, 16, "atlas:raw@osm");
+            f.loop.runFor(WEEK + INTERVAL); // A and B are old enough now
+            f.label("raw", D);
+            f.flushAll(32, 16, "atlas:raw@osm"); // D is young: its look is due in a week
+            f.label("raw", C);
+            assertEquals(CartridgeState.FULL, f.catalog.cartridge(D).orElseThrow().state());
+
+            remove(f, 0, 12); // each 4 of 16 files live, 25 % < 30 %
+            remove(f, 16, 12);
+            remove(f, 32, 12);
+            f.loop.runFor(INTERVAL + 1_000);
+            assertEquals(1, f.peekStatus().repacks().size(), "one repack at a time");
+            String first = f.peekStatus().repacks().get(0).source();
+            String second = first.equals(A) ? B : A;
+            long stop = f.loop.now() + WEEK / 2; // virtual time: step until the first repack ended
+            while (f.catalog.cartridge(first).orElseThrow().state() != CartridgeState.EMPTY && f.loop.now() < stop) {
+                f.loop.runFor(1_000);
+            }
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(first).orElseThrow().state());
+
+            f.loop.runFor(INTERVAL + 1_000); // the look after that repack ended, well before D is old enough
+
+            assertTrue(f.peekStatus().repacks().stream().anyMatch(r -> r.source().equals(second)),
+                    "the second old cartridge starts within an interval of the first ending");
+            assertEquals(4, f.catalog.files(D).size(), "D is still too young");
         }
     }
 }

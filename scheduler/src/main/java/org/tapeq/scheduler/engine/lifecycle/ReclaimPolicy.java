@@ -48,6 +48,7 @@ public final class ReclaimPolicy {
     private long pausedSince;
     private String pauseReason;
     private EventLoop.Timer lookTimer;
+    private long lookDue;
     private long lastLook;
     private boolean looking;
     private boolean lookAgain;
@@ -83,17 +84,32 @@ public final class ReclaimPolicy {
         changed();
     }
 
-    /** Something that may make or unmake a candidate happened: a look is due (at most one per interval). */
+    /**
+     * Something that may make or unmake a candidate happened: a look is due (at most one per interval). A look
+     * already set for later (a cartridge too young) is brought forward to the interval's end.
+     */
     public void changed() {
-        if (!config.enabled() || lookTimer != null) {
+        if (!config.enabled()) {
             return;
         }
         if (looking) {
             lookAgain = true;
             return;
         }
-        long delay = lastLook == 0 ? 0 : Math.max(0, lastLook + config.intervalMillis() - ctx.loop().now());
-        lookTimer = ctx.loop().schedule(delay, this::look);
+        long now = ctx.loop().now();
+        schedule(lastLook == 0 ? now : Math.max(now, lastLook + config.intervalMillis()));
+    }
+
+    /** Sets the next look for {@code due}, or keeps the one set if it comes sooner. */
+    private void schedule(long due) {
+        if (lookTimer != null) {
+            if (lookDue <= due) {
+                return;
+            }
+            lookTimer.cancel();
+        }
+        lookDue = due;
+        lookTimer = ctx.loop().schedule(Math.max(0, due - ctx.loop().now()), this::look);
     }
 
     private void look() {
@@ -106,13 +122,12 @@ public final class ReclaimPolicy {
             public void succeeded(Scan s) {
                 looking = false;
                 apply(s);
-                if (lookAgain || s.nextDue() > 0) {
+                if (s.nextDue() > 0) {
+                    schedule(s.nextDue());
+                }
+                if (lookAgain) {
                     lookAgain = false;
-                    if (s.nextDue() > 0) {
-                        lookTimer = ctx.loop().schedule(Math.max(0, s.nextDue() - ctx.loop().now()), () -> look());
-                    } else {
-                        changed();
-                    }
+                    changed();
                 }
             }
 
