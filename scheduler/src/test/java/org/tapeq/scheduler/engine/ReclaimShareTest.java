@@ -23,8 +23,8 @@ import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 
 /**
- * A recall campaign beside automatic reclamation takes at most {@code 1 + scheduler.backgroundShare} times its
- * time alone, while the reclamation goes on during it: both runs in one test, on the same library and catalog
+ * A recall campaign of many cartridges per drive beside automatic reclamation takes at most
+ * {@code 1 + scheduler.backgroundShare} times its time alone, while the reclamation goes on during it: both runs in one test, on the same library and catalog
  * contents, in virtual time.
  */
 class ReclaimShareTest {
@@ -60,16 +60,16 @@ class ReclaimShareTest {
     /**
      * Two source cartridges, FULL with 16 files of which 2 are deleted (87.5 % live: below the 0.9 threshold;
      * two repacks at once, two background drives, of which the share lets one stay while the campaign waits),
-     * {@link #RECALL_CARTRIDGES} cartridges of {@link #FILES_PER_CARTRIDGE} files each, and an empty target; then
+     * {@code recallCartridges} cartridges of {@link #FILES_PER_CARTRIDGE} files each, and an empty target; then
      * the campaign stages every file of the recall cartridges at once, 5 minutes after the deletes.
      */
-    private Run run(Path where, boolean reclaim) throws IOException {
+    private Run run(Path where, boolean reclaim, int recallCartridges) throws IOException {
         try (EngineFixture f = EngineFixture.open(where, config(reclaim), (SimLibraryBuilder b) -> {
             b.drives(DRIVES).robotArms(DRIVES); // an arm per drive: the campaign waits for drives, not for the robot
             b.cartridge(SOURCE, MediaType.LTO9, 2_000_000_000L);
             b.cartridge(SOURCE2, MediaType.LTO9, 2_000_000_000L);
             b.cartridge(TARGET, MediaType.LTO9, 2_000_000_000L);
-            for (int i = 0; i < RECALL_CARTRIDGES; i++) {
+            for (int i = 0; i < recallCartridges; i++) {
                 b.cartridge(recall(i), MediaType.LTO9, 2_000_000_000L);
             }
         })) {
@@ -80,7 +80,7 @@ class ReclaimShareTest {
             assertEquals(CartridgeState.FULL, f.catalog.cartridge(SOURCE).orElseThrow().state());
             assertEquals(CartridgeState.FULL, f.catalog.cartridge(SOURCE2).orElseThrow().state());
             List<Integer> campaign = new ArrayList<>();
-            for (int c = 0; c < RECALL_CARTRIDGES; c++) {
+            for (int c = 0; c < recallCartridges; c++) {
                 f.label("raw", recall(c));
                 int first = 100 + c * FILES_PER_CARTRIDGE;
                 f.flushAll(first, FILES_PER_CARTRIDGE, "atlas:raw@osm");
@@ -90,7 +90,7 @@ class ReclaimShareTest {
                 }
             }
             f.label("raw", TARGET);
-            for (int c = 0; c < RECALL_CARTRIDGES; c++) {
+            for (int c = 0; c < recallCartridges; c++) {
                 f.await(f.scheduler.enableCartridge(recall(c)));
             }
             f.scheduler.remove(new RemoveRequest(90_000, EngineFixture.pnfsid(0), "atlas"));
@@ -155,8 +155,8 @@ class ReclaimShareTest {
 
     @Test
     void recallCampaign_besideReclamation_finishesWithinTheShareOfItsTimeAlone() throws IOException {
-        Run alone = run(dir.resolve("alone"), false);
-        Run beside = run(dir.resolve("beside"), true);
+        Run alone = run(dir.resolve("alone"), false, RECALL_CARTRIDGES);
+        Run beside = run(dir.resolve("beside"), true, RECALL_CARTRIDGES);
 
         System.out.printf("recall campaign of %d files on %d cartridges, %d drives, backgroundShare %.2f: alone %.1f s,"
                         + " beside reclamation %.1f s (x%.3f; bound x%.2f); repack files moved during it: %d -> %d%n",
@@ -173,5 +173,25 @@ class ReclaimShareTest {
                 "the reclamation went on during the campaign: " + beside.atStart() + " -> " + beside.atEnd());
         assertTrue(beside.campaignMillis() <= (1 + SHARE) * alone.campaignMillis(),
                 "beside " + beside.campaignMillis() + " ms, alone " + alone.campaignMillis() + " ms");
+    }
+
+    /**
+     * Work comes in whole cartridges: 4 recall cartridges on 4 drives, one of which background work keeps, leave
+     * the fourth cartridge waiting for a drive, so the factor alone does not bound the delay (docs/scheduler.md
+     * states the fixed terms). Prints both times side by side; asserts the factor is exceeded, which the docs
+     * used to deny.
+     */
+    @Test
+    void recallCampaign_asManyCartridgesAsDrives_delayedBeyondTheFactorAlone() throws IOException {
+        Run alone = run(dir.resolve("alone"), false, DRIVES);
+        Run beside = run(dir.resolve("beside"), true, DRIVES);
+
+        System.out.printf("recall campaign of %d cartridges on %d drives, backgroundShare %.2f: alone %.1f s, beside"
+                        + " reclamation %.1f s (x%.3f; factor x%.2f)%n",
+                DRIVES, DRIVES, SHARE, alone.campaignMillis() / 1000.0, beside.campaignMillis() / 1000.0,
+                (double) beside.campaignMillis() / alone.campaignMillis(), 1 + SHARE);
+        assertNotEquals("done", beside.atStart().state(), "the reclamation runs when the campaign begins");
+        assertTrue(beside.campaignMillis() > (1 + SHARE) * alone.campaignMillis(), "a whole cartridge waits: beside "
+                + beside.campaignMillis() + " ms, alone " + alone.campaignMillis() + " ms");
     }
 }

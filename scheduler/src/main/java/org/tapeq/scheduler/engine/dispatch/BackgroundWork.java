@@ -16,8 +16,9 @@ import org.tapeq.scheduler.model.TapeFault;
  *
  * <p>While user work waits, background work keeps at most {@link #allowance()} drives: {@code floor(drives in
  * service * share / (1 + share))} for {@code scheduler.backgroundShare}, so user work that needs every drive runs
- * on at least {@code 1 / (1 + share)} of them and takes at most {@code 1 + share} times its time alone (plus
- * the end of the aggregates in progress when it arrived). Share 0 gives every drive back.
+ * on at least {@code 1 / (1 + share)} of them and takes at most {@code 1 + share} times its time alone, plus one
+ * cartridge's time (work comes in whole cartridges) and the time a drive over the allowance takes to be given
+ * back (the slice in progress, unloading its cartridge). Share 0 gives every drive back.
  */
 public final class BackgroundWork {
 
