@@ -9,13 +9,13 @@ import java.util.List;
 import org.tapeq.scheduler.catalog.MigrationJob;
 
 /**
- * The media migrations' table (schema 5, {@code migration_jobs}, one row per migration) and its SQL, kept out of
+ * The media migrations' table (schema 6, {@code migration_jobs}, one row per migration) and its SQL, kept out of
  * {@link JdbcCatalog}, which runs it inside its own transactions and reads. A migration's cartridges are one
  * space-separated column: barcodes hold no space, and the list is written once.
  */
 final class MigrationRows {
 
-    /** Migration 5. */
+    /** Migration 6. */
     static final String CREATE_TABLE = "CREATE TABLE migration_jobs (id TEXT NOT NULL PRIMARY KEY,"
             + " from_media TEXT NOT NULL, to_media TEXT NOT NULL, family TEXT, state TEXT NOT NULL,"
             + " requested_at BIGINT NOT NULL, ended_at BIGINT NOT NULL, cartridges TEXT NOT NULL,"

@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The operator settings' table (schema 5, {@code settings}, one row per name: value and when it was set) and its
+ * The operator settings' table (schema 7, {@code settings}, one row per name: value and when it was set) and its
  * SQL, kept out of {@link JdbcCatalog}, which runs it inside its own transactions and reads.
  */
 final class SettingRows {
 
-    /** Migration 5. */
+    /** Migration 7. */
     static final String CREATE_TABLE = "CREATE TABLE settings (name TEXT NOT NULL PRIMARY KEY,"
             + " value TEXT NOT NULL, updated_at BIGINT NOT NULL)";
 
