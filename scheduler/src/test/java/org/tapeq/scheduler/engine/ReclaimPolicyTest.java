@@ -226,4 +226,20 @@ class ReclaimPolicyTest {
             assertEquals(4, f.catalog.files(D).size(), "D is still too young");
         }
     }
+
+    @Test
+    void reclaim_repackRefused_notCountedAsStarted() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config(true).build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            f.flushAll(0, 16, "atlas:raw@osm"); // A FULL, the only cartridge of its family: nowhere to repack to
+            assertEquals(CartridgeState.FULL, f.catalog.cartridge(A).orElseThrow().state());
+
+            remove(f, 0, 12);
+            f.loop.runUntilIdle();
+
+            ReclaimStatus s = reclaim(f);
+            assertEquals(0, s.started(), "a refused repack is not a started one");
+            assertEquals(CartridgeState.FULL, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
 }

@@ -56,6 +56,8 @@ public final class ReclaimPolicy {
     private List<String> needOperator = List.of();
     /** Sources this policy started a repack of in this run, in order. */
     private final Set<String> started = new LinkedHashSet<>();
+    /** Candidates whose repack was refused, with their record then: not tried again until the record changes. */
+    private final Map<String, CartridgeRecord> refused = new HashMap<>();
 
     public ReclaimPolicy(LifecycleContext ctx, Repacks repacks, ReclaimConfig config) {
         this.ctx = ctx;
@@ -193,7 +195,9 @@ public final class ReclaimPolicy {
         for (String barcode : s.candidates()) {
             CartridgeRecord c = ctx.cartridges().get(barcode);
             if (c != null && !c.disabled() && !c.state().writable() && c.state() != CartridgeState.EMPTY
-                    && ctx.cartridges().writing(barcode) == 0 && !repacks.unfinished(barcode)) {
+                    && ctx.cartridges().writing(barcode) == 0 && !repacks.unfinished(barcode)
+                    && !c.equals(refused.get(barcode))) {
+                refused.remove(barcode);
                 usable.add(barcode);
             }
         }
@@ -206,13 +210,20 @@ public final class ReclaimPolicy {
             if (repacks.unfinished() >= config.maxRepacks()) {
                 break;
             }
+            CartridgeRecord c = ctx.cartridges().get(barcode);
+            CompletableFuture<RepackReport> run = repacks.start(barcode, null);
+            if (run.isCompletedExceptionally()) {
+                refused.put(barcode, c);
+                run.whenComplete((r, e) -> LOG.warn("Reclamation policy: repack of {} refused (not tried again"
+                        + " until the cartridge changes): {}", barcode, e.getMessage()));
+                continue;
+            }
             started.add(barcode);
-            LOG.info("Reclamation policy: repacking {} ({})", barcode,
-                    ctx.cartridges().get(barcode).state() == CartridgeState.SUSPECT ? "SUSPECT: its good files"
-                            : "live fraction below " + config.threshold());
-            repacks.start(barcode, null).whenComplete((r, e) -> {
+            LOG.info("Reclamation policy: repacking {} ({})", barcode, c.state() == CartridgeState.SUSPECT
+                    ? "SUSPECT: its good files" : "live fraction below " + config.threshold());
+            run.whenComplete((r, e) -> {
                 if (e != null) {
-                    LOG.warn("Reclamation policy: repack of {} not started: {}", barcode, e.getMessage());
+                    LOG.warn("Reclamation policy: repack of {} failed: {}", barcode, e.getMessage());
                 }
             });
         }
