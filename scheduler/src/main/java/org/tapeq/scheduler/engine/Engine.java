@@ -118,7 +118,7 @@ final class Engine {
                 () -> tuning.aggregateFiles());
         this.verifications = new Verifications(lifecycle);
         this.repacks = new Repacks(lifecycle);
-        this.relabels = new Relabels(lifecycle);
+        this.relabels = new Relabels(lifecycle, repacks);
         this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, config.verifyPerWeek(), config.verifySample());
         this.migrations = new Migrations(lifecycle, repacks);
         this.reclaim = new ReclaimPolicy(lifecycle, repacks, config.reclaim());

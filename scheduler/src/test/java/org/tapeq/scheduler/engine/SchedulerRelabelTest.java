@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.lifecycle.RelabelReport;
 import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
@@ -191,6 +195,128 @@ class SchedulerRelabelTest {
 
             assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
             assertEquals(List.of(), f.catalog.files(A), "every file of A is live on B, written later");
+        }
+    }
+
+    /** Sets a cartridge's state in the catalog while no engine runs (the state a past run left). */
+    private void setState(String barcode, CartridgeState state, String reason) {
+        try (JdbcCatalog c = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"))) {
+            c.putCartridge(c.cartridge(barcode).orElseThrow().withState(state, reason));
+        }
+    }
+
+    private static String refusal(EngineFixture f, String barcode, String family, boolean force) {
+        CompletionException e = assertThrows(CompletionException.class,
+                () -> f.await(f.scheduler.relabelCartridge(barcode, family, force)));
+        return e.getCause().getMessage();
+    }
+
+    @Test
+    void relabel_suspectCartridgeEmptiedByRepack_keepsTheFact_refusedWithoutForce() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config(), 1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            f.flushAll(0, 8, "atlas:raw@osm");
+        }
+        setState(A, CartridgeState.SUSPECT, "write error at tape file 1");
+        try (EngineFixture f = EngineFixture.open(dir, config(), 1, CAPACITY, A, B)) {
+            f.label("raw", B);
+            f.await(f.scheduler.repackCartridge(A, null));
+            f.loop.runUntilIdle();
+            CartridgeRecord a = f.catalog.cartridge(A).orElseThrow();
+            assertEquals(CartridgeState.EMPTY, a.state());
+            assertTrue(a.reason().startsWith("was SUSPECT") && a.reason().contains("write error at tape file 1"),
+                    a.reason());
+
+            String why = refusal(f, A, null, false);
+            assertTrue(why.contains("was SUSPECT") && why.contains("--force"), why);
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(List.of(), f.catalog.relabelIntents());
+
+            f.await(f.scheduler.relabelCartridge(A, null, true));
+            f.loop.runUntilIdle();
+            assertRelabelled(f);
+        }
+    }
+
+    @Test
+    void relabel_foreignCartridge_refusedEvenWithForce() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config(), 1, CAPACITY, A, B)) {
+            f.label("raw", B);
+        }
+        setState(A, CartridgeState.FOREIGN, "another application's label");
+        try (EngineFixture f = EngineFixture.open(dir, config(), 1, CAPACITY, A, B)) {
+            String why = refusal(f, A, "raw", true);
+            assertTrue(why.contains("FOREIGN"), why);
+            f.loop.runUntilIdle();
+            assertEquals(CartridgeState.FOREIGN, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(List.of(), f.catalog.relabelIntents());
+        }
+    }
+
+    @Test
+    void relabel_startOfTapeHoldsDataThatIsNotATapeqLabel_notOverwritten() throws IOException {
+        AtomicBoolean foreign = new AtomicBoolean();
+        List<String> labelsWritten = new ArrayList<>();
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config(), lib -> new ForwardingLibrary(lib) {
+            @Override
+            public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+                if (!foreign.get() || skipBytes != 0) {
+                    super.read(drive, skipBytes, length, sink, done);
+                    return;
+                }
+                byte[] vol1 = "VOL1OTHER1 another application's tape".getBytes(StandardCharsets.US_ASCII);
+                try (OutputStream out = sink.open()) {
+                    out.write(vol1);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+                done.succeeded((long) vol1.length);
+            }
+
+            @Override
+            public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
+                labelsWritten.add(drive);
+                super.writeLabel(drive, label, done);
+            }
+        }, 1, CAPACITY, A, B)) {
+            fillAndEmpty(f);
+            int before = labelsWritten.size();
+            foreign.set(true);
+
+            f.await(f.scheduler.relabelCartridge(A, null, false));
+            f.loop.runUntilIdle();
+
+            RelabelReport r = f.peekStatus().relabels().get(0);
+            assertEquals("failed", r.state(), String.valueOf(r));
+            assertTrue(r.error().contains("not a tapeq label"), r.error());
+            assertEquals(before, labelsWritten.size(), "no label written over it");
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(1, f.catalog.relabelIntents().size(), "the intent stays: the cartridge stays closed");
+        }
+    }
+
+    @Test
+    void relabel_whileARepackOfTheCartridgeIsUnfinished_refused() throws IOException {
+        AtomicBoolean stall = new AtomicBoolean();
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config(), lib -> new ForwardingLibrary(lib) {
+            @Override
+            public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+                if (!stall.get()) {
+                    super.read(drive, skipBytes, length, sink, done); // else the repack's read never ends
+                }
+            }
+        }, 1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            f.flushAll(0, 8, "atlas:raw@osm");
+            f.label("raw", B);
+            stall.set(true);
+            f.await(f.scheduler.repackCartridge(A, null));
+            assertEquals(0, f.peekStatus().repacks().get(0).ended(), "the repack waits for its read");
+
+            String why = refusal(f, A, null, true);
+            assertTrue(why.contains("repack of the cartridge is under way"), why);
+            assertEquals(List.of(), f.catalog.relabelIntents());
+            assertEquals(8, f.catalog.files(A).size());
         }
     }
 }

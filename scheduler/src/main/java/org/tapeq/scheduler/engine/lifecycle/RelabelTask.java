@@ -17,7 +17,8 @@ import org.tapeq.scheduler.tape.WrittenFile;
 
 /**
  * Relabels one cartridge whose relabel intent is in the catalog, as background work in one slice: reads the label
- * at the start of the tape (a tapeq label of another barcode stops it: the robot brought the wrong tape), writes a
+ * at the start of the tape (a tapeq label of another barcode stops it: the robot brought the wrong tape; so does
+ * readable data that is not a tapeq label: another application's tape), writes a
  * new label there (everything after it is gone), then commits ({@code Catalog#commitRelabel}: the old tape files
  * forgotten, the intent removed, the cartridge appendable with nothing used). A failure at any step leaves the
  * intent, so the cartridge stays closed and a restart runs the relabel again.
@@ -62,10 +63,9 @@ final class RelabelTask implements BackgroundTask {
         Completion<Long> labelRead = new Completion<>() {
             @Override
             public void succeeded(Long n) {
-                String other = otherBarcode(buf.toByteArray());
+                String other = otherLabel(buf.toByteArray());
                 if (other != null) {
-                    stop(drive, slice, false, "cartridge " + barcode + " carries the label of " + other
-                            + "; not relabelled");
+                    stop(drive, slice, false, "cartridge " + barcode + " carries " + other + "; not relabelled");
                 } else {
                     write(drive, slice);
                 }
@@ -96,13 +96,18 @@ final class RelabelTask implements BackgroundTask {
         });
     }
 
-    /** The barcode of a readable tapeq label that is not this cartridge's, else null. */
-    private String otherBarcode(byte[] labelBytes) {
+    /**
+     * What the start of the tape holds if it must not be overwritten, else null: a tapeq label of another barcode,
+     * or any data that is not a tapeq label (another application's tape). Only this cartridge's own label, or a
+     * blank or unreadable start of tape (a failed read, see {@code runSlice}), may be overwritten.
+     */
+    private String otherLabel(byte[] labelBytes) {
         try {
             TapeLabel old = TapeLabel.parse(labelBytes);
-            return old.barcode().equals(barcode) ? null : old.barcode();
+            return old.barcode().equals(barcode) ? null : "the label of " + old.barcode();
         } catch (TapeFault notALabel) {
-            return null; // blank or not a label: nothing tells it is another cartridge
+            return labelBytes.length == 0 ? null
+                    : "data that is not a tapeq label (" + notALabel.getMessage() + ")";
         }
     }
 

@@ -28,13 +28,18 @@ public final class Relabels {
 
     private static final Logger LOG = LoggerFactory.getLogger(Relabels.class);
 
+    /** Start of the reason of an EMPTY cartridge that was SUSPECT before its repack (see {@link RepackTask}). */
+    static final String WAS_SUSPECT = "was SUSPECT";
+
     private final LifecycleContext ctx;
+    private final Repacks repacks;
     private final Map<String, RelabelTask> latest = new LinkedHashMap<>();
     /** Cartridges whose intent is being recorded (not yet a task). */
     private final Map<String, String> starting = new LinkedHashMap<>();
 
-    public Relabels(LifecycleContext ctx) {
+    public Relabels(LifecycleContext ctx, Repacks repacks) {
         this.ctx = ctx;
+        this.repacks = repacks;
     }
 
     /**
@@ -95,6 +100,18 @@ public final class Relabels {
             return "relabel " + barcode + ": the cartridge is " + c.state() + ", it has no tapeq label to replace"
                     + " (tapeq cartridge label)";
         }
+        if (c.state() == CartridgeState.FOREIGN) {
+            return "relabel " + barcode + ": the cartridge is FOREIGN (another application's tape); tapeq never"
+                    + " overwrites it, not even with --force";
+        }
+        if (wasSuspect(c) && !force) {
+            return "relabel " + barcode + ": the cartridge was SUSPECT before it was emptied (" + c.reason()
+                    + "); check the media first, then relabel it with --force to use it again";
+        }
+        if (repacks.unfinished(barcode)) {
+            return "relabel " + barcode + ": a repack of the cartridge is under way; relabel it once the repack"
+                    + " has ended (tapeq status)";
+        }
         if (ctx.cartridges().writing(barcode) > 0) {
             return "relabel " + barcode + ": " + ctx.cartridges().writing(barcode) + " writes to it are under way";
         }
@@ -109,6 +126,11 @@ public final class Relabels {
             return "cartridge " + barcode + " is already being relabelled";
         }
         return null;
+    }
+
+    /** Whether an EMPTY cartridge was emptied while SUSPECT (its reason says so). */
+    static boolean wasSuspect(CartridgeRecord c) {
+        return c.state() == CartridgeState.EMPTY && c.reason() != null && c.reason().startsWith(WAS_SUSPECT);
     }
 
     private boolean busy(String barcode) {

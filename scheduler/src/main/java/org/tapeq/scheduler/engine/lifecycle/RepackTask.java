@@ -446,6 +446,22 @@ final class RepackTask implements BackgroundTask {
     // ---------------------------------------------------------------- ending
 
     /**
+     * The reason an emptied source is marked {@code EMPTY} with, or null if it must not be: only a cartridge closed
+     * ({@code FULL}) or {@code SUSPECT} is, never one that is appendable again (relabelled meanwhile). A SUSPECT
+     * one keeps that fact in its reason, so a relabel asks for --force before it returns to the scratch pool.
+     */
+    private String emptiedReason(CartridgeRecord c) {
+        String repacked = "repacked to family " + job.targetFamily();
+        if (c.state() == CartridgeState.SUSPECT) {
+            return Relabels.WAS_SUSPECT + " (" + c.reason() + "), " + repacked;
+        }
+        if (c.state() == CartridgeState.EMPTY && c.reason() != null && c.reason().startsWith(Relabels.WAS_SUSPECT)) {
+            return c.reason(); // the catalog write already marked it
+        }
+        return c.state() == CartridgeState.FULL || c.state() == CartridgeState.EMPTY ? repacked : null;
+    }
+
+    /**
      * Everything was read and written: waits until no write to the source is under way (a flush or another
      * repack that began before the source was closed, see {@code Cartridges#writing}), then counts what is still
      * live on the source, marks it {@code EMPTY} only if nothing is, and records the job as done, in one catalog
@@ -467,21 +483,21 @@ final class RepackTask implements BackgroundTask {
                     : left + " live files still on " + source + (failed.isEmpty() ? "" : ", " + failedSummary())
                     + ": repack it again";
             CartridgeRecord c = ctx.catalog().cartridge(source).orElse(null);
-            if (left == 0 && c != null) {
-                ctx.catalog().putCartridge(c.withState(CartridgeState.EMPTY, "repacked to family "
-                        + job.targetFamily()));
+            String reason = c == null ? null : emptiedReason(c);
+            boolean empties = left == 0 && reason != null;
+            if (empties) {
+                ctx.catalog().putCartridge(c.withState(CartridgeState.EMPTY, reason));
             }
             ctx.catalog().putRepackJob(job.ended(RepackJob.DONE, ctx.loop().now(), failed.size(), summary));
-            return new Ended(left == 0 ? c : null, left, summary);
+            return new Ended(empties ? c : null, left, summary);
         }, new CatalogWriter.Done<Ended>() {
             @Override
             public void succeeded(Ended e) {
                 if (e.emptied() != null) {
                     ctx.queues().refreshCartridge(e.emptied());
                     CartridgeRecord now = ctx.cartridges().get(source);
-                    if (now != null) {
-                        ctx.queues().updateCartridge(now.withState(CartridgeState.EMPTY, "repacked to family "
-                                + job.targetFamily()));
+                    if (now != null && emptiedReason(now) != null) {
+                        ctx.queues().updateCartridge(now.withState(CartridgeState.EMPTY, emptiedReason(now)));
                     }
                     emptied = true;
                 }
