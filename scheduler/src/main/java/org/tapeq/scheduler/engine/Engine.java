@@ -118,9 +118,9 @@ final class Engine {
                 () -> tuning.aggregateFiles());
         this.verifications = new Verifications(lifecycle);
         this.repacks = new Repacks(lifecycle);
-        this.relabels = new Relabels(lifecycle, repacks);
         this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, config.verifyPerWeek(), config.verifySample());
         this.migrations = new Migrations(lifecycle, repacks);
+        this.relabels = new Relabels(lifecycle, repacks, migrations);
         this.reclaim = new ReclaimPolicy(lifecycle, repacks, config.reclaim());
         queues.whenCartridgeChanged(reclaim::changed);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);

@@ -220,4 +220,31 @@ class SchedulerMigrationTest {
             assertTrue(unknown.getCause().getMessage().contains("unknown media type 'LTO5'"));
         }
     }
+
+    @Test
+    void migrate_emptyLabelledLto8CartridgeOfTheFamily_closedToo_flushesDuringTheMigrationLandOnLto9()
+            throws IOException {
+        try (EngineFixture f = open()) {
+            f.label("raw", LTO8.get(0));
+            f.flushAll(0, PER_CARTRIDGE, "atlas:raw@osm");
+            f.label("raw", LTO8.get(2), L9A, L9B); // LTO8.get(2): labelled for the family, nothing on it
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(LTO8.get(2)).orElseThrow().state());
+
+            f.scheduler.migrate("LTO-8", "LTO-9", "raw");
+            f.loop.runFor(1_000);
+            assertEquals(CartridgeState.FULL, f.catalog.cartridge(LTO8.get(2)).orElseThrow().state(),
+                    "the empty LTO-8 cartridge of the family is closed for writing");
+            CompletionException relabel = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.relabelCartridge(LTO8.get(2), null, true)));
+            assertTrue(relabel.getCause().getMessage().contains("migration"), relabel.getMessage());
+            f.flushAll(100, PER_CARTRIDGE, "atlas:raw@osm");
+            runUntil(f, MigrationReport::hasEnded);
+            f.loop.runUntilIdle();
+
+            for (String barcode : LTO8) {
+                assertEquals(List.of(), f.catalog.files(barcode), barcode + " still holds live files");
+            }
+            assertEquals(2 * PER_CARTRIDGE, f.catalog.files(L9A).size() + f.catalog.files(L9B).size());
+        }
+    }
 }

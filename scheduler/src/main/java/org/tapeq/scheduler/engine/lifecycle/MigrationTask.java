@@ -160,6 +160,12 @@ final class MigrationTask {
             return;
         }
         current = next;
+        if (repacks.unfinished(next)) {
+            // started by hand or by reclamation: its end is this cartridge's result
+            LOG.info("Migration {}: cartridge {} is being repacked already; waiting for that repack", job.id(), next);
+            schedule(TICK_MILLIS);
+            return;
+        }
         repacks.start(next, job.family(), job.toMedia()).whenComplete((r, e) -> {
             if (e != null) {
                 String why = e.getMessage();

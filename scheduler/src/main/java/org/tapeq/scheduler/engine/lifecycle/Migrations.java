@@ -35,8 +35,9 @@ public final class Migrations {
 
     /**
      * Starts migrating every cartridge of media {@code from} (of {@code family} only, when not null) that holds
-     * live files onto cartridges of media {@code to} of the same family. Each is closed for writing at once (new
-     * files go to the other cartridges of its family) and repacked in its turn. Returns its first report.
+     * live files onto cartridges of media {@code to} of the same family. Every cartridge of {@code from} in that
+     * scope, empty ones too, is closed for writing at once (new files go to the other media) and each with live
+     * files is repacked in its turn. Returns its first report.
      *
      * @throws IllegalArgumentException unknown media type, the same media twice, nothing of {@code from} in the
      *                                  scope, or no cartridge of {@code to} labelled for a family to migrate
@@ -66,7 +67,7 @@ public final class Migrations {
         List<CartridgeRecord> planned = new ArrayList<>();
         long bytes = 0;
         for (CartridgeRecord c : ctx.cartridges().all()) {
-            if (Repacks.ofMedia(c, source.name()) && (family == null || family.equals(c.family())) && live(c) > 0) {
+            if (inScope(c, source.name(), family) && live(c) > 0) {
                 planned.add(c);
                 bytes += live(c);
             }
@@ -90,8 +91,9 @@ public final class Migrations {
         MigrationJob job = new MigrationJob(source.barcodeSuffix() + "-" + target.barcodeSuffix() + "-" + now,
                 source.name(), target.name(), family, RepackJob.RUNNING, now, 0,
                 planned.stream().map(CartridgeRecord::barcode).toList(), bytes, null);
-        for (CartridgeRecord c : planned) {
-            if (c.state() == CartridgeState.APPENDABLE) {
+        for (CartridgeRecord c : ctx.cartridges().all()) {
+            // every cartridge of the old media in scope, empty ones too: no new file lands on the old media
+            if (inScope(c, source.name(), family) && c.state().writable()) {
                 ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, "closed for writing: being migrated to "
                         + target.name()));
             }
@@ -104,6 +106,27 @@ public final class Migrations {
         keep(task);
         task.begin();
         return task.report();
+    }
+
+    private static boolean inScope(CartridgeRecord c, String media, String family) {
+        return Repacks.ofMedia(c, media) && (family == null || family.equals(c.family()));
+    }
+
+    /**
+     * Why a relabel of {@code c} for {@code family} must wait, or null: a running migration takes every cartridge
+     * of its old media (of its family, when it has one) out of writing, and a relabel would make one appendable.
+     */
+    public String relabelRefusal(CartridgeRecord c, String family) {
+        for (MigrationTask t : latest.values()) {
+            MigrationJob job = t.job();
+            if (!t.ended() && Repacks.ofMedia(c, job.fromMedia())
+                    && (job.family() == null || job.family().equals(family))) {
+                return "relabel " + c.barcode() + ": migration " + job.id() + " is moving family "
+                        + (job.family() == null ? "data" : job.family()) + " off " + job.fromMedia()
+                        + "; relabel it once the migration has ended, or for another family";
+            }
+        }
+        return null;
     }
 
     /** Live bytes of a cartridge (written minus reclaimable), 0 for one without data. */

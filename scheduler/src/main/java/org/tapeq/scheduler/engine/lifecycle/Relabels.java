@@ -33,13 +33,15 @@ public final class Relabels {
 
     private final LifecycleContext ctx;
     private final Repacks repacks;
+    private final Migrations migrations;
     private final Map<String, RelabelTask> latest = new LinkedHashMap<>();
     /** Cartridges whose intent is being recorded (not yet a task). */
     private final Map<String, String> starting = new LinkedHashMap<>();
 
-    public Relabels(LifecycleContext ctx, Repacks repacks) {
+    public Relabels(LifecycleContext ctx, Repacks repacks, Migrations migrations) {
         this.ctx = ctx;
         this.repacks = repacks;
+        this.migrations = migrations;
     }
 
     /**
@@ -111,6 +113,10 @@ public final class Relabels {
         if (repacks.unfinished(barcode)) {
             return "relabel " + barcode + ": a repack of the cartridge is under way; relabel it once the repack"
                     + " has ended (tapeq status)";
+        }
+        String migrating = migrations.relabelRefusal(c, family != null ? family : c.family());
+        if (migrating != null) {
+            return migrating;
         }
         if (ctx.cartridges().writing(barcode) > 0) {
             return "relabel " + barcode + ": " + ctx.cartridges().writing(barcode) + " writes to it are under way";
