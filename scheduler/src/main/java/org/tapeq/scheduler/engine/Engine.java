@@ -23,6 +23,7 @@ import org.tapeq.scheduler.engine.lifecycle.Relabels;
 import org.tapeq.scheduler.engine.lifecycle.Migrations;
 import org.tapeq.scheduler.engine.lifecycle.ReclaimPolicy;
 import org.tapeq.scheduler.engine.lifecycle.Repacks;
+import org.tapeq.scheduler.engine.lifecycle.ScratchReturn;
 import org.tapeq.scheduler.engine.lifecycle.Verifications;
 import org.tapeq.scheduler.engine.lifecycle.VerifyPolicy;
 import org.tapeq.scheduler.engine.queue.Cartridges;
@@ -122,6 +123,7 @@ final class Engine {
         this.migrations = new Migrations(lifecycle, repacks);
         this.relabels = new Relabels(lifecycle, repacks, migrations);
         this.reclaim = new ReclaimPolicy(lifecycle, repacks, config.reclaim());
+        new ScratchReturn(lifecycle, repacks, reclaim, relabels, config.reclaim());
         queues.whenCartridgeChanged(reclaim::changed);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);

@@ -10,15 +10,18 @@ package org.tapeq.scheduler.engine.lifecycle;
  * @param minAgeMillis   time since a cartridge's last aggregate was written before the policy repacks it
  * @param intervalMillis least time between two looks at the catalog (a look follows deletes, repack ends,
  *                       cartridges closing or turning SUSPECT, and a resume)
+ * @param relabel        whether a cartridge a repack of this policy left EMPTY (never SUSPECT) is relabelled for
+ *                       its own family and so returns to the scratch pool ({@link ScratchReturn}; off by default)
  */
 public record ReclaimConfig(boolean enabled, double threshold, int maxRepacks, long minAgeMillis,
-                            long intervalMillis) {
+                            long intervalMillis, boolean relabel) {
 
     public static final String ENABLED = "enabled";
     public static final String THRESHOLD = "threshold";
     public static final String MAX_REPACKS = "maxRepacks";
     public static final String MIN_AGE = "minAge";
     public static final String INTERVAL = "interval";
+    public static final String RELABEL = "relabel";
 
     public static final double DEFAULT_THRESHOLD = 0.3;
     public static final int DEFAULT_MAX_REPACKS = 2;
@@ -27,7 +30,7 @@ public record ReclaimConfig(boolean enabled, double threshold, int maxRepacks, l
 
     /** The policy off, every other setting at its default. */
     public static final ReclaimConfig OFF = new ReclaimConfig(false, DEFAULT_THRESHOLD, DEFAULT_MAX_REPACKS,
-            DEFAULT_MIN_AGE_MILLIS, DEFAULT_INTERVAL_MILLIS);
+            DEFAULT_MIN_AGE_MILLIS, DEFAULT_INTERVAL_MILLIS, false);
 
     public ReclaimConfig {
         if (!(threshold > 0 && threshold < 1)) {
@@ -43,5 +46,19 @@ public record ReclaimConfig(boolean enabled, double threshold, int maxRepacks, l
         if (intervalMillis <= 0) {
             throw new IllegalArgumentException(INTERVAL + " must be > 0, was " + intervalMillis);
         }
+        if (relabel && !enabled) {
+            throw new IllegalArgumentException(RELABEL + " relabels what the policy empties: it needs "
+                    + ENABLED + ": true");
+        }
+    }
+
+    /** The settings without automatic relabelling ({@code relabel} false). */
+    public ReclaimConfig(boolean enabled, double threshold, int maxRepacks, long minAgeMillis, long intervalMillis) {
+        this(enabled, threshold, maxRepacks, minAgeMillis, intervalMillis, false);
+    }
+
+    /** The same settings with automatic relabelling on or off. */
+    public ReclaimConfig withRelabel(boolean on) {
+        return new ReclaimConfig(enabled, threshold, maxRepacks, minAgeMillis, intervalMillis, on);
     }
 }

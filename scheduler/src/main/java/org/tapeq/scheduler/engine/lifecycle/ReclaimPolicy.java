@@ -289,4 +289,9 @@ public final class ReclaimPolicy {
                 candidates.subList(0, Math.min(ReclaimStatus.LISTED, candidates.size())), queued, started.size(),
                 needOperator, lastLook);
     }
+
+    /** Whether this policy started a repack of the cartridge in this run. */
+    boolean started(String barcode) {
+        return started.contains(barcode);
+    }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +35,8 @@ public final class Repacks {
     private final Map<String, RepackTask> latest = new LinkedHashMap<>();
     /** Sources whose plan is being read (not yet a task). */
     private final Set<String> starting = new HashSet<>();
-    /** Told on the loop each time a repack ends ({@link ReclaimPolicy} looks again). */
-    private Runnable onEnded = () -> { };
+    /** Told on the loop each time a repack ends ({@link ReclaimPolicy} looks again, {@link ScratchReturn}). */
+    private final List<Consumer<RepackReport>> onEnded = new ArrayList<>();
 
     public Repacks(LifecycleContext ctx) {
         this.ctx = ctx;
@@ -211,7 +212,7 @@ public final class Repacks {
         }
         RepackJob record = job.inState(RepackJob.RUNNING);
         RepackTask task = new RepackTask(ctx, spool, record, s.plan(), s.spooled(), s.colocated());
-        task.onEnded = () -> onEnded.run();
+        task.onEnded = () -> onEnded.forEach(l -> l.accept(task.report()));
         keep(task);
         ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> ctx.catalog().putRepackJob(record),
                 "record the repack of " + source);
@@ -243,9 +244,14 @@ public final class Repacks {
         return t == null ? null : t.report();
     }
 
-    /** Tells {@code then}, on the loop, each time a repack ends. */
+    /** Tells {@code then}, on the loop, each time a repack ends (after those added before it). */
     public void whenEnded(Runnable then) {
-        onEnded = then;
+        onEnded.add(r -> then.run());
+    }
+
+    /** Tells {@code then}, on the loop, the final report of each repack that ends. */
+    public void whenEndedReport(Consumer<RepackReport> then) {
+        onEnded.add(then);
     }
 
     /** Whether a repack of {@code source} is starting, queued or running. */
