@@ -18,7 +18,7 @@ final class ReclaimSection {
     static ReclaimConfig parse(ConfigNode root) {
         ConfigNode node = root.map(RECLAIM);
         node.allow(java.util.List.of(ReclaimConfig.ENABLED, ReclaimConfig.THRESHOLD, ReclaimConfig.MAX_REPACKS,
-                ReclaimConfig.MIN_AGE, ReclaimConfig.INTERVAL));
+                ReclaimConfig.MIN_AGE, ReclaimConfig.INTERVAL, ReclaimConfig.RELABEL));
         ReclaimConfig d = ReclaimConfig.OFF;
         boolean enabled = node.bool(ReclaimConfig.ENABLED, d.enabled());
         double threshold = node.number(ReclaimConfig.THRESHOLD, d.threshold(), 0);
@@ -28,8 +28,9 @@ final class ReclaimSection {
         int maxRepacks = (int) node.integer(ReclaimConfig.MAX_REPACKS, d.maxRepacks(), 1, Integer.MAX_VALUE);
         long minAge = node.duration(ReclaimConfig.MIN_AGE, d.minAgeMillis());
         long interval = node.duration(ReclaimConfig.INTERVAL, d.intervalMillis());
+        boolean relabel = node.bool(ReclaimConfig.RELABEL, d.relabel());
         try {
-            return new ReclaimConfig(enabled, threshold, maxRepacks, minAge, interval);
+            return new ReclaimConfig(enabled, threshold, maxRepacks, minAge, interval, relabel);
         } catch (IllegalArgumentException e) {
             String key = e.getMessage().substring(0, Math.max(0, e.getMessage().indexOf(' ')));
             throw node.error(key, e.getMessage());
@@ -41,6 +42,7 @@ final class ReclaimSection {
                 .put(1, ReclaimConfig.THRESHOLD, c.threshold())
                 .put(1, ReclaimConfig.MAX_REPACKS, c.maxRepacks())
                 .put(1, ReclaimConfig.MIN_AGE, Units.formatDuration(c.minAgeMillis()))
-                .put(1, ReclaimConfig.INTERVAL, Units.formatDuration(c.intervalMillis()));
+                .put(1, ReclaimConfig.INTERVAL, Units.formatDuration(c.intervalMillis()))
+                .put(1, ReclaimConfig.RELABEL, c.relabel());
     }
 }

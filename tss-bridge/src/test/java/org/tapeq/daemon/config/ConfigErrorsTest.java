@@ -50,6 +50,10 @@ class ConfigErrorsTest {
                 Arguments.of(DIRECTORY + "reclaim:\n  threshold: 0\n", "reclaim.threshold: must be > 0.0, not 0.0"),
                 Arguments.of(DIRECTORY + "reclaim:\n  maxRepacks: 0\n", "reclaim.maxRepacks: "),
                 Arguments.of(DIRECTORY + "reclaim:\n  enable: true\n", "reclaim.enable: unknown key"),
+                Arguments.of(DIRECTORY + "reclaim:\n  relabel: true\n", "reclaim.relabel: relabel relabels what the"
+                        + " policy empties: it needs enabled: true"),
+                Arguments.of(DIRECTORY + "reclaim:\n  enabled: true\n  relabel: yes please\n",
+                        "reclaim.relabel: must be true or false, not \"yes please\""),
                 Arguments.of(DIRECTORY + "scheduler:\n  backgroundShare: 2\n",
                         "scheduler.backgroundShare: must be between 0 and 1"),
                 Arguments.of("directories: /srv/pool1\n", "directories: must be a list"),
