@@ -13,7 +13,7 @@ final class MigrationText {
     }
 
     /**
-     * "A00041L8 (writing: 3/10 files, 1.2 GB/5.0 GB)": the cartridge a migration repacks now with its repack's
+     * "A00041L8 (writing: 3/10 files, 1.2 GB/5.0 GB moved)": the cartridge a migration repacks now with its repack's
      * progress, from the status's repacks (the running one is always among them).
      */
     static String current(JsonNode scheduler, String barcode) {
