@@ -93,11 +93,16 @@ final class WrapEnds {
         return java.util.Arrays.copyOf(ends, n);
     }
 
-    /** Whether the drive refused the command as unknown (ILLEGAL REQUEST): no wrap ends from this drive. */
+    /** Whether the drive refused the command (sense key ILLEGAL REQUEST, as {@code sg_raw} prints the sense). */
     static boolean unsupported(CommandRunner.Result r) {
         String text = (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT);
         return text.contains("illegal request") || text.contains("invalid command operation code")
                 || text.contains("invalid field in cdb");
+    }
+
+    /** Whether the drive lacks the command altogether (additional sense INVALID COMMAND OPERATION CODE, 20h/00h). */
+    static boolean invalidOperationCode(CommandRunner.Result r) {
+        return (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT).contains("invalid command operation code");
     }
 
     /**

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
@@ -92,11 +91,14 @@ class WrapEndsTest {
     }
 
     @Test
-    void wrapEnds_commandFailsOnTheHost_isEmptyNotAnError() {
+    void wrapEnds_commandFailsOnTheHost_isAFailureNotARefusal() {
         try (RealTimeEventLoop loop = new RealTimeEventLoop("test-loop", 1)) {
             CommandRunner runner = new CommandRunner(loop, List.of("sh", "-c"), 1);
             try {
-                assertEquals(Optional.empty(), new DriveProbe(runner, 10_000).wrapEnds("/nonexistent/nst9"));
+                DriveAnswer<long[]> a = new DriveProbe(runner, 10_000).wrapEnds("/nonexistent/nst9");
+                assertFalse(a.ok());
+                assertFalse(a.unsupported(), "a host that cannot run the command says nothing about the drive");
+                assertFalse(a.fault().refusal(), a.fault().toString());
             } finally {
                 runner.close();
             }
