@@ -17,7 +17,7 @@ import org.tapeq.scheduler.model.TapeFault;
  * REQUEST; for an access order request, invalid operation code) is marked in its state and not asked again while the
  * library runs: that is the virtual labs and every drive before LTO-7 (REOWP) or without RAO (enterprise drives and
  * LTO-9 full height have it). Any other failure of the probe at the load only leaves that load without the facts
- * (logged; the mount goes on, as without cartridge memory); a failed order request is the drive's fault, as the
+ * (logged once per drive; the mount goes on, as without cartridge memory); a failed order request is the drive's fault, as the
  * other operations' are. No state of its own besides the log-once set of {@link DriveProbe}.
  */
 final class DriveOrder {
@@ -95,11 +95,11 @@ final class DriveOrder {
         return order.get();
     }
 
-    private static void note(DriveState d, String what, DriveAnswer<?> a) {
+    private void note(DriveState d, String what, DriveAnswer<?> a) {
         if (a.unsupported()) {
             LOG.info("Drive {} offers no {} ({}); not asked again", d.name(), what, a.fault().getMessage());
-        } else {
-            LOG.warn("Drive {}: no {} for {} at this load: {}", d.name(), what, d.barcode, a.fault());
+        } else { // asked again at the next load; a tape host without sg_raw would otherwise log at every load
+            probe.once(d.device(), what, a.fault().toString());
         }
     }
 }

@@ -171,7 +171,8 @@ final class DriveProbe {
         }
     }
 
-    private void once(String device, String what, String why) {
+    /** Logs that the drive at {@code device} gave no {@code what}, once per drive and {@code what}. */
+    void once(String device, String what, String why) {
         if (unsupported.add(device + " " + what)) {
             LOG.info("Drive {}: no {} ({}); logged once", device, what, why);
         }
