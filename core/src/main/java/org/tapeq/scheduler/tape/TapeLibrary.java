@@ -56,8 +56,10 @@ public interface TapeLibrary {
     /**
      * The end-of-wrap positions of the cartridge in the drive as the drive reported them at the mount (READ END OF
      * WRAP POSITION: element w is the first block past wrap w), if the drive offers them; empty otherwise, and the
-     * scheduler keeps its own estimate. Asked on the loop after a mount (or adoption) completed, like
-     * {@link #capacity}. A decorator must pass it on.
+     * scheduler keeps its own estimate. A drive reports only the wraps that hold data, the last of them ending at end
+     * of data (IBM LTO SCSI Reference GA32-0928, 5.2.20), so there may be fewer elements than the media has wraps;
+     * the scheduler completes them. Asked on the loop after a mount (or adoption) completed, like {@link #capacity}.
+     * A decorator must pass it on.
      */
     default java.util.Optional<long[]> wrapEnds(String drive) {
         return java.util.Optional.empty();

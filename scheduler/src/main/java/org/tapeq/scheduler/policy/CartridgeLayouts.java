@@ -142,13 +142,15 @@ public final class CartridgeLayouts {
     }
 
     /**
-     * The drive reported {@code barcode}'s end-of-wrap blocks: they replace any learnt scale; locate costs learnt on
-     * them are kept. Locates observed before stay evidence: their blocks and times are what the drive did, and
-     * the cost fit places them on the reported wraps.
+     * The drive reported {@code barcode}'s end-of-wrap blocks (the wraps holding data, the last one ending at end of
+     * data: completed by {@link ReportedWrapEnds}): they replace any learnt scale; locate costs learnt on them are
+     * kept. Locates observed before stay evidence: their blocks and times are what the drive did, and the cost fit
+     * places them on the reported wraps. Throws {@link IllegalArgumentException} for ends it cannot use.
      */
     public void wrapEnds(String barcode, EstimatedGeometry nominal, long[] ends) {
+        EstimatedGeometry reported = nominal.withWrapEnds(ReportedWrapEnds.complete(ends, nominal.wraps()));
         Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
-        l.geometry = nominal.withWrapEnds(ends).withLocateCosts(l.costs);
+        l.geometry = reported.withLocateCosts(l.costs);
         l.reported = true;
     }
 

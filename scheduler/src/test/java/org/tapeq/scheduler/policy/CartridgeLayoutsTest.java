@@ -3,6 +3,8 @@ package org.tapeq.scheduler.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 
@@ -50,6 +52,36 @@ class CartridgeLayoutsTest {
         EstimatedGeometry g = layouts.geometry("A00001L9", nominal);
         assertEquals(nominal.withWrapEnds(ends).wrap(ends[100]), g.wrap(ends[100]));
         assertEquals(101, g.wrap(ends[100]));
+    }
+
+    /**
+     * A partly written cartridge: the drive reports the 100 wraps holding data, the last one ending at end of data
+     * (GA32-0928 5.2.20), on a tape whose wraps hold 3 % more than nominal.
+     */
+    @Test
+    void wrapEnds_onlyTheWrittenWraps_areCompletedFromTheMeasuredWraps() {
+        double perWrap = nominal.blocksPerWrap() * 1.03;
+        long[] reported = new long[100];
+        for (int w = 0; w < reported.length; w++) {
+            reported[w] = (long) ((w + 1) * perWrap);
+        }
+        long eod = (long) (99.25 * perWrap); // a quarter into wrap 99
+        reported[99] = eod;
+        layouts.wrapEnds("A00001L9", nominal, reported);
+        EstimatedGeometry g = layouts.geometry("A00001L9", nominal);
+        assertTrue(g.hasWrapEnds(), "the report was used, not ignored");
+        assertEquals(50, g.wrap(reported[49]), "a completed wrap's end as reported");
+        assertEquals(99, g.wrap(eod - 1), "the last block written lies on the wrap holding end of data");
+        long laterAppend = (long) (150.5 * perWrap); // written after the load: on wrap 150 of the real tape
+        assertEquals(150, g.wrap(laterAppend), "unwritten wraps follow the measured length, not the nominal one");
+        assertEquals(155, nominal.wrap(laterAppend), "(the nominal estimate is 5 wraps off there)");
+    }
+
+    @Test
+    void wrapEnds_onlyTheWrapHoldingEndOfData_isRefusedAndTheEstimateStays() {
+        assertThrows(IllegalArgumentException.class,
+                () -> layouts.wrapEnds("A00001L9", nominal, new long[] {1_000}));
+        assertSame(nominal, layouts.geometry("A00001L9", nominal));
     }
 
     @Test

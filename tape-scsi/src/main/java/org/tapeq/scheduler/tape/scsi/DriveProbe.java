@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 
 /**
@@ -14,7 +15,8 @@ import org.tapeq.scheduler.tape.CartridgeCapacity;
  * ({@code sg_raw}), and whether the loaded cartridge is blank. The sg3_utils
  * commands go to the drive's {@code st} device (the st driver passes SCSI commands through), so no sg device
  * needs configuring; a drive or tape host without them (no sg3_utils, a drive without LOG SENSE page 0x2e or
- * cartridge memory) answers "nothing known", logged once per drive and command.
+ * cartridge memory) answers "nothing known", logged once per drive and command. The drive-order commands answer a
+ * {@link DriveAnswer} that tells a drive lacking the command from a failure; {@link DriveOrder} acts on it.
  *
  * <p>Design notes. Called from the library's jobs on the runner's threads; the only state is the set of
  * (drive, command) pairs already logged as unsupported, a concurrent set.
@@ -64,68 +66,78 @@ final class DriveProbe {
 
     /**
      * The loaded cartridge's end-of-wrap positions ({@link WrapEnds}: READ END OF WRAP POSITION), the first block past
-     * each wrap of partition 0; empty if the drive rejects the command (ILLEGAL REQUEST: older drives, other vendors,
-     * the virtual labs), logged once per drive, or if the answer does not parse.
+     * each wrap of partition 0 that the drive reports; {@link DriveAnswer#unsupported} if the drive rejects the
+     * command (ILLEGAL REQUEST: older drives, other vendors, the virtual labs).
      */
-    Optional<long[]> wrapEnds(String device) {
+    DriveAnswer<long[]> wrapEnds(String device) {
         CommandRunner.Result r = runner.run(WrapEnds.command(device), timeoutMillis);
         if (!r.ok() || WrapEnds.unsupported(r)) {
-            once(device, "end-of-wrap positions", WrapEnds.unsupported(r) ? "the drive rejects READ END OF WRAP"
-                    + " POSITION (ILLEGAL REQUEST)" : r.line() + ": " + r.diagnostic());
-            return Optional.empty();
+            return failure("READ END OF WRAP POSITION", device, r, true);
         }
         try {
-            return Optional.of(WrapEnds.parse(r.stderr() + "\n" + r.stdout()));
+            return DriveAnswer.of(WrapEnds.parse(r.stderr() + "\n" + r.stdout()));
         } catch (IllegalArgumentException e) {
-            once(device, "end-of-wrap positions", e.getMessage());
-            return Optional.empty();
+            return DriveAnswer.failed(TapeFault.refusal("drive " + device + ": " + e.getMessage()));
         }
     }
 
     /**
      * How many segments the drive orders in one recommended access order ({@link AccessOrder}: RECEIVE RECOMMENDED
-     * ACCESS ORDER with UDS_LIMITS); 0 if the drive rejects the command (ILLEGAL REQUEST: drives without RAO, the
-     * virtual labs), logged once per drive, or if the answer does not parse.
+     * ACCESS ORDER with UDS_LIMITS); {@link DriveAnswer#unsupported} if the drive rejects the command (ILLEGAL
+     * REQUEST: drives without RAO, the virtual labs).
      */
-    int accessOrderLimit(String device) {
+    DriveAnswer<Integer> accessOrderLimit(String device) {
         CommandRunner.Result r = runner.run(AccessOrder.limitsCommand(device), timeoutMillis);
         if (!r.ok() || WrapEnds.unsupported(r)) {
-            once(device, "recommended access order", WrapEnds.unsupported(r) ? "the drive rejects RECEIVE"
-                    + " RECOMMENDED ACCESS ORDER (ILLEGAL REQUEST)" : r.line() + ": " + r.diagnostic());
-            return 0;
+            return failure("RECEIVE RECOMMENDED ACCESS ORDER (UDS limits)", device, r, true);
         }
         try {
-            return AccessOrder.parseLimit(r.stderr() + "\n" + r.stdout());
+            return DriveAnswer.of(AccessOrder.parseLimit(r.stderr() + "\n" + r.stdout()));
         } catch (IllegalArgumentException e) {
-            once(device, "recommended access order", e.getMessage());
-            return 0;
+            return DriveAnswer.failed(TapeFault.refusal("drive " + device + ": " + e.getMessage()));
         }
     }
 
     /**
      * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the loaded tape (GENERATE,
-     * then RECEIVE RECOMMENDED ACCESS ORDER): a permutation of their indices; empty, with the reason logged, if
-     * either command fails or the answer is not the list that was sent.
+     * then RECEIVE RECOMMENDED ACCESS ORDER): a permutation of their indices. A drive that lacks the command (invalid
+     * operation code) answers {@link DriveAnswer#unsupported}; one that rejects this request (another ILLEGAL
+     * REQUEST, such as an invalid field) or answers with a list other than the one sent, a refusal of this request;
+     * any other failure is the fault {@link FaultMap} gives it (a hardware error: {@code DRIVE}).
      */
-    Optional<int[]> accessOrder(String device, long[] starts, long[] ends) {
+    DriveAnswer<int[]> accessOrder(String device, long[] starts, long[] ends) {
         byte[] parameters = AccessOrder.parameters(starts, ends);
         CommandRunner.Result g = runner.feed(AccessOrder.generateCommand(device, starts.length), 0, timeoutMillis,
                 stdin -> stdin.write(parameters));
         if (!g.ok() || WrapEnds.unsupported(g)) {
-            LOG.info("Drive {}: GENERATE RECOMMENDED ACCESS ORDER failed: {}", device, g.diagnostic());
-            return Optional.empty();
+            return failure("GENERATE RECOMMENDED ACCESS ORDER", device, g, false);
         }
         CommandRunner.Result r = runner.run(AccessOrder.receiveCommand(device, starts.length), timeoutMillis);
         if (!r.ok() || WrapEnds.unsupported(r)) {
-            LOG.info("Drive {}: RECEIVE RECOMMENDED ACCESS ORDER failed: {}", device, r.diagnostic());
-            return Optional.empty();
+            return failure("RECEIVE RECOMMENDED ACCESS ORDER", device, r, false);
         }
         try {
-            return Optional.of(AccessOrder.parseOrder(r.stderr() + "\n" + r.stdout(), starts, ends));
+            return DriveAnswer.of(AccessOrder.parseOrder(r.stderr() + "\n" + r.stdout(), starts, ends));
         } catch (IllegalArgumentException e) {
-            LOG.info("Drive {}: {}", device, e.getMessage());
-            return Optional.empty();
+            return DriveAnswer.failed(TapeFault.refusal("drive " + device + ": " + e.getMessage()));
         }
+    }
+
+    /**
+     * A failed optional command, told apart by its sense: the drive lacks the command (invalid operation code, or for
+     * {@code anyIllegalRequest} any ILLEGAL REQUEST: a probe with fixed fields the drive rejects will always be
+     * rejected), it refused this request only (another ILLEGAL REQUEST), or a fault as for the other drive commands.
+     */
+    private static <T> DriveAnswer<T> failure(String command, String device, CommandRunner.Result r,
+                                              boolean anyIllegalRequest) {
+        String why = "drive " + device + " rejects " + command + " (ILLEGAL REQUEST): " + r.diagnostic();
+        if (WrapEnds.invalidOperationCode(r) || (anyIllegalRequest && WrapEnds.unsupported(r))) {
+            return DriveAnswer.notOffered(why);
+        }
+        if (WrapEnds.unsupported(r)) {
+            return DriveAnswer.failed(TapeFault.refusal(why));
+        }
+        return DriveAnswer.failed(FaultMap.fault(FaultMap.Op.POSITION, "drive " + device + ": " + command, r));
     }
 
     /**
@@ -159,7 +171,8 @@ final class DriveProbe {
         }
     }
 
-    private void once(String device, String what, String why) {
+    /** Logs that the drive at {@code device} gave no {@code what}, once per drive and {@code what}. */
+    void once(String device, String what, String why) {
         if (unsupported.add(device + " " + what)) {
             LOG.info("Drive {}: no {} ({}); logged once", device, what, why);
         }

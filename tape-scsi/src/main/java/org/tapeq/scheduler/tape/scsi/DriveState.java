@@ -29,6 +29,14 @@ final class DriveState {
     volatile TapeAlert mediaAlert;
     /** What the loaded cartridge's memory said about its capacity at the load, or null. */
     volatile CartridgeCapacity capacity;
+    /** The end-of-wrap positions the drive reported for the loaded cartridge at its load ({@link DriveOrder}). */
+    volatile long[] wrapEnds;
+    /** How many segments the drive orders at once for the loaded cartridge ({@link DriveOrder}); 0: none. */
+    volatile int accessOrderLimit;
+    /** The drive rejected READ END OF WRAP POSITION as unsupported: it is not asked again. Kept across loads. */
+    volatile boolean noWrapEnds;
+    /** The drive rejected the recommended access order commands as unsupported: not asked again. Kept across loads. */
+    volatile boolean noAccessOrder;
 
     DriveState(ScsiSettings.Drive config) {
         this.config = config;
@@ -51,5 +59,7 @@ final class DriveState {
         prepared = false;
         mediaAlert = null;
         capacity = null;
+        wrapEnds = null;
+        accessOrderLimit = 0;
     }
 }

@@ -22,16 +22,18 @@ final class LibraryInventory {
 
     private final Changer changer;
     private final DriveProbe probe;
+    private final DriveOrder order;
     private final DriveCommands mt;
     private final Collection<DriveState> drives;
     private final String changerDevice;
     /** The first inventory (at start) reconciled the drives; later ones only read the changer. */
     private volatile boolean drivesReconciled;
 
-    LibraryInventory(Changer changer, DriveProbe probe, DriveCommands mt, Collection<DriveState> drives,
-                     String changerDevice) {
+    LibraryInventory(Changer changer, DriveProbe probe, DriveOrder order, DriveCommands mt,
+                     Collection<DriveState> drives, String changerDevice) {
         this.changer = changer;
         this.probe = probe;
+        this.order = order;
         this.mt = mt;
         this.drives = drives;
         this.changerDevice = changerDevice;
@@ -76,6 +78,7 @@ final class LibraryInventory {
                 online = r.ok();
                 if (online && loaded != null) {
                     d.capacity = probe.capacity(d.device()).orElse(null);
+                    order.loaded(d);
                 }
                 if (!online) {
                     LOG.warn("Drive {} ({}) does not answer: {}", d.config.name(), d.device(), r.diagnostic());

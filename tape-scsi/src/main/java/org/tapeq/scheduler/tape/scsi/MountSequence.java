@@ -26,13 +26,16 @@ final class MountSequence {
 
     private final Changer changer;
     private final DriveProbe probe;
+    private final DriveOrder order;
     private final AlertBlame blame;
     private final DriveCommands mt;
     private final long tapeTimeoutMillis;
 
-    MountSequence(Changer changer, DriveProbe probe, AlertBlame blame, DriveCommands mt, long tapeTimeoutMillis) {
+    MountSequence(Changer changer, DriveProbe probe, DriveOrder order, AlertBlame blame, DriveCommands mt,
+                  long tapeTimeoutMillis) {
         this.changer = changer;
         this.probe = probe;
+        this.order = order;
         this.blame = blame;
         this.mt = mt;
         this.tapeTimeoutMillis = tapeTimeoutMillis;
@@ -102,6 +105,7 @@ final class MountSequence {
             throw fault;
         }
         d.capacity = probe.capacity(d.device()).orElse(null);
+        order.loaded(d);
         return null;
     }
 

@@ -70,6 +70,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     private final LabelVerifier labels;
     private final CommandRunner runner;
     private final DriveProbe probe;
+    private final DriveOrder order;
     private final DriveCommands mt;
     private final Map<String, DriveState> drives = new LinkedHashMap<>();
     private final Changer changer;
@@ -92,11 +93,12 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         }
         this.runner = new CommandRunner(loop, settings.commandPrefix(), settings.drives().size() + 2);
         this.probe = new DriveProbe(runner, settings.tapeTimeoutMillis());
+        this.order = new DriveOrder(probe);
         this.mt = new DriveCommands(runner, settings.tapeTimeoutMillis());
         this.changer = new Changer(runner, settings);
         this.blame = new AlertBlame(loop, probe);
-        this.mounts = new MountSequence(changer, probe, blame, mt, settings.tapeTimeoutMillis());
-        this.inventory = new LibraryInventory(changer, probe, mt, drives.values(), settings.changer());
+        this.mounts = new MountSequence(changer, probe, order, blame, mt, settings.tapeTimeoutMillis());
+        this.inventory = new LibraryInventory(changer, probe, order, mt, drives.values(), settings.changer());
     }
 
     @Override
@@ -108,6 +110,21 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     public Optional<CartridgeCapacity> capacity(String drive) {
         DriveState d = drives.get(drive);
         return d == null || d.barcode == null ? Optional.empty() : Optional.ofNullable(d.capacity);
+    }
+
+    @Override
+    public Optional<long[]> wrapEnds(String drive) {
+        return order.wrapEnds(drives.get(drive));
+    }
+
+    @Override
+    public int accessOrderLimit(String drive) {
+        return order.limit(drives.get(drive));
+    }
+
+    @Override
+    public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+        submit(drive, "recommended access order on " + drive, done, d -> order.order(d, starts, ends));
     }
 
     @Override
@@ -343,6 +360,7 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         d.labelVerified = false;
         d.eod = -1;
         d.files = -1;
+        d.wrapEnds = null; // the data they described is gone
         WrittenFile written = writeFile(d, 0, 0, label, what);
         d.labelVerified = true;
         return written;

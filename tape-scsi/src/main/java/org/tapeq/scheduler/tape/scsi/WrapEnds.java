@@ -45,7 +45,9 @@ final class WrapEnds {
 
     /**
      * Parses {@code sg_raw}'s output: the first block past each wrap of partition 0 ({@code ends[w]} = the last
-     * block of wrap w + 1), in wrap order. Throws {@link IllegalArgumentException} naming the problem if there is no
+     * block of wrap w + 1), in wrap order. The drive reports only the wraps that hold data, the last of them ending
+     * at end of data rather than at the wrap's end (GA32-0928 5.2.20), so there may be fewer ends than the media has
+     * wraps: they are returned as reported, and the scheduler completes them (its {@code ReportedWrapEnds}). Throws {@link IllegalArgumentException} naming the problem if there is no
      * data, the length is cut, wraps are missing or out of order, or the positions go backwards.
      */
     static long[] parse(String output) {
@@ -60,6 +62,9 @@ final class WrapEnds {
                     + " bytes follow but " + (data.length - 2) + " arrived (allocation length too small?)");
         }
         int descriptors = (following - 2) / DESCRIPTOR;
+        if (following == 2) { // the drive reports only wraps that hold data (GA32-0928 5.2.20)
+            throw new IllegalArgumentException("READ END OF WRAP POSITION reports no wrap (a blank cartridge?)");
+        }
         if (descriptors <= 0 || (following - 2) % DESCRIPTOR != 0) {
             throw new IllegalArgumentException("READ END OF WRAP POSITION: " + following
                     + " bytes of wrap descriptors is not a whole number of " + DESCRIPTOR + "-byte descriptors");
@@ -93,11 +98,16 @@ final class WrapEnds {
         return java.util.Arrays.copyOf(ends, n);
     }
 
-    /** Whether the drive refused the command as unknown (ILLEGAL REQUEST): no wrap ends from this drive. */
+    /** Whether the drive refused the command (sense key ILLEGAL REQUEST, as {@code sg_raw} prints the sense). */
     static boolean unsupported(CommandRunner.Result r) {
         String text = (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT);
         return text.contains("illegal request") || text.contains("invalid command operation code")
                 || text.contains("invalid field in cdb");
+    }
+
+    /** Whether the drive lacks the command altogether (additional sense INVALID COMMAND OPERATION CODE, 20h/00h). */
+    static boolean invalidOperationCode(CommandRunner.Result r) {
+        return (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT).contains("invalid command operation code");
     }
 
     /**

@@ -14,11 +14,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
 
 /**
@@ -145,16 +145,29 @@ class AccessOrderTest {
     // ---------------------------------------------------------------- the probe against a fake sg_raw
 
     private DriveProbe probe(boolean supported) throws IOException {
+        return probe(supported, null);
+    }
+
+    /**
+     * A fake sg_raw: a drive without RAO (every command ILLEGAL REQUEST, invalid operation code), or one with it
+     * whose RECEIVE of the list prints {@code receiveFailure} and exits 3 when that is not null.
+     */
+    private DriveProbe probe(boolean supported, String receiveFailure) throws IOException {
         Path bin = Files.createDirectories(host.resolve("bin"));
         Files.writeString(host.resolve("limits.txt"), resource("sg_raw-rrao-limits.txt"));
         Files.writeString(host.resolve("list.txt"), resource("sg_raw-rrao-list.txt"));
         Files.writeString(host.resolve("illegal.txt"), resource("sg_raw-reowp-illegal-request.txt"));
+        if (receiveFailure != null) {
+            Files.writeString(host.resolve("receive-failure.txt"), receiveFailure);
+        }
+        String receive = receiveFailure == null ? "cat " + host.resolve("list.txt")
+                : "cat " + host.resolve("receive-failure.txt") + " >&2; exit 3";
         String body = !supported ? "cat " + host.resolve("illegal.txt") + " >&2; exit 3\n"
                 : "echo \"$*\" >> " + host.resolve("sg_raw.log") + "\n"
                 + "case \"$1 $4 $5\" in\n"
                 + "  '-r a3 9d') cat " + host.resolve("limits.txt") + ";;\n"
                 + "  '-s a4 1d') cat > " + host.resolve("sent.bin") + ";;\n"
-                + "  '-r a3 1d') cat " + host.resolve("list.txt") + ";;\n"
+                + "  '-r a3 1d') " + receive + ";;\n"
                 + "  *) exit 2;;\n"
                 + "esac\n";
         Path script = bin.resolve("sg_raw");
@@ -165,11 +178,11 @@ class AccessOrderTest {
     }
 
     @Test
-    void probe_sendsTheSegmentsAndReadsTheDrivesOrder() throws IOException {
+    void probe_sendsTheSegmentsAndReadsTheDrivesOrder() throws Exception {
         DriveProbe p = probe(true);
-        assertEquals(AccessOrder.MAX_SEGMENTS, p.accessOrderLimit("/dev/nst0"));
-        Optional<int[]> order = p.accessOrder("/dev/nst0", STARTS, ENDS);
-        assertArrayEquals(new int[] {2, 0, 1}, order.orElseThrow());
+        assertEquals(AccessOrder.MAX_SEGMENTS, p.accessOrderLimit("/dev/nst0").get());
+        DriveAnswer<int[]> order = p.accessOrder("/dev/nst0", STARTS, ENDS);
+        assertArrayEquals(new int[] {2, 0, 1}, order.get());
         assertArrayEquals(AccessOrder.parameters(STARTS, ENDS), Files.readAllBytes(host.resolve("sent.bin")),
                 "the drive received the parameter list byte for byte");
         List<String> log = Files.readAllLines(host.resolve("sg_raw.log"));
@@ -192,9 +205,31 @@ class AccessOrderTest {
     }
 
     @Test
-    void probe_aDriveWithoutRao_ordersNothing() throws IOException {
+    void probe_aDriveWithoutRao_answersNotOffered() throws Exception {
         DriveProbe p = probe(false);
-        assertEquals(0, p.accessOrderLimit("/dev/nst0"));
-        assertFalse(p.accessOrder("/dev/nst0", STARTS, ENDS).isPresent());
+        DriveAnswer<Integer> limit = p.accessOrderLimit("/dev/nst0");
+        assertTrue(limit.unsupported() && limit.fault().refusal(), String.valueOf(limit.fault()));
+        DriveAnswer<int[]> order = p.accessOrder("/dev/nst0", STARTS, ENDS);
+        assertTrue(order.unsupported() && order.fault().refusal(), String.valueOf(order.fault()));
+    }
+
+    @Test
+    void probe_hardwareErrorInTheRequest_isADriveFaultNotARefusal() throws Exception {
+        DriveProbe p = probe(true, "SCSI Status: Check Condition \n\nSense Information:\nFixed format, current;"
+                + " Sense key: Hardware Error\nAdditional sense: Internal target failure\n");
+        DriveAnswer<int[]> order = p.accessOrder("/dev/nst0", STARTS, ENDS);
+        assertFalse(order.ok());
+        assertFalse(order.unsupported(), "a hardware error says nothing about what the drive offers");
+        assertFalse(order.fault().refusal(), order.fault().toString());
+        assertEquals(FaultKind.DRIVE, order.fault().kind());
+    }
+
+    @Test
+    void probe_illegalFieldInOneRequest_refusesThatRequestOnly() throws Exception {
+        DriveProbe p = probe(true, "SCSI Status: Check Condition \n\nSense Information:\nFixed format, current;"
+                + " Sense key: Illegal Request\nAdditional sense: Invalid field in CDB\n");
+        DriveAnswer<int[]> order = p.accessOrder("/dev/nst0", STARTS, ENDS);
+        assertTrue(order.fault().refusal(), order.fault().toString());
+        assertFalse(order.unsupported(), "the drive has the command; only this request was refused");
     }
 }

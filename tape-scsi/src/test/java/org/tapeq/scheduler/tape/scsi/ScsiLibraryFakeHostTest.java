@@ -1,7 +1,11 @@
 package org.tapeq.scheduler.tape.scsi;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,14 +21,16 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
 
 /**
- * The library against a fake tape host: {@code mtx}, {@code mt}, {@code sg_logs} and {@code sg_read_attr} are
- * scripts first on the command prefix's PATH, keeping a one-drive, three-slot library's state in files.
+ * The library against a fake tape host: {@code mtx}, {@code mt}, {@code sg_logs}, {@code sg_read_attr} and
+ * {@code sg_raw} are scripts first on the command prefix's PATH, keeping a one-drive, three-slot library's state in
+ * files; {@code sg_raw} answers with the outputs built from the SCSI reference ({@code spec/}).
  */
 class ScsiLibraryFakeHostTest {
 
@@ -90,6 +96,23 @@ class ScsiLibraryFakeHostTest {
                 + "if [ -e $S/media ]; then rm $S/media; cat " + host.resolve("alerts-media") + "; else cat "
                 + host.resolve("alerts-none") + "; fi\n");
         script(bin.resolve("sg_read_attr"), "echo 'no cartridge memory' >&2; exit 5\n");
+        // READ END OF WRAP POSITION and the recommended access order: a drive without them (the labs) unless
+        // state/rao says otherwise; state/receive-fails: RECEIVE of the list fails with its contents
+        Files.writeString(host.resolve("reowp.txt"), Recorded.text("spec/sg_raw-reowp-lto9.txt"));
+        Files.writeString(host.resolve("limits.txt"), Recorded.text("spec/sg_raw-rrao-limits.txt"));
+        Files.writeString(host.resolve("list.txt"), Recorded.text("spec/sg_raw-rrao-list.txt"));
+        Files.writeString(host.resolve("illegal.txt"), Recorded.text("spec/sg_raw-reowp-illegal-request.txt"));
+        script(bin.resolve("sg_raw"), "S=" + s + "\nH=" + host + "\n"
+                + "echo \"$1 $4 $5\" >> $S/sg_raw.log\n"
+                + "if [ ! -e $S/rao ]; then cat $H/illegal.txt >&2; exit 9; fi\n"
+                + "case \"$1 $4 $5\" in\n"
+                + "  '-r a3 1f') cat $H/reowp.txt;;\n"
+                + "  '-r a3 9d') cat $H/limits.txt;;\n"
+                + "  '-s a4 1d') cat > /dev/null;;\n"
+                + "  '-r a3 1d') if [ -e $S/receive-fails ]; then cat $S/receive-fails >&2; exit 3; fi;"
+                + " cat $H/list.txt;;\n"
+                + "  *) exit 2;;\n"
+                + "esac\n");
         ScsiSettings settings = new ScsiSettings("/dev/sch0", List.of(new ScsiSettings.Drive("d0", "/dev/nst0", 0)),
                 256 * 1024, List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "sh", "-c"), 10_000,
                 10_000, 10_000, 1 << 20);
@@ -102,11 +125,15 @@ class ScsiLibraryFakeHostTest {
     }
 
     private static void await(Consumer<Completion<Void>> op) throws Exception {
-        CompletableFuture<Void> f = new CompletableFuture<>();
+        call(op);
+    }
+
+    private static <T> T call(Consumer<Completion<T>> op) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
         op.accept(new Completion<>() {
             @Override
-            public void succeeded(Void value) {
-                f.complete(null);
+            public void succeeded(T value) {
+                f.complete(value);
             }
 
             @Override
@@ -114,7 +141,70 @@ class ScsiLibraryFakeHostTest {
                 f.completeExceptionally(fault);
             }
         });
-        f.get(60, TimeUnit.SECONDS);
+        return f.get(60, TimeUnit.SECONDS);
+    }
+
+    /** The fault an operation failed with (it must fail). */
+    private static <T> TapeFault fault(Consumer<Completion<T>> op) {
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> call(op));
+        return assertInstanceOf(TapeFault.class, failed.getCause());
+    }
+
+    /** The three ranges of the recorded RAO list (spec/README.md): the drive orders them 2, 0, 1. */
+    private static final long[] STARTS = {1000, 50_000, 7};
+    private static final long[] ENDS = {1100, 50_010, 20};
+
+    private List<String> sgRawCalls() throws IOException {
+        Path log = host.resolve("state/sg_raw.log");
+        return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    }
+
+    @Test
+    void driveWithWrapEndsAndRao_offersThemForTheLoadedCartridge() throws Exception {
+        fakeHost();
+        Files.createFile(host.resolve("state/rao"));
+        assertEquals(0, library.accessOrderLimit("d0"), "nothing before a load");
+        await(done -> library.mount("d0", X, done));
+        long[] reported = WrapEnds.parse(Recorded.text("spec/sg_raw-reowp-lto9.txt"));
+        assertArrayEquals(reported, library.wrapEnds("d0").orElseThrow());
+        assertEquals(AccessOrder.MAX_SEGMENTS, library.accessOrderLimit("d0"));
+        int[] order = ScsiLibraryFakeHostTest.<int[]>call(done -> library.recommendAccessOrder("d0", STARTS, ENDS,
+                done));
+        assertArrayEquals(new int[] {2, 0, 1}, order);
+        await(done -> library.unmount("d0", done));
+        assertTrue(library.wrapEnds("d0").isEmpty(), "forgotten at the unload");
+        assertEquals(0, library.accessOrderLimit("d0"));
+    }
+
+    @Test
+    void driveWithoutThem_fallsBackCleanly_andIsAskedOnce() throws Exception {
+        fakeHost();
+        await(done -> library.mount("d0", X, done));
+        assertTrue(library.wrapEnds("d0").isEmpty());
+        assertEquals(0, library.accessOrderLimit("d0"));
+        TapeFault refused = fault((Completion<int[]> done) -> library.recommendAccessOrder("d0", STARTS, ENDS, done));
+        assertTrue(refused.refusal(), refused.toString());
+        await(done -> library.unmount("d0", done));
+        await(done -> library.mount("d0", Y, done));
+        assertTrue(library.wrapEnds("d0").isEmpty());
+        assertEquals(List.of("-r a3 1f", "-r a3 9d"), sgRawCalls(),
+                "each command asked once, at the first load; the refusal is remembered for the drive");
+    }
+
+    @Test
+    void faultMidRequest_isADriveFault_andTheDriveStillOffersItsOrder() throws Exception {
+        fakeHost();
+        Files.createFile(host.resolve("state/rao"));
+        Files.writeString(host.resolve("state/receive-fails"), "SCSI Status: Check Condition \n\nSense Information:\n"
+                + "Fixed format, current; Sense key: Hardware Error\nAdditional sense: Internal target failure\n");
+        await(done -> library.mount("d0", X, done));
+        TapeFault f = fault((Completion<int[]> done) -> library.recommendAccessOrder("d0", STARTS, ENDS, done));
+        assertFalse(f.refusal(), f.toString());
+        assertEquals(FaultKind.DRIVE, f.kind());
+        assertEquals(AccessOrder.MAX_SEGMENTS, library.accessOrderLimit("d0"), "a fault is no refusal: still offered");
+        Files.delete(host.resolve("state/receive-fails"));
+        assertArrayEquals(new int[] {2, 0, 1}, ScsiLibraryFakeHostTest.<int[]>call(done ->
+                library.recommendAccessOrder("d0", STARTS, ENDS, done)));
     }
 
     @Test

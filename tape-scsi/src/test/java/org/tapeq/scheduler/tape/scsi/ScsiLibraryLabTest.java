@@ -467,6 +467,27 @@ abstract class ScsiLibraryLabTest {
         unmount(DRIVE);
     }
 
+    /**
+     * Neither lab's drives implement READ END OF WRAP POSITION or the recommended access order: the mounts go on, the
+     * library offers neither (so the engine keeps its own estimate and order), an order request is a refusal, not a
+     * drive fault, and a second load does the same.
+     */
+    @Test
+    @Order(14)
+    void driveOrder_theLabDrivesLackIt_fallsBackCleanly() throws Exception {
+        emptyDrives();
+        for (int load = 0; load < 2; load++) {
+            mount(scratch);
+            assertTrue(library.wrapEnds(DRIVE).isEmpty(), "load " + load + ": no end-of-wrap positions");
+            assertEquals(0, library.accessOrderLimit(DRIVE), "load " + load + ": no recommended access order");
+            TapeFault refused = failure(() -> await((Completion<int[]> done) -> library.recommendAccessOrder(DRIVE,
+                    new long[] {0, 10}, new long[] {5, 20}, done)));
+            assertTrue(refused.refusal(), "load " + load + ": " + refused);
+            locate(0);
+            unmount(DRIVE);
+        }
+    }
+
     /** Unloads what an earlier failed step left in a drive, so that one failure does not fail the next steps. */
     private void emptyDrives() throws Exception {
         for (Inventory.Drive d : inventory(library).drives()) {

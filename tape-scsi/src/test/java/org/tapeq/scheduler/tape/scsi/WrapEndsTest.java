@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
@@ -54,6 +53,28 @@ class WrapEndsTest {
         assertArrayEquals(new long[] {10}, WrapEnds.parse(out));
     }
 
+    /** A partly written cartridge: only the wraps holding data, the last one ending at end of data (5.2.20). */
+    @Test
+    void parse_onlyTheWrittenWraps_areReturnedAsReported() {
+        String out = """
+                Received 40 bytes of data:
+                 00     00 26 00 00 00 00 00 00  00 00 00 00 00 03 bf c3    .&..............
+                 10     00 01 00 00 00 00 00 00  00 07 7f f1 00 02 00 00    ................
+                 20     00 00 00 00 00 08 00 00                             ........
+                """;
+        assertArrayEquals(new long[] {0x3bfc4, 0x77ff2, 0x80001}, WrapEnds.parse(out));
+    }
+
+    @Test
+    void parse_noWrapReported_saysSo() {
+        String out = """
+                Received 4 bytes of data:
+                 00     00 02 00 00                                         ....
+                """;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WrapEnds.parse(out));
+        assertTrue(e.getMessage().contains("reports no wrap"), e.getMessage());
+    }
+
     @Test
     void parse_lengthBeyondTheData_namesTheAllocationLength() {
         String out = """
@@ -92,11 +113,14 @@ class WrapEndsTest {
     }
 
     @Test
-    void wrapEnds_commandFailsOnTheHost_isEmptyNotAnError() {
+    void wrapEnds_commandFailsOnTheHost_isAFailureNotARefusal() {
         try (RealTimeEventLoop loop = new RealTimeEventLoop("test-loop", 1)) {
             CommandRunner runner = new CommandRunner(loop, List.of("sh", "-c"), 1);
             try {
-                assertEquals(Optional.empty(), new DriveProbe(runner, 10_000).wrapEnds("/nonexistent/nst9"));
+                DriveAnswer<long[]> a = new DriveProbe(runner, 10_000).wrapEnds("/nonexistent/nst9");
+                assertFalse(a.ok());
+                assertFalse(a.unsupported(), "a host that cannot run the command says nothing about the drive");
+                assertFalse(a.fault().refusal(), a.fault().toString());
             } finally {
                 runner.close();
             }
