@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.tape.scsi;
 
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 
@@ -29,6 +30,9 @@ final class DriveState {
     volatile TapeAlert mediaAlert;
     /** What the loaded cartridge's memory said about its capacity at the load, or null. */
     volatile CartridgeCapacity capacity;
+
+    /** The drive's generation (configured, or from its INQUIRY at the first inventory), or null if not known. */
+    volatile DriveType type;
 
     DriveState(ScsiSettings.Drive config) {
         this.config = config;
