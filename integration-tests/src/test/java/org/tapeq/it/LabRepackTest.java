@@ -49,7 +49,8 @@ import org.tapeq.testing.support.Poll;
  * catalog rebuilt from the two cartridges with the command {@code tapeq catalog rebuild} sends, and once more
  * from an empty catalog, each time finding every live file where the repack put it (cartridge, tape file, block,
  * offset). Uses cartridges 6 (the source) and 7 (the target), labelled for atlas with force; the end-to-end test
- * uses 1-5 and the tape-scsi module's library test the last ones.
+ * uses 1-5 and the tape-scsi module's library test the last ones (on the mhVTL lab the last three, so that lab is
+ * started with 10 cartridges: {@link MhvtlRepackTest}).
  */
 @Tag("slow")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -77,13 +78,22 @@ abstract class LabRepackTest {
 
     LabRepackTest(Lab spec) {
         this.spec = spec;
-        this.source = spec.barcode(6);
-        this.target = spec.barcode(7);
+        this.source = spec.barcode(SOURCE);
+        this.target = spec.barcode(TARGET);
+    }
+
+    /** Cartridge {@code n} of the lab: 6 the source, 7 the target. */
+    static final int SOURCE = 6;
+    static final int TARGET = 7;
+
+    /** Checks that the lab, as started, leaves {@link #SOURCE} and {@link #TARGET} to this test; fails it if not. */
+    void checkCartridges() {
     }
 
     @BeforeAll
     void start() throws Exception {
         lab = spec.dir();
+        checkCartridges();
         root = Files.createTempDirectory("tapeq-it-repack-");
         site = Lab.site(root, lab);
         daemon = site.startDaemon();

@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 
 import org.tapeq.config.ConfigNode;
 import org.tapeq.config.Units;
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.tape.scsi.ScsiSettings;
 
 /**
@@ -40,7 +41,9 @@ public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<S
     static final String DRIVE_NAME = "name";
     static final String DRIVE_DEVICE = "device";
     static final String DRIVE_CHANGER_INDEX = "changerIndex";
-    static final List<String> DRIVE_KEYS = List.of(DRIVE_NAME, DRIVE_DEVICE, DRIVE_CHANGER_INDEX);
+    /** The drive's generation (LTO-8, LTO-9, TS1160), overriding what its INQUIRY says; optional. */
+    static final String DRIVE_TYPE = "type";
+    static final List<String> DRIVE_KEYS = List.of(DRIVE_NAME, DRIVE_DEVICE, DRIVE_CHANGER_INDEX, DRIVE_TYPE);
 
     private static final Pattern NAME_SYNTAX = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     static final int MAX_CHANGER_INDEX = 9999;
@@ -77,7 +80,12 @@ public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<S
                 throw d.error(DRIVE_CHANGER_INDEX, index + " is used by another drive (mtx numbers drives 0, 1, ...;"
                         + " by default a drive's position in this list)");
             }
-            drives.add(new ScsiSettings.Drive(name, device, (int) index));
+            String typeName = d.string(DRIVE_TYPE, null);
+            DriveType type = typeName == null ? null : DriveType.byName(typeName).orElseThrow(() -> d.error(DRIVE_TYPE,
+                    "\"" + typeName + "\" is not a drive type tapeq knows ("
+                    + String.join(", ", DriveType.KNOWN.stream().map(DriveType::name).toList())
+                    + "); leave it out and the drive's INQUIRY tells"));
+            drives.add(new ScsiSettings.Drive(name, device, (int) index, type));
         }
         String prefix = scsi.string(COMMAND_PREFIX, null);
         List<String> words = prefix == null ? List.of() : Arrays.asList(prefix.strip().split("\\s+"));
@@ -119,6 +127,9 @@ public record ScsiConfig(String changer, List<ScsiSettings.Drive> drives, List<S
             out.item(3, DRIVE_NAME, YamlText.quote(d.name()))
                     .put(4, DRIVE_DEVICE, YamlText.quote(d.device()))
                     .put(4, DRIVE_CHANGER_INDEX, d.changerIndex());
+            if (d.type() != null) {
+                out.put(4, DRIVE_TYPE, YamlText.quote(d.type().name()));
+            }
         }
         if (!commandPrefix.isEmpty()) {
             out.put(2, COMMAND_PREFIX, YamlText.quote(String.join(" ", commandPrefix)));

@@ -128,6 +128,9 @@ class ConfigErrorsTest {
                         "library.scsi.drives[0].name: \"drive 1\" must be 1-64 letters"),
                 Arguments.of(DIRECTORY + "library:\n  scsi:\n    drives:\n      - device: /dev/nst0\n",
                         "library.scsi.drives[0].name: required"),
+                Arguments.of(DIRECTORY + "library:\n  scsi:\n    drives:\n      - name: a\n        device: /dev/nst0\n"
+                                + "        type: LTO-7\n",
+                        "library.scsi.drives[0].type: \"LTO-7\" is not a drive type tapeq knows (LTO-8, LTO-9, TS1160)"),
                 Arguments.of(DIRECTORY + "library:\n  scsi:\n    tapeTimeout: 0\n",
                         "library.scsi.tapeTimeout: must be longer than 0"),
                 Arguments.of(DIRECTORY + "library:\n  scsi:\n    dataMinRate: 100\n",

@@ -15,6 +15,7 @@ import org.tapeq.daemon.config.LibraryConfig.Backend;
 import org.tapeq.scheduler.tape.scsi.ScsiSettings;
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.engine.SchedulerConfig.GroupShare;
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.sim.DataMode;
 
@@ -56,6 +57,7 @@ class DaemonConfigTest {
                   - name: lto-b
                     device: /dev/nst0
                     changerIndex: 3
+                    type: lto9
                 commandPrefix: ssh -o BatchMode=yes tapehost
                 robotTimeout: 5m
                 tapeTimeout: 20m
@@ -154,7 +156,7 @@ class DaemonConfigTest {
         assertEquals(new LibraryConfig(Backend.SCSI, 1 << 20, new SimulatedConfig(Path.of("/srv/sim"),
                 DataMode.SIZE_ONLY, 100, 2, MediaType.LTO8, 99, "ABCD", -7),
                 new ScsiConfig("/dev/sg3", List.of(new ScsiSettings.Drive("lto-a", "/dev/nst1", 0),
-                        new ScsiSettings.Drive("lto-b", "/dev/nst0", 3)), List.of("ssh", "-o", "BatchMode=yes",
+                        new ScsiSettings.Drive("lto-b", "/dev/nst0", 3, DriveType.LTO9)), List.of("ssh", "-o", "BatchMode=yes",
                         "tapehost"), 300_000, 1_200_000, 120_000, 50_000_000)), c.library());
         assertEquals(1 << 20, c.library().scsi().settings(c.library().blockSizeBytes()).blockSize());
         assertEquals(new IntakeConfig(600_000, false, 1 << 20), c.intake());
@@ -253,6 +255,7 @@ class DaemonConfigTest {
         String described = parse(FULL).describe();
         assertEquals(described, parse(described).describe());
         assertTrue(described.contains("\n  quietTime: 5m\n"), described);
+        assertTrue(described.contains("\n        type: \"LTO-9\"\n"), described);
         assertTrue(described.contains("\n    stageBufferReserve: 2.5%\n"), described);
         assertTrue(described.contains("\n  passwordFile: \"/etc/tapeq/catalog.password\"\n"), described);
     }

@@ -10,9 +10,9 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 
 /**
- * What the backend asks a drive besides moving tape: its TapeAlert flags ({@code sg_logs}), the capacity in the
- * loaded cartridge's memory ({@code sg_read_attr}), its end-of-wrap positions and recommended access order
- * ({@code sg_raw}), and whether the loaded cartridge is blank. The sg3_utils
+ * What the backend asks a drive besides moving tape: its identity ({@code sg_inq}), its TapeAlert flags
+ * ({@code sg_logs}), the capacity in the loaded cartridge's memory ({@code sg_read_attr}), its end-of-wrap positions
+ * and recommended access order ({@code sg_raw}), and whether the loaded cartridge is blank. The sg3_utils
  * commands go to the drive's {@code st} device (the st driver passes SCSI commands through), so no sg device
  * needs configuring; a drive or tape host without them (no sg3_utils, a drive without LOG SENSE page 0x2e or
  * cartridge memory) answers "nothing known", logged once per drive and command. The drive-order commands answer a
@@ -47,6 +47,19 @@ final class DriveProbe {
             once(device, "TapeAlert", e.getMessage());
             return TapeAlert.NONE;
         }
+    }
+
+    /**
+     * The drive's identity from its standard INQUIRY ({@code sg_inq}); works with or without a cartridge loaded.
+     *
+     * @throws IllegalArgumentException naming the reason, if the command fails or its output does not parse
+     */
+    DriveIdentity identity(String device) {
+        CommandRunner.Result r = runner.run(DriveIdentity.command(device), timeoutMillis);
+        if (!r.ok()) {
+            throw new IllegalArgumentException(r.line() + ": " + r.diagnostic());
+        }
+        return DriveIdentity.parse(r.stdout());
     }
 
     /** The loaded cartridge's remaining and maximum capacity from its memory, if the drive reads it. */

@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.tape.scsi;
 
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 
@@ -37,6 +38,9 @@ final class DriveState {
     volatile boolean noWrapEnds;
     /** The drive rejected the recommended access order commands as unsupported: not asked again. Kept across loads. */
     volatile boolean noAccessOrder;
+
+    /** The drive's generation (configured, or from its INQUIRY at the first inventory), or null if not known. */
+    volatile DriveType type;
 
     DriveState(ScsiSettings.Drive config) {
         this.config = config;

@@ -13,7 +13,8 @@ import org.tapeq.scheduler.tape.Inventory;
 
 /**
  * What the library holds, for {@link ScsiLibrary#inventory}: the changer's view and, at the scheduler's start,
- * the drives' (which cartridge each holds, adopted as if this library had loaded it, and whether it answers).
+ * the drives' (which cartridge each holds, adopted as if this library had loaded it, whether it answers, and its
+ * generation: {@link DriveGeneration}).
  * Called on the runner's threads; the only state of its own is whether the drives were reconciled.
  */
 final class LibraryInventory {
@@ -67,6 +68,7 @@ final class LibraryInventory {
             String loaded = e.full() ? e.barcode() : null;
             boolean online = true;
             if (reconcile) {
+                DriveGeneration.find(d, probe);
                 if (e.full() && loaded == null) {
                     LOG.warn("Drive {} holds a cartridge without a readable barcode; it is ignored", d.config.name());
                 }

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
@@ -110,6 +111,13 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     public Optional<CartridgeCapacity> capacity(String drive) {
         DriveState d = drives.get(drive);
         return d == null || d.barcode == null ? Optional.empty() : Optional.ofNullable(d.capacity);
+    }
+
+    /** Known from the first inventory on (the scheduler's start): configured, or from the drive's INQUIRY. */
+    @Override
+    public Optional<DriveType> driveType(String drive) {
+        DriveState d = drives.get(drive);
+        return d == null ? Optional.empty() : Optional.ofNullable(d.type);
     }
 
     @Override

@@ -3,6 +3,8 @@ package org.tapeq.scheduler.tape.scsi;
 import java.util.List;
 import java.util.Objects;
 
+import org.tapeq.scheduler.model.DriveType;
+
 /**
  * How to reach a library through {@code mtx}, {@code mt} and {@code dd} (the daemon reads these from
  * {@code library.scsi:} in its configuration).
@@ -35,14 +37,21 @@ public record ScsiSettings(String changer, List<Drive> drives, int blockSize, Li
      * @param name         the drive's name in tapeq (catalog, status, logs)
      * @param device       its non-rewinding device, e.g. {@code /dev/nst0}
      * @param changerIndex its data transfer element number in {@code mtx} (0, 1, ...)
+     * @param type         its generation as the operator configured it, or null: then the drive's INQUIRY tells
+     *                     ({@link DriveIdentity})
      */
-    public record Drive(String name, String device, int changerIndex) {
+    public record Drive(String name, String device, int changerIndex, DriveType type) {
         public Drive {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(device, "device");
             if (changerIndex < 0) {
                 throw new IllegalArgumentException("negative changer index " + changerIndex + " of drive " + name);
             }
+        }
+
+        /** A drive whose generation its INQUIRY tells. */
+        public Drive(String name, String device, int changerIndex) {
+            this(name, device, changerIndex, null);
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -21,10 +22,12 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
 
 /**
@@ -53,6 +56,11 @@ class ScsiLibraryFakeHostTest {
     }
 
     private void fakeHost() throws IOException {
+        fakeHost(null);
+    }
+
+    /** The fake host; its drive answers the INQUIRY in {@code host/inquiry} (mhVTL's LTO-8 unless replaced). */
+    private void fakeHost(DriveType configured) throws IOException {
         Path bin = Files.createDirectories(host.resolve("bin"));
         Path s = Files.createDirectories(host.resolve("state"));
         Files.writeString(s.resolve("slot1"), X);
@@ -113,7 +121,11 @@ class ScsiLibraryFakeHostTest {
                 + " cat $H/list.txt;;\n"
                 + "  *) exit 2;;\n"
                 + "esac\n");
-        ScsiSettings settings = new ScsiSettings("/dev/sch0", List.of(new ScsiSettings.Drive("d0", "/dev/nst0", 0)),
+        Files.writeString(host.resolve("inquiry"), Recorded.text("mhvtl/sg_inq-ult3580-td8.txt"));
+        script(bin.resolve("sg_inq"), "echo \"$1\" >> " + s.resolve("inquired") + "\n"
+                + "cat " + host.resolve("inquiry") + "\n");
+        ScsiSettings settings = new ScsiSettings("/dev/sch0",
+                List.of(new ScsiSettings.Drive("d0", "/dev/nst0", 0, configured)),
                 256 * 1024, List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "sh", "-c"), 10_000,
                 10_000, 10_000, 1 << 20);
         library = new ScsiLibrary(loop, settings, (bytes, barcode) -> { });
@@ -230,5 +242,65 @@ class ScsiLibraryFakeHostTest {
         assertEquals(Y, Files.readString(host.resolve("state/slot2")), "Y went back to its slot");
         await(done -> library.mount("d0", Z, done));
         assertEquals(List.of(Y), suspects, "the media flag concerns Y, the cartridge in the drive when it was raised");
+    }
+
+    private Inventory inventory() throws Exception {
+        CompletableFuture<Inventory> f = new CompletableFuture<>();
+        library.inventory(new Completion<>() {
+            @Override
+            public void succeeded(Inventory value) {
+                f.complete(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                f.completeExceptionally(fault);
+            }
+        });
+        return f.get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void driveType_fromTheInquiryAtTheFirstInventory_onceNotAtLaterOnes() throws Exception {
+        fakeHost();
+        assertEquals(Optional.empty(), library.driveType("d0"), "not known before the first inventory");
+        inventory();
+        assertEquals(Optional.of(DriveType.LTO8), library.driveType("d0"));
+        inventory();
+        assertEquals(List.of("/dev/nst0"), Files.readAllLines(host.resolve("state/inquired")),
+                "asked once, at the first inventory");
+        assertEquals(Optional.empty(), library.driveType("d9"), "no such drive");
+    }
+
+    @Test
+    void driveType_ofAnLto9Drive() throws Exception {
+        fakeHost();
+        // an HPE LTO-9 drive's identification, in sg_inq's layout
+        Files.writeString(host.resolve("inquiry"), Recorded.text("mhvtl/sg_inq-ult3580-td8.txt")
+                .replace("IBM     ", "HPE     ").replace("ULT3580-TD8     ", "Ultrium 9-SCSI  "));
+        inventory();
+        assertEquals(Optional.of(DriveType.LTO9), library.driveType("d0"));
+    }
+
+    @Test
+    void driveType_unknownProductOrFailedInquiry_staysUnknown() throws Exception {
+        fakeHost();
+        Files.writeString(host.resolve("inquiry"), Recorded.text("lab/sg_inq-ult3580-td5.txt")); // LTO-5
+        inventory();
+        assertEquals(Optional.empty(), library.driveType("d0"));
+
+        library.close();
+        fakeHost();
+        Files.delete(host.resolve("inquiry")); // cat fails: the command fails
+        inventory();
+        assertEquals(Optional.empty(), library.driveType("d0"));
+    }
+
+    @Test
+    void driveType_configured_overridesTheInquiryWhichIsNotAsked() throws Exception {
+        fakeHost(DriveType.LTO9);
+        inventory();
+        assertEquals(Optional.of(DriveType.LTO9), library.driveType("d0"));
+        assertFalse(Files.exists(host.resolve("state/inquired")), "the drive was not asked");
     }
 }

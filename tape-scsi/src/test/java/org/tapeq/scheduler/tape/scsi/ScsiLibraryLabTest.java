@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.format.TapeLabel;
+import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
@@ -113,6 +115,15 @@ abstract class ScsiLibraryLabTest {
         assertEquals(List.of("d0", "d1"), inv.drives().stream().map(Inventory.Drive::id).toList());
         assertTrue(inv.cartridges().stream().anyMatch(c -> c.barcode().equals(scratch)
                 && c.location().startsWith("slot:")), inv.toString());
+    }
+
+    @Test
+    @Order(1)
+    void driveType_readFromTheDrivesInquiryAtTheFirstInventory() {
+        // mhVTL's drives answer IBM ULT3580-TD8 (LTO-8); the tgt lab's ULT3580-TD5, an LTO-5 tapeq does not model
+        Optional<DriveType> expected = lab.mhvtl() ? Optional.of(DriveType.LTO8) : Optional.empty();
+        assertEquals(expected, library.driveType("d0"));
+        assertEquals(expected, library.driveType("d1"));
     }
 
     @Test
