@@ -330,20 +330,19 @@ class SchedulerMigrationTest {
                 .reclaim(new ReclaimConfig(true, 0.9, 2, 0, 60_000)).build();
         try (EngineFixture f = EngineFixture.open(dir, config, SchedulerMigrationTest::library)) {
             fill(f);
-            // files 0..1 of each LTO-8 cartridge removed: 4 of 6 live, below 0.9 once the migration closes them
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.loop.runFor(1_000);
+            // files 0..1 of each LTO-8 cartridge removed: 4 of 6 live, below 0.9, and the migration closed them
             for (int i = 0; i < LTO8.size(); i++) {
                 for (int k = 0; k < 2; k++) {
                     f.scheduler.remove(new RemoveRequest(10_000 + i * 10 + k,
                             EngineFixture.pnfsid(i * PER_CARTRIDGE + k), "atlas"));
                 }
             }
-            f.loop.runUntilIdle();
-            assertEquals(List.of(), f.catalog.repackJobs(), "appendable cartridges are no candidates");
 
-            f.scheduler.migrate("LTO8", "LTO9", null);
             MigrationReport done = runUntil(f, MigrationReport::hasEnded);
 
-            assertEquals(0, f.await(f.scheduler.reclaim().status()).started(),
+            assertEquals(0, f.peekStatus().reclaim().started(),
                     "reclamation repacked a cartridge the migration is moving");
             for (RepackJob j : f.catalog.repackJobs()) {
                 assertEquals("LTO-9", j.targetMedia(), j.source() + " repacked by the migration");
