@@ -350,4 +350,29 @@ class SchedulerMigrationTest {
             assertEquals(LTO8.size(), done.cartridgesDone(), String.valueOf(done));
         }
     }
+
+    @Test
+    void migrate_lto8CartridgeLabelledMeanwhile_neverARepackTarget() throws IOException {
+        String late = "A00009L8"; // sorts first: the old choice among equally empty targets
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000)
+                .build(), b -> {
+            library(b);
+            b.cartridge(late, MediaType.LTO8, CAPACITY);
+        })) {
+            List<FlushRequest> flushed = fill(f);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.scheduler.labelCartridge(late, "raw", false);
+            runUntil(f, r -> f.catalog.cartridge(late).orElseThrow().state() == CartridgeState.APPENDABLE
+                    && !f.catalog.files(L9A).isEmpty());
+            f.scheduler.repackCartridge(L9A, null); // by hand, onto any media of the family
+
+            runUntil(f, MigrationReport::hasEnded);
+            f.loop.runUntilIdle();
+
+            assertTrue(f.peekStatus().repacks().stream().anyMatch(r -> r.source().equals(L9A) && r.filesDone() > 0),
+                    String.valueOf(f.peekStatus().repacks()));
+            assertEquals(List.of(), f.catalog.files(late), "a repack wrote to the media being migrated off");
+            assertAllOnLto9ByteIdentical(f, flushed);
+        }
+    }
 }
