@@ -1,5 +1,6 @@
 package org.tapeq.scheduler.engine.lifecycle;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class ScratchReturn {
         for (String barcode : setting.get().trim().split(" +")) {
             pending.add(barcode);
         }
-        for (String barcode : Set.copyOf(pending)) {
+        for (String barcode : new ArrayList<>(pending)) {
             if (repacks.unfinished(barcode)) {
                 LOG.info("Reclamation: {} returns to the scratch pool once its resumed repack has emptied it", barcode);
             } else if (relabels.busy(barcode)) {
