@@ -19,6 +19,7 @@ import org.tapeq.scheduler.engine.dispatch.MediaFit;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.drive.DriveRunner;
 import org.tapeq.scheduler.engine.lifecycle.LifecycleContext;
+import org.tapeq.scheduler.engine.lifecycle.LifecycleWork;
 import org.tapeq.scheduler.engine.lifecycle.Relabels;
 import org.tapeq.scheduler.engine.lifecycle.Migrations;
 import org.tapeq.scheduler.engine.lifecycle.ReclaimPolicy;
@@ -91,6 +92,7 @@ final class Engine {
     final VerifyPolicy verifyPolicy;
     final Migrations migrations;
     final ReclaimPolicy reclaim;
+    private final ScratchReturn scratchReturn;
     private final Removals removals;
     private final EngineContext context;
     /** The loop's view of the catalog writer's {@link CatalogWriter#reachable()}. */
@@ -119,11 +121,13 @@ final class Engine {
                 () -> tuning.aggregateFiles());
         this.verifications = new Verifications(lifecycle);
         this.repacks = new Repacks(lifecycle);
-        this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, config.verifyPerWeek(), config.verifySample());
         this.migrations = new Migrations(lifecycle, repacks);
         this.relabels = new Relabels(lifecycle, repacks, migrations);
-        this.reclaim = new ReclaimPolicy(lifecycle, repacks, config.reclaim());
-        new ScratchReturn(lifecycle, repacks, reclaim, relabels, config.reclaim());
+        LifecycleWork work = new LifecycleWork(repacks, migrations, relabels);
+        this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, work, config.verifyPerWeek(),
+                config.verifySample());
+        this.reclaim = new ReclaimPolicy(lifecycle, repacks, work, config.reclaim());
+        this.scratchReturn = new ScratchReturn(lifecycle, repacks, reclaim, relabels, config.reclaim());
         queues.whenCartridgeChanged(reclaim::changed);
         this.ends = new RequestEnds(loop, config, () -> tuning, queues, counters, listener);
         this.aggregator = new Aggregator(this);
@@ -202,6 +206,7 @@ final class Engine {
         repacks.resume(repackJobs);
         migrations.resume(catalog.migrationJobs(), repackJobs);
         relabels.resume(catalog.relabelIntents());
+        scratchReturn.start(catalog.setting(ScratchReturn.PENDING_SETTING));
         reclaim.start(catalog.setting(ReclaimPolicy.PAUSED_SETTING));
         dispatcher.start();
         verifyPolicy.start();

@@ -522,7 +522,7 @@ public final class Scheduler {
      * {@code to}, one background repack after another; progress in {@link SchedulerStatus#migrations()}.
      */
     public CompletableFuture<MigrationReport> migrate(String from, String to, String family) {
-        return onLoop(f -> f.complete(engine.migrations.start(from, to, family)));
+        return onLoopThen(() -> engine.migrations.start(from, to, family));
     }
 
     /** Cancels the running migration (files already moved stay moved). Fails if none runs. */

@@ -162,6 +162,18 @@ final class EngineFixture implements AutoCloseable {
 
     private static EngineFixture open(Path dir, SchedulerConfig config, boolean bytes, StageSpace space,
                                       Consumer<SimLibraryBuilder> library) throws IOException {
+        return open(dir, config, bytes, space, library, UnaryOperator.identity());
+    }
+
+    /** Like {@link #open(Path, SchedulerConfig, Consumer)}, the scheduler seeing the catalog through {@code wrap}. */
+    static EngineFixture openCatalogWrapped(Path dir, SchedulerConfig config, UnaryOperator<Catalog> wrap,
+                                            Consumer<SimLibraryBuilder> library) throws IOException {
+        return open(dir, config, true, StageSpace.UNLIMITED, library, wrap);
+    }
+
+    private static EngineFixture open(Path dir, SchedulerConfig config, boolean bytes, StageSpace space,
+                                      Consumer<SimLibraryBuilder> library, UnaryOperator<Catalog> wrap)
+            throws IOException {
         Files.createDirectories(dir.resolve("tapes"));
         VirtualEventLoop loop = new VirtualEventLoop(START);
         SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7);
@@ -172,7 +184,7 @@ final class EngineFixture implements AutoCloseable {
         }
         library.accept(b);
         SimulatedLibrary lib = b.build();
-        Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
+        Catalog catalog = wrap.apply(JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db")));
         EngineFixture f = new EngineFixture(dir, loop, lib, catalog, config, space);
         f.await(f.scheduler.start());
         return f;

@@ -242,4 +242,23 @@ class ReclaimPolicyTest {
             assertEquals(CartridgeState.FULL, f.catalog.cartridge(A).orElseThrow().state());
         }
     }
+
+    @Test
+    void reclaim_cartridgeBeingRelabelled_notRepacked() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config(true).build(), 1, CAPACITY, A, B, C)) {
+            fill(f);
+            f.await(f.scheduler.reclaim().pause("test"));
+            remove(f, 0, 16); // A: nothing live, FULL
+            f.loop.runUntilIdle();
+            assertEquals(List.of(), f.catalog.repackJobs());
+
+            f.scheduler.relabelCartridge(A, null, true);
+            f.scheduler.reclaim().resume(); // looks at once, while the relabel of A is queued
+            f.loop.runUntilIdle();
+
+            assertEquals(List.of(), f.catalog.repackJobs(), "reclamation repacked a cartridge being relabelled");
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(0, reclaim(f).started());
+        }
+    }
 }

@@ -25,6 +25,10 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.model.RemoveRequest;
+import org.tapeq.scheduler.engine.lifecycle.ReclaimConfig;
+import org.tapeq.scheduler.engine.lifecycle.RepackReport;
+import org.tapeq.scheduler.tape.sim.SimLibraryBuilder;
 
 /**
  * Media migration (LTO-8 to LTO-9) on a simulated library with one drive of each generation, real bytes, in
@@ -43,13 +47,16 @@ class SchedulerMigrationTest {
     Path dir;
 
     private EngineFixture open() throws IOException {
-        return EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000).build(), b -> {
-            b.drive("lto8", DriveType.LTO8).drive("lto9", DriveType.LTO9);
-            for (String barcode : LTO8) {
-                b.cartridge(barcode, MediaType.LTO8, CAPACITY);
-            }
-            b.cartridge(L9A, MediaType.LTO9, CAPACITY).cartridge(L9B, MediaType.LTO9, CAPACITY);
-        });
+        return EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000).build(),
+                SchedulerMigrationTest::library);
+    }
+
+    private static void library(SimLibraryBuilder b) {
+        b.drive("lto8", DriveType.LTO8).drive("lto9", DriveType.LTO9);
+        for (String barcode : LTO8) {
+            b.cartridge(barcode, MediaType.LTO8, CAPACITY);
+        }
+        b.cartridge(L9A, MediaType.LTO9, CAPACITY).cartridge(L9B, MediaType.LTO9, CAPACITY);
     }
 
     /** Six files on each LTO-8 cartridge, then the LTO-9 cartridges labelled for the same family. */
@@ -245,6 +252,127 @@ class SchedulerMigrationTest {
                 assertEquals(List.of(), f.catalog.files(barcode), barcode + " still holds live files");
             }
             assertEquals(2 * PER_CARTRIDGE, f.catalog.files(L9A).size() + f.catalog.files(L9B).size());
+        }
+    }
+
+    @Test
+    void migrate_catalogDoesNotRecordIt_refused_nothingStarted_cartridgesReopened() throws IOException {
+        FailingCallCatalog failing = new FailingCallCatalog();
+        try (EngineFixture f = EngineFixture.openCatalogWrapped(dir, EngineFixture.testConfig()
+                .repackSpoolBytes(3_000_000).build(), failing::wrap, SchedulerMigrationTest::library)) {
+            fill(f);
+            List<CartridgeState> before = LTO8.stream()
+                    .map(b -> f.catalog.cartridge(b).orElseThrow().state()).toList();
+            failing.fail("putMigrationJob");
+
+            CompletionException refused = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.migrate("LTO8", "LTO9", null)));
+
+            assertTrue(refused.getCause().getMessage().contains("did not record"), refused.getMessage());
+            assertEquals(List.of(), f.peekStatus().migrations(), "no migration runs that a restart would forget");
+            assertEquals(List.of(), f.catalog.repackJobs());
+            assertEquals(before, LTO8.stream().map(b -> f.catalog.cartridge(b).orElseThrow().state()).toList(),
+                    "the cartridges closed for it are open again");
+            for (String barcode : LTO8) {
+                assertEquals(PER_CARTRIDGE, f.catalog.files(barcode).size(), barcode);
+            }
+        }
+    }
+
+    @Test
+    void migrate_nextCartridgeUnderAManualRepack_waitsForIt_thenContinues() throws IOException {
+        try (EngineFixture f = open()) {
+            List<FlushRequest> flushed = fill(f);
+            var manual = f.scheduler.repackCartridge(LTO8.get(0), null); // by hand, before the migration
+            var started = f.scheduler.migrate("LTO8", "LTO9", null);
+            f.loop.runFor(1_000);
+            assertTrue(started.isDone() && !started.isCompletedExceptionally());
+            assertNotNull(manual);
+            assertEquals(LTO8.get(0), migration(f).current(), "the migration waits for the repack by hand");
+
+            MigrationReport done = runUntil(f, MigrationReport::hasEnded);
+
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(LTO8.size(), done.cartridgesDone(), String.valueOf(done));
+            assertEquals(0, done.cartridgesFailed(), String.valueOf(done));
+            RepackJob first = f.catalog.repackJobs().stream().filter(j -> j.source().equals(LTO8.get(0)))
+                    .findFirst().orElseThrow();
+            assertNull(first.targetMedia(), "cartridge 1 was emptied by the repack by hand, not repacked twice");
+            assertAllOnLto9ByteIdentical(f, flushed);
+        }
+    }
+
+    @Test
+    void migrate_startedAsAManualRepackOfTheSameCartridgeEnds_noCartridgeFailed_everythingMoved()
+            throws IOException {
+        try (EngineFixture f = open()) {
+            List<FlushRequest> flushed = fill(f);
+            f.scheduler.repackCartridge(LTO8.get(0), "raw", "LTO9");
+            // run the repack by hand up to its last commit, then ask for the migration in the same loop turn
+            while (!f.catalog.files(LTO8.get(0)).isEmpty()) {
+                f.loop.runFor(100);
+            }
+            RepackReport manual = f.peekStatus().repacks().get(0);
+            var started = f.scheduler.migrate("LTO8", "LTO9", null);
+
+            MigrationReport done = runUntil(f, MigrationReport::hasEnded);
+
+            assertTrue(started.isDone() && !started.isCompletedExceptionally(), String.valueOf(manual));
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(0, done.cartridgesFailed(), String.valueOf(done));
+            assertAllOnLto9ByteIdentical(f, flushed);
+        }
+    }
+
+    @Test
+    void migrate_reclamationOn_leavesTheMigratedCartridgesToTheMigration() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().repackSpoolBytes(3_000_000)
+                .reclaim(new ReclaimConfig(true, 0.9, 2, 0, 60_000)).build();
+        try (EngineFixture f = EngineFixture.open(dir, config, SchedulerMigrationTest::library)) {
+            fill(f);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.loop.runFor(1_000);
+            // files 0..1 of each LTO-8 cartridge removed: 4 of 6 live, below 0.9, and the migration closed them
+            for (int i = 0; i < LTO8.size(); i++) {
+                for (int k = 0; k < 2; k++) {
+                    f.scheduler.remove(new RemoveRequest(10_000 + i * 10 + k,
+                            EngineFixture.pnfsid(i * PER_CARTRIDGE + k), "atlas"));
+                }
+            }
+
+            MigrationReport done = runUntil(f, MigrationReport::hasEnded);
+
+            assertEquals(0, f.peekStatus().reclaim().started(),
+                    "reclamation repacked a cartridge the migration is moving");
+            for (RepackJob j : f.catalog.repackJobs()) {
+                assertEquals("LTO-9", j.targetMedia(), j.source() + " repacked by the migration");
+            }
+            assertEquals(LTO8.size(), done.cartridgesDone(), String.valueOf(done));
+        }
+    }
+
+    @Test
+    void migrate_lto8CartridgeLabelledMeanwhile_neverARepackTarget() throws IOException {
+        String late = "A00009L8"; // sorts first: the old choice among equally empty targets
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000)
+                .build(), b -> {
+            library(b);
+            b.cartridge(late, MediaType.LTO8, CAPACITY);
+        })) {
+            List<FlushRequest> flushed = fill(f);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.scheduler.labelCartridge(late, "raw", false);
+            runUntil(f, r -> f.catalog.cartridge(late).orElseThrow().state() == CartridgeState.APPENDABLE
+                    && !f.catalog.files(L9A).isEmpty());
+            f.scheduler.repackCartridge(L9A, null); // by hand, onto any media of the family
+
+            runUntil(f, MigrationReport::hasEnded);
+            f.loop.runUntilIdle();
+
+            assertTrue(f.peekStatus().repacks().stream().anyMatch(r -> r.source().equals(L9A) && r.filesDone() > 0),
+                    String.valueOf(f.peekStatus().repacks()));
+            assertEquals(List.of(), f.catalog.files(late), "a repack wrote to the media being migrated off");
+            assertAllOnLto9ByteIdentical(f, flushed);
         }
     }
 }

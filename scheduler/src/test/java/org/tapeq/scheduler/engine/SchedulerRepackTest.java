@@ -595,4 +595,41 @@ class SchedulerRepackTest {
             }
         }
     }
+
+    @Test
+    void repack_twoAtOnce_eachWritesToATargetOfItsOwn_bothEmptied() throws IOException {
+        SchedulerConfig c = config().maxBackgroundDrives(4).build();
+        try (EngineFixture f = EngineFixture.open(dir, c, 4, CAPACITY, A, B, C, D)) {
+            f.label("raw", A);
+            flush(f, 0, 8, "atlas:raw@osm");
+            f.await(f.scheduler.disableCartridge(A, "test: fill B next"));
+            f.label("raw", B);
+            flush(f, 100, 8, "atlas:raw@osm");
+            f.await(f.scheduler.enableCartridge(A));
+            f.label("raw", C, D);
+            f.scheduler.repackCartridge(A, null);
+            f.scheduler.repackCartridge(B, null);
+
+            int both = 0;
+            for (int step = 0; step < 100_000; step++) {
+                f.loop.runFor(1_000);
+                List<RepackReport> all = f.peekStatus().repacks();
+                if (all.size() == 2 && all.stream().allMatch(RepackReport::hasEnded)) {
+                    break;
+                }
+                if (all.size() == 2 && all.get(0).target() != null && all.get(1).target() != null) {
+                    both++;
+                    assertTrue(!all.get(0).target().equals(all.get(1).target()), "both repacks write to "
+                            + all.get(0).target() + " at " + f.loop.now());
+                }
+            }
+
+            assertTrue(both > 0, "the two repacks never wrote at the same time");
+            assertTrue(repack(f, A).emptied(), String.valueOf(repack(f, A)));
+            assertTrue(repack(f, B).emptied(), String.valueOf(repack(f, B)));
+            List<Integer> ids = range(0, 8);
+            ids.addAll(range(100, 8));
+            stageAllByteIdentical(f, ids);
+        }
+    }
 }

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.catalog.CartridgeState;
+import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.catalog.Verification;
 import org.tapeq.scheduler.engine.lifecycle.VerifyPolicyReport;
 import org.tapeq.scheduler.model.FileRecord;
@@ -121,5 +122,32 @@ class SchedulerVerifyPolicyTest {
         IllegalArgumentException noDrive = assertThrows(IllegalArgumentException.class,
                 () -> EngineFixture.testConfig().verifyPerWeek(5).maxBackgroundDrives(0).build());
         assertTrue(noDrive.getMessage().contains("maxBackgroundDrives"), noDrive.getMessage());
+    }
+
+    @Test
+    void verifyPolicy_cartridgeBeingRepacked_notEligible_theNextOneIsVerified() throws IOException {
+        SchedulerConfig plain = EngineFixture.testConfig().repackSpoolBytes(3_000_000).build();
+        try (EngineFixture f = EngineFixture.open(dir, plain, 1, CAPACITY, A, B, C)) {
+            f.label("raw", A);
+            f.flushAll(0, 4, "atlas:raw@osm");
+            f.await(f.scheduler.disableCartridge(A, "test: fill B next"));
+            f.label("raw", B);
+            f.flushAll(10, 4, "atlas:raw@osm");
+            f.await(f.scheduler.enableCartridge(A));
+            f.label("raw", C);
+            f.scheduler.repackCartridge(A, null);
+            f.loop.runFor(1); // the repack of A is recorded; then a kill -9
+            assertEquals(RepackJob.RUNNING, f.catalog.repackJobs().get(0).state());
+        }
+
+        SchedulerConfig config = EngineFixture.testConfig().repackSpoolBytes(3_000_000).verifyPerWeek(1).build();
+        try (EngineFixture f = EngineFixture.openTimed(dir, config, 1, CAPACITY, A, B, C)) {
+            VerifyPolicyReport first = f.peekStatus().verifyPolicy();
+
+            // A (never verified, first by barcode) is being repacked: B is the one due
+            assertEquals(B, first.lastStarted(), String.valueOf(first));
+            assertTrue(!first.nextDue().contains(A), String.valueOf(first));
+            assertEquals(1, first.eligible(), String.valueOf(first));
+        }
     }
 }

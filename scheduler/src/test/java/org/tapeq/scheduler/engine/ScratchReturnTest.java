@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.engine.lifecycle.ReclaimConfig;
+import org.tapeq.scheduler.engine.lifecycle.ScratchReturn;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.RemoveRequest;
 
@@ -92,6 +93,35 @@ class ScratchReturnTest {
             List<Integer> live = range(12, 20); // 12..15 now on C, 16..31 on B
             live.addAll(range(100, 4));
             f.stageAllByteIdentical(live);
+        }
+    }
+
+    @Test
+    void relabelOn_restartBetweenEmptiedAndTheRelabel_relabelledAtTheNextStart() throws IOException {
+        FailingCallCatalog failing = new FailingCallCatalog();
+        try (EngineFixture f = EngineFixture.openCatalogWrapped(dir, config(true), failing::wrap, b -> {
+            b.drives(1);
+            for (String barcode : List.of(A, B, C)) {
+                b.cartridge(barcode, MediaType.LTO9, CAPACITY);
+            }
+        })) {
+            fill(f);
+            failing.fail("putRelabelIntent"); // the relabel never gets recorded: as a kill -9 before it
+            makeASparse(f);
+
+            assertEquals(4, f.catalog.files(C).size(), "A's live files moved to C");
+            assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(A).orElseThrow().state());
+            assertEquals(List.of(), f.catalog.relabelIntents());
+        }
+
+        try (EngineFixture f = EngineFixture.open(dir, config(true), 1, CAPACITY, A, B, C)) {
+            f.loop.runUntilIdle();
+
+            CartridgeRecord a = f.catalog.cartridge(A).orElseThrow();
+            assertEquals(CartridgeState.APPENDABLE, a.state(), "returned to the scratch pool after the restart: " + a);
+            assertEquals(0, a.usedBytes());
+            assertEquals(List.of(), f.catalog.relabelIntents());
+            assertEquals("", f.catalog.setting(ScratchReturn.PENDING_SETTING).orElse(""));
         }
     }
 

@@ -135,8 +135,9 @@ import org.tapeq.scheduler.model.FileRecord;
  * commitAggregate that does not bring back a member deleted while it was copied.
  *
  * Relabel intents (schema 5, table relabel_intents, one row per cartridge; SQL in RelabelRows): written before a
- * relabel's label, removed by commitRelabel with the cartridge's aggregates and its superseded/lost copies (the
- * 'deleted' rows stay: they keep a deletion a deletion when another copy of the file is rebuilt from tape).
+ * relabel's label, removed by commitRelabel with the cartridge's aggregates, its verification (with its findings)
+ * and its superseded/lost copies (the 'deleted' rows stay: they keep a deletion a deletion when another copy of the
+ * file is rebuilt from tape).
  * Operator settings (schema 7, table settings, one row per name; SQL in SettingRows): what an operator set that
  * must outlive a restart, such as the reclamation policy's pause (reclaim.paused).
  *

@@ -27,6 +27,8 @@ final class RelabelRows {
     private static final String DELETE_OLD_COPIES = "DELETE FROM deleted_files WHERE cartridge = ? AND reason IN ('"
             + CatalogSchema.REASON_SUPERSEDED + "', '" + CatalogSchema.REASON_LOST + "')";
     private static final String DELETE_INTENT = "DELETE FROM relabel_intents WHERE barcode = ?";
+    private static final String DELETE_FINDINGS = "DELETE FROM verification_findings WHERE barcode = ?";
+    private static final String DELETE_VERIFICATION = "DELETE FROM cartridge_verifications WHERE barcode = ?";
 
     private RelabelRows() {
     }
@@ -57,9 +59,14 @@ final class RelabelRows {
                 rs -> new RelabelIntent(rs.getString(1), rs.getString(2), rs.getLong(3)));
     }
 
-    /** Forgets the tape files of a relabelled cartridge and its intent (the caller stores the fresh record). */
+    /**
+     * Forgets the tape files of a relabelled cartridge, its verification (a relabelled cartridge has no
+     * verification history: the periodic policy must not take it for recently verified) and its intent (the
+     * caller stores the fresh record).
+     */
     static void forgetTapeFiles(RepackRows.Statements statements, String barcode) throws SQLException {
-        for (String sql : List.of(DELETE_AGGREGATES, DELETE_OLD_COPIES, DELETE_INTENT)) {
+        for (String sql : List.of(DELETE_AGGREGATES, DELETE_OLD_COPIES, DELETE_FINDINGS, DELETE_VERIFICATION,
+                DELETE_INTENT)) {
             PreparedStatement ps = statements.get(sql);
             ps.setString(1, barcode);
             ps.executeUpdate();

@@ -247,6 +247,25 @@ abstract class AbstractCatalogTest {
     }
 
     @Test
+    void commitRelabel_forgetsTheCartridgesVerificationAndFindings_keepsOthers() throws Exception {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        catalog.putCartridge(cartridge("B00001", FAMILY));
+        Verification old = new Verification("A00001", 100, false, 2, 1, 0, "bad: " + pnfsid(2),
+                List.of(new Verification.Finding(pnfsid(2), 4, true, "read 1, the catalog has 2")));
+        Verification other = new Verification("B00001", 120, false, 3, 0, 0, "all good", List.of());
+        catalog.recordVerification(old);
+        catalog.recordVerification(other);
+        catalog.putRelabelIntent(new RelabelIntent("A00001", FAMILY, 300));
+
+        catalog.commitRelabel(new CartridgeRecord("A00001", "LTO9", FAMILY, CartridgeState.APPENDABLE,
+                cartridgeOf("A00001").capacityBytes(), 0, 0, 0, 0, 0, false, null));
+
+        assertEquals(Optional.empty(), catalog.lastVerification("A00001"), "a relabelled cartridge was never verified");
+        assertEquals(0, count("SELECT COUNT(*) FROM verification_findings WHERE barcode = ?", "A00001"));
+        assertEquals(Optional.of(other), catalog.lastVerification("B00001"));
+    }
+
+    @Test
     void relabel_cartridgeWithALiveFile_intentAndCommitRefused_nothingChanged() {
         catalog.putCartridge(cartridge("A00001", FAMILY));
         commit("A00001", 1, 1, 2, 100, "ds", 100);

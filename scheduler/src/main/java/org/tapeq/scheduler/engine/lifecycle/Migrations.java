@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,9 +17,9 @@ import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.model.MediaType;
 
 /**
- * The media migrations of this run ({@code tapeq migrate}), on the loop: starts one (one at a time), resumes the
- * one the catalog holds unfinished at start, cancels, and keeps the reports for status (the running one and the
- * last {@link Verifications#KEEP_ENDED} ended ones).
+ * The media migrations of this run ({@code tapeq migrate}), on the loop: starts one (one at a time, answered once
+ * the catalog holds it), resumes the one the catalog holds unfinished at start, cancels, and keeps the reports for
+ * status (the running one and the last {@link Verifications#KEEP_ENDED} ended ones).
  */
 public final class Migrations {
 
@@ -27,23 +28,28 @@ public final class Migrations {
     private final LifecycleContext ctx;
     private final Repacks repacks;
     private final Map<String, MigrationTask> latest = new LinkedHashMap<>();
+    /** The migration whose start the catalog is recording (not yet a task), or null. */
+    private MigrationJob recording;
 
     public Migrations(LifecycleContext ctx, Repacks repacks) {
         this.ctx = ctx;
         this.repacks = repacks;
+        repacks.neverTarget(this::movingOff);
     }
 
     /**
      * Starts migrating every cartridge of media {@code from} (of {@code family} only, when not null) that holds
      * live files onto cartridges of media {@code to} of the same family. Every cartridge of {@code from} in that
      * scope, empty ones too, is closed for writing at once (new files go to the other media) and each with live
-     * files is repacked in its turn. Returns its first report.
+     * files is repacked in its turn. The future ends with its first report once the catalog holds the migration
+     * (a crash after the answer cannot lose it), or fails if the catalog did not record it (the cartridges closed
+     * for it are reopened, nothing is started).
      *
      * @throws IllegalArgumentException unknown media type, the same media twice, nothing of {@code from} in the
      *                                  scope, or no cartridge of {@code to} labelled for a family to migrate
      * @throws IllegalStateException    a migration is running, background work is off, the catalog unreachable
      */
-    public MigrationReport start(String from, String to, String family) {
+    public CompletableFuture<MigrationReport> start(String from, String to, String family) {
         MediaType source = MediaType.byName(from).orElseThrow(() -> new IllegalArgumentException(
                 "unknown media type '" + from + "' (known: LTO-8, LTO-9, TS1160)"));
         MediaType target = MediaType.byName(to).orElseThrow(() -> new IllegalArgumentException(
@@ -51,11 +57,9 @@ public final class Migrations {
         if (source.equals(target)) {
             throw new IllegalArgumentException("migrate: source and target media are both " + source.name());
         }
-        for (MigrationTask t : latest.values()) {
-            if (!t.ended()) {
-                throw new IllegalStateException("migration " + t.id() + " is running; cancel it first"
-                        + " (tapeq migrate --cancel)");
-            }
+        if (!running().isEmpty()) {
+            throw new IllegalStateException("migration " + running().get(0).id() + " is running; cancel it first"
+                    + " (tapeq migrate --cancel)");
         }
         if (ctx.background().maxDrives() == 0) {
             throw new IllegalStateException("migrate: background work is off (scheduler.maxBackgroundDrives is 0),"
@@ -91,21 +95,74 @@ public final class Migrations {
         MigrationJob job = new MigrationJob(source.barcodeSuffix() + "-" + target.barcodeSuffix() + "-" + now,
                 source.name(), target.name(), family, RepackJob.RUNNING, now, 0,
                 planned.stream().map(CartridgeRecord::barcode).toList(), bytes, null);
+        List<CartridgeRecord> closed = new ArrayList<>();
         for (CartridgeRecord c : ctx.cartridges().all()) {
             // every cartridge of the old media in scope, empty ones too: no new file lands on the old media
             if (inScope(c, source.name(), family) && c.state().writable()) {
+                closed.add(c);
                 ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, "closed for writing: being migrated to "
                         + target.name()));
             }
         }
-        ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> ctx.catalog().putMigrationJob(job),
-                "record migration " + job.id());
-        LOG.info("Migration {} started: {} {} cartridges ({} bytes) onto {}", job.id(), planned.size(),
-                source.name(), bytes, target.name());
-        MigrationTask task = new MigrationTask(ctx, repacks, job);
-        keep(task);
-        task.begin();
-        return task.report();
+        CompletableFuture<MigrationReport> started = new CompletableFuture<>();
+        recording = job;
+        ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> {
+            ctx.catalog().putMigrationJob(job);
+            return null;
+        }, new CatalogWriter.Done<Object>() {
+            @Override
+            public void succeeded(Object v) {
+                recording = null;
+                LOG.info("Migration {} started: {} {} cartridges ({} bytes) onto {}", job.id(), planned.size(),
+                        job.fromMedia(), job.bytesTotal(), job.toMedia());
+                MigrationTask task = new MigrationTask(ctx, repacks, job);
+                keep(task);
+                task.begin();
+                started.complete(task.report());
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                recording = null;
+                for (CartridgeRecord was : closed) {
+                    CartridgeRecord now = ctx.cartridges().get(was.barcode());
+                    if (now != null && now.state() == CartridgeState.FULL) {
+                        ctx.queues().updateCartridge(now.withState(was.state(), was.reason())); // reopened as it was
+                    }
+                }
+                started.completeExceptionally(new IllegalStateException("migrate: the catalog did not record"
+                        + " migration " + job.id() + ", it is not started: " + e.getMessage(), e));
+            }
+        });
+        return started;
+    }
+
+    /** The migrations running, and the one whose start the catalog is recording. */
+    private List<MigrationJob> running() {
+        List<MigrationJob> jobs = new ArrayList<>();
+        for (MigrationTask t : latest.values()) {
+            if (!t.ended()) {
+                jobs.add(t.job());
+            }
+        }
+        if (recording != null) {
+            jobs.add(recording);
+        }
+        return jobs;
+    }
+
+    /**
+     * Whether a running migration is moving data off the cartridge's media (the cartridge is of its old media and,
+     * when the migration has a family, of that family): such a cartridge is the migration's to empty, never a
+     * repack's target nor a reclamation candidate.
+     */
+    public boolean movingOff(CartridgeRecord c) {
+        for (MigrationJob job : running()) {
+            if (inScope(c, job.fromMedia(), job.family())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean inScope(CartridgeRecord c, String media, String family) {
@@ -117,10 +174,8 @@ public final class Migrations {
      * of its old media (of its family, when it has one) out of writing, and a relabel would make one appendable.
      */
     public String relabelRefusal(CartridgeRecord c, String family) {
-        for (MigrationTask t : latest.values()) {
-            MigrationJob job = t.job();
-            if (!t.ended() && Repacks.ofMedia(c, job.fromMedia())
-                    && (job.family() == null || job.family().equals(family))) {
+        for (MigrationJob job : running()) {
+            if (Repacks.ofMedia(c, job.fromMedia()) && (job.family() == null || job.family().equals(family))) {
                 return "relabel " + c.barcode() + ": migration " + job.id() + " is moving family "
                         + (job.family() == null ? "data" : job.family()) + " off " + job.fromMedia()
                         + "; relabel it once the migration has ended, or for another family";

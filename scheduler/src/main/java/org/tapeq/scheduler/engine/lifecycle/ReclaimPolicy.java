@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,9 @@ import org.tapeq.scheduler.time.EventLoop;
  * SUSPECT, is enabled), when a repack ends, and on resume, at most once per {@code reclaim.interval}; no timer
  * runs while nothing changes (a cartridge too young is looked at again when it is old enough). A look starts
  * repacks ({@link Repacks#start}, the source's own family) for the first candidates while fewer than
- * {@code reclaim.maxRepacks} repacks are unfinished and the policy is not paused. A cartridge whose last
+ * {@code reclaim.maxRepacks} repacks are unfinished and the policy is not paused; a cartridge other lifecycle work
+ * has in hand ({@link LifecycleWork}: a repack, a relabel, a running migration moving off its media) is not a
+ * candidate, and no repack writes to the media a running migration is moving off ({@link Repacks#neverTarget}). A cartridge whose last
  * repack failed, was cancelled or left files it could not read is left to the operator. The pause is an operator setting in
  * the catalog ({@link #PAUSED_SETTING}), read once at start, so it outlives a restart; it stops new repacks
  * only: started ones run on (background work yields to user work anyway; {@code tapeq cartridge repack VID
@@ -44,6 +47,7 @@ public final class ReclaimPolicy {
 
     private final LifecycleContext ctx;
     private final Repacks repacks;
+    private final LifecycleWork work;
     private final ReclaimConfig config;
     private long pausedSince;
     private String pauseReason;
@@ -58,10 +62,14 @@ public final class ReclaimPolicy {
     private final Set<String> started = new LinkedHashSet<>();
     /** Candidates whose repack was refused, with their record then: not tried again until the record changes. */
     private final Map<String, CartridgeRecord> refused = new HashMap<>();
+    /** Told the source of each repack this policy starts, before it starts, and again if it is refused. */
+    private Consumer<String> onStarting = b -> { };
+    private Consumer<String> onRefused = b -> { };
 
-    public ReclaimPolicy(LifecycleContext ctx, Repacks repacks, ReclaimConfig config) {
+    public ReclaimPolicy(LifecycleContext ctx, Repacks repacks, LifecycleWork work, ReclaimConfig config) {
         this.ctx = ctx;
         this.repacks = repacks;
+        this.work = work;
         this.config = config;
         repacks.whenEnded(this::changed);
     }
@@ -195,7 +203,7 @@ public final class ReclaimPolicy {
         for (String barcode : s.candidates()) {
             CartridgeRecord c = ctx.cartridges().get(barcode);
             if (c != null && !c.disabled() && !c.state().writable() && c.state() != CartridgeState.EMPTY
-                    && ctx.cartridges().writing(barcode) == 0 && !repacks.unfinished(barcode)
+                    && ctx.cartridges().writing(barcode) == 0 && work.handling(c) == null
                     && !c.equals(refused.get(barcode))) {
                 refused.remove(barcode);
                 usable.add(barcode);
@@ -211,8 +219,10 @@ public final class ReclaimPolicy {
                 break;
             }
             CartridgeRecord c = ctx.cartridges().get(barcode);
+            onStarting.accept(barcode);
             CompletableFuture<RepackReport> run = repacks.start(barcode, null);
             if (run.isCompletedExceptionally()) {
+                onRefused.accept(barcode);
                 refused.put(barcode, c);
                 run.whenComplete((r, e) -> LOG.warn("Reclamation policy: repack of {} refused (not tried again"
                         + " until the cartridge changes): {}", barcode, e.getMessage()));
@@ -290,8 +300,13 @@ public final class ReclaimPolicy {
                 needOperator, lastLook);
     }
 
-    /** Whether this policy started a repack of the cartridge in this run. */
-    boolean started(String barcode) {
-        return started.contains(barcode);
+    /**
+     * Tells {@code starting}, on the loop, the source of each repack this policy starts, just before it starts
+     * (so a catalog write it submits comes before the repack's own), and {@code refused} the source if the repack
+     * was refused at once.
+     */
+    void whenStarting(Consumer<String> starting, Consumer<String> refused) {
+        onStarting = onStarting.andThen(starting);
+        onRefused = onRefused.andThen(refused);
     }
 }

@@ -139,7 +139,8 @@ public final class Relabels {
         return c.state() == CartridgeState.EMPTY && c.reason() != null && c.reason().startsWith(WAS_SUSPECT);
     }
 
-    private boolean busy(String barcode) {
+    /** Whether a relabel of the cartridge is being recorded, queued or running. */
+    boolean busy(String barcode) {
         RelabelTask running = latest.get(barcode);
         return starting.containsKey(barcode) || (running != null && !running.ended());
     }

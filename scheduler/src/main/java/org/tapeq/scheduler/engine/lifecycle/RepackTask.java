@@ -61,6 +61,8 @@ final class RepackTask implements BackgroundTask {
     final Set<String> withoutCopy = new HashSet<>();
     final List<VerifyReport.FileResult> failed = new ArrayList<>();
     private final RepackWrites writes;
+    /** The repacks of this run: which cartridges this one may write to ({@link Repacks#mayTarget}). */
+    final Repacks repacks;
     /** Files and bytes moved before this run (a resumed repack). */
     private final int movedBefore;
     private final long movedBytesBefore;
@@ -78,9 +80,10 @@ final class RepackTask implements BackgroundTask {
     /** Told once the repack ended, whichever way ({@link Repacks#whenEnded}). */
     Runnable onEnded = () -> { };
 
-    RepackTask(LifecycleContext ctx, RepackSpool spool, RepackJob job, RepackPlan plan, Set<String> alreadySpooled,
-               Map<String, List<String>> colocated) {
+    RepackTask(LifecycleContext ctx, Repacks repacks, RepackSpool spool, RepackJob job, RepackPlan plan,
+               Set<String> alreadySpooled, Map<String, List<String>> colocated) {
         this.ctx = ctx;
+        this.repacks = repacks;
         this.spool = spool;
         this.job = job;
         this.plan = plan;
@@ -128,6 +131,11 @@ final class RepackTask implements BackgroundTask {
 
     RepackJob job() {
         return job;
+    }
+
+    /** The cartridge its writes go to now, or null (reading). */
+    String target() {
+        return writes.target();
     }
 
     RepackReport report() {
@@ -536,7 +544,7 @@ final class RepackTask implements BackgroundTask {
         end(RepackJob.FAILED, fault.getMessage());
     }
 
-    private void cancelled() {
+    void cancelled() {
         LOG.warn("Repack of {} ended: {} after {} of {} files", job.source(), CANCELLED, movedBefore + filesDone,
                 job.filesTotal());
         clearSpool();

@@ -35,7 +35,10 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * <p>Design notes. A target is an appendable, enabled cartridge of the target family (and of the target media
  * type, when the repack names one) other than the source, with room for the aggregate: first one the catalog says holds the dataset (co-location, most recently written
  * first, and any this repack wrote the dataset to), then the one being written, then the fullest (fewest
- * mounts overall). A write fault is a flush's write fault for that cartridge ({@code FaultReactions}: a full tape
+ * mounts overall). Never a cartridge {@link Repacks#mayTarget} rules out: one another running repack is writing
+ * to (two repacks on one target would wait on each other's mount; this one waits, {@link #TARGET_WAIT_MILLIS} at a
+ * time, while the only cartridges left are other repacks' targets, and takes one of them only after a write fault)
+ * or one on the media a running migration is moving off. A write fault is a flush's write fault for that cartridge ({@code FaultReactions}: a full tape
  * is closed, a media error makes it {@code SUSPECT}); the aggregate is then written elsewhere, at most
  * {@link #WRITE_ATTEMPTS} times in all. Nothing of the aggregate is committed before its read-back matched.
  */
@@ -44,6 +47,8 @@ final class RepackWrites {
     private static final Logger LOG = LoggerFactory.getLogger(RepackWrites.class);
     /** Writes of one aggregate (each on a target chosen again) before the repack stops. */
     static final int WRITE_ATTEMPTS = 3;
+    /** How long a repack whose only possible targets are other repacks' waits before it looks again. */
+    static final long TARGET_WAIT_MILLIS = 10_000;
 
     private final RepackTask task;
     private final LifecycleContext ctx;
@@ -92,7 +97,7 @@ final class RepackWrites {
         }
         CartridgeRecord t = ctx.cartridges().get(target);
         if (t == null || !ctx.cartridges().writable(t, c.plan.length())) {
-            String other = choose(c);
+            String other = choose(c, false);
             if (other != null) {
                 target = other;
             }
@@ -184,13 +189,32 @@ final class RepackWrites {
             task.batchWritten();
             return;
         }
-        target = choose(chunks.peek());
+        target = choose(chunks.peek(), false);
+        if (target == null && choose(chunks.peek(), true) != null) {
+            waitForTarget();
+            return;
+        }
         if (target == null) {
             task.end("failed", noTarget(chunks.peek()));
             return;
         }
         task.state = "queued";
         ctx.background().submit(task);
+    }
+
+    /** Every cartridge that would do is another repack's target: looks again later, holding no drive. */
+    private void waitForTarget() {
+        task.state = "waiting for a target";
+        ctx.loop().schedule(TARGET_WAIT_MILLIS, () -> {
+            if (task.ended()) {
+                return;
+            }
+            if (task.cancelRequested()) {
+                task.cancelled();
+                return;
+            }
+            nextTarget();
+        });
     }
 
     private String noTarget(Chunk c) {
@@ -201,7 +225,14 @@ final class RepackWrites {
                 + " and ask again; " + task.spooled.size() + " files stay in the spool and on " + task.source();
     }
 
-    private String choose(Chunk c) {
+    /** After a fault: a target no other repack writes to, else one another repack writes to. */
+    private String chooseAfterFault(Chunk c) {
+        String free = choose(c, false);
+        return free != null ? free : choose(c, true);
+    }
+
+    /** The best target for the chunk; {@code shared}: also one another running repack is writing to. */
+    private String choose(Chunk c, boolean shared) {
         List<String> holding = colocated.getOrDefault(c.dataset, List.of());
         Comparator<CartridgeRecord> order = Comparator
                 .comparingInt((CartridgeRecord r) -> holding.contains(r.barcode()) ? holding.indexOf(r.barcode())
@@ -214,6 +245,7 @@ final class RepackWrites {
             if (task.family().equals(r.family()) && !r.barcode().equals(task.source())
                     && Repacks.ofMedia(r, task.job().targetMedia())
                     && !avoid.contains(r.barcode()) && ctx.cartridges().writable(r, c.plan.length())
+                    && task.repacks.mayTarget(task, r, shared)
                     && (best == null || order.compare(r, best) < 0)) {
                 best = r;
             }
@@ -232,7 +264,12 @@ final class RepackWrites {
         }
         CartridgeRecord t = ctx.cartridges().get(target);
         if (t == null || !ctx.cartridges().writable(t, c.plan.length()) || t.barcode().equals(task.source())) {
-            target = choose(c);
+            target = choose(c, false);
+            if (target == null && choose(c, true) != null) {
+                task.release(drive, slice, false);
+                waitForTarget();
+                return;
+            }
             if (target == null) {
                 task.release(drive, slice, false);
                 task.end("failed", noTarget(c));
@@ -380,7 +417,7 @@ final class RepackWrites {
                     + c.attempts + " writes, the last on " + target + ": " + fault.getMessage(), fault));
             return;
         }
-        String next = choose(c);
+        String next = chooseAfterFault(c);
         if (next == null) {
             task.release(drive, slice, false);
             task.end("failed", noTarget(c));
@@ -397,7 +434,7 @@ final class RepackWrites {
         avoid.add(target);
         Chunk c = chunks.peek();
         c.attempts++;
-        String next = c.attempts >= WRITE_ATTEMPTS ? null : choose(c);
+        String next = c.attempts >= WRITE_ATTEMPTS ? null : chooseAfterFault(c);
         if (next == null) {
             task.end("failed", "cannot mount a target for the repack of " + task.source() + ": "
                     + fault.getMessage());

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,8 @@ public final class Repacks {
     private final Set<String> starting = new HashSet<>();
     /** Told on the loop each time a repack ends ({@link ReclaimPolicy} looks again, {@link ScratchReturn}). */
     private final List<Consumer<RepackReport>> onEnded = new ArrayList<>();
+    /** Cartridges no repack may write to ({@link #neverTarget}). */
+    private Predicate<CartridgeRecord> neverTarget = c -> false;
 
     public Repacks(LifecycleContext ctx) {
         this.ctx = ctx;
@@ -110,6 +113,30 @@ public final class Repacks {
                     + (running != null && !running.ended() ? " (" + running.report().state() + ")" : "");
         }
         return null;
+    }
+
+    /** Rules a cartridge out as any repack's target from now on (a migration: the media it is moving off). */
+    public void neverTarget(Predicate<CartridgeRecord> rule) {
+        neverTarget = neverTarget.or(rule);
+    }
+
+    /**
+     * Whether {@code task} may write to {@code r}: never to a cartridge ruled out ({@link #neverTarget}), nor,
+     * unless {@code shared}, to one another unfinished repack is writing to (each running repack has targets of
+     * its own, so two never wait on each other's mount).
+     */
+    boolean mayTarget(RepackTask task, CartridgeRecord r, boolean shared) {
+        if (neverTarget.test(r)) {
+            return false;
+        }
+        if (!shared) {
+            for (RepackTask t : latest.values()) {
+                if (t != task && !t.ended() && r.barcode().equals(t.target())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Whether the cartridge is of the media type (a {@link MediaType#byName} name; null: any). */
@@ -211,7 +238,7 @@ public final class Repacks {
                     null, asked.targetMedia());
         }
         RepackJob record = job.inState(RepackJob.RUNNING);
-        RepackTask task = new RepackTask(ctx, spool, record, s.plan(), s.spooled(), s.colocated());
+        RepackTask task = new RepackTask(ctx, this, spool, record, s.plan(), s.spooled(), s.colocated());
         task.onEnded = () -> onEnded.forEach(l -> l.accept(task.report()));
         keep(task);
         ctx.writer().submit(CatalogWriter.Kind.CARTRIDGE, () -> ctx.catalog().putRepackJob(record),

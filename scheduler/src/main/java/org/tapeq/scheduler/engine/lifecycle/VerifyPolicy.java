@@ -18,7 +18,8 @@ import org.tapeq.scheduler.time.EventLoop;
  * yielding to user work) every week / perWeek, of the cartridge verified longest ago, never-verified ones first.
  *
  * <p>Design notes. On the loop, driven by its own timer. Each look reads the last verification time of every
- * eligible cartridge (appendable or full, enabled, with tape files) from the catalog on the writer, then on the
+ * eligible cartridge (appendable or full, enabled, with tape files, and no other lifecycle work has in hand: not
+ * being repacked, relabelled or moved off by a running migration, see {@link LifecycleWork}) from the catalog on the writer, then on the
  * loop: if the verification it started last is still queued or running it looks again later; otherwise, when the
  * interval has passed since it last started one (at start: since the latest verification the catalog records, so
  * a restart does not start one at once), it starts the oldest, and if that one is refused (no live file) the
@@ -34,6 +35,7 @@ public final class VerifyPolicy {
 
     private final LifecycleContext ctx;
     private final Verifications verifications;
+    private final LifecycleWork work;
     private final int perWeek;
     private final int sample;
     private final long interval;
@@ -50,9 +52,11 @@ public final class VerifyPolicy {
     private long latestVerified = Long.MIN_VALUE;
     private EventLoop.Timer timer;
 
-    public VerifyPolicy(LifecycleContext ctx, Verifications verifications, int perWeek, int sample) {
+    public VerifyPolicy(LifecycleContext ctx, Verifications verifications, LifecycleWork work, int perWeek,
+                        int sample) {
         this.ctx = ctx;
         this.verifications = verifications;
+        this.work = work;
         this.perWeek = perWeek;
         this.sample = sample;
         this.interval = perWeek == 0 ? 0 : Math.max(1, WEEK_MILLIS / perWeek);
@@ -87,7 +91,7 @@ public final class VerifyPolicy {
         List<String> barcodes = new ArrayList<>();
         for (CartridgeRecord c : ctx.cartridges().all()) {
             if ((c.state() == CartridgeState.APPENDABLE || c.state() == CartridgeState.FULL) && !c.disabled()
-                    && c.tapeFiles() > 0) {
+                    && c.tapeFiles() > 0 && work.handling(c) == null) {
                 barcodes.add(c.barcode());
             }
         }
