@@ -85,7 +85,8 @@ public final class Dispatcher {
         this.queues = queues;
         this.cartridges = cartridges;
         this.robot = new RobotGuard(loop, settings, this::requestDispatch);
-        this.background = new BackgroundWork(this, settings.maxBackgroundDrives(), settings.backgroundShare());
+        this.background = new BackgroundWork(this, loop, settings.maxBackgroundDrives(), settings.backgroundShare(),
+                settings.backgroundHoldoffMillis());
     }
 
     /** Which drive can mount which cartridge. */
@@ -143,6 +144,7 @@ public final class Dispatcher {
             return;
         }
         long now = loop.now();
+        background.advance(); // drive counts change from here on
         queues.index().promoteDue(now);
         runAdminTasks();
         // Whether a drive has work of its own is computed once per dispatch (it scans the cartridge's reads).
@@ -155,7 +157,8 @@ public final class Dispatcher {
             }
         }
         free.sort(Comparator.comparingInt(d -> hasOwn.get(d) ? 0 : d.mounted() == null ? 1 : 2));
-        for (DriveRunner d : free) {
+        for (int i = 0; i < free.size(); i++) {
+            DriveRunner d = free.get(i);
             if (!d.isFree()) {
                 continue;
             }
@@ -165,7 +168,7 @@ public final class Dispatcher {
                 continue;
             }
             Choice best = choose(d, now);
-            if (!own && best != null && background.runWithinShare(d)) {
+            if (!own && best != null && background.runWithinShare(d, i == free.size() - 1)) {
                 continue; // background work keeps its share of the drives while user work waits
             }
             if (own && (best == null || policy.keepMounted(d.queue(), best.queue))) {
@@ -174,7 +177,7 @@ public final class Dispatcher {
             }
             if (best != null) {
                 assign(d, best);
-            } else if (!own && !background.runOn(d)) {
+            } else if (!own && !background.runIdle(d)) {
                 d.idle();
             }
         }
@@ -407,6 +410,15 @@ public final class Dispatcher {
         return d.hasWork(now) || d.holdsWorkForOthers(now);
     }
 
+    /** Drives in service doing something (not free): user work, admin tasks or background slices. */
+    int busyDrives() {
+        int busy = 0;
+        for (DriveRunner d : drives.values()) {
+            busy += d.isDown() || d.isFree() ? 0 : 1;
+        }
+        return busy;
+    }
+
     /** Drives not out of service. */
     int drivesInService() {
         int up = 0;
@@ -428,6 +440,11 @@ public final class Dispatcher {
         }
         if (barcode.equals(d.mounted())) {
             return true;
+        }
+        for (DriveRunner other : drives.values()) {
+            if (barcode.equals(other.mounted())) {
+                return false; // in another drive: mounting it here would fail
+            }
         }
         WorkQueue q = queues.cartridgeQueueIfAny(barcode);
         if (q != null && (q.isHeld() || readsExclude(q, d))) {
