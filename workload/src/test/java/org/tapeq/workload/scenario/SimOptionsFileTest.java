@@ -50,14 +50,14 @@ class SimOptionsFileTest {
                 new SimOptions.DriveFailure(9, 1, 1_800_000, 7_200_000)), o.faults().driveFailures());
         assertEquals(new SimOptions.SlowDrives(2, 0.5), o.faults().slowDrives());
         assertEquals(List.of(new SimOptions.RobotOutage(3_600_000, 1_200_000)), o.faults().robotOutages());
-        assertEquals(new SimOptions.Repack(4, 8000, 2, "RQ", 3_600_000, 3), o.repack());
+        assertEquals(new SimOptions.Repack(4, 8000, 2, "RQ", 3_600_000, 3, 0), o.repack());
         assertEquals(new SimOptions.StageBuffer(20_000_000_000_000L, 2e9), o.stageBuffer());
     }
 
     @Test
     void parse_repackDefaults_andNoFaults() {
         SimOptions o = parse("repack: {cartridges: 1, files: 10, targets: 1}\n").options();
-        assertEquals(new SimOptions.Repack(1, 10, 1, "RP", 0, 1), o.repack());
+        assertEquals(new SimOptions.Repack(1, 10, 1, "RP", 0, 1, 0), o.repack());
         assertSame(SimOptions.Faults.NONE, o.faults());
         assertNull(o.stageBuffer());
     }
