@@ -100,7 +100,11 @@ public final class BackgroundWork {
     /** Adds the drive time since the last call to the budget (drive counts change only after it); returns now. */
     long advance() {
         long now = loop.now();
-        budget.advance(now, running, Math.max(0, dispatcher.busyDrives() - running));
+        int busy = 0;
+        for (DriveRunner d : dispatcher.drives()) {
+            busy += d.isDown() || d.isFree() ? 0 : 1; // user work, admin tasks or background slices
+        }
+        budget.advance(now, running, Math.max(0, busy - running));
         return now;
     }
 

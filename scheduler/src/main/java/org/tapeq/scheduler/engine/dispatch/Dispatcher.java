@@ -41,9 +41,10 @@ import org.tapeq.scheduler.time.EventLoop;
  * free drive for which no queue is chosen and which has no work of its own runs the oldest one it can (its
  * cartridge in this drive or in none), within {@code maxBackgroundDrives}; between aggregates a slice asks
  * {@link #userWorkWaiting} and gives the drive back when user work wants it, unless background work is within
- * its share of the drives while user work waits ({@code scheduler.backgroundShare}): then it keeps the drive, and
- * a free drive that user work would take goes to background work first while it is below that share. A slice
- * always gives back a drive whose own cartridge user work wants ({@link #cartridgeWanted}).
+ * its share ({@code scheduler.backgroundShare}: a drive count and the drive time of the contention episode, see
+ * {@link BackgroundWork}): then it keeps the drive, and a free drive that user work would take goes to background
+ * work first while it is within that share. A slice always gives back a drive whose own cartridge user work wants
+ * ({@link #cartridgeWanted}).
  */
 public final class Dispatcher {
 
@@ -408,15 +409,6 @@ public final class Dispatcher {
     boolean cartridgeWanted(DriveRunner d) {
         long now = loop.now();
         return d.hasWork(now) || d.holdsWorkForOthers(now);
-    }
-
-    /** Drives in service doing something (not free): user work, admin tasks or background slices. */
-    int busyDrives() {
-        int busy = 0;
-        for (DriveRunner d : drives.values()) {
-            busy += d.isDown() || d.isFree() ? 0 : 1;
-        }
-        return busy;
     }
 
     /** Drives not out of service. */
