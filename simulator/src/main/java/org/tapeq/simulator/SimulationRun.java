@@ -90,7 +90,7 @@ final class SimulationRun {
         }
         SchedulerConfig.Builder cb = policy.configure(w.config().apply(SchedulerConfig.builder().checkLabels(false)));
         if (repackOptions != null) {
-            cb.maxBackgroundDrives(repackOptions.maxDrives());
+            cb.maxBackgroundDrives(repackOptions.maxDrives()).backgroundShare(repackOptions.share());
         }
         SchedulerConfig config = cb.build();
         Path spool = repackOptions == null ? null : tempDirectory();

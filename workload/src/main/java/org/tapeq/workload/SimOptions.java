@@ -57,8 +57,10 @@ public record SimOptions(Faults faults, Repack repack, StageBuffer stageBuffer) 
      * @param barcodes    barcode prefix of the sources (the targets' is the same with a trailing T)
      * @param startMillis when every repack is asked for
      * @param maxDrives   drives background work may use at once ({@code scheduler.maxBackgroundDrives})
+     * @param share       by how much background work may delay user work ({@code scheduler.backgroundShare})
      */
-    public record Repack(int cartridges, int files, int targets, String barcodes, long startMillis, int maxDrives) {
+    public record Repack(int cartridges, int files, int targets, String barcodes, long startMillis, int maxDrives,
+                         double share) {
     }
 
     /**

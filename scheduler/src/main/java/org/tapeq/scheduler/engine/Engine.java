@@ -114,7 +114,8 @@ final class Engine {
                 this::requestDispatch);
         this.dispatcher = new Dispatcher(loop, new DispatchSettings(config.maxReadDrives(), config.maxWriteDrives(),
                 g -> config.group(g).share(), g -> config.group(g).maxDrives(), config.retryBackoffMillis(),
-                config.robotErrorLimit(), config.maxBackgroundDrives(), config.backgroundShare()), policy, queues, cartridges,
+                config.robotErrorLimit(), config.maxBackgroundDrives(), config.backgroundShare(),
+                config.backgroundHoldoffMillis()), policy, queues, cartridges,
                 this::catalogReachable, new MediaFit(library, cartridges));
         LifecycleContext lifecycle = new LifecycleContext(loop, library, catalog, writer, cartridges, queues,
                 dispatcher.background(), io, repackSpool, config.repackSpoolBytes(), () -> tuning.aggregateBytes(),

@@ -38,6 +38,8 @@ public final class SchedulerConfig {
     public static final long DEFAULT_AGGREGATE_BYTES = 10_000_000_000L;
     /** A repack batch: 100 GB, about four minutes of reading at LTO-9's 400 MB/s. */
     public static final long DEFAULT_REPACK_SPOOL_BYTES = 100_000_000_000L;
+    /** Default {@code backgroundHoldoffMillis}: 5 minutes, a few mount and unload cycles of a tape drive. */
+    public static final long DEFAULT_BACKGROUND_HOLDOFF_MILLIS = 300_000;
     /** The periodic verification starts at most one cartridge a minute. */
     public static final int MAX_VERIFY_PER_WEEK = 7 * 24 * 60;
     /** Aggregates close at this many files (Enstore's and CTA's 10 000). */
@@ -83,6 +85,7 @@ public final class SchedulerConfig {
     private final int maxBackgroundDrives;
     private final long repackSpoolBytes;
     private final double backgroundShare;
+    private final long backgroundHoldoffMillis;
     private final ReclaimConfig reclaim;
     private final boolean checkLabels;
     private final boolean verifyAfterWrite;
@@ -116,6 +119,7 @@ public final class SchedulerConfig {
         maxBackgroundDrives = b.maxBackgroundDrives;
         repackSpoolBytes = b.repackSpoolBytes;
         backgroundShare = b.backgroundShare;
+        backgroundHoldoffMillis = b.backgroundHoldoffMillis;
         reclaim = b.reclaim;
         checkLabels = b.checkLabels;
         verifyAfterWrite = b.verifyAfterWrite;
@@ -173,6 +177,12 @@ public final class SchedulerConfig {
      * gives every drive back at its next boundary). See docs/scheduler.md.
      */
     public double backgroundShare() { return backgroundShare; }
+    /**
+     * How long no user work must have waited for a drive before background work that gave drives back takes an
+     * idle drive again, and the least drive time its share must have earned before it takes one while user work
+     * waits (hysteresis against mount thrashing). See docs/scheduler.md.
+     */
+    public long backgroundHoldoffMillis() { return backgroundHoldoffMillis; }
     /** The automatic reclamation policy. */
     public ReclaimConfig reclaim() { return reclaim; }
     /** Whether each mount reads and checks the cartridge label (off only for size-only simulation). */
@@ -253,6 +263,7 @@ public final class SchedulerConfig {
         m.put("maxBackgroundDrives", maxBackgroundDrives);
         m.put("repackSpoolBytes", repackSpoolBytes);
         m.put("backgroundShare", backgroundShare);
+        m.put("backgroundHoldoffMillis", backgroundHoldoffMillis);
         m.put("reclaim", reclaim);
         m.put("checkLabels", checkLabels);
         m.put("verifyAfterWrite", verifyAfterWrite);
@@ -321,6 +332,7 @@ public final class SchedulerConfig {
         private int maxBackgroundDrives = 1;
         private long repackSpoolBytes = DEFAULT_REPACK_SPOOL_BYTES;
         private double backgroundShare;
+        private long backgroundHoldoffMillis = DEFAULT_BACKGROUND_HOLDOFF_MILLIS;
         private ReclaimConfig reclaim = ReclaimConfig.OFF;
         private boolean checkLabels = true;
         private boolean verifyAfterWrite;
@@ -353,6 +365,7 @@ public final class SchedulerConfig {
         public Builder maxBackgroundDrives(int v) { maxBackgroundDrives = v; return this; }
         public Builder repackSpoolBytes(long v) { repackSpoolBytes = v; return this; }
         public Builder backgroundShare(double v) { backgroundShare = v; return this; }
+        public Builder backgroundHoldoffMillis(long v) { backgroundHoldoffMillis = v; return this; }
         public Builder reclaim(ReclaimConfig v) { reclaim = Objects.requireNonNull(v, "reclaim"); return this; }
         public Builder checkLabels(boolean v) { checkLabels = v; return this; }
         public Builder verifyAfterWrite(boolean v) { verifyAfterWrite = v; return this; }
@@ -392,6 +405,7 @@ public final class SchedulerConfig {
             nonNegative("maxReadDrives", maxReadDrives);
             nonNegative("maxWriteDrives", maxWriteDrives);
             nonNegative("maxBackgroundDrives", maxBackgroundDrives);
+            nonNegative("backgroundHoldoffMillis", backgroundHoldoffMillis);
             positive("repackSpoolBytes", repackSpoolBytes);
             nonNegative("verifyPerWeek", verifyPerWeek);
             nonNegative("verifySample", verifySample);

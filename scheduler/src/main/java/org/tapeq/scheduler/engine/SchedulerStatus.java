@@ -61,9 +61,13 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
     /**
      * Background work (verification, repack): tasks waiting for a drive, drives running one, their cap, the
      * configured {@code scheduler.backgroundShare} and the drives it lets background work keep while user work
-     * waits.
+     * waits; slices started, those that mounted their cartridge and those that gave their drive back to waiting
+     * user work since the start; and the drive-seconds background and user work held in the current (or last)
+     * contention episode, whose ratio the share bounds (docs/scheduler.md, "How background work shares drives").
      */
-    public record Background(int waiting, int running, int maxDrives, double share, int keptWhileUserWaits) {
+    public record Background(int waiting, int running, int maxDrives, double share, int keptWhileUserWaits,
+                             long slices, long mounts, long yields, long episodeBackgroundSeconds,
+                             long episodeUserSeconds) {
     }
 
     /**

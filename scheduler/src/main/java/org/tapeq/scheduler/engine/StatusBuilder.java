@@ -79,7 +79,10 @@ final class StatusBuilder {
                 oldest == Long.MAX_VALUE ? 0 : oldest, robot, new TreeMap<>(e.cartridges.mountsThisRun()),
                 new TreeMap<>(e.stalls.snapshot()), uses, new SchedulerStatus.Background(e.dispatcher.background().waiting(),
                 e.dispatcher.background().running(), e.config.maxBackgroundDrives(),
-                e.dispatcher.background().share(), e.dispatcher.background().allowance()), e.verifications.reports(),
+                e.dispatcher.background().share(), e.dispatcher.background().allowance(),
+                e.dispatcher.background().slices(), e.dispatcher.background().mounts(),
+                e.dispatcher.background().yields(), e.dispatcher.background().episodeBackgroundSeconds(),
+                e.dispatcher.background().episodeUserSeconds()), e.verifications.reports(),
                 e.repacks.reports(), e.migrations.reports(), e.relabels.reports(), e.verifyPolicy.report(),
                 cartridges.size(), e.recentFaults.newestFirst(), e.reclaim.status());
     }

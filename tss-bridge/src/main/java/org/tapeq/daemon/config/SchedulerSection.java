@@ -65,6 +65,8 @@ final class SchedulerSection {
             new Key("remountGuard", "remountGuardMillis", Syntax.DURATION, Builder::remountGuardMillis,
                     SchedulerConfig::remountGuardMillis),
             new Key("dwell", "dwellMillis", Syntax.DURATION, Builder::dwellMillis, SchedulerConfig::dwellMillis),
+            new Key("backgroundHoldoff", "backgroundHoldoffMillis", Syntax.DURATION, Builder::backgroundHoldoffMillis,
+                    SchedulerConfig::backgroundHoldoffMillis),
             new Key("idleUnmount", "idleUnmountMillis", Syntax.DURATION, Builder::idleUnmountMillis,
                     SchedulerConfig::idleUnmountMillis),
             new Key("mergeGap", "mergeGapBytes", Syntax.SIZE, Builder::mergeGapBytes, SchedulerConfig::mergeGapBytes),

@@ -14,6 +14,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleBiFunction;
 
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -113,6 +114,16 @@ public final class StateMetrics {
                 .callback(cb -> status.get().ifPresent(s -> {
                     cb.call(s.background().running(), "running");
                     cb.call(s.background().waiting(), "waiting");
+                }))
+                .register(registry);
+        CounterWithCallback.builder().name("tapeq_background_slices_total")
+                .help("Background work slices: started, that mounted their cartridge, that yielded their drive to"
+                        + " waiting user work")
+                .labelNames("event")
+                .callback(cb -> status.get().ifPresent(s -> {
+                    cb.call(s.background().slices(), "started");
+                    cb.call(s.background().mounts(), "mounted");
+                    cb.call(s.background().yields(), "yielded");
                 }))
                 .register(registry);
         GaugeWithCallback.builder().name("tapeq_verify_files")

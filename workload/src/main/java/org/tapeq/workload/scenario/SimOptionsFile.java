@@ -39,7 +39,8 @@ final class SimOptionsFile {
     static final String BARCODES = "barcodes";
     static final String START = "start";
     static final String MAX_DRIVES = "maxDrives";
-    static final List<String> REPACK_KEYS = List.of(CARTRIDGES, FILES, TARGETS, BARCODES, START, MAX_DRIVES);
+    static final String SHARE = "share";
+    static final List<String> REPACK_KEYS = List.of(CARTRIDGES, FILES, TARGETS, BARCODES, START, MAX_DRIVES, SHARE);
 
     static final String SIZE = "size";
     static final String DRAIN_RATE = "drainRate";
@@ -131,7 +132,11 @@ final class SimOptionsFile {
                     + "get the same followed by T)");
         }
         int maxDrives = (int) n.integer(MAX_DRIVES, 1, 1, libraryDrives);
-        return new SimOptions.Repack(cartridges, files, targets, barcodes, n.duration(START, 0), maxDrives);
+        double share = n.number(SHARE, 0, -1);
+        if (share < 0 || share > 1) {
+            throw n.error(SHARE, "must be between 0 and 1 (scheduler.backgroundShare), not " + share);
+        }
+        return new SimOptions.Repack(cartridges, files, targets, barcodes, n.duration(START, 0), maxDrives, share);
     }
 
     private static SimOptions.StageBuffer stageBuffer(ConfigNode n) {

@@ -43,21 +43,21 @@ class SimOptionsFileTest {
                 "  slowDrives: {drives: 2, factor: 0.5}",
                 "  robotOutages:",
                 "    - {at: 1h, for: 20m}",
-                "repack: {cartridges: 4, files: 8000, targets: 2, barcodes: RQ, start: 1h, maxDrives: 3}",
+                "repack: {cartridges: 4, files: 8000, targets: 2, barcodes: RQ, start: 1h, maxDrives: 3, share: 0.25}",
                 "stageBuffer: {size: 20TB, drainRate: 2GB/s}",
                 "")).options();
         assertEquals(List.of(new SimOptions.DriveFailure(0, 3, 7_200_000, 14_400_000),
                 new SimOptions.DriveFailure(9, 1, 1_800_000, 7_200_000)), o.faults().driveFailures());
         assertEquals(new SimOptions.SlowDrives(2, 0.5), o.faults().slowDrives());
         assertEquals(List.of(new SimOptions.RobotOutage(3_600_000, 1_200_000)), o.faults().robotOutages());
-        assertEquals(new SimOptions.Repack(4, 8000, 2, "RQ", 3_600_000, 3), o.repack());
+        assertEquals(new SimOptions.Repack(4, 8000, 2, "RQ", 3_600_000, 3, 0.25), o.repack());
         assertEquals(new SimOptions.StageBuffer(20_000_000_000_000L, 2e9), o.stageBuffer());
     }
 
     @Test
     void parse_repackDefaults_andNoFaults() {
         SimOptions o = parse("repack: {cartridges: 1, files: 10, targets: 1}\n").options();
-        assertEquals(new SimOptions.Repack(1, 10, 1, "RP", 0, 1), o.repack());
+        assertEquals(new SimOptions.Repack(1, 10, 1, "RP", 0, 1, 0), o.repack());
         assertSame(SimOptions.Faults.NONE, o.faults());
         assertNull(o.stageBuffer());
     }
@@ -74,6 +74,7 @@ class SimOptionsFileTest {
         "repack: {cartridges: 1, files: 10}|s.yaml: repack.targets: required",
         "repack: {cartridges: 1, files: 10, targets: 1, barcodes: ABCD}|s.yaml: repack.barcodes: \"ABCD\" must be 1 to 3",
         "repack: {cartridges: 1, files: 10, targets: 1, maxDrives: 11}|s.yaml: repack.maxDrives: ",
+        "repack: {cartridges: 1, files: 10, targets: 1, share: 1.5}|s.yaml: repack.share: must be between 0 and 1",
         "stageBuffer: {size: 1TB}|s.yaml: stageBuffer.drainRate: required",
         "stageBuffer: {size: 0, drainRate: 1GB/s}|s.yaml: stageBuffer.size: must be more than 0 bytes",
     })

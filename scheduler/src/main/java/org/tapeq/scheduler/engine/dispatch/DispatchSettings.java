@@ -14,9 +14,10 @@ import java.util.function.ToIntFunction;
  * @param robotErrorLimit    consecutive robot errors after which mounts pause
  * @param maxBackgroundDrives drives background work may use at once (0: none runs)
  * @param backgroundShare    by how much background work may delay user work ({@code scheduler.backgroundShare})
+ * @param backgroundHoldoffMillis hysteresis of background work around user work ({@code scheduler.backgroundHoldoff})
  */
 public record DispatchSettings(int maxReadDrives, int maxWriteDrives, ToDoubleFunction<String> groupShare,
                                ToIntFunction<String> groupMaxDrives, long retryBackoffMillis,
                                int robotErrorLimit, int maxBackgroundDrives,
-                               double backgroundShare) {
+                               double backgroundShare, long backgroundHoldoffMillis) {
 }

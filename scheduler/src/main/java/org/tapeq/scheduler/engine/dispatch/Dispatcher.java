@@ -41,9 +41,10 @@ import org.tapeq.scheduler.time.EventLoop;
  * free drive for which no queue is chosen and which has no work of its own runs the oldest one it can (its
  * cartridge in this drive or in none), within {@code maxBackgroundDrives}; between aggregates a slice asks
  * {@link #userWorkWaiting} and gives the drive back when user work wants it, unless background work is within
- * its share of the drives while user work waits ({@code scheduler.backgroundShare}): then it keeps the drive, and
- * a free drive that user work would take goes to background work first while it is below that share. A slice
- * always gives back a drive whose own cartridge user work wants ({@link #cartridgeWanted}).
+ * its share ({@code scheduler.backgroundShare}: a drive count and the drive time of the contention episode, see
+ * {@link BackgroundWork}): then it keeps the drive, and a free drive that user work would take goes to background
+ * work first while it is within that share. A slice always gives back a drive whose own cartridge user work wants
+ * ({@link #cartridgeWanted}).
  */
 public final class Dispatcher {
 
@@ -85,7 +86,8 @@ public final class Dispatcher {
         this.queues = queues;
         this.cartridges = cartridges;
         this.robot = new RobotGuard(loop, settings, this::requestDispatch);
-        this.background = new BackgroundWork(this, settings.maxBackgroundDrives(), settings.backgroundShare());
+        this.background = new BackgroundWork(this, loop, settings.maxBackgroundDrives(), settings.backgroundShare(),
+                settings.backgroundHoldoffMillis());
     }
 
     /** Which drive can mount which cartridge. */
@@ -143,6 +145,7 @@ public final class Dispatcher {
             return;
         }
         long now = loop.now();
+        background.advance(); // drive counts change from here on
         queues.index().promoteDue(now);
         runAdminTasks();
         // Whether a drive has work of its own is computed once per dispatch (it scans the cartridge's reads).
@@ -155,7 +158,8 @@ public final class Dispatcher {
             }
         }
         free.sort(Comparator.comparingInt(d -> hasOwn.get(d) ? 0 : d.mounted() == null ? 1 : 2));
-        for (DriveRunner d : free) {
+        for (int i = 0; i < free.size(); i++) {
+            DriveRunner d = free.get(i);
             if (!d.isFree()) {
                 continue;
             }
@@ -165,7 +169,7 @@ public final class Dispatcher {
                 continue;
             }
             Choice best = choose(d, now);
-            if (!own && best != null && background.runWithinShare(d)) {
+            if (!own && best != null && background.runWithinShare(d, i == free.size() - 1)) {
                 continue; // background work keeps its share of the drives while user work waits
             }
             if (own && (best == null || policy.keepMounted(d.queue(), best.queue))) {
@@ -174,7 +178,7 @@ public final class Dispatcher {
             }
             if (best != null) {
                 assign(d, best);
-            } else if (!own && !background.runOn(d)) {
+            } else if (!own && !background.runIdle(d)) {
                 d.idle();
             }
         }
@@ -428,6 +432,11 @@ public final class Dispatcher {
         }
         if (barcode.equals(d.mounted())) {
             return true;
+        }
+        for (DriveRunner other : drives.values()) {
+            if (barcode.equals(other.mounted())) {
+                return false; // in another drive: mounting it here would fail
+            }
         }
         WorkQueue q = queues.cartridgeQueueIfAny(barcode);
         if (q != null && (q.isHeld() || readsExclude(q, d))) {

@@ -431,8 +431,14 @@ final class RepackWrites {
     /** The target could not be mounted: another one, or the repack fails. */
     void targetFailed(TapeFault fault) {
         LOG.warn("Repack of {}: cannot mount {}: {}", task.source(), target, fault.toString());
-        avoid.add(target);
         Chunk c = chunks.peek();
+        if (c == null) {
+            // the batch's last aggregate was committed before the slice yielded: nothing was left to write there
+            target = null;
+            task.batchWritten();
+            return;
+        }
+        avoid.add(target);
         c.attempts++;
         String next = c.attempts >= WRITE_ATTEMPTS ? null : chooseAfterFault(c);
         if (next == null) {
