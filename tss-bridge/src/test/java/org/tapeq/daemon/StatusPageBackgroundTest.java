@@ -92,7 +92,7 @@ class StatusPageBackgroundTest {
 
     /** A daemon status with one migration under way, its repack, a verification and the reclamation paused. */
     private static ObjectNode status() {
-        SchedulerStatus.Background background = new SchedulerStatus.Background(0, 1, 1, 0, 0);
+        SchedulerStatus.Background background = new SchedulerStatus.Background(0, 1, 1, 0, 0, 0, 0, 0, 0, 0);
         VerifyReport verify = new VerifyReport("A00042L9", "running", 37, 412, false, 1479, 1, 1, 13, List.of(),
                 List.of(), NOW - HOUR, 0, null);
         RepackReport done = new RepackReport("A00040L8", "atlas", "done", null, 9, 9_000_000_000L, 9,
