@@ -19,8 +19,8 @@ import org.tapeq.workload.Trace;
  * Per cartridge c holding requested files (one mount each is unavoidable):
  *   R_c = exchange + load + E_c + S_c
  *     exchange, load   robot move and load to ready (library and media figures)
- *     E_c              the entry term: every requested file entered once at no less than its cheapest entry
- *                      (from the load point or the end of another requested file; TrueReadCosts)
+ *     E_c              the entry term: every requested file entered once, from the load point or from the end
+ *                      of another requested file, each end before at most one file (TrueReadCosts)
  *     S_c              sum of the requested files' sizes / native rate (only the files themselves are streamed)
  *   U_c = min over requested files f of unload-rewind(end of f) + unload + exchange: the cheapest way to free the
  *     drive, the unload-rewind being the cheaper of a rewind and a locate to the start plus the rewind from there.

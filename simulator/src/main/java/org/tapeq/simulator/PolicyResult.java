@@ -9,8 +9,8 @@ import org.tapeq.charts.Series;
  * @param boundS             the workload's physical lower bound
  * @param bestLocateS        the workload's locate time under the best order of whole runs ({@link BestReadOrder}),
  *                           or NaN where it is not computed
- * @param entryLocateS       the bound's locate term: every requested file entered once at its cheapest entry
- *                           ({@link TrueReadCosts}); no order locates less
+ * @param entryLocateS       the bound's locate term: every requested file entered once, each file's end before at
+ *                           most one ({@link TrueReadCosts}); no order locates less
  * @param oracleLocateS      the locate time of the greedy order on the true physics, one mount per cartridge
  *                           ({@link TrueReadCosts}), or NaN without reads
  * @param mountsPerCartridge mounts / distinct cartridges mounted

@@ -118,8 +118,9 @@ public final class ScenarioReport {
         out.append(String.format(Locale.ROOT, "physical bound %.2f h (mean over %d seed%s)%n", meanBoundS() / 3600,
                 seeds, seeds == 1 ? "" : "s"));
         if (!Double.isNaN(meanOracleLocateS())) {
-            out.append(String.format(Locale.ROOT, "locate: bound %.2f h (each requested file entered once at its"
-                    + " cheapest), oracle %.2f h (greedy on the true physics, one mount per cartridge)%n",
+            out.append(String.format(Locale.ROOT, "locate: bound %.2f h (each requested file entered once, each"
+                    + " file's end before at most one), oracle %.2f h (greedy on the true physics, one mount per"
+                    + " cartridge)%n",
                     meanEntryLocateS() / 3600, meanOracleLocateS() / 3600));
         }
         if (!Double.isNaN(meanBestLocateS())) {

@@ -12,10 +12,15 @@ import org.tapeq.scheduler.tape.sim.TruePositions;
  * Entry term (a lower bound). Whatever the order and however many mounts, every requested file f is entered once:
  * the head arrives at its start either from the load point or from the end of another requested file g (the
  * head rests only at ends of what it read; a move through unrequested data is a locate or a read-through, and the
- * library's locate is already the cheaper of the two). So the locate time of any order is at least
- *   sum over f of min(locate(load point -> f), min over g != f of hop(g -> f))
+ * library's locate is already the cheaper of the two). The head leaves each file's end once, so one file's end
+ * is the predecessor of at most one file, and an order with k mounts enters k files from the load point and leaves
+ * k ends unused. Pairing each load-point entry with an unused end, any order is a one-to-one assignment of
+ * files f to ends g at a cost of
+ *   c(f, g) = min(locate(load point -> f), hop(g -> f)) for g != f,   c(f, f) = locate(load point -> f)
+ * or less, so the least such assignment (MinAssignment, O(n^3)) is a lower bound on the locate time of any order,
  * where hop is 0 when f begins in the block where g ended (members of one aggregate), else the library's locate.
- * O(n^2) per cartridge.
+ * Each row's minimum alone (every file at its cheapest entry, one end reused by many files) is the weaker bound of
+ * before; above ASSIGNMENT_MAX_FILES requested files on one cartridge it is used instead (O(n^2)).
  *
  * Oracle (a reference, not a bound). Greedy shortest-true-locate-first from the load point over all requested files:
  * what an order that sees the true physics gets without search. O(n^2) per cartridge.
@@ -23,6 +28,9 @@ import org.tapeq.scheduler.tape.sim.TruePositions;
 
 /** Entry-term lower bound and greedy oracle of one cartridge's requested files; see the design notes. */
 record TrueReadCosts(double entryMillis, double oracleMillis, double unmountMillis) {
+
+    /** Above this many requested files on one cartridge the entry term is each file's cheapest entry (O(n^2)). */
+    static final int ASSIGNMENT_MAX_FILES = 1200;
 
     static TrueReadCosts of(String barcode, List<TapeLoader.Location> files, SimulatedLibrary library) {
         int n = files.size();
@@ -32,19 +40,36 @@ record TrueReadCosts(double entryMillis, double oracleMillis, double unmountMill
             blocks[2 * i + 1] = files.get(i).endBlock();
         }
         TruePositions p = library.truePositions(barcode, blocks);
-        double entry = 0;
         double unmount = Double.POSITIVE_INFINITY;
         for (int f = 0; f < n; f++) {
-            double best = p.fromLoadPointMillis(2 * f);
-            for (int g = 0; g < n && best > 0; g++) {
-                if (g != f) {
-                    best = Math.min(best, hop(p, g, f));
-                }
-            }
-            entry += best;
             unmount = Math.min(unmount, p.unloadRewindMillis(2 * f + 1));
         }
-        return new TrueReadCosts(entry, greedy(p, n), unmount);
+        return new TrueReadCosts(entryMillis(p, n), greedy(p, n), unmount);
+    }
+
+    /** The entry term: the least assignment of files to predecessors' ends (see the design notes). */
+    static double entryMillis(TruePositions p, int n) {
+        if (n > ASSIGNMENT_MAX_FILES) {
+            double entry = 0;
+            for (int f = 0; f < n; f++) {
+                long best = p.fromLoadPointMillis(2 * f);
+                for (int g = 0; g < n && best > 0; g++) {
+                    if (g != f) {
+                        best = Math.min(best, hop(p, g, f));
+                    }
+                }
+                entry += best;
+            }
+            return entry;
+        }
+        long[][] cost = new long[n][n];
+        for (int f = 0; f < n; f++) {
+            long fromLoadPoint = p.fromLoadPointMillis(2 * f);
+            for (int g = 0; g < n; g++) {
+                cost[f][g] = g == f ? fromLoadPoint : Math.min(fromLoadPoint, hop(p, g, f));
+            }
+        }
+        return MinAssignment.of(cost);
     }
 
     /** Milliseconds from the end of file g to the start of file f. */
