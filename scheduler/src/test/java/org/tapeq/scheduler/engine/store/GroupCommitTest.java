@@ -30,7 +30,7 @@ import org.tapeq.testing.support.Poll;
 /** Group commit in the {@link CatalogWriter}: what shares a transaction, and what a failed one fails. */
 class GroupCommitTest {
 
-    private static final String TAPE = "A00001L9";
+    static final String TAPE = "A00001L9";
     private static final String NOT_IN_CATALOG = "Z99999L9";
     private static final int BS = 262_144;
 
@@ -38,7 +38,7 @@ class GroupCommitTest {
     Path dir;
 
     /** The catalog, recording the tape files of each commit transaction it is asked for. */
-    private static Catalog recording(Catalog delegate, List<List<Integer>> transactions) {
+    static Catalog recording(Catalog delegate, List<List<Integer>> transactions) {
         return (Catalog) Proxy.newProxyInstance(Catalog.class.getClassLoader(), new Class<?>[] {Catalog.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("commitAggregate")) {
@@ -56,7 +56,7 @@ class GroupCommitTest {
                 });
     }
 
-    private static List<FileRecord> members(String barcode, int tapeFile) {
+    static List<FileRecord> members(String barcode, int tapeFile) {
         List<FileRecord> m = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             long offset = BS + 512L + i * 5_000L;
@@ -66,7 +66,7 @@ class GroupCommitTest {
         return m;
     }
 
-    private static AggregateRecord aggregate(String barcode, int tapeFile) {
+    static AggregateRecord aggregate(String barcode, int tapeFile) {
         return new AggregateRecord(barcode, tapeFile, 1000L * tapeFile, 2, BS, 2L * BS, 3, "raw", "ds", 0);
     }
 
@@ -93,7 +93,7 @@ class GroupCommitTest {
     }
 
     /** Holds the writer busy until the latch opens, as a commit in flight would. */
-    private static void busy(CatalogWriter writer, CountDownLatch release) {
+    static void busy(CatalogWriter writer, CountDownLatch release) {
         writer.submit(CatalogWriter.Kind.READ, () -> {
             try {
                 return release.await(10, TimeUnit.SECONDS);
@@ -110,9 +110,13 @@ class GroupCommitTest {
 
     private JdbcCatalog catalogWithTape() {
         JdbcCatalog c = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
-        c.putCartridge(new CartridgeRecord(TAPE, "LTO9", "raw", CartridgeState.APPENDABLE, 18_000_000_000_000L,
-                0, 0, 0, 0, 0, false, null));
+        c.putCartridge(tape());
         return c;
+    }
+
+    static CartridgeRecord tape() {
+        return new CartridgeRecord(TAPE, "LTO9", "raw", CartridgeState.APPENDABLE, 18_000_000_000_000L, 0, 0, 0, 0,
+                0, false, null);
     }
 
     @Test
@@ -171,8 +175,8 @@ class GroupCommitTest {
                 }, CatalogWriter.Done.always(() -> { }));
                 commit(writer, catalog, TAPE, 3, ends);
                 commit(writer, catalog, TAPE, 4, ends);
+                release.countDown(); // after the submissions: the writer is busy while they arrive
             });
-            release.countDown();
             Poll.until("four commits told", () -> ends.order.size() == 4);
 
             assertEquals(List.of(List.of(1, 2), List.of(3, 4)), transactions);
