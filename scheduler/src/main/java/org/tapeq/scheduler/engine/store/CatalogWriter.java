@@ -74,7 +74,7 @@ public final class CatalogWriter {
 
     /** What a task does, for the latency histogram. */
     public enum Kind {
-        /** {@code commitAggregate} and the re-read of the cartridge. */
+        /** {@code commitAggregate} (or a batch of them, {@link #commit}) and the re-read of the cartridges. */
         COMMIT,
         /** {@code putCartridge}. */
         CARTRIDGE,
