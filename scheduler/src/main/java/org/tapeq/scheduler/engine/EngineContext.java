@@ -145,10 +145,7 @@ final class EngineContext implements DriveContext {
     @Override
     public void commitAggregate(AggregateRecord aggregate, List<FileRecord> files,
                                 CatalogWriter.Done<CartridgeRecord> done) {
-        engine.writer.submit(CatalogWriter.Kind.COMMIT, () -> {
-            engine.catalog.commitAggregate(aggregate, files);
-            return engine.catalog.cartridge(aggregate.cartridge()).orElse(null);
-        }, done);
+        engine.writer.commit(engine.catalog, aggregate, files, done);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package org.tapeq.scheduler.engine.store;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -12,7 +14,11 @@ import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
+import org.tapeq.scheduler.catalog.Catalog;
 import org.tapeq.scheduler.catalog.CatalogUnavailableException;
+import org.tapeq.scheduler.model.AggregateRecord;
+import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.time.EventLoop;
 import org.tapeq.scheduler.time.Threads;
 
@@ -42,6 +48,22 @@ import org.tapeq.scheduler.time.Threads;
  * no limit on the wait: a commit held here is for a tape file already written, and failing it would only make
  * the pool flush the file again (dead space); the pool's own timeouts bound how long a request waits. The
  * reachability ({@link #reachable()}) is the writer thread's to change and any thread's to read.
+ *
+ * <p>Group commit ({@link #commit}). An aggregate commit does not always get a task of its own: if the task
+ * submitted last is a batch of aggregate commits ({@link CommitBatch}) the writer has not started yet, the
+ * commit joins it, and the writer records the whole batch in one transaction ({@link Catalog#commitAggregates}:
+ * all or none), then reads the cartridges. So while one transaction is in flight, the commits of the other
+ * drives gather behind it and share the next one. What may be batched: only aggregate commits submitted one
+ * directly after another; any other task (a mount, a drive, a delete, a repack commit, a read,
+ * {@link #afterWrites}) submitted after a batch closes it to further joins. Why that is safe: the catalog sees
+ * exactly the order of calls it saw without batching (the joined commits run where they were submitted, with
+ * no other task between them), every read or barrier submitted after a commit still runs after it, and
+ * nothing is reported before its transaction ended: the completions go to the loop, one per aggregate, in
+ * submission order, only after the shared transaction committed (or failed). A failed transaction fails every
+ * aggregate of the batch and no other (none of them is recorded, so none is acknowledged); an unreachable
+ * catalog runs the same batch again, like any task. The cartridge record each commit is told is read after the
+ * batch, so it may already count the later aggregates of the same batch on that cartridge (never fewer).
+ * Inline (virtual time) every batch holds one commit, as before.
  */
 public final class CatalogWriter {
 
@@ -52,7 +74,7 @@ public final class CatalogWriter {
 
     /** What a task does, for the latency histogram. */
     public enum Kind {
-        /** {@code commitAggregate} and the re-read of the cartridge. */
+        /** {@code commitAggregate} (or a batch of them, {@link #commit}) and the re-read of the cartridges. */
         COMMIT,
         /** {@code putCartridge}. */
         CARTRIDGE,
@@ -141,6 +163,8 @@ public final class CatalogWriter {
     private final AtomicInteger depth = new AtomicInteger();
     private int inFlight;
     private Health health = Health.NONE;
+    /** The batch of aggregate commits submitted last, which further commits may join; null after any other task. */
+    private CommitBatch openBatch;
     /** Written by the writer thread only. */
     private volatile boolean reachable = true;
     private volatile long unreachableSince;
@@ -191,6 +215,7 @@ public final class CatalogWriter {
 
     /** Runs {@code work} after every task submitted before it; {@code done} is told the result on the loop. */
     public <T> void submit(Kind kind, Supplier<T> work, Done<T> done) {
+        openBatch = null;
         depth.incrementAndGet();
         Task<T> task = new Task<>(kind, work, done);
         if (thread == null) {
@@ -203,6 +228,41 @@ public final class CatalogWriter {
             return;
         }
         handOver(task);
+    }
+
+    /**
+     * Records an aggregate ({@link Catalog#commitAggregate}) and then reads its cartridge, after every task
+     * submitted before; {@code done} is told the cartridge, on the loop, once the commit is durable. The commit
+     * may share one transaction with the commits submitted directly before or after it (see the class comment).
+     */
+    public void commit(Catalog catalog, AggregateRecord aggregate, List<FileRecord> members,
+                       Done<CartridgeRecord> done) {
+        CommitBatch.Entry entry = new CommitBatch.Entry(aggregate, members, done);
+        if (openBatch != null && openBatch.join(catalog, entry)) {
+            depth.incrementAndGet();
+            return;
+        }
+        CommitBatch batch = new CommitBatch(catalog, entry);
+        submit(Kind.COMMIT, batch::run, new Done<Map<String, CartridgeRecord>>() {
+            @Override
+            public void succeeded(Map<String, CartridgeRecord> after) {
+                List<CommitBatch.Entry> all = batch.entries();
+                depth.addAndGet(1 - all.size());
+                for (CommitBatch.Entry e : all) {
+                    e.done().succeeded(after.get(e.aggregate().cartridge()));
+                }
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                List<CommitBatch.Entry> all = batch.entries();
+                depth.addAndGet(1 - all.size());
+                for (CommitBatch.Entry each : all) {
+                    each.done().failed(e);
+                }
+            }
+        });
+        openBatch = batch;
     }
 
     /** A write nobody waits for: a failure is logged (the next write of the same record repeats it). */
