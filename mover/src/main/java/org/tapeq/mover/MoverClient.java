@@ -81,11 +81,15 @@ final class MoverClient implements AutoCloseable {
                 || c == Status.Code.UNKNOWN && t.getCause() instanceof java.io.IOException;
     }
 
-    /** "mover NAME unreachable: why", the reason its drives are out of service. */
+    /** Whether a failed call only ran past its deadline (the mover may be slow, not gone). */
+    static boolean slow(Throwable t) {
+        return Status.fromThrowable(t).getCode() == Status.Code.DEADLINE_EXCEEDED;
+    }
+
+    /** Why a call failed: its gRPC status and description. */
     String unreachableReason(Throwable t) {
         Status s = Status.fromThrowable(t);
-        return "mover " + name() + " unreachable: " + s.getCode()
-                + (s.getDescription() == null ? "" : " (" + s.getDescription() + ")");
+        return s.getCode() + (s.getDescription() == null ? "" : " (" + s.getDescription() + ")");
     }
 
     @Override

@@ -261,10 +261,10 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     /** A call that got no answer, on the loop: an unreachable mover is lost (its drives go out of service). */
     void failed(MoverClient m, String what, Throwable t, Completion<?> done) {
         TapeFault f;
-        if (MoverClient.unreachable(t)) {
+        if (MoverClient.unreachable(t) && !MoverClient.slow(t)) {
             String reason = m.unreachableReason(t);
-            watch.lost(m, reason);
-            f = new TapeFault(FaultKind.DRIVE, what + " failed: " + reason, t);
+            watch.lost(m, reason); // before the fault reaches the loop: the drive is unavailable, not faulty
+            f = new TapeFault(FaultKind.DRIVE, what + " failed: mover " + m.name() + " unreachable: " + reason, t);
         } else {
             f = new TapeFault(FaultKind.DRIVE, what + " failed at mover " + m.name() + ": " + t, t);
         }

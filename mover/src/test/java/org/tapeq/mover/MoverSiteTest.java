@@ -121,7 +121,8 @@ class MoverSiteTest {
             }
             site.startMover(1);
             for (String d : MoverSiteFixture.M2_DRIVES) {
-                Poll.until(d + " back in service", () -> !site.drive(d).state().equals("down"));
+                Poll.until(d + " back in service", () -> !site.drive(d).state().equals("down")
+                        && !site.drive(d).state().equals("unavailable"));
             }
             // only m2's drives in service now: the stages must go through the mover that came back
             for (String d : MoverSiteFixture.M1_DRIVES) {
