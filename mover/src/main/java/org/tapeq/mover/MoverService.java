@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
@@ -51,17 +52,19 @@ final class MoverService {
     private final AlertBox alerts;
     private final Executor loop;
     private final EpochFence fence;
+    private final SiteIdentity identity;
     private final long stallMillis;
     private final AtomicLong refused = new AtomicLong();
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
-                 EpochFence fence, long stallMillis) {
+                 EpochFence fence, SiteIdentity identity, long stallMillis) {
         this.name = name;
         this.drives = Set.copyOf(drives);
         this.library = library;
         this.alerts = alerts;
         this.loop = loop;
         this.fence = fence;
+        this.identity = identity;
         this.stallMillis = stallMillis;
     }
 
@@ -75,15 +78,23 @@ final class MoverService {
     }
 
     void hello(HelloRequest request, StreamObserver<HelloReply> out) {
+        String foreign = identity.refusal(name, request.getFence(), "hello");
+        if (foreign != null) {
+            refused.incrementAndGet();
+            LOG.error("{}", foreign);
+            out.onError(Status.PERMISSION_DENIED.withDescription(foreign).asRuntimeException());
+            return;
+        }
         fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
-        out.onNext(HelloReply.newBuilder().setMover(name).addAllDrives(drives.stream().sorted().toList())
+        out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site()).addAllDrives(drives.stream().sorted().toList())
                 .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).build());
         out.onCompleted();
     }
 
     void inventory(Fence request, StreamObserver<InventoryReply> out) {
-        String refused = fence.refusal(request, "inventory");
+        String refused = refusal(request, "inventory");
         if (refused != null) {
+            this.refused.incrementAndGet();
             out.onNext(InventoryReply.newBuilder().setFault(refusalFault(refused)).build());
             out.onCompleted();
             return;
@@ -123,14 +134,15 @@ final class MoverService {
 
     void unmount(DriveCommand c, StreamObserver<Done> out) {
         if (admitted(c, "unmount", out)) {
-            loop.execute(() -> library.unmount(c.getDrive(), answer(c.getDrive(), out, v -> Done.newBuilder())));
+            loop.execute(() -> library.unmount(c.getDrive(),
+                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0))));
         }
     }
 
     void locate(DriveCommand c, StreamObserver<Done> out) {
         if (admitted(c, "locate to block " + c.getBlock(), out)) {
             loop.execute(() -> library.locate(c.getDrive(), c.getBlock(),
-                    answer(c.getDrive(), out, v -> Done.newBuilder())));
+                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0))));
         }
     }
 
@@ -223,7 +235,7 @@ final class MoverService {
 
     /** Whether the command may run; if not, it is answered with the refusal. */
     private boolean admitted(DriveCommand c, String what, StreamObserver<Done> out) {
-        String refused = fence.refusal(c.getFence(), what + " on drive " + c.getDrive());
+        String refused = refusal(c.getFence(), what + " on drive " + c.getDrive());
         if (refused == null && !drives.contains(c.getDrive())) {
             refused = "mover " + name + " does not own drive " + c.getDrive() + " (it owns " + drives + ")";
         }
@@ -235,6 +247,12 @@ final class MoverService {
             return false;
         }
         return true;
+    }
+
+    /** Why a command is refused: another site or token first (its epoch must not count), then the epoch. */
+    private String refusal(Fence f, String what) {
+        String foreign = identity.refusal(name, f, what);
+        return foreign != null ? foreign : fence.refusal(f, what);
     }
 
     /** The library's completion as the answer, with the drive's alerts reported meanwhile. */

@@ -44,6 +44,8 @@ final class MoverWatch implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-mover-watch"));
     /** Why each lost mover is lost; guarded by this. */
     private final Map<String, String> lost = new HashMap<>();
+    /** When each lost mover was lost; guarded by this. */
+    private final Map<String, java.time.Instant> lostSince = new HashMap<>();
     /** Probes in a row past their deadline, per mover; written by the probe callbacks, one per mover at a time. */
     private final Map<String, Integer> slow = new ConcurrentHashMap<>();
     /** Checks a mover's answer against the scheduler's view of it; null when it fits, else why not. */
@@ -124,11 +126,13 @@ final class MoverWatch implements AutoCloseable {
      * the reason "mover NAME unreachable since TIME: why".
      */
     void lost(MoverClient m, String why) {
-        String reason = "mover " + m.name() + " unreachable since "
-                + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ": " + why;
+        String reason;
         synchronized (this) {
-            if (lost.putIfAbsent(m.name(), reason) != null) {
-                return;
+            java.time.Instant since = lostSince.computeIfAbsent(m.name(),
+                    n -> java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+            reason = "mover " + m.name() + " unreachable since " + since + ": " + why;
+            if (reason.equals(lost.put(m.name(), reason))) {
+                return; // told already; a new cause (it came back refusing, say) is told again, same time
             }
         }
         LOG.warn("{}; its drives {} are out of service until it answers again", reason, m.drives());
@@ -137,6 +141,7 @@ final class MoverWatch implements AutoCloseable {
 
     private void found(MoverClient m) {
         synchronized (this) {
+            lostSince.remove(m.name());
             if (lost.remove(m.name()) == null) {
                 return;
             }

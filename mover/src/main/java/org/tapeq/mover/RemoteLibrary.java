@@ -18,6 +18,7 @@ import org.tapeq.mover.proto.Alert;
 import org.tapeq.mover.proto.Done;
 import org.tapeq.mover.proto.DriveCommand;
 import org.tapeq.mover.proto.Fault;
+import org.tapeq.mover.proto.HelloReply;
 import org.tapeq.mover.proto.InventoryReply;
 import org.tapeq.mover.proto.MountFacts;
 import org.tapeq.scheduler.model.FaultKind;
@@ -81,7 +82,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
                 new ThreadPoolExecutor.AbortPolicy());
         MoverClient chosen = null;
         for (MoverEndpoint e : site.movers()) {
-            MoverClient c = new MoverClient(e, scheduler, calls);
+            MoverClient c = new MoverClient(e, scheduler, site.identity(), calls);
             movers.add(c);
             e.drives().forEach(d -> byDrive.put(d, c));
             if (e.name().equals(site.changer())) {
@@ -94,6 +95,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
         this.changer = chosen;
         this.transfers = new RemoteTransfers(this, byDrive.size(), site.stallMillis());
         this.watch = new MoverWatch(movers, epoch, site.probeMillis(), site.probeTimeoutMillis());
+        watch.check(this::mismatch);
     }
 
     /**
@@ -103,6 +105,31 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     public void events(MoverEvents events) {
         watch.events(events);
         watch.start();
+    }
+
+    /**
+     * Why the mover's answer to the probe does not fit this scheduler's configuration (another site, other
+     * drives, another block size), or null. Such a mover is not used: its drives stay unavailable with this reason.
+     */
+    String mismatch(MoverClient m, HelloReply r) {
+        String site = this.site.identity().site();
+        if (!site.equals(r.getSite())) {
+            return "refused: mover " + m.name() + " reports site '" + r.getSite() + "', this scheduler's site is '"
+                    + site + "' (mover.site in its configuration)";
+        }
+        if (!r.getMover().equals(m.name())) {
+            return "refused: the mover at " + m.address() + " calls itself '" + r.getMover() + "', not " + m.name();
+        }
+        List<String> drives = m.drives().stream().sorted().toList();
+        if (!drives.equals(r.getDrivesList().stream().sorted().toList())) {
+            return "refused: mover " + m.name() + " owns drives " + r.getDrivesList() + ", movers.servers gives "
+                    + drives;
+        }
+        if (r.getBlockSize() != blockSize) {
+            return "refused: mover " + m.name() + "'s library writes blocks of " + r.getBlockSize()
+                    + " bytes, this scheduler's library.blockSize is " + blockSize;
+        }
+        return null;
     }
 
     /** Whether {@code mover} is known not to answer now. */
@@ -239,6 +266,16 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     /** A mover's answer, on the loop: its alerts first, then the fault or the value. */
     <T> void answered(MoverClient m, String drive, Done d, Completion<T> done, Function<Done, T> value,
                       Consumer<Done> beforeSuccess) {
+        if (d == null) {
+            loop.execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, "mover " + m.name()
+                    + " ended its call for drive " + drive + " without an answer")));
+            return;
+        }
+        if (!d.hasFault() && d.getResultCase() == Done.ResultCase.RESULT_NOT_SET) {
+            loop.execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, "mover " + m.name()
+                    + " answered for drive " + drive + " with neither a result nor a fault")));
+            return;
+        }
         loop.execute(() -> {
             DriveAlerts a = alerts;
             for (Alert alert : d.getAlertsList()) {
