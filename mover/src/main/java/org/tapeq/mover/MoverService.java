@@ -22,6 +22,7 @@ import org.tapeq.mover.proto.HelloRequest;
 import org.tapeq.mover.proto.InventoryReply;
 import org.tapeq.mover.proto.Library;
 import org.tapeq.mover.proto.MountFacts;
+import org.tapeq.mover.proto.Order;
 import org.tapeq.mover.proto.ReadChunk;
 import org.tapeq.mover.proto.WriteChunk;
 import org.tapeq.mover.proto.Written;
@@ -105,8 +106,13 @@ final class MoverService {
                 Library.Builder b = Library.newBuilder();
                 for (Inventory.Drive d : inv.drives()) {
                     if (drives.contains(d.id())) {
-                        b.addDrives(Drive.newBuilder().setId(d.id()).setOnline(d.online())
-                                .setLoadedBarcode(d.loadedBarcode() == null ? "" : d.loadedBarcode()));
+                        Drive.Builder db = Drive.newBuilder().setId(d.id()).setOnline(d.online())
+                                .setLoadedBarcode(d.loadedBarcode() == null ? "" : d.loadedBarcode());
+                        library.driveType(d.id()).ifPresent(t -> db.setType(t.name()));
+                        if (d.loadedBarcode() != null) {
+                            db.setFacts(facts(d.id())); // a cartridge adopted without a mount: what the drive knows
+                        }
+                        b.addDrives(db);
                     }
                 }
                 for (Inventory.Cartridge c : inv.cartridges()) {
@@ -150,6 +156,16 @@ final class MoverService {
         if (admitted(c, "locate to tape file " + c.getFileNumber(), out)) {
             loop.execute(() -> library.locateFile(c.getDrive(), c.getFileNumber(),
                     answer(c.getDrive(), out, block -> Done.newBuilder().setValue(block))));
+        }
+    }
+
+    void accessOrder(DriveCommand c, StreamObserver<Done> out) {
+        if (admitted(c, "recommended access order of " + c.getStartsCount() + " ranges", out)) {
+            long[] starts = c.getStartsList().stream().mapToLong(Long::longValue).toArray();
+            long[] ends = c.getEndsList().stream().mapToLong(Long::longValue).toArray();
+            loop.execute(() -> library.recommendAccessOrder(c.getDrive(), starts, ends,
+                    answer(c.getDrive(), out, order -> Done.newBuilder().setOrder(Order.newBuilder()
+                            .addAllIndex(java.util.Arrays.stream(order).boxed().toList())))));
         }
     }
 

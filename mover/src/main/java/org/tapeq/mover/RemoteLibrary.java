@@ -66,6 +66,8 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     private final MoverWatch watch;
     /** What each drive's last mount learnt; owned by the loop. */
     private final Map<String, MountFacts> facts = new HashMap<>();
+    /** Each drive's generation as its mover reported it at the last inventory; owned by the loop. */
+    private final Map<String, org.tapeq.scheduler.model.DriveType> types = new HashMap<>();
     private volatile DriveAlerts alerts = DriveAlerts.NONE;
 
     /**
@@ -212,6 +214,35 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
         MountFacts f = facts.get(drive);
         return f == null || !f.getHasWrapEnds() ? Optional.empty()
                 : Optional.of(f.getWrapEndsList().stream().mapToLong(Long::longValue).toArray());
+    }
+
+    @Override
+    public Optional<org.tapeq.scheduler.model.DriveType> driveType(String drive) {
+        return Optional.ofNullable(types.get(drive));
+    }
+
+    @Override
+    public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+        command(MoverRpc.ACCESS_ORDER, drive, "recommended access order", c -> {
+            for (int i = 0; i < starts.length; i++) {
+                c.addStarts(starts[i]).addEnds(ends[i]);
+            }
+        }, done, d -> d.getOrder().getIndexList().stream().mapToInt(Integer::intValue).toArray(), d -> { });
+    }
+
+    /**
+     * What a mover's inventory reported of {@code drive} ({@code d}, null: not reported), on the loop: its
+     * generation, and what it knows of a cartridge it holds (adopted at start, so no mount told it).
+     */
+    void reported(String drive, org.tapeq.mover.proto.Drive d) {
+        if (d == null) {
+            return;
+        }
+        org.tapeq.scheduler.model.DriveType.byName(d.getType()).ifPresentOrElse(t -> types.put(drive, t),
+                () -> types.remove(drive));
+        if (d.hasFacts()) {
+            facts.put(drive, d.getFacts());
+        }
     }
 
     @Override

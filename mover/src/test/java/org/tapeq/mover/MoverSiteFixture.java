@@ -69,13 +69,20 @@ final class MoverSiteFixture implements AutoCloseable {
     private long nextId = 1;
 
     MoverSiteFixture(Path dir, String... barcodes) throws IOException {
+        this(dir, b -> b.drives(4), barcodes);
+    }
+
+    /** As above, with the library's drives (drive0..drive3) and features set by {@code drives}. */
+    MoverSiteFixture(Path dir, java.util.function.Consumer<SimLibraryBuilder> drives, String... barcodes)
+            throws IOException {
         this.dir = dir;
         Files.createDirectories(dir.resolve("tapes"));
         Files.createDirectories(dir.resolve("staged"));
         libraryLoop = new RealTimeEventLoop("test-library", SPEED);
         copies = pool("test-copy", 4);
-        SimLibraryBuilder b = SimulatedLibrary.builder(libraryLoop).seed(7).bytes(dir.resolve("tapes")).drives(4)
+        SimLibraryBuilder b = SimulatedLibrary.builder(libraryLoop).seed(7).bytes(dir.resolve("tapes"))
                 .copyExecutor(copies);
+        drives.accept(b);
         for (String barcode : barcodes) {
             b.cartridge(barcode, MediaType.LTO9, 200_000_000L);
         }
