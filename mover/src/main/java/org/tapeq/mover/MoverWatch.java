@@ -131,12 +131,20 @@ final class MoverWatch implements AutoCloseable {
             java.time.Instant since = lostSince.computeIfAbsent(m.name(),
                     n -> java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
             reason = "mover " + m.name() + " unreachable since " + since + ": " + why;
-            if (reason.equals(lost.put(m.name(), reason))) {
+            String before = lost.put(m.name(), reason);
+            if (before != null && cause(before).equals(cause(reason))) {
+                lost.put(m.name(), before);
                 return; // told already; a new cause (it came back refusing, say) is told again, same time
             }
         }
         LOG.warn("{}; its drives {} are out of service until it answers again", reason, m.drives());
         events.unreachable(m.name(), m.drives(), reason);
+    }
+
+    /** A reason without its details in parentheses (a deadline's timings differ each time). */
+    private static String cause(String reason) {
+        int i = reason.indexOf(" (");
+        return i < 0 ? reason : reason.substring(0, i);
     }
 
     private void found(MoverClient m) {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.tapeq.mover.proto.Done;
+import org.tapeq.mover.proto.HelloReply;
 import org.tapeq.mover.proto.ReadChunk;
 import org.tapeq.mover.proto.WriteChunk;
 import org.tapeq.mover.proto.Written;
@@ -32,6 +33,7 @@ import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
+import org.tapeq.testing.support.Poll;
 
 /**
  * The scheduler's side of a mover's answers that do not add up, from a mover that misbehaves on purpose: no
@@ -41,6 +43,13 @@ import org.tapeq.scheduler.time.RealTimeEventLoop;
 class MoverAnswersTest {
 
     private static final int SENT = 10;
+    private static final long PROBE_TIMEOUT = 300;
+    private static final int BLOCK = 256 * 1024;
+    /** The probes the odd mover answers too late: the first {@code slowHellos} of them. */
+    private volatile int slowHellos;
+    private final java.util.concurrent.atomic.AtomicInteger hellos = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.ScheduledExecutorService late =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
     private Server server;
     private RealTimeEventLoop loop;
     private RemoteLibrary library;
@@ -48,6 +57,19 @@ class MoverAnswersTest {
     @BeforeEach
     void start() throws IOException {
         ServerServiceDefinition odd = ServerServiceDefinition.builder(MoverRpc.SERVICE)
+                .addMethod(MoverRpc.HELLO, ServerCalls.asyncUnaryCall((q, out) -> {
+                    HelloReply reply = HelloReply.newBuilder().setMover("odd").setSite("test").addDrives("drive0")
+                            .setBlockSize(BLOCK).setEpochSeen(1).build();
+                    Runnable answer = () -> {
+                        out.onNext(reply);
+                        out.onCompleted();
+                    };
+                    if (hellos.incrementAndGet() <= slowHellos) {
+                        late.schedule(answer, 2 * PROBE_TIMEOUT, TimeUnit.MILLISECONDS); // past the deadline
+                    } else {
+                        answer.run();
+                    }
+                }))
                 .addMethod(MoverRpc.UNMOUNT, ServerCalls.asyncUnaryCall((c, out) -> {
                     out.onNext(Done.getDefaultInstance()); // neither a result nor a fault
                     out.onCompleted();
@@ -89,7 +111,7 @@ class MoverAnswersTest {
         int port = ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
         loop = new RealTimeEventLoop("test-scheduler", 1);
         library = new RemoteLibrary(new MoverSite(List.of(new MoverEndpoint("odd", "127.0.0.1", port,
-                List.of("drive0"))), "odd", 10_000, 100, 5_000, 10_000, SiteIdentity.of("test")), loop, 256 * 1024,
+                List.of("drive0"))), "odd", 10_000, 50, PROBE_TIMEOUT, 10_000, SiteIdentity.of("test")), loop, BLOCK,
                 () -> 1, "test");
     }
 
@@ -98,6 +120,29 @@ class MoverAnswersTest {
         library.close();
         loop.close();
         server.shutdownNow();
+        late.shutdownNow();
+    }
+
+    @Test
+    void oneSlowProbeDoesNotLoseTheMoverButSeveralInARowDo() throws Exception {
+        slowHellos = MoverWatch.LOST_AFTER - 1;
+        java.util.List<String> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
+        library.events(new MoverEvents() {
+            @Override
+            public void unreachable(String mover, List<String> drives, String reason) {
+                lost.add(reason);
+            }
+
+            @Override
+            public void reachable(String mover, List<String> drives) {
+            }
+        });
+        Poll.until("the mover answered in time after its slow probes",
+                () -> hellos.get() > MoverWatch.LOST_AFTER + 2);
+        assertEquals(List.of(), lost, "slow probes fewer than " + MoverWatch.LOST_AFTER + " in a row lost the mover");
+        slowHellos = Integer.MAX_VALUE;
+        Poll.until("the mover lost after " + MoverWatch.LOST_AFTER + " slow probes in a row", () -> !lost.isEmpty());
+        assertTrue(lost.get(0).contains("DEADLINE_EXCEEDED"), lost.get(0));
     }
 
     @Test
