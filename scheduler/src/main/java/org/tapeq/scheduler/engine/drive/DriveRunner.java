@@ -197,7 +197,8 @@ public final class DriveRunner implements WorkQueue.Holder {
             set(State.DOWN, unreachableActivity());
         }
         if (mounted != null && queue != null) {
-            queue.blocked(mounted + " is in drive " + id + ": " + reason);
+            // its bound writes go back to the family; its reads wait for the drive
+            context.queues().stuck(mounted, queue, mounted + " is in drive " + id + ": " + reason);
         }
         log.down(reason, false);
     }
@@ -477,7 +478,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                     LOG.warn("Drive {}: unload of {} not done: {}", id, barcode, unreachable);
                     set(State.DOWN, unreachableActivity());
                     if (q != null) {
-                        q.blocked(barcode + " is in drive " + id + ": " + unreachable);
+                        context.queues().stuck(barcode, q, barcode + " is in drive " + id + ": " + unreachable);
                     }
                     context.requestDispatch();
                     return;
