@@ -48,6 +48,8 @@ class MoverLossTest {
             assertTrue(d2.reason().startsWith("mover m2 unreachable since "), d2.reason());
             assertEquals(barcode, d2.cartridge(), "the cartridge stays in the lost mover's drive");
             assertEquals(0, d2.errors(), "a lost mover is no drive error");
+            Poll.until("drive3 (down by the operator) unavailable too",
+                    () -> String.valueOf(site.drive("drive3").reason()).contains("mover m2 unreachable"));
             SchedulerStatus.DriveStatus d3 = site.drive("drive3");
             assertTrue(d3.reason().contains("operator: worn head") && d3.reason().contains("mover m2 unreachable"),
                     d3.reason());

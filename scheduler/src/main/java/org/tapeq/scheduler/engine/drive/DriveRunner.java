@@ -57,6 +57,8 @@ public final class DriveRunner implements WorkQueue.Holder {
     private String downReason;
     /** Why the drive cannot be reached now (its data mover lost), or null: neither persisted nor a fault. */
     private String unreachable;
+    /** The queue reserved for the mount after the unload in progress, or null. */
+    private WorkQueue switchingTo;
     private int errors;
     private String lastError;
     /** Why the drive asks for a routine cleaning (it stays in service), until an operator's drive up; or null. */
@@ -277,7 +279,9 @@ public final class DriveRunner implements WorkQueue.Holder {
             String group = context.accountedGroup(this);
             boolean write = context.accountedWrite(this);
             reserve(q);
+            switchingTo = q;
             unmount(() -> {
+                switchingTo = null;
                 if (isDown()) {
                     q.release(this);
                     context.queues().index().update(q);
@@ -476,6 +480,11 @@ public final class DriveRunner implements WorkQueue.Holder {
                 if (unreachable != null) {
                     // not the drive's fault: it stays loaded and this drive's until its mover answers again
                     LOG.warn("Drive {}: unload of {} not done: {}", id, barcode, unreachable);
+                    if (switchingTo != null) { // the next cartridge was reserved for this drive: free it
+                        switchingTo.release(DriveRunner.this);
+                        context.queues().index().update(switchingTo);
+                        switchingTo = null;
+                    }
                     set(State.DOWN, unreachableActivity());
                     if (q != null) {
                         context.queues().stuck(barcode, q, barcode + " is in drive " + id + ": " + unreachable);
