@@ -90,6 +90,7 @@ final class InventoryRound {
             }
             for (String id : mover.drives()) {
                 Drive d = reported.get(id);
+                library.reported(id, d);
                 drives.add(d == null ? new Inventory.Drive(id, null, false)
                         : new Inventory.Drive(id, d.getLoadedBarcode().isEmpty() ? null : d.getLoadedBarcode(),
                         d.getOnline()));

@@ -31,10 +31,12 @@ final class MoverClient implements AutoCloseable {
     private final MoverEndpoint endpoint;
     private final ManagedChannel channel;
     private final String scheduler;
+    private final SiteIdentity identity;
 
-    MoverClient(MoverEndpoint endpoint, String scheduler, Executor callbacks) {
+    MoverClient(MoverEndpoint endpoint, String scheduler, SiteIdentity identity, Executor callbacks) {
         this.endpoint = endpoint;
         this.scheduler = scheduler;
+        this.identity = identity;
         this.channel = NettyChannelBuilder.forAddress(endpoint.host(), endpoint.port()).usePlaintext()
                 .executor(callbacks).keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS).keepAliveWithoutCalls(true).build();
@@ -44,12 +46,17 @@ final class MoverClient implements AutoCloseable {
         return endpoint.name();
     }
 
+    /** host:port, for messages. */
+    String address() {
+        return endpoint.host() + ":" + endpoint.port();
+    }
+
     List<String> drives() {
         return endpoint.drives();
     }
 
     Fence fence(long epoch) {
-        return Fence.newBuilder().setEpoch(epoch).setScheduler(scheduler).build();
+        return identity.fence().setEpoch(epoch).setScheduler(scheduler).build();
     }
 
     DriveCommand.Builder command(long epoch, String drive) {
@@ -59,6 +66,12 @@ final class MoverClient implements AutoCloseable {
     /** A new call of {@code method} that must end within {@code deadlineMillis}. */
     <Q, A> ClientCall<Q, A> call(MethodDescriptor<Q, A> method, long deadlineMillis) {
         return channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS));
+    }
+
+    /** As {@link #call(MethodDescriptor, long)}, its callbacks on {@code callbacks} instead of the channel's. */
+    <Q, A> ClientCall<Q, A> call(MethodDescriptor<Q, A> method, long deadlineMillis, Executor callbacks) {
+        return channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
+                .withExecutor(callbacks));
     }
 
     <Q, A> void unary(MethodDescriptor<Q, A> method, Q request, long deadlineMillis, StreamObserver<A> answer) {
@@ -81,11 +94,15 @@ final class MoverClient implements AutoCloseable {
                 || c == Status.Code.UNKNOWN && t.getCause() instanceof java.io.IOException;
     }
 
-    /** "mover NAME unreachable: why", the reason its drives are out of service. */
+    /** Whether a failed call only ran past its deadline (the mover may be slow, not gone). */
+    static boolean slow(Throwable t) {
+        return Status.fromThrowable(t).getCode() == Status.Code.DEADLINE_EXCEEDED;
+    }
+
+    /** Why a call failed: its gRPC status and description. */
     String unreachableReason(Throwable t) {
         Status s = Status.fromThrowable(t);
-        return "mover " + name() + " unreachable: " + s.getCode()
-                + (s.getDescription() == null ? "" : " (" + s.getDescription() + ")");
+        return s.getCode() + (s.getDescription() == null ? "" : " (" + s.getDescription() + ")");
     }
 
     @Override

@@ -8,8 +8,9 @@ import org.tapeq.scheduler.engine.Scheduler;
 
 /**
  * What a lost or returning mover means to the scheduler: its drives go out of service with the reason "mover NAME
- * unreachable: ..." (a cartridge in one stays there, shown in the drive's status, until the mover returns), and
- * come back when it answers again. Any thread: the scheduler's methods hop onto its loop.
+ * unreachable since T: ..." (state "unavailable"; a cartridge in one stays there, shown in the drive's
+ * status and its queue's, until the mover returns), and come back when it answers again. Neither is an
+ * administrator's drive down or up: a drive an operator took down stays down across its mover's loss and return. Any thread: the scheduler's methods hop onto its loop.
  */
 public final class MoverDrives implements MoverEvents {
 
@@ -34,7 +35,7 @@ public final class MoverDrives implements MoverEvents {
     @Override
     public void reachable(String mover, List<String> drives) {
         for (String d : drives) {
-            scheduler.driveUp(d).exceptionally(e -> {
+            scheduler.driveReachable(d).exceptionally(e -> {
                 LOG.error("Could not put drive {} of mover {} back into service", d, mover, e);
                 return null;
             });

@@ -16,7 +16,7 @@ public interface MoverEvents {
         }
     };
 
-    /** {@code reason} reads "mover NAME unreachable: ...". */
+    /** {@code reason} reads "mover NAME unreachable since TIME: why" (why: the call's status, or why it is refused). */
     void unreachable(String mover, List<String> drives, String reason);
 
     void reachable(String mover, List<String> drives);

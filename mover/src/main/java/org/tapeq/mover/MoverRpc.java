@@ -32,6 +32,7 @@ final class MoverRpc {
     static final MethodDescriptor<DriveCommand, Done> UNMOUNT = command("Unmount");
     static final MethodDescriptor<DriveCommand, Done> LOCATE = command("Locate");
     static final MethodDescriptor<DriveCommand, Done> LOCATE_FILE = command("LocateFile");
+    static final MethodDescriptor<DriveCommand, Done> ACCESS_ORDER = command("AccessOrder");
     static final MethodDescriptor<DriveCommand, ReadChunk> READ = method("Read", MethodType.SERVER_STREAMING,
             DriveCommand.getDefaultInstance(), ReadChunk.getDefaultInstance());
     static final MethodDescriptor<WriteChunk, Done> WRITE = method("Write", MethodType.CLIENT_STREAMING,
@@ -61,6 +62,7 @@ final class MoverRpc {
                 .addMethod(UNMOUNT, ServerCalls.asyncUnaryCall(s::unmount))
                 .addMethod(LOCATE, ServerCalls.asyncUnaryCall(s::locate))
                 .addMethod(LOCATE_FILE, ServerCalls.asyncUnaryCall(s::locateFile))
+                .addMethod(ACCESS_ORDER, ServerCalls.asyncUnaryCall(s::accessOrder))
                 .addMethod(READ, ServerCalls.asyncServerStreamingCall(s::read))
                 .addMethod(WRITE, ServerCalls.asyncClientStreamingCall(s::write))
                 .build();

@@ -50,11 +50,12 @@ public final class MoverServer implements AutoCloseable {
      * Starts a mover named {@code name} on {@code listen} (port 0: any free port) that drives {@code drives} of
      * {@code library}, whose alerts go to {@code alerts} (registered on the library by its builder) and whose
      * commands start on {@code loop}, the library's own event loop. Its fencing epoch is kept in {@code state},
-     * its state directory ({@link EpochFence}); a corrupt epoch file there fails the start.
+     * its state directory ({@link EpochFence}); a corrupt epoch file there fails the start. It serves only
+     * schedulers of {@code identity}'s site showing its token.
      */
     public static MoverServer start(String name, InetSocketAddress listen, Set<String> drives, TapeLibrary library,
-                                    AlertBox alerts, Executor loop, Path state, long stallMillis)
-            throws IOException {
+                                    AlertBox alerts, Executor loop, Path state, SiteIdentity identity,
+                                    long stallMillis) throws IOException {
         if (drives.isEmpty()) {
             throw new IllegalArgumentException("mover " + name + " owns no drive");
         }
@@ -62,7 +63,8 @@ public final class MoverServer implements AutoCloseable {
         ThreadPoolExecutor rpc = new ThreadPoolExecutor(RPC_THREADS, RPC_THREADS, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(RPC_QUEUE), Threads.numbered("tapeq-mover-rpc"),
                 new ThreadPoolExecutor.AbortPolicy());
-        MoverService service = new MoverService(name, drives, library, alerts, loop, fence, stallMillis);
+        MoverService service = new MoverService(name, drives, library, alerts, loop, fence, identity,
+                stallMillis);
         Server server = NettyServerBuilder.forAddress(listen).executor(rpc).addService(MoverRpc.bind(service)).build();
         try {
             server.start();

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
@@ -21,6 +22,7 @@ import org.tapeq.mover.proto.HelloRequest;
 import org.tapeq.mover.proto.InventoryReply;
 import org.tapeq.mover.proto.Library;
 import org.tapeq.mover.proto.MountFacts;
+import org.tapeq.mover.proto.Order;
 import org.tapeq.mover.proto.ReadChunk;
 import org.tapeq.mover.proto.WriteChunk;
 import org.tapeq.mover.proto.Written;
@@ -51,17 +53,19 @@ final class MoverService {
     private final AlertBox alerts;
     private final Executor loop;
     private final EpochFence fence;
+    private final SiteIdentity identity;
     private final long stallMillis;
     private final AtomicLong refused = new AtomicLong();
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
-                 EpochFence fence, long stallMillis) {
+                 EpochFence fence, SiteIdentity identity, long stallMillis) {
         this.name = name;
         this.drives = Set.copyOf(drives);
         this.library = library;
         this.alerts = alerts;
         this.loop = loop;
         this.fence = fence;
+        this.identity = identity;
         this.stallMillis = stallMillis;
     }
 
@@ -75,15 +79,23 @@ final class MoverService {
     }
 
     void hello(HelloRequest request, StreamObserver<HelloReply> out) {
+        String foreign = identity.refusal(name, request.getFence(), "hello");
+        if (foreign != null) {
+            refused.incrementAndGet();
+            LOG.error("{}", foreign);
+            out.onError(Status.PERMISSION_DENIED.withDescription(foreign).asRuntimeException());
+            return;
+        }
         fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
-        out.onNext(HelloReply.newBuilder().setMover(name).addAllDrives(drives.stream().sorted().toList())
+        out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site()).addAllDrives(drives.stream().sorted().toList())
                 .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).build());
         out.onCompleted();
     }
 
     void inventory(Fence request, StreamObserver<InventoryReply> out) {
-        String refused = fence.refusal(request, "inventory");
+        String refused = refusal(request, "inventory");
         if (refused != null) {
+            this.refused.incrementAndGet();
             out.onNext(InventoryReply.newBuilder().setFault(refusalFault(refused)).build());
             out.onCompleted();
             return;
@@ -94,8 +106,13 @@ final class MoverService {
                 Library.Builder b = Library.newBuilder();
                 for (Inventory.Drive d : inv.drives()) {
                     if (drives.contains(d.id())) {
-                        b.addDrives(Drive.newBuilder().setId(d.id()).setOnline(d.online())
-                                .setLoadedBarcode(d.loadedBarcode() == null ? "" : d.loadedBarcode()));
+                        Drive.Builder db = Drive.newBuilder().setId(d.id()).setOnline(d.online())
+                                .setLoadedBarcode(d.loadedBarcode() == null ? "" : d.loadedBarcode());
+                        library.driveType(d.id()).ifPresent(t -> db.setType(t.name()));
+                        if (d.loadedBarcode() != null) {
+                            db.setFacts(facts(d.id())); // a cartridge adopted without a mount: what the drive knows
+                        }
+                        b.addDrives(db);
                     }
                 }
                 for (Inventory.Cartridge c : inv.cartridges()) {
@@ -123,14 +140,15 @@ final class MoverService {
 
     void unmount(DriveCommand c, StreamObserver<Done> out) {
         if (admitted(c, "unmount", out)) {
-            loop.execute(() -> library.unmount(c.getDrive(), answer(c.getDrive(), out, v -> Done.newBuilder())));
+            loop.execute(() -> library.unmount(c.getDrive(),
+                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0))));
         }
     }
 
     void locate(DriveCommand c, StreamObserver<Done> out) {
         if (admitted(c, "locate to block " + c.getBlock(), out)) {
             loop.execute(() -> library.locate(c.getDrive(), c.getBlock(),
-                    answer(c.getDrive(), out, v -> Done.newBuilder())));
+                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0))));
         }
     }
 
@@ -138,6 +156,16 @@ final class MoverService {
         if (admitted(c, "locate to tape file " + c.getFileNumber(), out)) {
             loop.execute(() -> library.locateFile(c.getDrive(), c.getFileNumber(),
                     answer(c.getDrive(), out, block -> Done.newBuilder().setValue(block))));
+        }
+    }
+
+    void accessOrder(DriveCommand c, StreamObserver<Done> out) {
+        if (admitted(c, "recommended access order of " + c.getStartsCount() + " ranges", out)) {
+            long[] starts = c.getStartsList().stream().mapToLong(Long::longValue).toArray();
+            long[] ends = c.getEndsList().stream().mapToLong(Long::longValue).toArray();
+            loop.execute(() -> library.recommendAccessOrder(c.getDrive(), starts, ends,
+                    answer(c.getDrive(), out, order -> Done.newBuilder().setOrder(Order.newBuilder()
+                            .addAllIndex(java.util.Arrays.stream(order).boxed().toList())))));
         }
     }
 
@@ -223,7 +251,7 @@ final class MoverService {
 
     /** Whether the command may run; if not, it is answered with the refusal. */
     private boolean admitted(DriveCommand c, String what, StreamObserver<Done> out) {
-        String refused = fence.refusal(c.getFence(), what + " on drive " + c.getDrive());
+        String refused = refusal(c.getFence(), what + " on drive " + c.getDrive());
         if (refused == null && !drives.contains(c.getDrive())) {
             refused = "mover " + name + " does not own drive " + c.getDrive() + " (it owns " + drives + ")";
         }
@@ -235,6 +263,12 @@ final class MoverService {
             return false;
         }
         return true;
+    }
+
+    /** Why a command is refused: another site or token first (its epoch must not count), then the epoch. */
+    private String refusal(Fence f, String what) {
+        String foreign = identity.refusal(name, f, what);
+        return foreign != null ? foreign : fence.refusal(f, what);
     }
 
     /** The library's completion as the answer, with the drive's alerts reported meanwhile. */

@@ -11,9 +11,10 @@ import java.util.List;
  * @param probeMillis    how often each mover is asked whether it is there
  * @param probeTimeoutMillis how long it has to answer (a refused connection counts at once)
  * @param stallMillis    how long a transfer may stand still before it is given up
+ * @param identity       the site's name and shared token, which every command carries and every mover checks
  */
 public record MoverSite(List<MoverEndpoint> movers, String changer, long commandMillis, long probeMillis,
-                        long probeTimeoutMillis, long stallMillis) {
+                        long probeTimeoutMillis, long stallMillis, SiteIdentity identity) {
     public MoverSite {
         movers = List.copyOf(movers);
     }

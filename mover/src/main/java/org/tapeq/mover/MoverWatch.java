@@ -19,13 +19,17 @@ import org.tapeq.scheduler.time.Threads;
 
 /**
  * Which movers answer: each is asked {@code Hello} every probe interval (which also shows it the scheduler's
- * epoch, so a successor fences its predecessor at once); a mover that does not answer in time, or whose call
- * failed as unreachable, is lost until it answers again. Each change is told to {@link MoverEvents} once.
+ * epoch, so a successor fences its predecessor at once). A mover whose connection fails (refused, reset, no
+ * keepalive answer) is lost at once; one that is only slow is lost after {@link #LOST_AFTER} probes in a row
+ * went unanswered within the probe timeout, so one slow answer does not take its drives out. It stays lost
+ * until it answers again. Each change is told to {@link MoverEvents} once.
  * Threads: {@code tapeq-mover-watch} (the probes); {@link #lost} from any thread.
  */
 final class MoverWatch implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MoverWatch.class);
+    /** Consecutive probes past their deadline that make a mover lost. */
+    static final int LOST_AFTER = 3;
 
     private final List<MoverClient> movers;
     private final LongSupplier epoch;
@@ -40,6 +44,12 @@ final class MoverWatch implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-mover-watch"));
     /** Why each lost mover is lost; guarded by this. */
     private final Map<String, String> lost = new HashMap<>();
+    /** When each lost mover was lost; guarded by this. */
+    private final Map<String, java.time.Instant> lostSince = new HashMap<>();
+    /** Probes in a row past their deadline, per mover; written by the probe callbacks, one per mover at a time. */
+    private final Map<String, Integer> slow = new ConcurrentHashMap<>();
+    /** Checks a mover's answer against the scheduler's view of it; null when it fits, else why not. */
+    private volatile java.util.function.BiFunction<MoverClient, HelloReply, String> check = (m, r) -> null;
 
     MoverWatch(List<MoverClient> movers, LongSupplier epoch, long probeMillis, long probeTimeoutMillis) {
         this.probeTimeoutMillis = probeTimeoutMillis;
@@ -50,6 +60,10 @@ final class MoverWatch implements AutoCloseable {
 
     void events(MoverEvents e) {
         events = e;
+    }
+
+    void check(java.util.function.BiFunction<MoverClient, HelloReply, String> c) {
+        check = c;
     }
 
     void start() {
@@ -74,6 +88,12 @@ final class MoverWatch implements AutoCloseable {
                 @Override
                 public void onNext(HelloReply reply) {
                     asking.remove(m.name());
+                    slow.remove(m.name());
+                    String wrong = check.apply(m, reply);
+                    if (wrong != null) {
+                        lost(m, wrong);
+                        return;
+                    }
                     if (reply.getEpochSeen() > epoch.getAsLong() && !deposedLogged.getAndSet(true)) {
                         LOG.error("Mover {} has seen lease epoch {}, newer than this scheduler's {}: this scheduler "
                                 + "is deposed and its commands are refused", m.name(), reply.getEpochSeen(),
@@ -85,6 +105,12 @@ final class MoverWatch implements AutoCloseable {
                 @Override
                 public void onError(Throwable t) {
                     asking.remove(m.name());
+                    if (MoverClient.slow(t) && slow.merge(m.name(), 1, Integer::sum) < LOST_AFTER) {
+                        LOG.warn("Mover {} did not answer within {} ms ({} in a row)", m.name(), probeTimeoutMillis,
+                                slow.get(m.name()));
+                        return;
+                    }
+                    slow.remove(m.name());
                     lost(m, m.unreachableReason(t));
                 }
 
@@ -95,19 +121,35 @@ final class MoverWatch implements AutoCloseable {
         }
     }
 
-    /** {@code m} did not answer: {@code reason} names it. Its drives go out of service (once). */
-    void lost(MoverClient m, String reason) {
+    /**
+     * {@code m} did not answer or cannot be used: {@code why} says why. Its drives go out of service (once) with
+     * the reason "mover NAME unreachable since TIME: why".
+     */
+    void lost(MoverClient m, String why) {
+        String reason;
         synchronized (this) {
-            if (lost.putIfAbsent(m.name(), reason) != null) {
-                return;
+            java.time.Instant since = lostSince.computeIfAbsent(m.name(),
+                    n -> java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+            reason = "mover " + m.name() + " unreachable since " + since + ": " + why;
+            String before = lost.put(m.name(), reason);
+            if (before != null && cause(before).equals(cause(reason))) {
+                lost.put(m.name(), before);
+                return; // told already; a new cause (it came back refusing, say) is told again, same time
             }
         }
         LOG.warn("{}; its drives {} are out of service until it answers again", reason, m.drives());
         events.unreachable(m.name(), m.drives(), reason);
     }
 
+    /** A reason without its details in parentheses (a deadline's timings differ each time). */
+    private static String cause(String reason) {
+        int i = reason.indexOf(" (");
+        return i < 0 ? reason : reason.substring(0, i);
+    }
+
     private void found(MoverClient m) {
         synchronized (this) {
+            lostSince.remove(m.name());
             if (lost.remove(m.name()) == null) {
                 return;
             }

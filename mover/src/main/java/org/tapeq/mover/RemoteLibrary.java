@@ -18,6 +18,7 @@ import org.tapeq.mover.proto.Alert;
 import org.tapeq.mover.proto.Done;
 import org.tapeq.mover.proto.DriveCommand;
 import org.tapeq.mover.proto.Fault;
+import org.tapeq.mover.proto.HelloReply;
 import org.tapeq.mover.proto.InventoryReply;
 import org.tapeq.mover.proto.MountFacts;
 import org.tapeq.scheduler.model.FaultKind;
@@ -65,6 +66,8 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     private final MoverWatch watch;
     /** What each drive's last mount learnt; owned by the loop. */
     private final Map<String, MountFacts> facts = new HashMap<>();
+    /** Each drive's generation as its mover reported it at the last inventory; owned by the loop. */
+    private final Map<String, org.tapeq.scheduler.model.DriveType> types = new HashMap<>();
     private volatile DriveAlerts alerts = DriveAlerts.NONE;
 
     /**
@@ -81,7 +84,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
                 new ThreadPoolExecutor.AbortPolicy());
         MoverClient chosen = null;
         for (MoverEndpoint e : site.movers()) {
-            MoverClient c = new MoverClient(e, scheduler, calls);
+            MoverClient c = new MoverClient(e, scheduler, site.identity(), calls);
             movers.add(c);
             e.drives().forEach(d -> byDrive.put(d, c));
             if (e.name().equals(site.changer())) {
@@ -94,6 +97,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
         this.changer = chosen;
         this.transfers = new RemoteTransfers(this, byDrive.size(), site.stallMillis());
         this.watch = new MoverWatch(movers, epoch, site.probeMillis(), site.probeTimeoutMillis());
+        watch.check(this::mismatch);
     }
 
     /**
@@ -103,6 +107,31 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     public void events(MoverEvents events) {
         watch.events(events);
         watch.start();
+    }
+
+    /**
+     * Why the mover's answer to the probe does not fit this scheduler's configuration (another site, other
+     * drives, another block size), or null. Such a mover is not used: its drives stay unavailable with this reason.
+     */
+    String mismatch(MoverClient m, HelloReply r) {
+        String site = this.site.identity().site();
+        if (!site.equals(r.getSite())) {
+            return "refused: mover " + m.name() + " reports site '" + r.getSite() + "', this scheduler's site is '"
+                    + site + "' (mover.site in its configuration)";
+        }
+        if (!r.getMover().equals(m.name())) {
+            return "refused: the mover at " + m.address() + " calls itself '" + r.getMover() + "', not " + m.name();
+        }
+        List<String> drives = m.drives().stream().sorted().toList();
+        if (!drives.equals(r.getDrivesList().stream().sorted().toList())) {
+            return "refused: mover " + m.name() + " owns drives " + r.getDrivesList() + ", movers.servers gives "
+                    + drives;
+        }
+        if (r.getBlockSize() != blockSize) {
+            return "refused: mover " + m.name() + "'s library writes blocks of " + r.getBlockSize()
+                    + " bytes, this scheduler's library.blockSize is " + blockSize;
+        }
+        return null;
     }
 
     /** Whether {@code mover} is known not to answer now. */
@@ -188,6 +217,35 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     }
 
     @Override
+    public Optional<org.tapeq.scheduler.model.DriveType> driveType(String drive) {
+        return Optional.ofNullable(types.get(drive));
+    }
+
+    @Override
+    public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+        command(MoverRpc.ACCESS_ORDER, drive, "recommended access order", c -> {
+            for (int i = 0; i < starts.length; i++) {
+                c.addStarts(starts[i]).addEnds(ends[i]);
+            }
+        }, done, d -> d.getOrder().getIndexList().stream().mapToInt(Integer::intValue).toArray(), d -> { });
+    }
+
+    /**
+     * What a mover's inventory reported of {@code drive} ({@code d}, null: not reported), on the loop: its
+     * generation, and what it knows of a cartridge it holds (adopted at start, so no mount told it).
+     */
+    void reported(String drive, org.tapeq.mover.proto.Drive d) {
+        if (d == null) {
+            return;
+        }
+        org.tapeq.scheduler.model.DriveType.byName(d.getType()).ifPresentOrElse(t -> types.put(drive, t),
+                () -> types.remove(drive));
+        if (d.hasFacts()) {
+            facts.put(drive, d.getFacts());
+        }
+    }
+
+    @Override
     public int accessOrderLimit(String drive) {
         MountFacts f = facts.get(drive);
         return f == null ? 0 : f.getAccessOrderLimit();
@@ -239,6 +297,16 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     /** A mover's answer, on the loop: its alerts first, then the fault or the value. */
     <T> void answered(MoverClient m, String drive, Done d, Completion<T> done, Function<Done, T> value,
                       Consumer<Done> beforeSuccess) {
+        if (d == null) {
+            loop.execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, "mover " + m.name()
+                    + " ended its call for drive " + drive + " without an answer")));
+            return;
+        }
+        if (!d.hasFault() && d.getResultCase() == Done.ResultCase.RESULT_NOT_SET) {
+            loop.execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, "mover " + m.name()
+                    + " answered for drive " + drive + " with neither a result nor a fault")));
+            return;
+        }
         loop.execute(() -> {
             DriveAlerts a = alerts;
             for (Alert alert : d.getAlertsList()) {
@@ -261,10 +329,10 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     /** A call that got no answer, on the loop: an unreachable mover is lost (its drives go out of service). */
     void failed(MoverClient m, String what, Throwable t, Completion<?> done) {
         TapeFault f;
-        if (MoverClient.unreachable(t)) {
+        if (MoverClient.unreachable(t) && !MoverClient.slow(t)) {
             String reason = m.unreachableReason(t);
-            watch.lost(m, reason);
-            f = new TapeFault(FaultKind.DRIVE, what + " failed: " + reason, t);
+            watch.lost(m, reason); // before the fault reaches the loop: the drive is unavailable, not faulty
+            f = new TapeFault(FaultKind.DRIVE, what + " failed: mover " + m.name() + " unreachable: " + reason, t);
         } else {
             f = new TapeFault(FaultKind.DRIVE, what + " failed at mover " + m.name() + ": " + t, t);
         }

@@ -36,6 +36,8 @@ final class RemoteTransfers implements AutoCloseable {
 
     private final RemoteLibrary library;
     private final ThreadPoolExecutor send;
+    /** A read's callbacks, which write the staged bytes to disk: never on the shared call threads. */
+    private final ThreadPoolExecutor receive;
     private final long stallMillis;
 
     RemoteTransfers(RemoteLibrary library, int drives, long stallMillis) {
@@ -45,16 +47,24 @@ final class RemoteTransfers implements AutoCloseable {
         // one write per drive at a time: a full pool means a second write to a drive, refused (AbortPolicy)
         this.send = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(threads),
                 Threads.numbered("tapeq-mover-send"), new ThreadPoolExecutor.AbortPolicy());
+        // gRPC runs one callback of a call at a time: one thread per drive suffices, each with a few queued
+        this.receive = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(threads * RECEIVE_QUEUE_PER_DRIVE), Threads.numbered("tapeq-mover-receive"),
+                new ThreadPoolExecutor.AbortPolicy());
     }
+
+    /** Callbacks waiting per drive for a receive thread (a read's call has at most one waiting at a time). */
+    private static final int RECEIVE_QUEUE_PER_DRIVE = 16;
 
     void read(MoverClient m, DriveCommand c, ByteSink sink, Completion<Long> done) {
         String what = "read on drive " + c.getDrive();
-        ClientCalls.asyncServerStreamingCall(m.call(MoverRpc.READ, library.siteCommandMillis()), c,
+        ClientCalls.asyncServerStreamingCall(m.call(MoverRpc.READ, library.siteCommandMillis(), receive), c,
                 new ClientResponseObserver<DriveCommand, ReadChunk>() {
                     private ClientCallStreamObserver<DriveCommand> call;
                     private OutputStream target;
                     private IOException targetError;
                     private Done answer;
+                    private long received;
 
                     @Override
                     public void beforeStart(ClientCallStreamObserver<DriveCommand> s) {
@@ -75,6 +85,7 @@ final class RemoteTransfers implements AutoCloseable {
                                 target = sink.open();
                             }
                             chunk.getData().writeTo(target);
+                            received += chunk.getData().size();
                         } catch (IOException e) {
                             targetError = e;
                             call.cancel("the stage target failed", e);
@@ -107,6 +118,10 @@ final class RemoteTransfers implements AutoCloseable {
                         } else if (answer == null) {
                             library.failed(m, what, new IOException("the mover ended the read without an answer"),
                                     done);
+                        } else if (!answer.hasFault() && answer.getValue() != received) {
+                            library.loop().execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, what
+                                    + ": mover " + m.name() + " reports " + answer.getValue() + " bytes read, "
+                                    + received + " arrived (stream cut short)")));
                         } else {
                             library.answered(m, c.getDrive(), answer, done, Done::getValue, d -> { });
                         }
@@ -156,9 +171,15 @@ final class RemoteTransfers implements AutoCloseable {
                     public void onCompleted() {
                         gate[0].close();
                         Exception e = sourceError.get();
-                        if (e != null && answer != null && answer.hasFault()) {
+                        if (e != null) {
+                            // whatever the mover answered: a source that failed was not written whole or verified
                             library.loop().execute(() -> done.failed(new TapeFault(FaultKind.SOURCE, what
                                     + ": reading the file to write failed: " + e, e)));
+                        } else if (answer != null && answer.hasWritten()
+                                && answer.getWritten().getBytes() != c.getLength()) {
+                            library.loop().execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, what
+                                    + ": mover " + m.name() + " wrote " + answer.getWritten().getBytes()
+                                    + " bytes of " + c.getLength())));
                         } else {
                             library.answered(m, c.getDrive(), answer, done, d -> written(d.getWritten()), d -> { });
                         }
@@ -196,5 +217,6 @@ final class RemoteTransfers implements AutoCloseable {
     @Override
     public void close() {
         send.shutdownNow();
+        receive.shutdownNow();
     }
 }

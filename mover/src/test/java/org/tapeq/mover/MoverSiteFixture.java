@@ -45,7 +45,12 @@ final class MoverSiteFixture implements AutoCloseable {
     static final List<String> M1_DRIVES = List.of("drive0", "drive1");
     static final List<String> M2_DRIVES = List.of("drive2", "drive3");
 
+    /** The site of the scheduler and, unless a test changes it before a restart, of both movers. */
+    static final SiteIdentity SITE = new SiteIdentity("gridka", "s3cret");
+
     final Path dir;
+    /** Each mover's site and token at its next start. */
+    final SiteIdentity[] moverIdentity = {SITE, SITE};
     final RealTimeEventLoop libraryLoop;
     final ThreadPoolExecutor copies;
     final SimulatedLibrary library;
@@ -64,13 +69,20 @@ final class MoverSiteFixture implements AutoCloseable {
     private long nextId = 1;
 
     MoverSiteFixture(Path dir, String... barcodes) throws IOException {
+        this(dir, b -> b.drives(4), barcodes);
+    }
+
+    /** As above, with the library's drives (drive0..drive3) and features set by {@code drives}. */
+    MoverSiteFixture(Path dir, java.util.function.Consumer<SimLibraryBuilder> drives, String... barcodes)
+            throws IOException {
         this.dir = dir;
         Files.createDirectories(dir.resolve("tapes"));
         Files.createDirectories(dir.resolve("staged"));
         libraryLoop = new RealTimeEventLoop("test-library", SPEED);
         copies = pool("test-copy", 4);
-        SimLibraryBuilder b = SimulatedLibrary.builder(libraryLoop).seed(7).bytes(dir.resolve("tapes")).drives(4)
+        SimLibraryBuilder b = SimulatedLibrary.builder(libraryLoop).seed(7).bytes(dir.resolve("tapes"))
                 .copyExecutor(copies);
+        drives.accept(b);
         for (String barcode : barcodes) {
             b.cartridge(barcode, MediaType.LTO9, 200_000_000L);
         }
@@ -80,10 +92,7 @@ final class MoverSiteFixture implements AutoCloseable {
         startMover(1);
         loop = new RealTimeEventLoop("test-scheduler", SPEED);
         io = pool("test-io", 4);
-        MoverSite site = new MoverSite(List.of(
-                new MoverEndpoint("m1", "127.0.0.1", ports[0], M1_DRIVES),
-                new MoverEndpoint("m2", "127.0.0.1", ports[1], M2_DRIVES)), "m1", 60_000, 100, 5_000, 10_000);
-        remote = new RemoteLibrary(site, loop, library.blockSize(), epoch::get, "test-scheduler");
+        remote = new RemoteLibrary(site(SITE), loop, library.blockSize(), epoch::get, "test-scheduler");
         catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
         SchedulerConfig config = SchedulerConfig.builder().familyRule("atlas:.*", "raw").aggregateBytes(4_000_000)
                 .aggregateWaitMillis(60_000).quietMillis(30_000).retryBackoffMillis(10_000).build();
@@ -100,6 +109,14 @@ final class MoverSiteFixture implements AutoCloseable {
         remote.events(new MoverDrives(scheduler));
     }
 
+    /** The two movers as a scheduler of {@code identity}'s site sees them. */
+    MoverSite site(SiteIdentity identity) {
+        return new MoverSite(List.of(
+                new MoverEndpoint("m1", "127.0.0.1", ports[0], M1_DRIVES),
+                new MoverEndpoint("m2", "127.0.0.1", ports[1], M2_DRIVES)), "m1", 60_000, 100, 5_000, 10_000,
+                identity);
+    }
+
     private static ThreadPoolExecutor pool(String name, int threads) {
         return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1_000),
                 Threads.numbered(name), new ThreadPoolExecutor.AbortPolicy());
@@ -108,7 +125,8 @@ final class MoverSiteFixture implements AutoCloseable {
     /** Starts mover {@code i} (m1 or m2), on the port it had before if it ran already. */
     void startMover(int i) throws IOException {
         movers[i] = MoverServer.start("m" + (i + 1), new InetSocketAddress("127.0.0.1", ports[i]),
-                Set.copyOf(i == 0 ? M1_DRIVES : M2_DRIVES), library, alerts, libraryLoop, moverState(i), 10_000);
+                Set.copyOf(i == 0 ? M1_DRIVES : M2_DRIVES), library, alerts, libraryLoop, moverState(i),
+                moverIdentity[i], 10_000);
         ports[i] = movers[i].port();
     }
 

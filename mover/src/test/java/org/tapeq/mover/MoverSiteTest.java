@@ -121,7 +121,8 @@ class MoverSiteTest {
             }
             site.startMover(1);
             for (String d : MoverSiteFixture.M2_DRIVES) {
-                Poll.until(d + " back in service", () -> !site.drive(d).state().equals("down"));
+                Poll.until(d + " back in service", () -> !site.drive(d).state().equals("down")
+                        && !site.drive(d).state().equals("unavailable"));
             }
             // only m2's drives in service now: the stages must go through the mover that came back
             for (String d : MoverSiteFixture.M1_DRIVES) {
@@ -141,11 +142,7 @@ class MoverSiteTest {
 
     /** A successor takes the site over with epoch 2 and speaks to both movers (its liveness probe). */
     private static void successorProbes(MoverSiteFixture site) throws Exception {
-        MoverSite successorSite = new MoverSite(List.of(
-                new MoverEndpoint("m1", "127.0.0.1", site.movers[0].port(), MoverSiteFixture.M1_DRIVES),
-                new MoverEndpoint("m2", "127.0.0.1", site.movers[1].port(), MoverSiteFixture.M2_DRIVES)),
-                "m1", 60_000, 100, 5_000, 10_000);
-        try (RemoteLibrary successor = new RemoteLibrary(successorSite, site.loop, site.library.blockSize(),
+        try (RemoteLibrary successor = new RemoteLibrary(site.site(MoverSiteFixture.SITE), site.loop, site.library.blockSize(),
                 () -> 2, "successor")) {
             successor.events(MoverEvents.NONE);
             Poll.until("both movers have seen epoch 2",

@@ -366,11 +366,20 @@ public final class Scheduler {
 
     /**
      * Takes a drive out of service for a reason outside the engine that goes away by itself (its data mover
-     * unreachable): not kept in the catalog, so a restart asks the library again. {@link #driveUp} undoes it.
+     * unreachable): not kept in the catalog, not a drive fault, and a cartridge in it stays there (no other drive
+     * mounts it). {@link #driveReachable} undoes it; an administrator's {@link #driveDown} is kept apart.
      */
     public CompletableFuture<Void> driveUnavailable(String drive, String reason) {
         return onLoop(f -> {
-            drive(drive).markDown(reason, false, true);
+            drive(drive).markUnreachable(reason);
+            f.complete(null);
+        });
+    }
+
+    /** The drive can be reached again ({@link #driveUnavailable}); an administrator's drive down stays. */
+    public CompletableFuture<Void> driveReachable(String drive) {
+        return onLoop(f -> {
+            drive(drive).markReachable();
             f.complete(null);
         });
     }

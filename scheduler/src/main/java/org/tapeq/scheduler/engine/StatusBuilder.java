@@ -22,7 +22,8 @@ final class StatusBuilder {
         long now = e.loop.now();
         List<SchedulerStatus.DriveStatus> drives = new ArrayList<>();
         for (DriveRunner d : e.dispatcher.drives()) {
-            drives.add(new SchedulerStatus.DriveStatus(d.id(), d.state().name().toLowerCase(java.util.Locale.ROOT),
+            String state = d.unreachable() != null ? "unavailable" : d.state().name().toLowerCase(java.util.Locale.ROOT);
+            drives.add(new SchedulerStatus.DriveStatus(d.id(), state,
                     d.mounted(), d.activity(), d.since(), d.errors(), e.dispatcher.accountedGroup(d),
                     d.isDown() ? d.downReason() : d.lastError(), d.cleaningDue()));
         }

@@ -81,7 +81,7 @@ public final class DaemonConfig {
         state = root.path(STATE, DEFAULT_STATE);
         catalog = CatalogConfig.parse(root.map(CATALOG), state, warnings);
         library = LibraryConfig.parse(root.map(LIBRARY), state);
-        movers = MoversConfig.parse(root);
+        movers = MoversConfig.parse(root, catalog.site());
         scheduler = SchedulerSection.parse(root);
         intake = IntakeConfig.parse(root.map(INTAKE));
         if (!scheduler.config().checkLabels() && !sizeOnly(library)) {

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.tapeq.config.ConfigException;
 import org.tapeq.config.ConfigNode;
 import org.tapeq.mover.MoverServer;
+import org.tapeq.mover.SiteIdentity;
 
 /**
  * The configuration of one data mover ({@code tapeq mover}), a file of its own on its tape server: its name, the
@@ -18,13 +19,15 @@ import org.tapeq.mover.MoverServer;
  * daemon's file). Validated here, once.
  *
  * @param name          the mover's name, as the scheduler's {@code movers.servers[].name} gives it
+ * @param identity      its site ({@code mover.site}, the scheduler's {@code catalog.site}) and the site's token
+ *                      ({@code mover.tokenFile}, the same as the scheduler's {@code movers.tokenFile})
  * @param listen        where its gRPC server listens
  * @param drives        the drives it owns (each must be a drive of its library)
  * @param state         its own directory (the simulated library's files by default)
  * @param stallMillis   how long a transfer may stand still before the mover gives it up
  * @param library       its library
  */
-public record MoverConfig(String name, InetSocketAddress listen, List<String> drives, Path state, long stallMillis,
+public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress listen, List<String> drives, Path state, long stallMillis,
                           LibraryConfig library) {
 
     static final String MOVER = "mover";
@@ -32,7 +35,9 @@ public record MoverConfig(String name, InetSocketAddress listen, List<String> dr
     static final String LISTEN = "listen";
     static final String DRIVES = "drives";
     static final String STALL_TIMEOUT = "stallTimeout";
-    static final List<String> MOVER_KEYS = List.of(NAME, LISTEN, DRIVES, STALL_TIMEOUT);
+    static final String SITE = "site";
+    static final String TOKEN_FILE = "tokenFile";
+    static final List<String> MOVER_KEYS = List.of(NAME, SITE, TOKEN_FILE, LISTEN, DRIVES, STALL_TIMEOUT);
     static final String STATE = "state";
     static final List<String> KEYS = List.of(MOVER, STATE, DaemonConfig.LIBRARY);
     public static final Path DEFAULT_STATE = Path.of("/var/lib/tapeq-mover");
@@ -58,6 +63,11 @@ public record MoverConfig(String name, InetSocketAddress listen, List<String> dr
         if (!MoversConfig.NAME_FORMAT.matcher(name).matches()) {
             throw mover.error(NAME, "\"" + name + "\" must be 1 to 64 letters, digits, '.', '_' or '-'");
         }
+        String site = mover.requiredString(SITE);
+        if (!MoversConfig.NAME_FORMAT.matcher(site).matches()) {
+            throw mover.error(SITE, "\"" + site + "\" must be 1 to 64 letters, digits, '.', '_' or '-'");
+        }
+        SiteIdentity identity = new SiteIdentity(site, MoversConfig.token(mover, TOKEN_FILE));
         String listen = mover.requiredString(LISTEN);
         Matcher m = HOST_PORT.matcher(listen);
         if (!m.matches() || Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535) {
@@ -84,6 +94,6 @@ public record MoverConfig(String name, InetSocketAddress listen, List<String> dr
                 }
             }
         }
-        return new MoverConfig(name, address, drives, state, stall, library);
+        return new MoverConfig(name, identity, address, drives, state, stall, library);
     }
 }

@@ -16,6 +16,7 @@ import org.tapeq.config.Units;
 import org.tapeq.mover.MoverEndpoint;
 import org.tapeq.mover.MoverServer;
 import org.tapeq.mover.MoverSite;
+import org.tapeq.mover.SiteIdentity;
 
 /**
  * The data movers of a site ({@code movers:}): each names its address and the drives it owns; the scheduler then
@@ -32,8 +33,9 @@ public final class MoversConfig {
     static final String PROBE_INTERVAL = "probeInterval";
     static final String PROBE_TIMEOUT = "probeTimeout";
     static final String STALL_TIMEOUT = "stallTimeout";
+    static final String TOKEN_FILE = "tokenFile";
     static final List<String> KEYS = List.of(SERVERS, CHANGER, COMMAND_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
-            STALL_TIMEOUT);
+            STALL_TIMEOUT, TOKEN_FILE);
     static final String NAME = "name";
     static final String ADDRESS = "address";
     static final String DRIVES = "drives";
@@ -50,8 +52,8 @@ public final class MoversConfig {
     private MoversConfig() {
     }
 
-    /** The site's movers, or empty when the section is left out. */
-    static Optional<MoverSite> parse(ConfigNode root) {
+    /** The movers of site {@code site} ({@code catalog.site}), or empty when the section is left out. */
+    static Optional<MoverSite> parse(ConfigNode root, String site) {
         if (!root.has(MOVERS)) {
             return Optional.empty();
         }
@@ -101,7 +103,20 @@ public final class MoversConfig {
         long interval = positive(movers, PROBE_INTERVAL, DEFAULT_PROBE_INTERVAL_MILLIS);
         long timeout = positive(movers, PROBE_TIMEOUT, DEFAULT_PROBE_TIMEOUT_MILLIS);
         long stall = positive(movers, STALL_TIMEOUT, MoverServer.DEFAULT_STALL_MILLIS);
-        return Optional.of(new MoverSite(endpoints, changer, command, interval, timeout, stall));
+        SiteIdentity identity = new SiteIdentity(site, token(movers, TOKEN_FILE));
+        return Optional.of(new MoverSite(endpoints, changer, command, interval, timeout, stall, identity));
+    }
+
+    /** The token in the file {@code key} names, or empty when the key is left out; a bad file fails, named. */
+    static String token(ConfigNode node, String key) {
+        if (!node.has(key)) {
+            return "";
+        }
+        try {
+            return SiteIdentity.readToken(java.nio.file.Path.of(node.requiredString(key)));
+        } catch (java.io.IOException e) {
+            throw node.error(key, e.getMessage());
+        }
     }
 
     /** A comma-separated list of drive names, at least one, none twice. */

@@ -64,6 +64,37 @@ class MoversConfigTest {
         assertEquals("ts1", c.name());
         assertEquals(List.of("drive0", "drive1"), c.drives());
         assertEquals(9280, c.listen().getPort());
+        assertEquals("default", c.identity().site());
+        assertEquals("", c.identity().token());
+    }
+
+    @Test
+    void moverWithoutItsSite_refused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> MoverConfig.parse("""
+                mover:
+                  name: ts1
+                  listen: 127.0.0.1:9280
+                  drives: drive0
+                """, "mover.yaml"));
+        assertTrue(e.getMessage().contains("mover.yaml") && e.getMessage().contains("site"), e.getMessage());
+    }
+
+    @Test
+    void anEmptyTokenFile_refusedNamingIt(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path token = java.nio.file.Files.writeString(dir.resolve("mover.token"), "\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> MoverConfig.parse("""
+                mover:
+                  name: ts1
+                  site: gridka
+                  tokenFile: %s
+                  listen: 127.0.0.1:9280
+                  drives: drive0
+                """.formatted(token), "mover.yaml"));
+        assertTrue(e.getMessage().contains(token.toString()) && e.getMessage().contains("empty"), e.getMessage());
+        java.nio.file.Files.writeString(token, "s3cret\n");
+        MoverSite site = DaemonConfig.parse(MOVERS.replace("  probeInterval: 1s\n",
+                "  probeInterval: 1s\n  tokenFile: " + token + "\n"), "tapeq.yaml").movers().orElseThrow();
+        assertEquals("s3cret", site.identity().token());
     }
 
     @Test
@@ -71,6 +102,7 @@ class MoversConfigTest {
         ConfigException e = assertThrows(ConfigException.class, () -> MoverConfig.parse("""
                 mover:
                   name: ts1
+                  site: default
                   listen: 127.0.0.1:9280
                   drives: drive0, drive7
                 library:

@@ -55,6 +55,10 @@ public final class DriveRunner implements WorkQueue.Holder {
     private WorkQueue queue;
     private boolean down;
     private String downReason;
+    /** Why the drive cannot be reached now (its data mover lost), or null: neither persisted nor a fault. */
+    private String unreachable;
+    /** The queue reserved for the mount after the unload in progress, or null. */
+    private WorkQueue switchingTo;
     private int errors;
     private String lastError;
     /** Why the drive asks for a routine cleaning (it stays in service), until an operator's drive up; or null. */
@@ -85,8 +89,14 @@ public final class DriveRunner implements WorkQueue.Holder {
     public String mounted() { return mounted; }
     /** The cartridge queue it serves, or null. */
     public WorkQueue queue() { return queue; }
-    public boolean isDown() { return down; }
-    public String downReason() { return downReason; }
+    /** Out of service: taken down (by an administrator or its faults) or unreachable. */
+    public boolean isDown() { return down || unreachable != null; }
+    /** Why it is out of service: the unreachable reason, after the administrator's or fault's if both. */
+    public String downReason() {
+        return unreachable == null ? downReason : down ? downReason + "; " + unreachable : unreachable;
+    }
+    /** Why the drive cannot be reached now ({@link #markUnreachable}), or null. */
+    public String unreachable() { return unreachable; }
     /** Consecutive errors. */
     public int errors() { return errors; }
     public String lastError() { return lastError; }
@@ -97,7 +107,7 @@ public final class DriveRunner implements WorkQueue.Holder {
     /** Loop time of the last state change. */
     public long since() { return since; }
 
-    public boolean isFree() { return !down && (state == State.EMPTY || state == State.IDLE); }
+    public boolean isFree() { return !isDown() && (state == State.EMPTY || state == State.IDLE); }
 
     /** Whether the cartridge in this drive has work this drive can do now. */
     public boolean hasWork(long now) {
@@ -141,7 +151,7 @@ public final class DriveRunner implements WorkQueue.Holder {
         label.forget();
         position = -1;
         driveReports(barcode, q);
-        set(down ? State.DOWN : State.IDLE, "holding " + barcode + " found at start");
+        set(isDown() ? State.DOWN : State.IDLE, "holding " + barcode + " found at start");
     }
 
     /** What the drive reported about the cartridge it now holds: its capacity, its end-of-wrap positions. */
@@ -170,6 +180,55 @@ public final class DriveRunner implements WorkQueue.Holder {
             context.saveDrive(new DriveRecord(id, false, reason, errors, context.loop().now()));
         }
         log.down(reason, fault);
+    }
+
+    /**
+     * The drive cannot be reached (its data mover is lost): out of service with {@code reason} until
+     * {@link #markReachable}, not in the catalog and not counted as an error. A cartridge in it stays there and
+     * stays this drive's: the robot cannot take it out before the drive ejects it, so no other drive mounts it.
+     */
+    public void markUnreachable(String reason) {
+        boolean first = unreachable == null;
+        unreachable = reason;
+        if (!first) {
+            return;
+        }
+        context.unaccount(this);
+        cancelTimer();
+        if (state != State.BUSY && state != State.MOUNTING && state != State.UNMOUNTING) {
+            set(State.DOWN, unreachableActivity());
+        }
+        if (mounted != null && queue != null) {
+            // its bound writes go back to the family; its reads wait for the drive
+            context.queues().stuck(mounted, queue, mounted + " is in drive " + id + ": " + reason);
+        }
+        log.down(reason, false);
+    }
+
+    /** Reachable again: back in the state it was in (an administrator's drive down stays); the label is checked again. */
+    public void markReachable() {
+        if (unreachable == null) {
+            return;
+        }
+        LOG.info("Drive {} reachable again (was: {})", id, unreachable);
+        unreachable = null;
+        label.forget();
+        position = -1;
+        if (mounted != null && queue != null) {
+            queue.blocked(null);
+        }
+        if (state == State.DOWN) {
+            if (down && mounted != null) {
+                unmount(() -> { }, false); // taken down meanwhile: the cartridge goes back now it can
+            } else if (!down) {
+                set(mounted == null ? State.EMPTY : State.IDLE, mounted == null ? "empty" : "holding " + mounted);
+            }
+        }
+        context.requestDispatch();
+    }
+
+    private String unreachableActivity() {
+        return mounted == null ? "unavailable: " + unreachable : "holding " + mounted + ", unavailable: " + unreachable;
     }
 
     /** The library reports a request for routine cleaning: the drive stays in service; status and metrics show it. */
@@ -220,8 +279,10 @@ public final class DriveRunner implements WorkQueue.Holder {
             String group = context.accountedGroup(this);
             boolean write = context.accountedWrite(this);
             reserve(q);
+            switchingTo = q;
             unmount(() -> {
-                if (down) {
+                switchingTo = null;
+                if (isDown()) {
                     q.release(this);
                     context.queues().index().update(q);
                     return;
@@ -282,7 +343,7 @@ public final class DriveRunner implements WorkQueue.Holder {
             long idleMillis = context.settings().idleUnmountMillis();
             timer = context.loop().schedule(idleMillis, () -> {
                 timer = null;
-                if (state == State.IDLE && mounted != null && !down) {
+                if (state == State.IDLE && mounted != null && !isDown()) {
                     LOG.info("Drive {}: unloading {} after {} s idle", id, mounted, idleMillis / 1000);
                     unmount(context::requestDispatch);
                 }
@@ -409,13 +470,28 @@ public final class DriveRunner implements WorkQueue.Holder {
                 if (queue == q) {
                     queue = null;
                 }
-                set(down ? State.DOWN : State.EMPTY, down ? "down: " + downReason : "empty");
+                set(isDown() ? State.DOWN : State.EMPTY, isDown() ? "down: " + downReason() : "empty");
                 then.run();
                 context.requestDispatch();
             }
 
             @Override
             public void failed(TapeFault fault) {
+                if (unreachable != null) {
+                    // not the drive's fault: it stays loaded and this drive's until its mover answers again
+                    LOG.warn("Drive {}: unload of {} not done: {}", id, barcode, unreachable);
+                    if (switchingTo != null) { // the next cartridge was reserved for this drive: free it
+                        switchingTo.release(DriveRunner.this);
+                        context.queues().index().update(switchingTo);
+                        switchingTo = null;
+                    }
+                    set(State.DOWN, unreachableActivity());
+                    if (q != null) {
+                        context.queues().stuck(barcode, q, barcode + " is in drive " + id + ": " + unreachable);
+                    }
+                    context.requestDispatch();
+                    return;
+                }
                 context.fault(fault.kind(), id, barcode, "unload failed: " + fault.getMessage());
                 LOG.warn("Drive {}: unload of {} failed: {}", id, barcode, fault.toString());
                 String reason = "cannot unload " + barcode + ": " + fault.getMessage();
@@ -448,6 +524,11 @@ public final class DriveRunner implements WorkQueue.Holder {
     // ------------------------------------------------------------------ the work loop
 
     void work() {
+        if (unreachable != null) {
+            context.unaccount(this);
+            set(State.DOWN, unreachableActivity()); // its mover was lost during the last operation
+            return;
+        }
         if (down) {
             context.unaccount(this);
             unmount(() -> { }, false); // taken out of service during the last operation
@@ -506,6 +587,11 @@ public final class DriveRunner implements WorkQueue.Holder {
     }
 
     private void release() {
+        if (unreachable != null) {
+            set(State.DOWN, unreachableActivity());
+            context.requestDispatch();
+            return;
+        }
         set(down ? State.DOWN : mounted == null ? State.EMPTY : State.IDLE,
                 down ? "down: " + downReason : mounted == null ? "empty" : "holding " + mounted);
         context.requestDispatch();
@@ -513,6 +599,9 @@ public final class DriveRunner implements WorkQueue.Holder {
 
     /** The drive's part of a fault reaction that counts a drive error. */
     void driveError(TapeFault fault) {
+        if (unreachable != null) {
+            return; // the mover was lost, not the drive: no error counted, not taken down
+        }
         errors++;
         lastError = fault.getMessage();
         log.error();
@@ -566,7 +655,7 @@ public final class DriveRunner implements WorkQueue.Holder {
     public void adminDone(boolean labelNowChecked) {
         label.done(labelNowChecked);
         position = -1;
-        if (down && mounted != null) {
+        if (down && unreachable == null && mounted != null) {
             unmount(() -> { }, false);
             return;
         }

@@ -1,0 +1,64 @@
+package org.tapeq.mover;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.model.DriveType;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+
+/** What the scheduler asks of a drive besides moving bytes reaches the mover's library: its type, its access order. */
+class MoverForwardingTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void driveTypeAndRecommendedAccessOrderComeFromTheMoversLibrary() throws Exception {
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, b -> b.drive("drive0", DriveType.LTO9).drives(3)
+                .accessOrderLimit(8), "A00001")) {
+            RemoteLibrary remote = site.remote;
+            assertEquals(Optional.of(DriveType.LTO9), onLoop(site, () -> remote.driveType("drive0")));
+            assertEquals(Optional.empty(), onLoop(site, () -> remote.driveType("drive1")));
+            Ops.await(site, (Completion<Void> done) -> remote.mount("drive0", "A00001", done));
+            assertEquals(8, (int) onLoop(site, () -> remote.accessOrderLimit("drive0")));
+            int[] order = Ops.await(site, (Completion<int[]> done) ->
+                    remote.recommendAccessOrder("drive0", new long[] {0}, new long[] {1}, done));
+            assertArrayEquals(new int[] {0}, order);
+        }
+    }
+
+    /** {@code what} asked on the scheduler's loop, after an inventory there (the scheduler's start did one). */
+    private static <T> T onLoop(MoverSiteFixture site, java.util.function.Supplier<T> what) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        site.loop.execute(() -> f.complete(what.get()));
+        return f.get(30, TimeUnit.SECONDS);
+    }
+
+    /** Runs a library operation and waits for its value; a fault fails the test. */
+    static final class Ops {
+        static <T> T await(MoverSiteFixture site, Consumer<Completion<T>> op) throws Exception {
+            CompletableFuture<T> f = new CompletableFuture<>();
+            site.loop.execute(() -> op.accept(new Completion<>() {
+                @Override
+                public void succeeded(T value) {
+                    f.complete(value);
+                }
+
+                @Override
+                public void failed(TapeFault fault) {
+                    f.completeExceptionally(fault);
+                }
+            }));
+            return f.get(30, TimeUnit.SECONDS);
+        }
+    }
+}
