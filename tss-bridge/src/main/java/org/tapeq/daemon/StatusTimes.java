@@ -69,6 +69,15 @@ final class StatusTimes {
         for (JsonNode f : sched.path("recentFaults")) {
             put((ObjectNode) f, "at", "atTime", loop);
         }
+        for (JsonNode m : sched.path("migrations")) {
+            if (m.path("etaMillis").asLong() > 0) { // -1 while unknown
+                put((ObjectNode) m, "etaMillis", "etaTime", loop);
+            }
+        }
+        if (sched.path("reclaim") instanceof ObjectNode reclaim) {
+            put(reclaim, "pausedSince", "pausedSinceTime", loop);
+            put(reclaim, "lastLook", "lastLookTime", loop);
+        }
         return status;
     }
 

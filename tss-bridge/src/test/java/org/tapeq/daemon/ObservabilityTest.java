@@ -69,7 +69,7 @@ class ObservabilityTest {
         assertEquals(0, s.value("tapeq_cartridges", "state", "suspect"));
         assertEquals(0, s.value("tapeq_background_tasks", "state", "running"));
         assertEquals(0, s.value("tapeq_background_tasks", "state", "waiting"));
-        for (String result : List.of("good", "bad", "unreadable")) {
+        for (String result : List.of("good", "unchecked", "bad", "unreadable")) {
             assertEquals(0, s.value("tapeq_verify_files", "result", result));
         }
         // Labelling the cartridges mounted some; a drive's series exist whatever it did.

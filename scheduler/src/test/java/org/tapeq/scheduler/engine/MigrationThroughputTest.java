@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,13 +20,19 @@ import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.tape.sim.SimStats;
 
 /**
  * Prints what a media migration achieves on the simulated library (nominal physics, virtual time), beside the
- * drives' nominal rates: three LTO-8 cartridges of {@link #FILES} files, migrated onto LTO-9 with one LTO-8 and one
- * LTO-9 drive, once with files of half {@link #FILE_BYTES} and once of {@link #FILE_BYTES}; the difference gives the
- * rate per byte moved and the fixed cost per cartridge, from which a full cartridge's time follows. Slow (real bytes on disk): {@code mvn -B -o -pl scheduler -am
- * -Dtest=MigrationThroughputTest -Dsurefire.failIfNoSpecifiedTests=false verify}.
+ * drives' nominal rates. First with real bytes on small cartridges: three LTO-8 cartridges of {@link #FILES} files,
+ * migrated onto LTO-9 with one LTO-8 and one LTO-9 drive, once with files of half {@link #FILE_BYTES} and once of
+ * {@link #FILE_BYTES}; the difference gives a rate per byte moved and a fixed cost per cartridge, with where the
+ * drives' time went. On 20 GB cartridges a wrap holds under 100 MB, so locates and rewinds cost what they would on a
+ * nearly full tape: these figures do not extrapolate to full cartridges. Then at full scale on a size-only library
+ * (full-length cartridges, 1 TB per source cartridge, default aggregate and spool sizes): the rate per drive pair,
+ * with two drives of either kind, larger aggregates and a single drive, and where the time went. Slow (real bytes
+ * on disk): {@code mvn -B -o -pl scheduler -am -Dtest=MigrationThroughputTest -Dsurefire.failIfNoSpecifiedTests=false
+ * verify}.
  */
 @Tag("slow")
 class MigrationThroughputTest {
@@ -50,16 +57,110 @@ class MigrationThroughputTest {
                     + " overall%n", LTO8.size(), r.bytes() / 1e6 / LTO8.size(), r.bytes() / 1e6, r.millis() / 1e3,
                     r.bytes() / 1e3 / r.millis());
         }
-        // what one more byte costs (streamed twice, read and written, and read back) and what a cartridge costs
-        // whatever its size (mounts, exchanges, positioning; not the migration's look every 10 s for the end of each)
+        // what one more byte costs (streamed three times: read, written, read back, plus the locates and rewinds
+        // that grow with it on these small cartridges) and what a cartridge costs whatever its size (mounts,
+        // exchanges, positioning; not the migration's look every 10 s for the end of each)
         double marginal = (large.bytes() - small.bytes()) / (double) (large.millis() - small.millis()) / 1e3;
         double perCartridge = (large.millis() - large.bytes() / (marginal * 1e3)) / 1e3 / LTO8.size();
         System.out.printf("marginal rate %.1f MB/s; fixed cost %.1f s per cartridge%n", marginal, perCartridge);
-        System.out.printf("a full LTO-8 cartridge (12 TB) at these figures: %.1f h, %.1f MB/s%n",
-                (12e12 / (marginal * 1e6) + perCartridge) / 3600, 12e12 / 1e6 / (12e12 / (marginal * 1e6) + perCartridge));
         System.out.printf("nominal: LTO-8 %d MB/s, LTO-9 %d MB/s%n", MediaType.LTO8.rateBytesPerSecond() / 1_000_000,
                 MediaType.LTO9.rateBytesPerSecond() / 1_000_000);
         assertTrue(large.millis() > small.millis());
+    }
+
+    /**
+     * The same migration at the scale of real cartridges (size-only library, nothing kept on disk): two LTO-8
+     * cartridges of full capacity holding {@code tb} TB each in 10 GB files, the default spool (100 GB) and the
+     * aggregate size given, onto an LTO-9 cartridge, with the drives given ({@code second} null: one drive only);
+     * prints the rate and where the time went.
+     */
+    private static Run migrateAtScale(Path dir, double tb, DriveType first, DriveType second, long aggregateBytes)
+            throws IOException {
+        long fileBytes = 10_000_000_000L;
+        int files = (int) Math.round(tb * 1e12 / fileBytes);
+        SchedulerConfig config = EngineFixture.testConfig().aggregateBytes(aggregateBytes)
+                .repackSpoolBytes(SchedulerConfig.DEFAULT_REPACK_SPOOL_BYTES).checkLabels(false).build();
+        List<String> sources = LTO8.subList(0, 2);
+        try (EngineFixture f = EngineFixture.open(dir, config, false, b -> {
+            b.drive("d1", first);
+            if (second != null) {
+                b.drive("d2", second);
+            }
+            sources.forEach(barcode -> b.cartridge(barcode, MediaType.LTO8));
+            b.cartridge("B00001L9", MediaType.LTO9);
+        })) {
+            int n = 0;
+            for (String barcode : sources) {
+                f.label("raw", barcode);
+                List<FlushRequest> flushes = new ArrayList<>();
+                for (int i = 0; i < files; i++, n++) {
+                    flushes.add(f.sizedFlush(n, fileBytes, "ds" + n % 2, "atlas"));
+                }
+                flushes.forEach(f.scheduler::flush);
+                f.loop.runUntilIdle();
+                flushes.forEach(r -> assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid()));
+                f.await(f.scheduler.disableCartridge(barcode, "filled"));
+            }
+            for (String barcode : sources) {
+                f.await(f.scheduler.enableCartridge(barcode));
+            }
+            f.label("raw", "B00001L9");
+            SimStats before = f.library.stats();
+            f.await(f.scheduler.migrate("LTO8", "LTO9", null));
+            SimStats after = f.library.stats();
+            List<MigrationReport> all = f.peekStatus().migrations();
+            MigrationReport done = all.get(all.size() - 1);
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(sources.size(), done.cartridgesDone());
+            long inRepacks = 0;
+            for (RepackReport r : f.peekStatus().repacks()) {
+                inRepacks += r.ended() - r.started();
+            }
+            System.out.printf("at scale, drives %s + %s, aggregates of %d GB, %d LTO-8 cartridges of %.1f TB: %.1f TB"
+                    + " in %.1f h of repacks, %.1f MB/s%n", first.name(), second == null ? "none" : second.name(), aggregateBytes / 1_000_000_000,
+                    sources.size(), tb,
+                    done.bytesDone() / 1e12, inRepacks / 3.6e6, done.bytesDone() / 1e3 / inRepacks);
+            printBreakdown(before, after);
+            return new Run(done.bytesDone(), inRepacks);
+        }
+    }
+
+    /** Where the drives' time went during the migration: mounts, positioning, streaming, per drive. */
+    private static void printBreakdown(SimStats before, SimStats after) {
+        System.out.printf("  %d mounts, %d locates (%.1f s), %d reads, %d appends, %d filemarks, rewinds %.1f s%n",
+                after.mounts() - before.mounts(), after.locates() - before.locates(),
+                (after.locateMillis() - before.locateMillis()) / 1e3, after.reads() - before.reads(),
+                after.appends() - before.appends(), after.filemarks() - before.filemarks(),
+                (after.rewindMillis() - before.rewindMillis()) / 1e3);
+        for (String drive : new TreeSet<>(after.drives().keySet())) {
+            SimStats.DriveStats a = after.drives().get(drive);
+            SimStats.DriveStats b = before.drives().getOrDefault(drive,
+                    new SimStats.DriveStats(0, 0, 0, 0, 0, 0, 0, 0, 0));
+            System.out.printf("  drive %s: mount %.1f s, unmount %.1f s, locate %.1f s, read %.1f s (%.0f MB),"
+                    + " write %.1f s (%.0f MB)%n", drive, (a.mountMillis() - b.mountMillis()) / 1e3,
+                    (a.unmountMillis() - b.unmountMillis()) / 1e3, (a.locateMillis() - b.locateMillis()) / 1e3,
+                    (a.readMillis() - b.readMillis()) / 1e3, (a.bytesRead() - b.bytesRead()) / 1e6,
+                    (a.writeMillis() - b.writeMillis()) / 1e3, (a.bytesWritten() - b.bytesWritten()) / 1e6);
+        }
+    }
+
+    @Test
+    void migrationAtScale_printsTheRatePerDrivePairAndWhereTheTimeGoes() throws IOException {
+        long aggregate = SchedulerConfig.DEFAULT_AGGREGATE_BYTES;
+        Run mixed = migrateAtScale(dir.resolve("mixed"), 1, DriveType.LTO8, DriveType.LTO9, aggregate);
+        Run lto9 = migrateAtScale(dir.resolve("lto9"), 1, DriveType.LTO9, DriveType.LTO9, aggregate);
+        Run large = migrateAtScale(dir.resolve("large"), 1, DriveType.LTO8, DriveType.LTO9, 4 * aggregate);
+        Run single = migrateAtScale(dir.resolve("single"), 1, DriveType.LTO9, null, aggregate);
+        // each byte read from LTO-8, written to LTO-9 and read back, one after the other, at the nominal rates
+        double serial = 1 / (1 / 360e6 + 2 / 400e6) / 1e6;
+        System.out.printf("one LTO-8 and one LTO-9 drive: %.1f MB/s; two LTO-9 drives: %.1f MB/s; with %d GB"
+                + " aggregates: %.1f MB/s; one LTO-9 drive: %.1f MB/s; streaming only (read, write, read back in"
+                + " turn): %.1f MB/s%n", mixed.bytes() / 1e3 / mixed.millis(), lto9.bytes() / 1e3 / lto9.millis(),
+                4 * aggregate / 1_000_000_000, large.bytes() / 1e3 / large.millis(),
+                single.bytes() / 1e3 / single.millis(), serial);
+        System.out.printf("a full LTO-8 cartridge (12 TB) at the first rate: %.1f h%n",
+                12e12 / (mixed.bytes() / 1e3 / mixed.millis() * 1e6) / 3600);
+        assertTrue(mixed.bytes() > 0 && lto9.bytes() > 0 && large.bytes() > 0 && single.bytes() > 0);
     }
 
     private static Run migrate(Path dir, long fileBytes) throws IOException {
@@ -87,7 +188,9 @@ class MigrationThroughputTest {
             }
             f.label("raw", "B00001L9");
             long start = f.loop.now();
+            SimStats before = f.library.stats();
             f.await(f.scheduler.migrate("LTO8", "LTO9", null));
+            printBreakdown(before, f.library.stats());
 
             List<MigrationReport> all = f.peekStatus().migrations();
             MigrationReport done = all.get(all.size() - 1);

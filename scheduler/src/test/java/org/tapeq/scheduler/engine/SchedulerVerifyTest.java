@@ -68,6 +68,32 @@ class SchedulerVerifyTest {
         }
     }
 
+    /** A file that came with an MD5 only is read but not compared: not counted good, and not "all good". */
+    @Test
+    void verify_fileWithoutAdler32_countedUncheckedNotGood_catalogSummarySaysSo() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {
+            f.label("raw", A);
+            FlushRequest plain = f.flushRequest(0, 5000, "ds", "atlas:raw@osm");
+            FlushRequest other = f.flushRequest(1, 6000, "ds", "atlas:raw@osm");
+            FlushRequest md5 = new FlushRequest(other.id(), other.pnfsid(), other.size(), other.storageClass(),
+                    other.path(), null, other.group(), 0, 0, "md5:00112233445566778899aabbccddeeff", other.source());
+            f.scheduler.flush(plain);
+            f.scheduler.flush(md5);
+            f.loop.runUntilIdle();
+
+            f.await(f.scheduler.verifyCartridge(A, 0));
+
+            VerifyReport done = verification(f, A);
+            assertEquals("done", done.state(), String.valueOf(done));
+            assertEquals(1, done.filesGood(), String.valueOf(done));
+            assertEquals(1, done.filesUnchecked(), String.valueOf(done));
+            Verification recorded = f.catalog.lastVerification(A).orElseThrow();
+            assertEquals("no bad or unreadable file; 1 of 2 not checked (the catalog's checksum is not an Adler-32)",
+                    recorded.summary());
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
+        }
+    }
+
     @Test
     void verify_corruptMember_reportedBadCartridgeSuspectNamingIt() throws IOException {
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, A)) {

@@ -12,6 +12,21 @@ final class MigrationText {
     private MigrationText() {
     }
 
+    /**
+     * "A00041L8 (writing: 3/10 files, 1.2 GB/5.0 GB moved)": the cartridge a migration repacks now with its repack's
+     * progress, from the status's repacks (the running one is always among them).
+     */
+    static String current(JsonNode scheduler, String barcode) {
+        for (JsonNode r : scheduler.path("repacks")) {
+            if (barcode.equals(r.path("source").asText()) && r.path("ended").asLong() == 0) {
+                return String.format("%s (%s: %d/%d files, %s/%s moved)", barcode, r.path("state").asText(),
+                        r.path("filesDone").asInt(), r.path("filesTotal").asInt(),
+                        Units.roughSize(r.path("bytesDone").asDouble()), Units.roughSize(r.path("bytesTotal").asDouble()));
+            }
+        }
+        return barcode;
+    }
+
     static void print(JsonNode scheduler, PrintWriter out) {
         long now = scheduler.path("now").asLong();
         for (JsonNode m : scheduler.path("migrations")) {
@@ -21,7 +36,8 @@ final class MigrationText {
                     m.path("state").asText(), m.path("cartridgesDone").asInt(), m.path("cartridgesTotal").asInt(),
                     m.path("cartridgesFailed").asInt(), Units.roughSize(m.path("bytesDone").asDouble()),
                     Units.roughSize(m.path("bytesTotal").asDouble()),
-                    m.path("current").isTextual() ? ", repacking " + m.path("current").asText() : "");
+                    m.path("current").isTextual() ? ", repacking " + current(scheduler, m.path("current").asText())
+                            : "");
             long eta = m.path("etaMillis").asLong();
             if ("running".equals(m.path("state").asText())) {
                 out.printf("  measured %s/s; %s%n", Units.roughSize(m.path("rateBytesPerSecond").asDouble()),

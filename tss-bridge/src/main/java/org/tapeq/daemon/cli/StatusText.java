@@ -134,10 +134,11 @@ final class StatusText {
         out.printf("background: %d running (of at most %d drives), %d waiting for a drive%n",
                 bg.path("running").asInt(), bg.path("maxDrives").asInt(), bg.path("waiting").asInt());
         for (JsonNode v : s.path("verifications")) {
-            out.printf("  verify %s %-7s %d/%d aggregates%s: %d good, %d bad, %d unreadable%s%n",
+            // unchecked: read whole, but the catalog's checksum is not an Adler-32 to compare with - not good
+            out.printf("  verify %s %-7s %d/%d aggregates%s: %d good, %d unchecked, %d bad, %d unreadable%s%n",
                     v.path("barcode").asText(), v.path("state").asText(), v.path("aggregatesDone").asInt(),
                     v.path("aggregatesTotal").asInt(), v.path("sampled").asBoolean() ? " (sample)" : "",
-                    v.path("filesGood").asInt() + v.path("filesUnchecked").asInt(), v.path("filesBad").asInt(),
+                    v.path("filesGood").asInt(), v.path("filesUnchecked").asInt(), v.path("filesBad").asInt(),
                     v.path("filesUnreadable").asInt(),
                     v.path("error").isNull() || v.path("error").isMissingNode() ? ""
                             : " - " + v.path("error").asText());
@@ -189,13 +190,19 @@ final class StatusText {
 
     /** The cartridge repacks of this run, a line each, then their failed files. */
     private static void printRepacks(JsonNode s, PrintWriter out) {
+        long now = s.path("now").asLong();
         for (JsonNode r : s.path("repacks")) {
             String target = r.path("target").isTextual() ? " writing to " + r.path("target").asText() : "";
-            out.printf("  repack %s -> %s %-9s %d/%d files, %s/%s moved, %d failed, %d in the spool%s%s%s%n",
+            long started = r.path("started").asLong();
+            long millis = (r.path("ended").asLong() > 0 ? r.path("ended").asLong() : now) - started;
+            long bytes = r.path("bytesDone").asLong();
+            String rate = bytes > 0 && millis > 0 && started > 0
+                    ? ", " + Units.roughSize(bytes * 1000.0 / millis) + "/s since asked for" : "";
+            out.printf("  repack %s -> %s %-9s %d/%d files, %s/%s moved%s, %d failed, %d in the spool%s%s%s%n",
                     r.path("source").asText(), r.path("targetFamily").asText(), r.path("state").asText(),
-                    r.path("filesDone").asInt(), r.path("filesTotal").asInt(), Units.roughSize(r.path("bytesDone").asDouble()),
-                    Units.roughSize(r.path("bytesTotal").asDouble()), r.path("filesFailed").asInt(), r.path("spooledFiles").asInt(),
-                    target, r.path("emptied").asBoolean() ? ", source EMPTY" : "",
+                    r.path("filesDone").asInt(), r.path("filesTotal").asInt(), Units.roughSize(bytes),
+                    Units.roughSize(r.path("bytesTotal").asDouble()), rate, r.path("filesFailed").asInt(),
+                    r.path("spooledFiles").asInt(), target, r.path("emptied").asBoolean() ? ", source EMPTY" : "",
                     r.path("error").isTextual() ? " - " + r.path("error").asText() : "");
             for (JsonNode f : r.path("failed")) {
                 out.printf("    STAYS %s (tape file %d): %s%n", f.path("pnfsid").asText(), f.path("tapeFile").asInt(),

@@ -116,18 +116,22 @@ public final class StateMetrics {
                 }))
                 .register(registry);
         GaugeWithCallback.builder().name("tapeq_verify_files")
-                .help("Files checked by the cartridge verifications of this run, by result (good, bad, unreadable)")
+                .help("Files read by the cartridge verifications of this run, by result (good, unchecked: read whole"
+                        + " but the catalog's checksum is not an Adler-32 to compare with, bad, unreadable)")
                 .labelNames("result")
                 .callback(cb -> status.get().ifPresent(s -> {
                     long good = 0;
+                    long unchecked = 0;
                     long bad = 0;
                     long unreadable = 0;
                     for (VerifyReport v : s.verifications()) {
-                        good += v.filesGood() + v.filesUnchecked();
+                        good += v.filesGood();
+                        unchecked += v.filesUnchecked();
                         bad += v.filesBad();
                         unreadable += v.filesUnreadable();
                     }
                     cb.call(good, "good");
+                    cb.call(unchecked, "unchecked");
                     cb.call(bad, "bad");
                     cb.call(unreadable, "unreadable");
                 }))

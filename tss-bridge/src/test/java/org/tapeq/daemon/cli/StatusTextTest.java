@@ -60,7 +60,9 @@ class StatusTextTest {
                 + "\"unreadable\":[{\"pnfsid\":\"P2\",\"tapeFile\":14,\"reason\":\"media error\"}],"
                 + "\"error\":null}]}}");
         assertTrue(text.contains("background: 1 running (of at most 1 drives), 0 waiting for a drive"), text);
-        assertTrue(text.contains("verify A00042L9 running 37/412 aggregates: 1480 good, 1 bad, 13 unreadable"), text);
+        // the file whose checksum could not be compared is not counted good
+        assertTrue(text.contains("verify A00042L9 running 37/412 aggregates: 1479 good, 1 unchecked, 1 bad, 13"
+                + " unreadable"), text);
         assertTrue(text.contains("and 12 more: in the log"), text);
         assertTrue(text.contains("BAD P1 (tape file 12): read adler32:1, the catalog has adler32:2"), text);
         assertTrue(text.contains("UNREADABLE P2 (tape file 14): media error"), text);
@@ -80,6 +82,40 @@ class StatusTextTest {
         assertTrue(text.contains("3 failed, 40 in the spool writing to A00050L9"), text);
         assertTrue(text.contains("STAYS P1 (tape file 12): not read from A00042L9 tape file 12: media error"), text);
         assertTrue(text.contains("and 2 more: in the log"), text);
+    }
+
+    @Test
+    void repack_showsItsRateSinceItWasAskedFor() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"now\":1000000,\"background\":{\"waiting\":0,\"running\":1,"
+                + "\"maxDrives\":1},\"verifications\":[],\"repacks\":[{\"source\":\"A00042L9\","
+                + "\"targetFamily\":\"atlas\",\"state\":\"writing\",\"target\":\"A00050L9\","
+                + "\"filesTotal\":500,\"bytesTotal\":5000000000,\"filesDone\":120,\"bytesDone\":1200000000,"
+                + "\"filesFailed\":0,\"spooledFiles\":0,\"spooledBytes\":0,\"failed\":[],\"emptied\":false,"
+                + "\"started\":400000,\"ended\":0,\"error\":null}]}}");
+        // 1.2 GB in the 600 s since it was asked for
+        assertTrue(text.contains("1.2 GB/5.0 GB moved, 2.0 MB/s since asked for, 0 failed"), text);
+    }
+
+    @Test
+    void migration_namesTheCartridgeMovedNowWithItsProgress_andTheEstimatedEnd() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"now\":3600000,\"background\":{\"waiting\":0,\"running\":1,"
+                + "\"maxDrives\":1},\"verifications\":[],\"repacks\":["
+                + "{\"source\":\"A00040L8\",\"targetFamily\":\"atlas\",\"state\":\"done\",\"filesTotal\":9,"
+                + "\"bytesTotal\":9000000000,\"filesDone\":9,\"bytesDone\":9000000000,\"started\":1,"
+                + "\"ended\":1800000,\"emptied\":true},"
+                + "{\"source\":\"A00041L8\",\"targetFamily\":\"atlas\",\"state\":\"writing\","
+                + "\"target\":\"B00001L9\",\"filesTotal\":10,\"bytesTotal\":5000000000,\"filesDone\":3,"
+                + "\"bytesDone\":1200000000,\"started\":1800000,\"ended\":0,\"emptied\":false}],"
+                + "\"migrations\":[{\"id\":\"L8-L9-1\",\"fromMedia\":\"LTO-8\",\"toMedia\":\"LTO-9\","
+                + "\"family\":null,\"state\":\"running\",\"cartridgesTotal\":3,\"cartridgesDone\":1,"
+                + "\"cartridgesFailed\":0,\"current\":\"A00041L8\",\"bytesTotal\":20000000000,"
+                + "\"bytesDone\":10200000000,\"rateBytesPerSecond\":2833333,\"etaMillis\":7058823,"
+                + "\"started\":1,\"ended\":0,\"results\":[],\"error\":null}]}}");
+        assertTrue(text.contains("migration L8-L9-1 LTO-8 -> LTO-9 running: 1/3 cartridges emptied, 0 not,"
+                + " 10.2 GB/20.0 GB moved, repacking A00041L8 (writing: 3/10 files, 1.2 GB/5.0 GB moved)"), text);
+        assertTrue(text.contains("estimated end 1970-01-01T01:57:38.823Z (in 57 min)"), text);
     }
 
     @Test

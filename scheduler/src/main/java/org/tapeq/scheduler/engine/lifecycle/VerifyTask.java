@@ -212,7 +212,9 @@ final class VerifyTask implements BackgroundTask {
 
     private void finish(DriveRunner drive, Slice slice) {
         boolean clean = bad.isEmpty() && unreadable.isEmpty();
-        String summary = clean ? "all good" : summary();
+        // "all good" only when every file read was compared: unchecked ones are not known to be good
+        String summary = !clean ? summary() : unchecked == 0 ? "all good" : "no bad or unreadable file; " + unchecked
+                + " of " + (good + unchecked) + " not checked (the catalog's checksum is not an Adler-32)";
         List<Verification.Finding> findings = new ArrayList<>(bad.size() + unreadable.size());
         bad.forEach(r -> findings.add(new Verification.Finding(r.pnfsid(), r.tapeFile(), true, r.reason())));
         unreadable.forEach(r -> findings.add(new Verification.Finding(r.pnfsid(), r.tapeFile(), false, r.reason())));
@@ -229,8 +231,8 @@ final class VerifyTask implements BackgroundTask {
         }, new CatalogWriter.Done<>() {
             @Override
             public void succeeded(Object value) {
-                LOG.info("Verification of {}: {} aggregates read, {} files good, {} bad, {} unreadable", barcode,
-                        next, good + unchecked, bad.size(), unreadable.size());
+                LOG.info("Verification of {}: {} aggregates read, {} files good, {} unchecked, {} bad, {} unreadable",
+                        barcode, next, good, unchecked, bad.size(), unreadable.size());
                 if (!clean) {
                     CartridgeRecord c = ctx.cartridges().get(barcode);
                     if (c != null && c.state() != CartridgeState.SUSPECT && c.state() != CartridgeState.FOREIGN) {

@@ -55,7 +55,8 @@ function fill(id, header, rows, rowClass) {
  * Background jobs (verifications, repacks, and any other kind the status lists the same way): every array of
  * objects under "scheduler" whose entries have a "state" and at least one pair of counts named xDone and xTotal
  * (filesDone/filesTotal, bytesDone/bytesTotal, aggregatesDone/aggregatesTotal). The kind is the array's name
- * without its plural "s"; the cartridge is the entry's "barcode" or "source".
+ * without its plural "s"; the cartridge is the entry's "barcode" or "source" ({@link jobCartridge}). The automatic
+ * reclamation, when on or paused, is a row of its own after them ({@link reclaimRow}).
  */
 function backgroundJobs(s) {
   const jobs = [];
@@ -85,20 +86,71 @@ function amount(what, n) {
   return what === "bytes" ? size(n) : n + " " + what;
 }
 
+/** "3 of 10 files": a count of a total. */
+function of(done, total, what) {
+  return amount(what, done) + " of " + amount(what, total);
+}
+
+/** The mean rate of a job's bytes moved from its start to its end (or to now while it runs), or "". */
+function rate(bytes, started, ended, now) {
+  const millis = (ended > 0 ? ended : now) - started;
+  return bytes > 0 && millis > 0 && started > 0 ? size(bytes * 1000 / millis) + "/s" : "";
+}
+
+/** The repack of {@code barcode} among the status's repacks that has not ended, or null. */
+function runningRepack(s, barcode) {
+  return (s.repacks || []).find(r => r.source === barcode && !(r.ended > 0)) || null;
+}
+
+/** The cartridge a job is about: a verification's, a repack's source, the cartridge a migration moves now. */
+function jobCartridge(kind, j) {
+  return kind === "migration" ? j.current : j.barcode || j.source;
+}
+
 /** What the kinds this page knows say besides their counts; other kinds show their error only. */
-function jobDetail(kind, j) {
+function jobDetail(kind, j, s) {
   const parts = [];
   if (kind === "repack") {
     parts.push("to family " + text(j.targetFamily) + (j.target ? ", writing to " + j.target : ""));
+    const r = rate(j.bytesDone, j.started, j.ended, s.now);
+    if (r) { parts.push(r + " since asked for"); }
     if (j.spooledFiles > 0) { parts.push(j.spooledFiles + " in the spool (" + size(j.spooledBytes || 0) + ")"); }
     if (j.filesFailed > 0) { parts.push(j.filesFailed + " failed (they stay)"); }
     if (j.emptied) { parts.push("source EMPTY"); }
   } else if (kind === "verification") {
-    parts.push((j.filesGood || 0) + (j.filesUnchecked || 0) + " good, " + (j.filesBad || 0) + " bad, "
-        + (j.filesUnreadable || 0) + " unreadable" + (j.sampled ? " (sample)" : ""));
+    // Unchecked files were read whole but their catalog checksum is not an Adler-32: not known good.
+    parts.push((j.filesGood || 0) + " good, " + (j.filesUnchecked || 0) + " unchecked, " + (j.filesBad || 0)
+        + " bad, " + (j.filesUnreadable || 0) + " unreadable" + (j.sampled ? " (sample)" : ""));
+  } else if (kind === "migration") {
+    parts.push(text(j.fromMedia) + " to " + text(j.toMedia) + (j.family ? ", family " + j.family : ""));
+    if (j.current) {
+      const r = runningRepack(s, j.current);
+      parts.push("now " + j.current + (r ? " (" + r.state + "): " + of(r.filesDone, r.filesTotal, "files") + ", "
+          + of(r.bytesDone, r.bytesTotal, "bytes") + (r.target ? ", writing to " + r.target : "") : ""));
+    }
+    if (j.rateBytesPerSecond > 0) { parts.push("measured " + size(j.rateBytesPerSecond) + "/s"); }
+    if (j.state === "running") {
+      parts.push(j.etaMillis > 0 ? "estimated end " + text(j.etaTime) : "no estimate until bytes have moved");
+    }
+    if (j.cartridgesFailed > 0) { parts.push(j.cartridgesFailed + " not emptied"); }
   }
   if (j.error) { parts.push(j.error); }
   return parts.join("; ");
+}
+
+/** The automatic reclamation as a row of the background table, or null when it is off. */
+function reclaimRow(rc) {
+  if (!rc || !rc.state || rc.state === "off") { return null; }
+  const parts = [];
+  if (rc.state === "paused") {
+    parts.push("paused" + (rc.pausedSinceTime ? " since " + rc.pausedSinceTime : "") + ": " + text(rc.reason));
+  }
+  parts.push(rc.candidates + " candidate(s) below " + (100 * rc.threshold).toFixed(0) + " % live"
+      + ((rc.listed || []).length > 0 ? ": " + rc.listed.join(" ") + (rc.candidates > rc.listed.length ? " ..." : "") : ""));
+  parts.push(rc.queued + " repack(s) queued or running, " + rc.started + " started in this run");
+  if ((rc.needOperator || []).length > 0) { parts.push("left for an operator: " + rc.needOperator.join(" ")); }
+  if (rc.lastLookTime) { parts.push("last look " + rc.lastLookTime); }
+  return ["reclamation", "", rc.state, "", "", "", parts.join("; ")];
 }
 
 function render(st) {
@@ -141,6 +193,7 @@ function render(st) {
 
   const bg = s.background || {};
   const jobs = backgroundJobs(s);
+  const reclaimRows = [reclaimRow(s.reclaim)].filter(r => r !== null);
   document.getElementById("background-note").textContent = (bg.running || 0) + " running (of at most "
       + (bg.maxDrives || 0) + " drive(s)), " + (bg.waiting || 0) + " waiting for a drive; this run's jobs, the"
       + " running ones and the last ended ones";
@@ -148,14 +201,15 @@ function render(st) {
       jobs.map(({kind, job}) => {
         const c = counts(job);
         const main = c.find(p => p.what === "bytes") || c[0];
-        return [kind, job.barcode || job.source, job.state,
+        return [kind, jobCartridge(kind, job), job.state,
           main.total > 0 ? (100 * main.done / main.total).toFixed(1) + " %" : "",
-          c.map(p => amount(p.what, p.done) + " of " + amount(p.what, p.total)).join(", "),
+          c.map(p => of(p.done, p.total, p.what)).join(", "),
           c.map(p => amount(p.what, Math.max(0, p.total - p.done))).join(", "),
-          jobDetail(kind, job)];
-      }),
-      i => jobs[i].job.state === "failed" || jobs[i].job.filesBad > 0 || jobs[i].job.filesUnreadable > 0
-          || jobs[i].job.filesFailed > 0 ? "bad" : "");
+          jobDetail(kind, job, s)];
+      }).concat(reclaimRows),
+      i => i >= jobs.length ? (s.reclaim.state === "paused" ? "warn" : "")
+          : jobs[i].job.state === "failed" || jobs[i].job.filesBad > 0 || jobs[i].job.filesUnreadable > 0
+          || jobs[i].job.filesFailed > 0 || jobs[i].job.cartridgesFailed > 0 ? "bad" : "");
 
   const carts = s.cartridges || [];
   const byState = Object.entries(s.cartridgesByState || {}).map(([k, v]) => v + " " + k).join(", ");
