@@ -24,6 +24,7 @@ import org.tapeq.config.ConfigNode;
 import org.tapeq.mover.MoverSite;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerConfig;
+import org.tapeq.scheduler.tape.sim.DataMode;
 
 /**
  * The daemon's configuration, read once at start from a YAML file (every key, its default and meaning:
@@ -83,6 +84,15 @@ public final class DaemonConfig {
         movers = MoversConfig.parse(root);
         scheduler = SchedulerSection.parse(root);
         intake = IntakeConfig.parse(root.map(INTAKE));
+        if (!scheduler.config().checkLabels() && !sizeOnly(library)) {
+            // Repack, verify and every mount skip the label read when it is off: on real bytes a wrong cartridge
+            // would then surface as checksum failures (a good cartridge made SUSPECT) instead of a label mismatch.
+            throw root.map(SchedulerSection.SCHEDULER).error(SchedulerSection.CHECK_LABELS,
+                    "false is only for the simulated library with data: size-only (its tapes hold no label); with "
+                            + (library.backend() == LibraryConfig.Backend.SCSI ? "the scsi backend"
+                                    : "a simulated library holding real bytes")
+                            + " every mount must read and check the cartridge label");
+        }
         httpBind = httpBind(root.map(HTTP));
         for (int i = 0; i < directories.size(); i++) {
             String group = directories.get(i).group();
@@ -92,6 +102,11 @@ public final class DaemonConfig {
                         + "\" is not listed under " + SchedulerSection.GROUPS + "; it gets share 1 and no drive cap"));
             }
         }
+    }
+
+    private static boolean sizeOnly(LibraryConfig library) {
+        return library.backend() == LibraryConfig.Backend.SIMULATED
+                && library.simulated().data() == DataMode.SIZE_ONLY;
     }
 
     /** Reads and validates {@code yamlFile}; errors name the file as given. */

@@ -2,6 +2,7 @@ package org.tapeq.daemon.control;
 
 import java.io.ByteArrayOutputStream;
 import java.io.CharConversionException;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -80,7 +81,17 @@ public final class ControlProtocol {
         return AdminCommand.decode(command.textValue(), args);
     }
 
-    /** One JSON value on one line of at most {@code max} bytes; content after the value is refused. */
+    /**
+     * Read-ahead for {@link #readLine}'s callers: a connection carries one request and one answer, so bytes read
+     * past the newline belong to nobody and buffering loses nothing (an answer of a large status was read one
+     * system call per byte before).
+     */
+    static final int BUFFER_BYTES = 64 << 10;
+
+    /**
+     * One JSON value on one line of at most {@code max} bytes; content after the value is refused. Pass a buffered
+     * stream: this reads a byte at a time.
+     */
     static JsonNode readLine(InputStream in, int max) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int b;
@@ -130,7 +141,7 @@ public final class ControlProtocol {
         }
         try (ch) {
             writeLine(Channels.newOutputStream(ch), request(command, args));
-            JsonNode answer = readLine(Channels.newInputStream(ch), Integer.MAX_VALUE);
+            JsonNode answer = readLine(new BufferedInputStream(Channels.newInputStream(ch), BUFFER_BYTES), Integer.MAX_VALUE);
             if (!answer.path("ok").asBoolean()) {
                 throw new IOException(command + ": " + answer.path("error").asText("failed"));
             }

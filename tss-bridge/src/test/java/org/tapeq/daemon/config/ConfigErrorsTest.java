@@ -43,6 +43,16 @@ class ConfigErrorsTest {
                                 + "catalog is a file of one host, a standby on another host cannot share it"),
                 Arguments.of(DIRECTORY + "catalog:\n  url: jdbc:postgresql://db/tapeq\n  standby: sometimes\n",
                         "catalog.standby: must be true or false, not \"sometimes\""),
+                // the label check off only where tapes hold no label
+                Arguments.of(DIRECTORY + "library:\n  backend: scsi\n  scsi:\n    changer: /dev/sch0\n    drives:\n      - name: drive0\n        device: /dev/nst0\n"
+                                + "scheduler:\n  checkLabels: false\n",
+                        "scheduler.checkLabels: false is only for the simulated library with data: size-only (its "
+                                + "tapes hold no label); with the scsi backend every mount must read and check the "
+                                + "cartridge label"),
+                Arguments.of(DIRECTORY + "scheduler:\n  checkLabels: false\n",
+                        "scheduler.checkLabels: false is only for the simulated library with data: size-only (its "
+                                + "tapes hold no label); with a simulated library holding real bytes every mount "
+                                + "must read and check the cartridge label"),
                 // wrong type
                 Arguments.of(DIRECTORY + "scheduler: 3\n", "scheduler: must be a map"),
                 Arguments.of(DIRECTORY + "reclaim:\n  threshold: 1.5\n",

@@ -97,7 +97,7 @@ class DaemonConfigTest {
               maxWriteDrives: 1
               verifyPerWeek: 20
               verifySample: 8
-              checkLabels: false
+              checkLabels: true
               verifyAfterWrite: true
             intake:
               rescanInterval: 10m
@@ -186,7 +186,7 @@ class DaemonConfigTest {
         assertEquals(1, s.maxWriteDrives());
         assertEquals(20, s.verifyPerWeek());
         assertEquals(8, s.verifySample());
-        assertFalse(s.checkLabels());
+        assertTrue(s.checkLabels());
         assertTrue(s.verifyAfterWrite());
         assertEquals(new GroupShare(2.0, 3), s.group("atlas"));
         assertEquals(new GroupShare(0.5, 0), s.group("cms"));
