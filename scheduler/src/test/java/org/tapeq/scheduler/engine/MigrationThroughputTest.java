@@ -30,7 +30,9 @@ import org.tapeq.scheduler.tape.sim.SimStats;
  * drives' time went. On 20 GB cartridges a wrap holds under 100 MB, so locates and rewinds cost what they would on a
  * nearly full tape: these figures do not extrapolate to full cartridges. Then at full scale on a size-only library
  * (full-length cartridges, 1 TB per source cartridge, default aggregate and spool sizes): the rate per drive pair,
- * with two drives of either kind, larger aggregates and a single drive, and where the time went. Slow (real bytes
+ * with two drives of either kind, larger aggregates and a single drive, and where the time went. Last, on 2 and 4
+ * drive pairs, one cartridge at a time ({@code scheduler.migrationRepacks: 1}, as before a migration ran several)
+ * beside one repack per pair and one per drive, side by side. Slow (real bytes
  * on disk): {@code mvn -B -o -pl scheduler -am -Dtest=MigrationThroughputTest -Dsurefire.failIfNoSpecifiedTests=false
  * verify}.
  */
