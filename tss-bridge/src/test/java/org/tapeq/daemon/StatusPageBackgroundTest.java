@@ -100,7 +100,7 @@ class StatusPageBackgroundTest {
         RepackReport current = new RepackReport("A00041L8", "atlas", "writing", "B00001L9", 10, 5_000_000_000L, 3,
                 1_200_000_000L, 0, 0, 0, List.of(), false, NOW - HOUR, 0, null, "LTO-9");
         MigrationReport migration = new MigrationReport("L8-L9-1", "LTO-8", "LTO-9", "atlas", "running", 3, 1, 0,
-                "A00041L8", 20_000_000_000L, 10_200_000_000L, 2_833_333, NOW + 3_458_823, NOW - 3 * HOUR, 0,
+                "A00041L8", List.of("A00041L8"), 20_000_000_000L, 10_200_000_000L, 2_833_333, NOW + 3_458_823, NOW - 3 * HOUR, 0,
                 List.of(new MigrationReport.CartridgeResult("A00040L8", "done", true, 9_000_000_000L, null)), null);
         ReclaimStatus reclaim = new ReclaimStatus("paused", NOW - HOUR, "robot maintenance", 0.3, 2,
                 List.of("A00007L9", "A00003L9"), 1, 4, List.of("A00009L9"), NOW - 600_000);

@@ -122,7 +122,7 @@ final class Engine {
                 () -> tuning.aggregateFiles());
         this.verifications = new Verifications(lifecycle);
         this.repacks = new Repacks(lifecycle);
-        this.migrations = new Migrations(lifecycle, repacks);
+        this.migrations = new Migrations(lifecycle, repacks, config.migrationRepacks());
         this.relabels = new Relabels(lifecycle, repacks, migrations);
         LifecycleWork work = new LifecycleWork(repacks, migrations, relabels);
         this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, work, config.verifyPerWeek(),

@@ -84,6 +84,7 @@ public final class SchedulerConfig {
     private final int maxWriteDrives;
     private final int maxBackgroundDrives;
     private final long repackSpoolBytes;
+    private final int migrationRepacks;
     private final double backgroundShare;
     private final long backgroundHoldoffMillis;
     private final ReclaimConfig reclaim;
@@ -118,6 +119,7 @@ public final class SchedulerConfig {
         maxWriteDrives = b.maxWriteDrives;
         maxBackgroundDrives = b.maxBackgroundDrives;
         repackSpoolBytes = b.repackSpoolBytes;
+        migrationRepacks = b.migrationRepacks;
         backgroundShare = b.backgroundShare;
         backgroundHoldoffMillis = b.backgroundHoldoffMillis;
         reclaim = b.reclaim;
@@ -171,6 +173,12 @@ public final class SchedulerConfig {
      * read alone): each batch costs two cartridge exchanges on a drive, so larger batches amortise them.
      */
     public long repackSpoolBytes() { return repackSpoolBytes; }
+    /**
+     * Cartridges a media migration repacks at once at most; 0 (the default): one per drive background work may
+     * use ({@link #maxBackgroundDrives}). Each repack in flight holds its own spool batch
+     * ({@link #repackSpoolBytes}) and its own target cartridge.
+     */
+    public int migrationRepacks() { return migrationRepacks; }
     /**
      * By how much background work may delay user work, as a share of the user work's time: while user work
      * waits, background work keeps at most {@code floor(drives in service * share / (1 + share))} drives (0: it
@@ -262,6 +270,7 @@ public final class SchedulerConfig {
         m.put("maxWriteDrives", maxWriteDrives);
         m.put("maxBackgroundDrives", maxBackgroundDrives);
         m.put("repackSpoolBytes", repackSpoolBytes);
+        m.put("migrationRepacks", migrationRepacks);
         m.put("backgroundShare", backgroundShare);
         m.put("backgroundHoldoffMillis", backgroundHoldoffMillis);
         m.put("reclaim", reclaim);
@@ -331,6 +340,7 @@ public final class SchedulerConfig {
         private int maxWriteDrives;
         private int maxBackgroundDrives = 1;
         private long repackSpoolBytes = DEFAULT_REPACK_SPOOL_BYTES;
+        private int migrationRepacks;
         private double backgroundShare;
         private long backgroundHoldoffMillis = DEFAULT_BACKGROUND_HOLDOFF_MILLIS;
         private ReclaimConfig reclaim = ReclaimConfig.OFF;
@@ -364,6 +374,7 @@ public final class SchedulerConfig {
         public Builder maxWriteDrives(int v) { maxWriteDrives = v; return this; }
         public Builder maxBackgroundDrives(int v) { maxBackgroundDrives = v; return this; }
         public Builder repackSpoolBytes(long v) { repackSpoolBytes = v; return this; }
+        public Builder migrationRepacks(int v) { migrationRepacks = v; return this; }
         public Builder backgroundShare(double v) { backgroundShare = v; return this; }
         public Builder backgroundHoldoffMillis(long v) { backgroundHoldoffMillis = v; return this; }
         public Builder reclaim(ReclaimConfig v) { reclaim = Objects.requireNonNull(v, "reclaim"); return this; }
@@ -407,6 +418,7 @@ public final class SchedulerConfig {
             nonNegative("maxBackgroundDrives", maxBackgroundDrives);
             nonNegative("backgroundHoldoffMillis", backgroundHoldoffMillis);
             positive("repackSpoolBytes", repackSpoolBytes);
+            nonNegative("migrationRepacks", migrationRepacks);
             nonNegative("verifyPerWeek", verifyPerWeek);
             nonNegative("verifySample", verifySample);
             if (verifyPerWeek > MAX_VERIFY_PER_WEEK) {

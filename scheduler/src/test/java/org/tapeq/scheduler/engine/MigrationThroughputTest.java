@@ -30,7 +30,9 @@ import org.tapeq.scheduler.tape.sim.SimStats;
  * drives' time went. On 20 GB cartridges a wrap holds under 100 MB, so locates and rewinds cost what they would on a
  * nearly full tape: these figures do not extrapolate to full cartridges. Then at full scale on a size-only library
  * (full-length cartridges, 1 TB per source cartridge, default aggregate and spool sizes): the rate per drive pair,
- * with two drives of either kind, larger aggregates and a single drive, and where the time went. Slow (real bytes
+ * with two drives of either kind, larger aggregates and a single drive, and where the time went. Last, on 2 and 4
+ * drive pairs, one cartridge at a time ({@code scheduler.migrationRepacks: 1}, as before a migration ran several)
+ * beside one repack per pair and one per drive, side by side. Slow (real bytes
  * on disk): {@code mvn -B -o -pl scheduler -am -Dtest=MigrationThroughputTest -Dsurefire.failIfNoSpecifiedTests=false
  * verify}.
  */
@@ -161,6 +163,80 @@ class MigrationThroughputTest {
         System.out.printf("a full LTO-8 cartridge (12 TB) at the first rate: %.1f h%n",
                 12e12 / (mixed.bytes() / 1e3 / mixed.millis() * 1e6) / 3600);
         assertTrue(mixed.bytes() > 0 && lto9.bytes() > 0 && large.bytes() > 0 && single.bytes() > 0);
+    }
+
+    /**
+     * A migration on {@code pairs} drive pairs (one LTO-8 and one LTO-9 drive each, all of them open to background
+     * work), size-only and full-size: {@code 2 * pairs} LTO-8 cartridges holding 1 TB each in 10 GB files onto as
+     * many LTO-9 cartridges, with {@code scheduler.migrationRepacks} as given (1: one cartridge at a time, as
+     * before migrations ran several). Returns the bytes moved and the migration's time from its start to its end.
+     */
+    private static Run migrateOnPairs(Path dir, int pairs, int migrationRepacks) throws IOException {
+        long fileBytes = 10_000_000_000L;
+        int files = 100;
+        SchedulerConfig config = EngineFixture.testConfig().repackSpoolBytes(SchedulerConfig.DEFAULT_REPACK_SPOOL_BYTES)
+                .checkLabels(false).maxBackgroundDrives(2 * pairs).migrationRepacks(migrationRepacks).build();
+        List<String> sources = new ArrayList<>();
+        List<String> targets = new ArrayList<>();
+        for (int i = 1; i <= 2 * pairs; i++) {
+            sources.add(String.format("A%05dL8", i));
+            targets.add(String.format("B%05dL9", i));
+        }
+        try (EngineFixture f = EngineFixture.open(dir, config, false, b -> {
+            for (int i = 1; i <= pairs; i++) {
+                b.drive("lto8-" + i, DriveType.LTO8).drive("lto9-" + i, DriveType.LTO9);
+            }
+            sources.forEach(barcode -> b.cartridge(barcode, MediaType.LTO8));
+            targets.forEach(barcode -> b.cartridge(barcode, MediaType.LTO9));
+        })) {
+            int n = 0;
+            for (String barcode : sources) {
+                f.label("raw", barcode);
+                List<FlushRequest> flushes = new ArrayList<>();
+                for (int i = 0; i < files; i++, n++) {
+                    flushes.add(f.sizedFlush(n, fileBytes, "ds" + n % 2, "atlas"));
+                }
+                flushes.forEach(f.scheduler::flush);
+                f.loop.runUntilIdle();
+                flushes.forEach(r -> assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid()));
+                f.await(f.scheduler.disableCartridge(barcode, "filled"));
+            }
+            for (String barcode : sources) {
+                f.await(f.scheduler.enableCartridge(barcode));
+            }
+            f.label("raw", targets.toArray(String[]::new));
+            SimStats before = f.library.stats();
+            f.await(f.scheduler.migrate("LTO8", "LTO9", null));
+            List<MigrationReport> all = f.peekStatus().migrations();
+            MigrationReport done = all.get(all.size() - 1);
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(sources.size(), done.cartridgesDone());
+            long millis = done.ended() - done.started();
+            System.out.printf("%d drive pairs, %d LTO-8 cartridges of 1 TB, migrationRepacks %d: %.1f TB in %.1f h,"
+                    + " %.1f MB/s%n", pairs, sources.size(), migrationRepacks, done.bytesDone() / 1e12,
+                    millis / 3.6e6, done.bytesDone() / 1e3 / millis);
+            printBreakdown(before, f.library.stats());
+            return new Run(done.bytesDone(), millis);
+        }
+    }
+
+    @Test
+    void migrationOnDrivePairs_oneCartridgeAtATimeVersusSeveral_printsBothRates() throws IOException {
+        StringBuilder table = new StringBuilder();
+        for (int pairs : new int[] {2, 4}) {
+            Run old = migrateOnPairs(dir.resolve(pairs + "-one"), pairs, 1);
+            Run perPair = migrateOnPairs(dir.resolve(pairs + "-pairs"), pairs, pairs);
+            Run perDrive = migrateOnPairs(dir.resolve(pairs + "-drives"), pairs, 0);
+            double r1 = old.bytes() / 1e3 / old.millis();
+            double r2 = perPair.bytes() / 1e3 / perPair.millis();
+            double r3 = perDrive.bytes() / 1e3 / perDrive.millis();
+            table.append(String.format("%d pairs: one at a time %.1f MB/s | one repack per pair %.1f MB/s (x%.2f) |"
+                    + " one per drive (default) %.1f MB/s (x%.2f); 10 PB in %.0f / %.0f / %.0f days%n", pairs, r1,
+                    r2, r2 / r1, r3, r3 / r1, 1e16 / (r1 * 1e6) / 86400, 1e16 / (r2 * 1e6) / 86400,
+                    1e16 / (r3 * 1e6) / 86400));
+            assertTrue(old.bytes() > 0 && perPair.bytes() > 0 && perDrive.bytes() > 0);
+        }
+        System.out.print(table);
     }
 
     private static Run migrate(Path dir, long fileBytes) throws IOException {

@@ -61,17 +61,23 @@ class SchedulerMigrationTest {
 
     /** Six files on each LTO-8 cartridge, then the LTO-9 cartridges labelled for the same family. */
     private static List<FlushRequest> fill(EngineFixture f) throws IOException {
+        return fill(f, LTO8, L9A, L9B);
+    }
+
+    /** Six files on each of {@code sources}, then {@code targets} labelled for the same family. */
+    private static List<FlushRequest> fill(EngineFixture f, List<String> sources, String... targets)
+            throws IOException {
         List<FlushRequest> flushed = new ArrayList<>();
-        for (int i = 0; i < LTO8.size(); i++) {
-            f.label("raw", LTO8.get(i));
+        for (int i = 0; i < sources.size(); i++) {
+            f.label("raw", sources.get(i));
             flushed.addAll(f.flushAll(i * PER_CARTRIDGE, PER_CARTRIDGE, "atlas:raw@osm"));
-            f.await(f.scheduler.disableCartridge(LTO8.get(i), "test: fill the next one"));
+            f.await(f.scheduler.disableCartridge(sources.get(i), "test: fill the next one"));
         }
-        for (String barcode : LTO8) {
+        for (String barcode : sources) {
             f.await(f.scheduler.enableCartridge(barcode));
             assertEquals(PER_CARTRIDGE, f.catalog.files(barcode).size(), barcode);
         }
-        f.label("raw", L9A, L9B);
+        f.label("raw", targets);
         return flushed;
     }
 
@@ -94,10 +100,15 @@ class SchedulerMigrationTest {
 
     /** Every file staged from where the catalog has it now (an LTO-9 cartridge), byte-identical to its source. */
     private void assertAllOnLto9ByteIdentical(EngineFixture f, List<FlushRequest> flushed) throws IOException {
+        assertAllOnLto9ByteIdentical(f, flushed, LTO8);
+    }
+
+    private void assertAllOnLto9ByteIdentical(EngineFixture f, List<FlushRequest> flushed, List<String> sources)
+            throws IOException {
         List<StageRequest> stages = new ArrayList<>();
         for (FlushRequest r : flushed) {
             String on = f.catalog.file(r.pnfsid()).orElseThrow().cartridge();
-            assertTrue(on.equals(L9A) || on.equals(L9B), r.pnfsid() + " is on " + on);
+            assertTrue(on.endsWith("L9"), r.pnfsid() + " is on " + on);
             int i = Integer.parseInt(r.pnfsid().substring(r.pnfsid().length() - 6), 16);
             StageRequest s = f.stageRequest(i, dir.resolve("staged").resolve(r.pnfsid()));
             Files.createDirectories(s.target().getParent());
@@ -111,7 +122,7 @@ class SchedulerMigrationTest {
             assertArrayEquals(Files.readAllBytes(flushed.get(k).source()), Files.readAllBytes(s.target()),
                     s.pnfsid());
         }
-        for (String barcode : LTO8) {
+        for (String barcode : sources) {
             assertEquals(CartridgeState.EMPTY, f.catalog.cartridge(barcode).orElseThrow().state(), barcode);
             assertEquals(List.of(), f.catalog.files(barcode), barcode);
         }
@@ -373,6 +384,168 @@ class SchedulerMigrationTest {
                     String.valueOf(f.peekStatus().repacks()));
             assertEquals(List.of(), f.catalog.files(late), "a repack wrote to the media being migrated off");
             assertAllOnLto9ByteIdentical(f, flushed);
+        }
+    }
+
+    // Several drives: four LTO-9 drives (they read LTO-8), four LTO-8 sources, four LTO-9 targets.
+    private static final List<String> FOUR_LTO8 = List.of("A00001L8", "A00002L8", "A00003L8", "A00004L8");
+    private static final String[] FOUR_LTO9 = {"B00001L9", "B00002L9", "B00003L9", "B00004L9"};
+
+    /**
+     * Four LTO-9 drives, {@link #FOUR_LTO8} and {@link #FOUR_LTO9}: with real bytes on small cartridges, or
+     * ({@code bytes} false) a size-only library of full-size cartridges and the default spool, where streaming
+     * outweighs the robot's exchanges as it does with real data volumes.
+     */
+    private EngineFixture openFourDrives(Path at, int migrationRepacks, boolean bytes) throws IOException {
+        SchedulerConfig.Builder config = EngineFixture.testConfig().maxBackgroundDrives(4)
+                .migrationRepacks(migrationRepacks);
+        config = bytes ? config.repackSpoolBytes(3_000_000)
+                : config.repackSpoolBytes(SchedulerConfig.DEFAULT_REPACK_SPOOL_BYTES).checkLabels(false);
+        return EngineFixture.open(at, config.build(), bytes, b -> {
+            for (int i = 1; i <= 4; i++) {
+                b.drive("lto9-" + i, DriveType.LTO9);
+            }
+            FOUR_LTO8.forEach(barcode -> b.cartridge(barcode, MediaType.LTO8, bytes ? CAPACITY
+                    : MediaType.LTO8.capacityBytes()));
+            for (String barcode : FOUR_LTO9) {
+                b.cartridge(barcode, MediaType.LTO9, bytes ? CAPACITY : MediaType.LTO9.capacityBytes());
+            }
+        });
+    }
+
+    /** Twenty 10 GB files (size-only) on each of {@link #FOUR_LTO8}, then {@link #FOUR_LTO9} labelled. */
+    private static void fillSized(EngineFixture f) {
+        int n = 0;
+        for (String barcode : FOUR_LTO8) {
+            f.label("raw", barcode);
+            List<FlushRequest> flushes = new ArrayList<>();
+            for (int i = 0; i < 20; i++, n++) {
+                flushes.add(f.sizedFlush(n, 10_000_000_000L, "ds" + n % 2, "atlas"));
+            }
+            flushes.forEach(f.scheduler::flush);
+            f.loop.runUntilIdle();
+            flushes.forEach(r -> assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid()));
+            f.await(f.scheduler.disableCartridge(barcode, "test: fill the next one"));
+        }
+        for (String barcode : FOUR_LTO8) {
+            f.await(f.scheduler.enableCartridge(barcode));
+        }
+        f.label("raw", FOUR_LTO9);
+    }
+
+    /** What a migration on four drives did: its loop time, the most repacks in flight and on drives at once. */
+    private record Observed(MigrationReport half, long halfAt, MigrationReport done, long millis, int maxMoving,
+                            int maxActive) {
+    }
+
+    /**
+     * Runs a migration of {@link #FOUR_LTO8} to its end, a second at a time, checking at each step that no two
+     * running repacks write to one target.
+     */
+    private static Observed migrateFour(EngineFixture f) {
+        long start = f.loop.now();
+        f.scheduler.migrate("LTO8", "LTO9", null);
+        int maxMoving = 0;
+        int maxActive = 0;
+        MigrationReport half = null;
+        long halfAt = 0;
+        for (int step = 0; step < 200_000; step++) {
+            f.loop.runFor(1_000);
+            MigrationReport r = migration(f);
+            maxMoving = Math.max(maxMoving, r.moving().size());
+            List<String> targets = new ArrayList<>();
+            int active = 0;
+            for (RepackReport p : f.peekStatus().repacks()) {
+                if (!p.hasEnded() && p.target() != null) {
+                    assertTrue(!targets.contains(p.target()), "two repacks write to " + p.target() + ": "
+                            + f.peekStatus().repacks());
+                    targets.add(p.target());
+                }
+                active += !p.hasEnded() && ("reading".equals(p.state()) || "writing".equals(p.state())) ? 1 : 0;
+            }
+            maxActive = Math.max(maxActive, active);
+            if (half == null && r.bytesDone() * 2 >= r.bytesTotal()) {
+                half = r;
+                halfAt = f.loop.now();
+            }
+            if (r.hasEnded()) {
+                return new Observed(half, halfAt, r, r.ended() - start, maxMoving, maxActive);
+            }
+        }
+        throw new AssertionError("migration never ended: " + migration(f));
+    }
+
+    @Test
+    void migrate_fourDrivesFourCartridges_repacksSeveralAtOnce_eachOnItsOwnTarget_muchFasterThanOneAtATime()
+            throws IOException {
+        Observed one;
+        try (EngineFixture f = openFourDrives(dir.resolve("one"), 1, false)) {
+            fillSized(f);
+            one = migrateFour(f);
+            assertEquals(RepackJob.DONE, one.done().state(), String.valueOf(one.done()));
+            assertEquals(1, one.maxMoving(), "migrationRepacks: 1 keeps one repack in flight");
+        }
+        try (EngineFixture f = openFourDrives(dir.resolve("parallel"), 0, false)) {
+            fillSized(f);
+            Observed par = migrateFour(f);
+
+            MigrationReport done = par.done();
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(4, done.cartridgesDone(), String.valueOf(done));
+            assertEquals(List.of(), done.moving());
+            System.out.printf("migration of 4 cartridges on 4 drives: one repack at a time %d s, several %d s"
+                    + " (at most %d in flight, %d reading or writing)%n", one.millis() / 1000, par.millis() / 1000,
+                    par.maxMoving(), par.maxActive());
+            assertTrue(par.maxMoving() >= 3, "repacks in flight at once: " + par.maxMoving());
+            assertTrue(par.maxActive() >= 3, "repacks on a drive at once: " + par.maxActive());
+            // four drives, four cartridges: ideally a quarter of the time; well under half allows for the
+            // repacks' start and the migration's look every 10 s
+            assertTrue(par.millis() < one.millis() / 2, "several at once took " + par.millis() + " ms, one at a"
+                    + " time " + one.millis() + " ms");
+            // the estimate counts every repack in flight: bytes moved over time so far, and near the real end
+            MigrationReport half = par.half();
+            long elapsed = par.halfAt() - (done.started());
+            assertEquals(half.bytesDone() * 1000 / elapsed, half.rateBytesPerSecond(),
+                    half.rateBytesPerSecond() / 100.0, String.valueOf(half));
+            long predicted = half.etaMillis() - par.halfAt();
+            long actual = done.ended() - par.halfAt();
+            assertTrue(predicted > actual / 3 && predicted < actual * 3,
+                    "predicted " + predicted + " ms left, took " + actual + " ms");
+            assertEquals(done.bytesDone(), done.results().stream()
+                    .mapToLong(MigrationReport.CartridgeResult::bytesMoved).sum());
+            for (String barcode : FOUR_LTO8) {
+                assertEquals(List.of(), f.catalog.files(barcode), barcode);
+            }
+        }
+    }
+
+    @Test
+    void migrate_fourDrives_restartWithSeveralRepacksInFlight_resumesEveryOne_movesEverything() throws IOException {
+        List<FlushRequest> flushed;
+        List<String> inFlight;
+        try (EngineFixture f = openFourDrives(dir, 0, true)) {
+            flushed = fill(f, FOUR_LTO8, FOUR_LTO9);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            MigrationReport atCrash = runUntil(f, r -> r.moving().size() >= 3 && r.moving().stream()
+                    .filter(b -> f.catalog.files(b).size() < PER_CARTRIDGE).count() >= 2);
+            inFlight = f.catalog.repackJobs().stream().filter(RepackJob::unfinished).map(RepackJob::source).toList();
+            assertTrue(inFlight.size() >= 2 && atCrash.moving().containsAll(inFlight),
+                    "unfinished in the catalog at the crash: " + inFlight + ", " + atCrash);
+        } // no orderly stop, as at kill -9
+
+        try (EngineFixture f = openFourDrives(dir, 0, true)) {
+            f.loop.runUntilIdle();
+
+            MigrationReport done = migration(f);
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(4, done.cartridgesDone(), String.valueOf(done));
+            for (String barcode : inFlight) { // this run's repacks: each was resumed and emptied its cartridge
+                RepackReport resumed = f.peekStatus().repacks().stream().filter(r -> r.source().equals(barcode))
+                        .findFirst().orElseThrow(() -> new AssertionError(barcode + " was not resumed"));
+                assertTrue(resumed.emptied(), String.valueOf(resumed));
+            }
+            assertAllOnLto9ByteIdentical(f, flushed, FOUR_LTO8);
+            assertEquals(RepackJob.DONE, f.catalog.migrationJobs().get(0).state());
         }
     }
 }

@@ -23,8 +23,8 @@ final class MigrateCommand extends ControlCall {
     @Option(names = "--family", paramLabel = "FAMILY", description = "migrate this family only (default: all)")
     String family;
 
-    @Option(names = "--cancel", description = "cancel the running migration instead: the repack under way stops"
-            + " after its current read or write, files already moved stay moved")
+    @Option(names = "--cancel", description = "cancel the running migration instead: the repacks under way stop"
+            + " after their current read or write, files already moved stay moved")
     boolean cancel;
 
     @Override

@@ -27,6 +27,19 @@ final class MigrationText {
         return barcode;
     }
 
+    /** ", repacking A (...), B (...)": every cartridge the migration repacks now (older daemons: its one current). */
+    private static String repacking(JsonNode scheduler, JsonNode m) {
+        StringBuilder s = new StringBuilder();
+        if (m.path("moving").isArray()) {
+            for (JsonNode b : m.path("moving")) {
+                s.append(s.length() == 0 ? ", repacking " : ", ").append(current(scheduler, b.asText()));
+            }
+        } else if (m.path("current").isTextual()) {
+            s.append(", repacking ").append(current(scheduler, m.path("current").asText()));
+        }
+        return s.toString();
+    }
+
     static void print(JsonNode scheduler, PrintWriter out) {
         long now = scheduler.path("now").asLong();
         for (JsonNode m : scheduler.path("migrations")) {
@@ -36,8 +49,7 @@ final class MigrationText {
                     m.path("state").asText(), m.path("cartridgesDone").asInt(), m.path("cartridgesTotal").asInt(),
                     m.path("cartridgesFailed").asInt(), Units.roughSize(m.path("bytesDone").asDouble()),
                     Units.roughSize(m.path("bytesTotal").asDouble()),
-                    m.path("current").isTextual() ? ", repacking " + current(scheduler, m.path("current").asText())
-                            : "");
+                    repacking(scheduler, m));
             long eta = m.path("etaMillis").asLong();
             if ("running".equals(m.path("state").asText())) {
                 out.printf("  measured %s/s; %s%n", Units.roughSize(m.path("rateBytesPerSecond").asDouble()),

@@ -96,6 +96,8 @@ final class SchedulerSection {
                     (b, v) -> b.maxBackgroundDrives((int) v), SchedulerConfig::maxBackgroundDrives),
             new Key("repackSpool", "repackSpoolBytes", Syntax.SIZE, Builder::repackSpoolBytes,
                     SchedulerConfig::repackSpoolBytes),
+            new Key("migrationRepacks", "migrationRepacks", Syntax.COUNT, (b, v) -> b.migrationRepacks((int) v),
+                    SchedulerConfig::migrationRepacks),
             new Key("verifyPerWeek", "verifyPerWeek", Syntax.COUNT, (b, v) -> b.verifyPerWeek((int) v),
                     SchedulerConfig::verifyPerWeek),
             new Key("verifySample", "verifySample", Syntax.COUNT, (b, v) -> b.verifySample((int) v),

@@ -367,7 +367,7 @@ public sealed interface AdminCommand {
         }
     }
 
-    /** Cancels the running media migration: the repack under way stops, files already moved stay moved. */
+    /** Cancels the running media migration: the repacks under way stop, files already moved stay moved. */
     record MigrateCancel() implements AdminCommand {
         public static final Wire WIRE = new Wire("migrate-cancel", "", 0, 0, a -> new MigrateCancel());
 

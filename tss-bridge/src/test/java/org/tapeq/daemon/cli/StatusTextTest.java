@@ -119,6 +119,25 @@ class StatusTextTest {
     }
 
     @Test
+    void migration_severalRepacksInFlight_namesEachWithItsProgress() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"now\":3600000,\"background\":{\"waiting\":0,\"running\":2,"
+                + "\"maxDrives\":2},\"verifications\":[],\"repacks\":["
+                + "{\"source\":\"A00040L8\",\"targetFamily\":\"atlas\",\"state\":\"reading\",\"filesTotal\":9,"
+                + "\"bytesTotal\":9000000000,\"filesDone\":0,\"bytesDone\":0,\"started\":1,\"ended\":0},"
+                + "{\"source\":\"A00041L8\",\"targetFamily\":\"atlas\",\"state\":\"writing\","
+                + "\"target\":\"B00001L9\",\"filesTotal\":10,\"bytesTotal\":5000000000,\"filesDone\":3,"
+                + "\"bytesDone\":1200000000,\"started\":1,\"ended\":0}],"
+                + "\"migrations\":[{\"id\":\"L8-L9-1\",\"fromMedia\":\"LTO-8\",\"toMedia\":\"LTO-9\","
+                + "\"family\":null,\"state\":\"running\",\"cartridgesTotal\":3,\"cartridgesDone\":0,"
+                + "\"cartridgesFailed\":0,\"current\":\"A00040L8\",\"moving\":[\"A00040L8\",\"A00041L8\"],"
+                + "\"bytesTotal\":20000000000,\"bytesDone\":1200000000,\"rateBytesPerSecond\":333333,"
+                + "\"etaMillis\":63600000,\"started\":1,\"ended\":0,\"results\":[],\"error\":null}]}}");
+        assertTrue(text.contains("1.2 GB/20.0 GB moved, repacking A00040L8 (reading: 0/9 files, 0 B/9.0 GB moved),"
+                + " A00041L8 (writing: 3/10 files, 1.2 GB/5.0 GB moved)"), text);
+    }
+
+    @Test
     void verifyPolicyAndRelabels_showWhatIsDueOverdueAndEachRelabel() throws Exception {
         String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
                 + "\"policy\":\"tapeq\",\"background\":{\"waiting\":0,\"running\":0,\"maxDrives\":1},"

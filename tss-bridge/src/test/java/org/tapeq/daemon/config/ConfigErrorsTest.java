@@ -64,6 +64,7 @@ class ConfigErrorsTest {
                         + " policy empties: it needs enabled: true"),
                 Arguments.of(DIRECTORY + "reclaim:\n  enabled: true\n  relabel: yes please\n",
                         "reclaim.relabel: must be true or false, not \"yes please\""),
+                Arguments.of(DIRECTORY + "scheduler:\n  migrationRepacks: -1\n", "scheduler.migrationRepacks: "),
                 Arguments.of(DIRECTORY + "scheduler:\n  backgroundShare: 2\n",
                         "scheduler.backgroundShare: must be between 0 and 1"),
                 Arguments.of("directories: /srv/pool1\n", "directories: must be a list"),

@@ -99,6 +99,7 @@ class DaemonConfigTest {
               maxWriteDrives: 1
               verifyPerWeek: 20
               verifySample: 8
+              migrationRepacks: 3
               checkLabels: true
               verifyAfterWrite: true
             intake:
@@ -188,6 +189,7 @@ class DaemonConfigTest {
         assertEquals(1, s.maxWriteDrives());
         assertEquals(20, s.verifyPerWeek());
         assertEquals(8, s.verifySample());
+        assertEquals(3, s.migrationRepacks());
         assertTrue(s.checkLabels());
         assertTrue(s.verifyAfterWrite());
         assertEquals(new GroupShare(2.0, 3), s.group("atlas"));

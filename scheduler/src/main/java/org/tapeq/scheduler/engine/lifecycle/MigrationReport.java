@@ -11,7 +11,9 @@ import java.util.List;
  * @param family            the only family migrated, or null for all
  * @param cartridgesTotal   cartridges to empty, {@code cartridgesDone} emptied, {@code cartridgesFailed} left with
  *                          live files (their repack failed or left files behind; each says why in {@code results})
- * @param current           the cartridge being repacked now, or null
+ * @param current           the first of {@code moving}, or null
+ * @param moving            the cartridges being repacked for it now (several at once, within
+ *                          {@code scheduler.migrationRepacks} and {@code scheduler.maxBackgroundDrives}), oldest first
  * @param bytesTotal        live bytes of the cartridges when it was asked for, {@code bytesDone} moved since
  * @param rateBytesPerSecond bytes moved per second since this run of it began, as measured (0 until a byte moved)
  * @param etaMillis         loop time it is expected to end at from that measured rate, or -1 while unknown
@@ -19,6 +21,7 @@ import java.util.List;
  */
 public record MigrationReport(String id, String fromMedia, String toMedia, String family, String state,
                               int cartridgesTotal, int cartridgesDone, int cartridgesFailed, String current,
+                              List<String> moving,
                               long bytesTotal, long bytesDone, long rateBytesPerSecond, long etaMillis,
                               long started, long ended, List<CartridgeResult> results, String error) {
 

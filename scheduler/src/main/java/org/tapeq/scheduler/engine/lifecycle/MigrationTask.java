@@ -1,9 +1,13 @@
 package org.tapeq.scheduler.engine.lifecycle;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.IntSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,30 +19,35 @@ import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.time.EventLoop;
 
 /**
- * One media migration: repacks its cartridges one after another onto the target media type, each a background
- * repack like {@code tapeq cartridge repack VID --to MEDIA} (so under {@code maxBackgroundDrives}, yielding to user
- * work), and reports progress, an estimated end and, at the end, what moved and what did not.
+ * One media migration: repacks its cartridges onto the target media type, several at once, each a background repack
+ * like {@code tapeq cartridge repack VID --to MEDIA} (so under {@code maxBackgroundDrives}, yielding to user work),
+ * and reports progress, an estimated end and, at the end, what moved and what did not.
  *
  * <p>Design notes. The migration does not drive tapes itself: every {@link #TICK_MILLIS} (and as soon as a repack
- * could not be queued) it looks at the repack of its current cartridge through {@link Repacks} and, once that
- * ended, records the outcome and queues the next. Its own durable state is only the {@link MigrationJob} row
+ * could not be queued) it looks at the repacks of the cartridges it has in flight through {@link Repacks}, records
+ * the outcome of each that ended and queues the next cartridges until {@link #slots} repacks are in flight (each
+ * repack has its own target cartridge, {@link Repacks#mayTarget}, and its own spool batch, so they never wait on
+ * each other; they share the background drives). Its own durable state is only the {@link MigrationJob} row
  * (written at start and at the end); a cartridge's outcome is its {@link RepackJob}, so a restart rebuilds the
- * results from the catalog and the repack under way is resumed by {@link Repacks} itself. The rate behind the
- * estimate is measured: bytes its repacks moved in this run divided by the loop time since this run of it began
- * (reads, writes, mounts and waits for drives included), never a drive's nominal rate. Loop thread only.
+ * results from the catalog and the repacks under way are resumed by {@link Repacks} itself. The rate behind the
+ * estimate is measured: bytes all its repacks moved in this run divided by the loop time since this run of it
+ * began (reads, writes, mounts and waits for drives included), never a drive's nominal rate. Loop thread only.
  */
 final class MigrationTask {
 
     private static final Logger LOG = LoggerFactory.getLogger(MigrationTask.class);
 
-    /** How often the current repack is looked at. */
+    /** How often the repacks in flight are looked at. */
     static final long TICK_MILLIS = 10_000;
 
     private final LifecycleContext ctx;
     private final Repacks repacks;
+    /** Repacks it keeps in flight at most ({@link Migrations#slots}). */
+    private final IntSupplier slots;
     private MigrationJob job;
     private final Map<String, MigrationReport.CartridgeResult> results = new LinkedHashMap<>();
-    private String current;
+    /** The cartridges being repacked for it now, in the order they were started. */
+    private final Set<String> moving = new LinkedHashSet<>();
     private boolean cancelled;
     private String state = RepackJob.RUNNING;
     private String error;
@@ -47,13 +56,14 @@ final class MigrationTask {
     /** Loop time this run of the migration began, and the bytes moved before it, for the measured rate. */
     private final long runStart;
     private long bytesAtRunStart;
-    /** Whether the bytes the resumed current repack moved in an earlier run are still to be added to it. */
-    private boolean baselinePending;
+    /** Resumed repacks whose bytes moved in an earlier run are still to be added to {@link #bytesAtRunStart}. */
+    private final Set<String> baselinePending = new HashSet<>();
 
-    MigrationTask(LifecycleContext ctx, Repacks repacks, MigrationJob job) {
+    MigrationTask(LifecycleContext ctx, Repacks repacks, MigrationJob job, IntSupplier slots) {
         this.ctx = ctx;
         this.repacks = repacks;
         this.job = job;
+        this.slots = slots;
         this.runStart = ctx.loop().now();
     }
 
@@ -70,8 +80,8 @@ final class MigrationTask {
     }
 
     /**
-     * After a restart: each cartridge whose repack for this migration ended is a result already; one whose repack
-     * is unfinished is the current one (resumed by {@link Repacks}).
+     * After a restart: each cartridge whose repack for this migration ended is a result already; each one whose
+     * repack is unfinished is in flight again (resumed by {@link Repacks}).
      */
     void restore(List<RepackJob> repackJobs) {
         for (String barcode : job.cartridges()) {
@@ -81,7 +91,7 @@ final class MigrationTask {
                     continue;
                 }
                 if (r.unfinished()) {
-                    current = barcode;
+                    moving.add(barcode);
                 } else {
                     CartridgeRecord c = ctx.cartridges().get(barcode);
                     boolean emptied = c != null && c.state() == CartridgeState.EMPTY;
@@ -92,26 +102,30 @@ final class MigrationTask {
         }
     }
 
-    /** Starts (or resumes) the work: the current repack is looked at now. */
+    /** Starts (or resumes) the work: the repacks in flight are looked at now. */
     void begin() {
         for (MigrationReport.CartridgeResult c : results.values()) {
             bytesAtRunStart += c.bytesMoved();
         }
-        baselinePending = current != null;
+        baselinePending.addAll(moving);
         schedule(0);
     }
 
-    /** Cancels: the repack under way is cancelled (files moved stay moved), no other is started. */
+    /** Cancels: the repacks under way are cancelled (files moved stay moved), no other is started. */
     void cancel() {
         cancelled = true;
-        if (current != null && repacks.unfinished(current)) {
-            try {
-                repacks.cancel(current);
-            } catch (IllegalArgumentException e) {
-                // it is still being started: it is cancelled at the next look
+        boolean inFlight = false;
+        for (String barcode : moving) {
+            if (repacks.unfinished(barcode)) {
+                inFlight = true;
+                try {
+                    repacks.cancel(barcode);
+                } catch (IllegalArgumentException e) {
+                    // it is still being started: it is cancelled at the next look
+                }
             }
         }
-        if (current == null || !repacks.unfinished(current)) {
+        if (!inFlight) {
             end(RepackJob.CANCELLED, null);
         }
     }
@@ -128,42 +142,51 @@ final class MigrationTask {
         if (ended()) {
             return;
         }
-        if (current != null) {
-            if (repacks.unfinished(current)) {
-                RepackReport r = repacks.report(current);
-                if (r != null && baselinePending) {
-                    baselinePending = false;
+        for (String barcode : List.copyOf(moving)) {
+            RepackReport r = repacks.report(barcode);
+            if (repacks.unfinished(barcode)) {
+                if (r != null && baselinePending.remove(barcode)) {
                     bytesAtRunStart += r.bytesDone(); // moved before the restart, not in this run's rate
                 }
                 if (cancelled && r != null && !r.hasEnded()) {
-                    repacks.cancel(current); // a cancel asked while it was being started
+                    repacks.cancel(barcode); // a cancel asked while it was being started
                 }
-                schedule(TICK_MILLIS);
-                return;
+                continue;
             }
-            RepackReport r = repacks.report(current);
             if (r != null && r.hasEnded()) {
-                record(current, r);
+                record(barcode, r);
             } else {
-                results.put(current, new MigrationReport.CartridgeResult(current, RepackJob.FAILED, false, 0,
+                results.put(barcode, new MigrationReport.CartridgeResult(barcode, RepackJob.FAILED, false, 0,
                         "its repack did not resume after the restart (see the log)"));
             }
-            current = null;
+            baselinePending.remove(barcode);
+            moving.remove(barcode);
         }
         if (cancelled) {
-            end(RepackJob.CANCELLED, null);
+            if (moving.isEmpty()) {
+                end(RepackJob.CANCELLED, null);
+            } else {
+                schedule(TICK_MILLIS);
+            }
             return;
         }
-        String next = next();
-        if (next == null) {
+        String next;
+        while (moving.size() < Math.max(1, slots.getAsInt()) && (next = next()) != null) {
+            startRepack(next);
+        }
+        if (moving.isEmpty()) {
             end(RepackJob.DONE, null);
-            return;
+        } else if (timer == null) {
+            schedule(TICK_MILLIS);
         }
-        current = next;
+    }
+
+    /** Puts {@code next} in flight: its repack is queued, or, if one is under way already, waited for. */
+    private void startRepack(String next) {
+        moving.add(next);
         if (repacks.unfinished(next)) {
             // started by hand or by reclamation: its end is this cartridge's result
             LOG.info("Migration {}: cartridge {} is being repacked already; waiting for that repack", job.id(), next);
-            schedule(TICK_MILLIS);
             return;
         }
         repacks.start(next, job.family(), job.toMedia()).whenComplete((r, e) -> {
@@ -171,18 +194,16 @@ final class MigrationTask {
                 String why = e.getMessage();
                 LOG.warn("Migration {}: cartridge {} not repacked: {}", job.id(), next, why);
                 results.put(next, new MigrationReport.CartridgeResult(next, RepackJob.FAILED, false, 0, why));
-                current = null;
+                moving.remove(next);
                 schedule(0);
-            } else {
-                schedule(TICK_MILLIS);
             }
         });
     }
 
-    /** The first cartridge not tried yet, or null. */
+    /** The first cartridge neither tried nor in flight, or null. */
     private String next() {
         for (String barcode : job.cartridges()) {
-            if (!results.containsKey(barcode)) {
+            if (!results.containsKey(barcode) && !moving.contains(barcode)) {
                 return barcode;
             }
         }
@@ -236,20 +257,21 @@ final class MigrationTask {
             failed += c.emptied() ? 0 : 1;
             bytes += c.bytesMoved();
         }
-        if (current != null && !results.containsKey(current)) {
-            RepackReport r = repacks.report(current);
+        for (String barcode : moving) {
+            RepackReport r = results.containsKey(barcode) ? null : repacks.report(barcode);
             if (r != null) {
                 bytes += r.bytesDone();
             }
         }
         long now = ctx.loop().now();
         long elapsed = now - runStart;
-        long rate = !baselinePending && elapsed > 0 && bytes > bytesAtRunStart
+        long rate = baselinePending.isEmpty() && elapsed > 0 && bytes > bytesAtRunStart
                 ? (bytes - bytesAtRunStart) * 1000 / elapsed : 0;
         long left = Math.max(0, job.bytesTotal() - bytes);
+        List<String> inFlight = ended() ? List.of() : List.copyOf(moving);
         long eta = ended() ? ended : rate > 0 ? now + (long) Math.ceil(left * 1000d / rate) : -1;
         return new MigrationReport(job.id(), job.fromMedia(), job.toMedia(), job.family(), state,
-                job.cartridges().size(), done, failed, ended() ? null : current, job.bytesTotal(), bytes, rate, eta,
-                job.requestedAt(), ended, new ArrayList<>(results.values()), error);
+                job.cartridges().size(), done, failed, inFlight.isEmpty() ? null : inFlight.get(0), inFlight,
+                job.bytesTotal(), bytes, rate, eta, job.requestedAt(), ended, new ArrayList<>(results.values()), error);
     }
 }

@@ -27,13 +27,16 @@ public final class Migrations {
 
     private final LifecycleContext ctx;
     private final Repacks repacks;
+    /** {@code scheduler.migrationRepacks}: repacks a migration keeps in flight at most (0: one per background drive). */
+    private final int maxRepacks;
     private final Map<String, MigrationTask> latest = new LinkedHashMap<>();
     /** The migration whose start the catalog is recording (not yet a task), or null. */
     private MigrationJob recording;
 
-    public Migrations(LifecycleContext ctx, Repacks repacks) {
+    public Migrations(LifecycleContext ctx, Repacks repacks, int maxRepacks) {
         this.ctx = ctx;
         this.repacks = repacks;
+        this.maxRepacks = maxRepacks;
         repacks.neverTarget(this::movingOff);
     }
 
@@ -41,7 +44,7 @@ public final class Migrations {
      * Starts migrating every cartridge of media {@code from} (of {@code family} only, when not null) that holds
      * live files onto cartridges of media {@code to} of the same family. Every cartridge of {@code from} in that
      * scope, empty ones too, is closed for writing at once (new files go to the other media) and each with live
-     * files is repacked in its turn. The future ends with its first report once the catalog holds the migration
+     * files is repacked, {@link #slots} of them at once. The future ends with its first report once the catalog holds the migration
      * (a crash after the answer cannot lose it), or fails if the catalog did not record it (the cartridges closed
      * for it are reopened, nothing is started).
      *
@@ -115,7 +118,7 @@ public final class Migrations {
                 recording = null;
                 LOG.info("Migration {} started: {} {} cartridges ({} bytes) onto {}", job.id(), planned.size(),
                         job.fromMedia(), job.bytesTotal(), job.toMedia());
-                MigrationTask task = new MigrationTask(ctx, repacks, job);
+                MigrationTask task = new MigrationTask(ctx, repacks, job, Migrations.this::slots);
                 keep(task);
                 task.begin();
                 started.complete(task.report());
@@ -135,6 +138,17 @@ public final class Migrations {
             }
         });
         return started;
+    }
+
+    /**
+     * Repacks a migration keeps in flight: one per drive background work may use ({@code maxBackgroundDrives}),
+     * fewer when {@code scheduler.migrationRepacks} says so; at least one. Each holds its own spool batch and
+     * target cartridge; while user work waits, the ones beyond the drives background work keeps
+     * ({@code scheduler.backgroundShare}) wait for a drive.
+     */
+    int slots() {
+        int drives = ctx.background().maxDrives();
+        return Math.max(1, maxRepacks > 0 ? Math.min(maxRepacks, drives) : drives);
     }
 
     /** The migrations running, and the one whose start the catalog is recording. */
@@ -204,7 +218,7 @@ public final class Migrations {
             }
             LOG.info("Resuming migration {} ({} cartridges {} to {})", job.id(), job.cartridges().size(),
                     job.fromMedia(), job.toMedia());
-            MigrationTask task = new MigrationTask(ctx, repacks, job);
+            MigrationTask task = new MigrationTask(ctx, repacks, job, this::slots);
             task.restore(repackJobs);
             keep(task);
             task.begin();
@@ -212,7 +226,7 @@ public final class Migrations {
     }
 
     /**
-     * Cancels the running migration: the repack under way stops at the end of its current read or write (files
+     * Cancels the running migration: the repacks under way stop at the end of its current read or write (files
      * moved stay moved), no further cartridge is started. Returns its report.
      *
      * @throws IllegalArgumentException if none is running

@@ -123,9 +123,9 @@ function jobDetail(kind, j, s) {
         + " bad, " + (j.filesUnreadable || 0) + " unreadable" + (j.sampled ? " (sample)" : ""));
   } else if (kind === "migration") {
     parts.push(text(j.fromMedia) + " to " + text(j.toMedia) + (j.family ? ", family " + j.family : ""));
-    if (j.current) {
-      const r = runningRepack(s, j.current);
-      parts.push("now " + j.current + (r ? " (" + r.state + "): " + of(r.filesDone, r.filesTotal, "files") + ", "
+    for (const b of (j.moving || (j.current ? [j.current] : []))) {
+      const r = runningRepack(s, b);
+      parts.push("now " + b + (r ? " (" + r.state + "): " + of(r.filesDone, r.filesTotal, "files") + ", "
           + of(r.bytesDone, r.bytesTotal, "bytes") + (r.target ? ", writing to " + r.target : "") : ""));
     }
     if (j.rateBytesPerSecond > 0) { parts.push("measured " + size(j.rateBytesPerSecond) + "/s"); }
