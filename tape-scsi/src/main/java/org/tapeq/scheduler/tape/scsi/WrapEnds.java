@@ -98,18 +98,6 @@ final class WrapEnds {
         return java.util.Arrays.copyOf(ends, n);
     }
 
-    /** Whether the drive refused the command (sense key ILLEGAL REQUEST, as {@code sg_raw} prints the sense). */
-    static boolean unsupported(CommandRunner.Result r) {
-        String text = (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT);
-        return text.contains("illegal request") || text.contains("invalid command operation code")
-                || text.contains("invalid field in cdb");
-    }
-
-    /** Whether the drive lacks the command altogether (additional sense INVALID COMMAND OPERATION CODE, 20h/00h). */
-    static boolean invalidOperationCode(CommandRunner.Result r) {
-        return (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT).contains("invalid command operation code");
-    }
-
     /**
      * The data bytes of an {@code sg_raw} hex dump: after "Received N bytes of data", lines of an offset, up to 16
      * two-digit bytes and an ASCII column; N bounds what is taken, so an ASCII column that looks like hex is not

@@ -103,13 +103,13 @@ class WrapEndsTest {
     }
 
     @Test
-    void unsupported_illegalRequest_isRecognised() throws Exception {
-        CommandRunner.Result rejected = new CommandRunner.Result("sg_raw ...", 5, "",
+    void lacksCommand_theRecordedInvalidOperationCode_isRecognised() throws Exception {
+        CommandRunner.Result rejected = new CommandRunner.Result("sg_raw ...", 9, "",
                 resource("sg_raw-reowp-illegal-request.txt"), false, null);
-        assertTrue(WrapEnds.unsupported(rejected));
+        assertTrue(FaultMap.lacksCommand(rejected));
         CommandRunner.Result good = new CommandRunner.Result("sg_raw ...", 0, resource("sg_raw-reowp-lto9.txt"), "",
                 false, null);
-        assertFalse(WrapEnds.unsupported(good));
+        assertFalse(FaultMap.illegalRequest(good));
     }
 
     @Test
