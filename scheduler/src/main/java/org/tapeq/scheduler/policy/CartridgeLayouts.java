@@ -154,6 +154,15 @@ public final class CartridgeLayouts {
         l.reported = true;
     }
 
+    /**
+     * Forgets all that was learnt or reported of {@code barcode}'s layout: its data is gone (a label was written at
+     * the start of the tape), so the old wrap ends and locates no longer describe it. Its estimate is nominal again
+     * until the drive reports anew (at the next mount) or new locates are learnt.
+     */
+    public void forget(String barcode) {
+        layouts.remove(barcode);
+    }
+
     /** The locate cost coefficients learnt for {@code barcode}, or null (for logs and tests). */
     public LocateCosts learntCosts(String barcode) {
         Layout l = layouts.get(barcode);
