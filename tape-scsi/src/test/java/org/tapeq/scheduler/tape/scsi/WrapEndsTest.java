@@ -53,7 +53,10 @@ class WrapEndsTest {
         assertArrayEquals(new long[] {10}, WrapEnds.parse(out));
     }
 
-    /** A partly written cartridge: only the wraps holding data, the last one ending at end of data (5.2.20). */
+    /**
+     * A partly written cartridge as a drive is inferred to report it (from CTA's RAOHelpers, not checked against
+     * 5.2.20): only the wraps holding data, the last one ending at end of data.
+     */
     @Test
     void parse_onlyTheWrittenWraps_areReturnedAsReported() {
         String out = """
