@@ -59,7 +59,8 @@ public interface TapeLibrary {
      * scheduler keeps its own estimate. There may be fewer elements than the media has wraps, the last ending at end
      * of data rather than at its wrap's end: inferred from CTA's {@code RAOHelpers} and
      * {@code InterpolationFilePositionEstimator}, not checked against IBM's GA32-0928 5.2.20 (what a blank cartridge
-     * answers is not known either); the scheduler completes them ({@code ReportedWrapEnds}). Asked on the loop after a mount (or adoption) completed, like {@link #capacity}.
+     * answers is not known either); the scheduler completes them ({@code ReportedWrapEnds}). Asked on the loop after
+     * a mount (or adoption) completed, like {@link #capacity}.
      * A decorator must pass it on.
      */
     default java.util.Optional<long[]> wrapEnds(String drive) {

@@ -143,9 +143,10 @@ public final class CartridgeLayouts {
 
     /**
      * The drive reported {@code barcode}'s end-of-wrap blocks (possibly only up to the wrap holding end of data, the
-     * last one at end of data: completed by {@link ReportedWrapEnds}): they replace any learnt scale; locate costs learnt on them are
-     * kept. Locates observed before stay evidence: their blocks and times are what the drive did, and the cost fit
-     * places them on the reported wraps. Throws {@link IllegalArgumentException} for ends it cannot use.
+     * last one at end of data: completed by {@link ReportedWrapEnds}): they replace any learnt scale; locate costs
+     * learnt on them are kept. Locates observed before stay evidence: their blocks and times are what the drive did,
+     * and the cost fit places them on the reported wraps. Throws {@link IllegalArgumentException} for ends it cannot
+     * use.
      */
     public void wrapEnds(String barcode, EstimatedGeometry nominal, long[] ends) {
         EstimatedGeometry reported = nominal.withWrapEnds(ReportedWrapEnds.complete(ends, nominal.wraps()));

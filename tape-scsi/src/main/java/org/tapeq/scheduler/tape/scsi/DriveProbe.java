@@ -132,11 +132,11 @@ final class DriveProbe {
     }
 
     /**
-     * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the loaded tape (GENERATE,
-     * then RECEIVE RECOMMENDED ACCESS ORDER): a permutation of their indices. A drive that lacks the command
-     * ({@link FaultMap#lacksCommand}) answers {@link DriveAnswer#unsupported}; one that rejects this request (another ILLEGAL
-     * REQUEST, such as an invalid field) or answers with a list other than the one sent, a refusal of this request;
-     * any other failure is the fault {@link FaultMap} gives it (a hardware error: {@code DRIVE}).
+     * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the loaded tape (GENERATE, then
+     * RECEIVE RECOMMENDED ACCESS ORDER): a permutation of their indices. A drive that lacks the command ({@link
+     * FaultMap#lacksCommand}) answers {@link DriveAnswer#unsupported}; one that rejects this request (another ILLEGAL
+     * REQUEST, such as an invalid field) or answers with a list other than the one sent, a refusal of this request; any
+     * other failure is the fault {@link FaultMap} gives it (a hardware error: {@code DRIVE}).
      */
     DriveAnswer<int[]> accessOrder(String device, long[] starts, long[] ends) {
         byte[] parameters = AccessOrder.parameters(starts, ends);

@@ -44,12 +44,12 @@ final class WrapEnds {
     }
 
     /**
-     * Parses {@code sg_raw}'s output: the first block past each wrap of partition 0 ({@code ends[w]} = the last
-     * block of wrap w + 1), in wrap order. There may be fewer ends than the media has wraps, the last at end of data
-     * rather than at its wrap's end (inferred from CTA's {@code RAOHelpers} and
-     * {@code InterpolationFilePositionEstimator}; not checked against GA32-0928 5.2.20): they are returned as
-     * reported, and the scheduler completes them (its {@code ReportedWrapEnds}). Throws {@link IllegalArgumentException} naming the problem if there is no
-     * data, the length is cut, wraps are missing or out of order, or the positions go backwards.
+     * Parses {@code sg_raw}'s output: the first block past each wrap of partition 0 ({@code ends[w]} = the last block
+     * of wrap w + 1), in wrap order. There may be fewer ends than the media has wraps, the last at end of data rather
+     * than at its wrap's end (inferred from CTA's {@code RAOHelpers} and {@code InterpolationFilePositionEstimator};
+     * not checked against GA32-0928 5.2.20): they are returned as reported, and the scheduler completes them (its
+     * {@code ReportedWrapEnds}). Throws {@link IllegalArgumentException} naming the problem if there is no data, the
+     * length is cut, wraps are missing or out of order, or the positions go backwards.
      */
     static long[] parse(String output) {
         byte[] data = bytes(output);
