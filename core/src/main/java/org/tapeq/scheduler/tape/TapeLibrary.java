@@ -56,9 +56,11 @@ public interface TapeLibrary {
     /**
      * The end-of-wrap positions of the cartridge in the drive as the drive reported them at the mount (READ END OF
      * WRAP POSITION: element w is the first block past wrap w), if the drive offers them; empty otherwise, and the
-     * scheduler keeps its own estimate. A drive reports only the wraps that hold data, the last of them ending at end
-     * of data (IBM LTO SCSI Reference GA32-0928, 5.2.20), so there may be fewer elements than the media has wraps;
-     * the scheduler completes them. Asked on the loop after a mount (or adoption) completed, like {@link #capacity}.
+     * scheduler keeps its own estimate. There may be fewer elements than the media has wraps, the last ending at end
+     * of data rather than at its wrap's end: inferred from CTA's {@code RAOHelpers} and
+     * {@code InterpolationFilePositionEstimator}, not checked against IBM's GA32-0928 5.2.20 (what a blank cartridge
+     * answers is not known either); the scheduler completes them ({@code ReportedWrapEnds}). Asked on the loop after
+     * a mount (or adoption) completed, like {@link #capacity}.
      * A decorator must pass it on.
      */
     default java.util.Optional<long[]> wrapEnds(String drive) {

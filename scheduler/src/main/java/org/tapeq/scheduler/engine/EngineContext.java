@@ -83,6 +83,11 @@ final class EngineContext implements DriveContext {
     }
 
     @Override
+    public void layoutGone(String barcode) {
+        layouts.forget(barcode);
+    }
+
+    @Override
     public void located(String barcode, MediaType media, long fromBlock, long toBlock, long millis) {
         if (policy.learnsLayout()) {
             layouts.located(barcode, geometry(media), fromBlock, toBlock, millis);

@@ -79,6 +79,7 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
             }
         }
         TapeLabel label = new TapeLabel(barcode, family, engine.loop.now(), engine.library.blockSize());
+        drive.labelWriting();
         engine.library.writeLabel(drive.id(), label.source(), step(drive, (WrittenFile w) -> {
             CartridgeRecord now = engine.cartridges.get(barcode);
             CartridgeRecord fresh = new CartridgeRecord(barcode, now.mediaType(), family, CartridgeState.APPENDABLE,

@@ -142,16 +142,26 @@ public final class CartridgeLayouts {
     }
 
     /**
-     * The drive reported {@code barcode}'s end-of-wrap blocks (the wraps holding data, the last one ending at end of
-     * data: completed by {@link ReportedWrapEnds}): they replace any learnt scale; locate costs learnt on them are
-     * kept. Locates observed before stay evidence: their blocks and times are what the drive did, and the cost fit
-     * places them on the reported wraps. Throws {@link IllegalArgumentException} for ends it cannot use.
+     * The drive reported {@code barcode}'s end-of-wrap blocks (possibly only up to the wrap holding end of data, the
+     * last one at end of data: completed by {@link ReportedWrapEnds}): they replace any learnt scale; locate costs
+     * learnt on them are kept. Locates observed before stay evidence: their blocks and times are what the drive did,
+     * and the cost fit places them on the reported wraps. Throws {@link IllegalArgumentException} for ends it cannot
+     * use.
      */
     public void wrapEnds(String barcode, EstimatedGeometry nominal, long[] ends) {
         EstimatedGeometry reported = nominal.withWrapEnds(ReportedWrapEnds.complete(ends, nominal.wraps()));
         Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
         l.geometry = reported.withLocateCosts(l.costs);
         l.reported = true;
+    }
+
+    /**
+     * Forgets all that was learnt or reported of {@code barcode}'s layout: its data is gone (a label was written at
+     * the start of the tape), so the old wrap ends and locates no longer describe it. Its estimate is nominal again
+     * until the drive reports anew (at the next mount) or new locates are learnt.
+     */
+    public void forget(String barcode) {
+        layouts.remove(barcode);
     }
 
     /** The locate cost coefficients learnt for {@code barcode}, or null (for logs and tests). */

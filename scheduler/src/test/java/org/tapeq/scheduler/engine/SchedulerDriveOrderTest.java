@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
@@ -493,6 +495,56 @@ class SchedulerDriveOrderTest {
             long block = f.library.wrapEndBlocks("A00001L9")[100];
             EstimatedGeometry nominal = new EstimatedGeometry(MediaType.LTO9, f.library.blockSize());
             assertEquals(nominal.wrap(block), policy.given.wrap(block));
+        }
+    }
+
+    @Test
+    void labelWrittenInTheMount_theOldWrapEndsAreDropped() throws IOException {
+        Spying policy = new Spying();
+        long day = 24 * 3600 * 1000L;
+        // idle cartridges stay loaded for 30 days; each step below runs a day of virtual time, not until idle
+        SchedulerConfig keepsMounted = SchedulerConfig.builder().checkLabels(false).aggregateBytes(GB).policy("tapeq")
+                .idleUnmountMillis(30 * day).build();
+        try (EngineFixture f = EngineFixture.openSizeOnly(dir, keepsMounted, b -> b.drives(1)
+                .cartridge("A00001L9", MediaType.LTO9, 18_000 * GB).reportsWrapEnds(true)
+                .physics(OFFSET_3), lib -> lib, policy)) {
+            f.label("atlas:raw@osm", "A00001L9");
+            for (int i = 0; i < 4; i++) {
+                f.scheduler.flush(f.sizedFlush(i, 10 * GB, "ds" + i, "atlas"));
+            }
+            f.loop.runFor(day);
+            f.await(f.scheduler.driveDown("drive0", "reset")); // the next mount is asked for the wrap ends
+            f.await(f.scheduler.driveUp("drive0"));
+            List<StageRequest> first = List.of(f.sizedStage(0, "atlas", 0, 0), f.sizedStage(2, "atlas", 0, 0));
+            f.scheduler.stage(first);
+            f.loop.runFor(day);
+            for (StageRequest s : first) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            long block = f.library.wrapEndBlocks("A00001L9")[100];
+            EstimatedGeometry nominal = new EstimatedGeometry(MediaType.LTO9, f.library.blockSize());
+            assertEquals(101, policy.given.wrap(block), "the drive's map of the old data, reported at the mount");
+            long mounts = f.peekStatus().counters().get("mounts");
+            // relabelled while loaded (its files are forgotten), written and read again in the same mount
+            CompletableFuture<CartridgeRecord> relabelled = f.scheduler.labelCartridge("A00001L9", "atlas:raw@osm",
+                    true);
+            f.loop.runFor(day);
+            assertTrue(relabelled.isDone() && !relabelled.isCompletedExceptionally(), relabelled.toString());
+            for (int i = 10; i < 14; i++) {
+                f.scheduler.flush(f.sizedFlush(i, 10 * GB, "ds" + i, "atlas"));
+            }
+            f.loop.runFor(day);
+            policy.given = null;
+            List<StageRequest> again = List.of(f.sizedStage(10, "atlas", 0, 0), f.sizedStage(12, "atlas", 0, 0));
+            f.scheduler.stage(again);
+            f.loop.runFor(day);
+            for (StageRequest s : again) {
+                assertInstanceOf(Outcome.Staged.class, f.outcome(s));
+            }
+            assertEquals(mounts, f.peekStatus().counters().get("mounts"), "all in the one mount");
+            assertNotNull(policy.given);
+            assertEquals(nominal.wrap(block), policy.given.wrap(block),
+                    "the old data's wrap ends no longer describe the cartridge");
         }
     }
 }

@@ -55,8 +55,9 @@ class CartridgeLayoutsTest {
     }
 
     /**
-     * A partly written cartridge: the drive reports the 100 wraps holding data, the last one ending at end of data
-     * (GA32-0928 5.2.20), on a tape whose wraps hold 3 % more than nominal.
+     * A partly written cartridge as the drive is inferred to report it (from CTA's RAOHelpers, not checked against
+     * GA32-0928 5.2.20): the 100 wraps holding data, the last one ending at end of data, on a tape whose wraps hold
+     * 3 % more than nominal.
      */
     @Test
     void wrapEnds_onlyTheWrittenWraps_areCompletedFromTheMeasuredWraps() {

@@ -59,6 +59,12 @@ public interface DriveContext {
      */
     void wrapEndsReported(String barcode, MediaType media, long[] ends);
 
+    /**
+     * A label is written on {@code barcode}: its old data, and with it what was reported or learnt of its layout,
+     * is gone; the read order uses the nominal estimate until the drive reports its wrap ends again.
+     */
+    void layoutGone(String barcode);
+
     /** A locate on {@code barcode} from {@code fromBlock} (-1: unknown) to {@code toBlock} took {@code millis}. */
     void located(String barcode, MediaType media, long fromBlock, long toBlock, long millis);
 

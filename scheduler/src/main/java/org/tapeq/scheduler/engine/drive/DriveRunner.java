@@ -649,6 +649,16 @@ public final class DriveRunner implements WorkQueue.Holder {
     }
 
     /**
+     * A label is about to be written on the mounted cartridge (which overwrites it from block 0): the layout the
+     * drive reported for its old data at the mount, and what was learnt from its locates, no longer hold.
+     */
+    public void labelWriting() {
+        if (mounted != null) {
+            context.layoutGone(mounted);
+        }
+    }
+
+    /**
      * Ends an admin task: the drive keeps the cartridge and is free again; taken out of service meanwhile, it
      * gives the cartridge back, so another drive can mount it.
      */

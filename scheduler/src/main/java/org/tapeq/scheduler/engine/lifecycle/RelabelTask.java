@@ -113,6 +113,7 @@ final class RelabelTask implements BackgroundTask {
 
     private void write(DriveRunner drive, Slice slice) {
         TapeLabel label = new TapeLabel(barcode, family, ctx.loop().now(), ctx.library().blockSize());
+        drive.labelWriting();
         ctx.library().writeLabel(drive.id(), label.source(), new Completion<WrittenFile>() {
             @Override
             public void succeeded(WrittenFile w) {

@@ -30,7 +30,7 @@ import java.util.Locale;
  * one argument of {@code sh -c} or of the remote shell). {@code sg_raw} sends and receives at most 64 KiB
  * ({@code MAX_SCSI_DXLEN} in sg3_utils {@code src/sg_raw.c}), so a request holds at most {@link #MAX_SEGMENTS}
  * segments, whatever more the drive would order. A drive without RAO answers ILLEGAL REQUEST
- * ({@link WrapEnds#unsupported}); the caller then orders the reads itself.
+ * ({@link FaultMap#lacksCommand}); the caller then orders the reads itself.
  */
 final class AccessOrder {
 

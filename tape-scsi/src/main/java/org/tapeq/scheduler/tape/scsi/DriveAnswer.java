@@ -4,8 +4,8 @@ import org.tapeq.scheduler.model.TapeFault;
 
 /**
  * A drive's answer to an optional command (READ END OF WRAP POSITION, the recommended access order commands): the
- * value, or the fault. {@code unsupported}: the drive refused the command itself (sense key ILLEGAL REQUEST, invalid
- * operation code), a {@link TapeFault#refusal} that will not change for this drive, so it is not asked again. A
+ * value, or the fault. {@code unsupported}: the drive lacks the command ({@link FaultMap#lacksCommand}), a
+ * {@link TapeFault#refusal} that will not change for this drive, so it is not asked again. A
  * malformed answer is a refusal too, but only of this request. Any other failure (another sense key, a timeout, the
  * tape host unreachable) is a fault as {@link FaultMap} classifies it.
  */

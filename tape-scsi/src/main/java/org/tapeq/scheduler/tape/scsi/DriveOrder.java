@@ -1,5 +1,7 @@
 package org.tapeq.scheduler.tape.scsi;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -13,12 +15,13 @@ import org.tapeq.scheduler.model.TapeFault;
  *
  * <p>Design notes. {@link #loaded} runs in the mount (or the adoption at start) job on the drive's own worker, like
  * the capacity read, so the scheduler's questions on its loop ({@code wrapEnds}, {@code accessOrderLimit}) read
- * what is cached and never wait on the drive. A drive that rejects a command as unsupported (sense key ILLEGAL
- * REQUEST; for an access order request, invalid operation code) is marked in its state and not asked again while the
- * library runs: that is the virtual labs and every drive before LTO-7 (REOWP) or without RAO (enterprise drives and
- * LTO-9 full height have it). Any other failure of the probe at the load only leaves that load without the facts
- * (logged once per drive; the mount goes on, as without cartridge memory); a failed order request is the drive's fault, as the
- * other operations' are. No state of its own besides the log-once set of {@link DriveProbe}.
+ * what is cached and never wait on the drive. A drive that lacks a command ({@link FaultMap#lacksCommand}:
+ * ILLEGAL REQUEST with an invalid operation code, or an invalid field at the service action) is marked in its state
+ * and not asked again while the library runs: that is the virtual labs and every drive before LTO-7 (REOWP) or
+ * without RAO (enterprise drives and LTO-9 full height have it). Any other failure of the probe at the load (another
+ * ILLEGAL REQUEST, which may come from the cartridge, a timeout, a tape host without {@code sg_raw}) only leaves that
+ * load without the facts (logged once per drive; the mount goes on, as without cartridge memory); a failed order
+ * request is the drive's fault, as the other operations' are. No state of its own besides the log-once set of {@link DriveProbe}.
  */
 final class DriveOrder {
 
@@ -58,6 +61,21 @@ final class DriveOrder {
     Optional<long[]> wrapEnds(DriveState d) {
         long[] ends = d == null || d.barcode == null ? null : d.wrapEnds;
         return ends == null ? Optional.empty() : Optional.of(ends.clone());
+    }
+
+    /**
+     * The commands the drive (null: none configured) was found to lack for good and is not asked again:
+     * {@code "wrap ends"}, {@code "access order"}, both or none.
+     */
+    static List<String> lacking(DriveState d) {
+        List<String> lacks = new ArrayList<>();
+        if (d != null && d.noWrapEnds) {
+            lacks.add("wrap ends");
+        }
+        if (d != null && d.noAccessOrder) {
+            lacks.add("access order");
+        }
+        return lacks;
     }
 
     /** How many block ranges the drive (null: none configured) orders at once for the loaded cartridge; 0: none. */

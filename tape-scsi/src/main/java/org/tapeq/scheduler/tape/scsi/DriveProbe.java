@@ -25,13 +25,31 @@ final class DriveProbe {
 
     private static final Logger LOG = LoggerFactory.getLogger(DriveProbe.class);
 
+    /**
+     * The limit of one probe that does not move the tape (READ END OF WRAP POSITION, the RAO limits, the cartridge
+     * memory): a drive answers them at once, so one that has not after a minute is not waited for as long as for
+     * positioning; the load goes on without the facts and asks again at the next load.
+     */
+    static final long PROBE_TIMEOUT_MILLIS = 60_000;
+
     private final CommandRunner runner;
     private final long timeoutMillis;
+    private final long probeTimeoutMillis;
     private final Set<String> unsupported = ConcurrentHashMap.newKeySet();
 
+    /** Probes limited to {@link #PROBE_TIMEOUT_MILLIS} (or the tape timeout, if shorter), other commands to it. */
     DriveProbe(CommandRunner runner, long timeoutMillis) {
+        this(runner, timeoutMillis, Math.min(timeoutMillis, PROBE_TIMEOUT_MILLIS));
+    }
+
+    DriveProbe(CommandRunner runner, long timeoutMillis, long probeTimeoutMillis) {
+        if (timeoutMillis <= 0 || probeTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("timeouts must be positive: " + timeoutMillis + ", "
+                    + probeTimeoutMillis + " ms");
+        }
         this.runner = runner;
         this.timeoutMillis = timeoutMillis;
+        this.probeTimeoutMillis = probeTimeoutMillis;
     }
 
     /** The drive's TapeAlert flags, which reading clears; none if the drive or the tape host cannot tell. */
@@ -64,7 +82,7 @@ final class DriveProbe {
 
     /** The loaded cartridge's remaining and maximum capacity from its memory, if the drive reads it. */
     Optional<CartridgeCapacity> capacity(String device) {
-        CommandRunner.Result r = runner.run(CartridgeMemory.command(device), timeoutMillis);
+        CommandRunner.Result r = runner.run(CartridgeMemory.command(device), probeTimeoutMillis);
         if (!r.ok()) {
             once(device, "cartridge memory", r.line() + ": " + r.diagnostic());
             return Optional.empty();
@@ -79,13 +97,14 @@ final class DriveProbe {
 
     /**
      * The loaded cartridge's end-of-wrap positions ({@link WrapEnds}: READ END OF WRAP POSITION), the first block past
-     * each wrap of partition 0 that the drive reports; {@link DriveAnswer#unsupported} if the drive rejects the
-     * command (ILLEGAL REQUEST: older drives, other vendors, the virtual labs).
+     * each wrap of partition 0 that the drive reports; {@link DriveAnswer#unsupported} if the drive lacks the
+     * command ({@link FaultMap#lacksCommand}: older drives, other vendors, the virtual labs), a refusal of this load
+     * only for any other ILLEGAL REQUEST.
      */
     DriveAnswer<long[]> wrapEnds(String device) {
-        CommandRunner.Result r = runner.run(WrapEnds.command(device), timeoutMillis);
-        if (!r.ok() || WrapEnds.unsupported(r)) {
-            return failure("READ END OF WRAP POSITION", device, r, true);
+        CommandRunner.Result r = runner.run(WrapEnds.command(device), probeTimeoutMillis);
+        if (!r.ok() || FaultMap.illegalRequest(r)) {
+            return failure("READ END OF WRAP POSITION", device, r);
         }
         try {
             return DriveAnswer.of(WrapEnds.parse(r.stderr() + "\n" + r.stdout()));
@@ -96,13 +115,14 @@ final class DriveProbe {
 
     /**
      * How many segments the drive orders in one recommended access order ({@link AccessOrder}: RECEIVE RECOMMENDED
-     * ACCESS ORDER with UDS_LIMITS); {@link DriveAnswer#unsupported} if the drive rejects the command (ILLEGAL
-     * REQUEST: drives without RAO, the virtual labs).
+     * ACCESS ORDER with UDS_LIMITS); {@link DriveAnswer#unsupported} if the drive lacks the command
+     * ({@link FaultMap#lacksCommand}: drives without RAO, the virtual labs), a refusal of this load only for any other
+     * ILLEGAL REQUEST.
      */
     DriveAnswer<Integer> accessOrderLimit(String device) {
-        CommandRunner.Result r = runner.run(AccessOrder.limitsCommand(device), timeoutMillis);
-        if (!r.ok() || WrapEnds.unsupported(r)) {
-            return failure("RECEIVE RECOMMENDED ACCESS ORDER (UDS limits)", device, r, true);
+        CommandRunner.Result r = runner.run(AccessOrder.limitsCommand(device), probeTimeoutMillis);
+        if (!r.ok() || FaultMap.illegalRequest(r)) {
+            return failure("RECEIVE RECOMMENDED ACCESS ORDER (UDS limits)", device, r);
         }
         try {
             return DriveAnswer.of(AccessOrder.parseLimit(r.stderr() + "\n" + r.stdout()));
@@ -112,22 +132,22 @@ final class DriveProbe {
     }
 
     /**
-     * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the loaded tape (GENERATE,
-     * then RECEIVE RECOMMENDED ACCESS ORDER): a permutation of their indices. A drive that lacks the command (invalid
-     * operation code) answers {@link DriveAnswer#unsupported}; one that rejects this request (another ILLEGAL
-     * REQUEST, such as an invalid field) or answers with a list other than the one sent, a refusal of this request;
-     * any other failure is the fault {@link FaultMap} gives it (a hardware error: {@code DRIVE}).
+     * The drive's recommended order of the block ranges {@code [starts[i], ends[i])} of the loaded tape (GENERATE, then
+     * RECEIVE RECOMMENDED ACCESS ORDER): a permutation of their indices. A drive that lacks the command ({@link
+     * FaultMap#lacksCommand}) answers {@link DriveAnswer#unsupported}; one that rejects this request (another ILLEGAL
+     * REQUEST, such as an invalid field) or answers with a list other than the one sent, a refusal of this request; any
+     * other failure is the fault {@link FaultMap} gives it (a hardware error: {@code DRIVE}).
      */
     DriveAnswer<int[]> accessOrder(String device, long[] starts, long[] ends) {
         byte[] parameters = AccessOrder.parameters(starts, ends);
         CommandRunner.Result g = runner.feed(AccessOrder.generateCommand(device, starts.length), 0, timeoutMillis,
                 stdin -> stdin.write(parameters));
-        if (!g.ok() || WrapEnds.unsupported(g)) {
-            return failure("GENERATE RECOMMENDED ACCESS ORDER", device, g, false);
+        if (!g.ok() || FaultMap.illegalRequest(g)) {
+            return failure("GENERATE RECOMMENDED ACCESS ORDER", device, g);
         }
         CommandRunner.Result r = runner.run(AccessOrder.receiveCommand(device, starts.length), timeoutMillis);
-        if (!r.ok() || WrapEnds.unsupported(r)) {
-            return failure("RECEIVE RECOMMENDED ACCESS ORDER", device, r, false);
+        if (!r.ok() || FaultMap.illegalRequest(r)) {
+            return failure("RECEIVE RECOMMENDED ACCESS ORDER", device, r);
         }
         try {
             return DriveAnswer.of(AccessOrder.parseOrder(r.stderr() + "\n" + r.stdout(), starts, ends));
@@ -137,17 +157,17 @@ final class DriveProbe {
     }
 
     /**
-     * A failed optional command, told apart by its sense: the drive lacks the command (invalid operation code, or for
-     * {@code anyIllegalRequest} any ILLEGAL REQUEST: a probe with fixed fields the drive rejects will always be
-     * rejected), it refused this request only (another ILLEGAL REQUEST), or a fault as for the other drive commands.
+     * A failed optional command, told apart by its sense: the drive lacks the command ({@link FaultMap#lacksCommand}:
+     * invalid operation code, or an invalid service action), it refused this request only (any other ILLEGAL REQUEST,
+     * such as an invalid field elsewhere or a refusal the loaded cartridge causes), or a fault as for the other drive
+     * commands (a timeout among them: a drive that did not answer in time has not said it lacks the command).
      */
-    private static <T> DriveAnswer<T> failure(String command, String device, CommandRunner.Result r,
-                                              boolean anyIllegalRequest) {
+    private static <T> DriveAnswer<T> failure(String command, String device, CommandRunner.Result r) {
         String why = "drive " + device + " rejects " + command + " (ILLEGAL REQUEST): " + r.diagnostic();
-        if (WrapEnds.invalidOperationCode(r) || (anyIllegalRequest && WrapEnds.unsupported(r))) {
+        if (FaultMap.lacksCommand(r)) {
             return DriveAnswer.notOffered(why);
         }
-        if (WrapEnds.unsupported(r)) {
+        if (FaultMap.illegalRequest(r)) {
             return DriveAnswer.failed(TapeFault.refusal(why));
         }
         return DriveAnswer.failed(FaultMap.fault(FaultMap.Op.POSITION, "drive " + device + ": " + command, r));

@@ -34,9 +34,9 @@ final class DriveState {
     volatile long[] wrapEnds;
     /** How many segments the drive orders at once for the loaded cartridge ({@link DriveOrder}); 0: none. */
     volatile int accessOrderLimit;
-    /** The drive rejected READ END OF WRAP POSITION as unsupported: it is not asked again. Kept across loads. */
+    /** The drive lacks READ END OF WRAP POSITION ({@link FaultMap#lacksCommand}): not asked again. Kept on unload. */
     volatile boolean noWrapEnds;
-    /** The drive rejected the recommended access order commands as unsupported: not asked again. Kept across loads. */
+    /** The drive lacks the recommended access order commands ({@link FaultMap#lacksCommand}): not asked again. */
     volatile boolean noAccessOrder;
 
     /** The drive's generation (configured, or from its INQUIRY at the first inventory), or null if not known. */

@@ -2,6 +2,8 @@ package org.tapeq.scheduler.tape.scsi;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
@@ -11,7 +13,9 @@ import org.tapeq.scheduler.model.TapeFault;
  * tools print: the errno text of the {@code st} driver ({@code No space left on device}, {@code Input/output
  * error}, ...), the SCSI sense key {@code mtx} prints, the connection errors of a command prefix such as
  * {@code ssh}, and the watchdog's timeout. The first matching rule wins; an unknown error is a {@code DRIVE}
- * fault for tape commands and a {@code ROBOT} fault for the changer.
+ * fault for tape commands and a {@code ROBOT} fault for the changer. It also tells, for the optional drive commands
+ * ({@link DriveProbe}), a drive that lacks a command from one that refuses one request ({@link #illegalRequest},
+ * {@link #lacksCommand}), from the sense {@code sg_raw} prints (sg3_utils' {@code sg_get_sense_str}).
  */
 final class FaultMap {
 
@@ -62,7 +66,44 @@ final class FaultMap {
             new Rule("input/output error", Op.READ, FaultKind.MEDIA),
             new Rule("input/output error", Op.WRITE, FaultKind.MEDIA));
 
+    /**
+     * The field pointer of an ILLEGAL REQUEST's sense-key specific bytes, as sg3_utils prints it when it points into
+     * the command: {@code Sense Key Specific: Error in Command: byte N} (followed by {@code bit B} or a line end).
+     */
+    private static final Pattern COMMAND_FIELD = Pattern.compile("error in command: byte (\\d+)\\b");
+
     private FaultMap() {
+    }
+
+    /** Whether the command failed with sense key ILLEGAL REQUEST (the additional sense may be any). */
+    static boolean illegalRequest(CommandRunner.Result r) {
+        return text(r).contains("illegal request");
+    }
+
+    /**
+     * Whether the drive lacks the command for good, so asking it again is pointless: ILLEGAL REQUEST with additional
+     * sense INVALID COMMAND OPERATION CODE (20h/00h), or INVALID FIELD IN CDB (24h/00h) with the field pointer at
+     * command byte 1, the service action (a MAINTENANCE IN/OUT service action the drive does not implement). Any
+     * other ILLEGAL REQUEST (another field, a parameter, a refusal the loaded cartridge causes) concerns that request
+     * only.
+     */
+    static boolean lacksCommand(CommandRunner.Result r) {
+        String text = text(r);
+        if (!text.contains("illegal request")) {
+            return false;
+        }
+        if (text.contains("invalid command operation code")) {
+            return true;
+        }
+        if (!text.contains("invalid field in cdb")) {
+            return false;
+        }
+        Matcher field = COMMAND_FIELD.matcher(text);
+        return field.find() && field.group(1).equals("1");
+    }
+
+    private static String text(CommandRunner.Result r) {
+        return (r.stderr() + "\n" + r.stdout()).toLowerCase(Locale.ROOT);
     }
 
     /** The fault for a failed command; {@code what} names the operation for the message. */
@@ -75,7 +116,7 @@ final class FaultMap {
         if (r.limitReached()) {
             return fallback;
         }
-        String text = (r.stderr() + "\n" + r.stdout()).toLowerCase(Locale.ROOT);
+        String text = text(r);
         for (Rule rule : RULES) {
             if ((rule.only == null || rule.only == op) && text.contains(rule.text)) {
                 return rule.kind == null ? fallback : rule.kind;

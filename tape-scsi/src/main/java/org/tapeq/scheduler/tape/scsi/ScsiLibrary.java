@@ -130,6 +130,11 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
         return order.limit(drives.get(drive));
     }
 
+    /** What the drive was found to lack for good ({@link DriveOrder#lacking}). */
+    List<String> lacking(String drive) {
+        return DriveOrder.lacking(drives.get(drive));
+    }
+
     @Override
     public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
         submit(drive, "recommended access order on " + drive, done, d -> order.order(d, starts, ends));

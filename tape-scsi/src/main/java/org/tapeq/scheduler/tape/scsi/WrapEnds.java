@@ -44,11 +44,12 @@ final class WrapEnds {
     }
 
     /**
-     * Parses {@code sg_raw}'s output: the first block past each wrap of partition 0 ({@code ends[w]} = the last
-     * block of wrap w + 1), in wrap order. The drive reports only the wraps that hold data, the last of them ending
-     * at end of data rather than at the wrap's end (GA32-0928 5.2.20), so there may be fewer ends than the media has
-     * wraps: they are returned as reported, and the scheduler completes them (its {@code ReportedWrapEnds}). Throws {@link IllegalArgumentException} naming the problem if there is no
-     * data, the length is cut, wraps are missing or out of order, or the positions go backwards.
+     * Parses {@code sg_raw}'s output: the first block past each wrap of partition 0 ({@code ends[w]} = the last block
+     * of wrap w + 1), in wrap order. There may be fewer ends than the media has wraps, the last at end of data rather
+     * than at its wrap's end (inferred from CTA's {@code RAOHelpers} and {@code InterpolationFilePositionEstimator};
+     * not checked against GA32-0928 5.2.20): they are returned as reported, and the scheduler completes them (its
+     * {@code ReportedWrapEnds}). Throws {@link IllegalArgumentException} naming the problem if there is no data, the
+     * length is cut, wraps are missing or out of order, or the positions go backwards.
      */
     static long[] parse(String output) {
         byte[] data = bytes(output);
@@ -62,8 +63,8 @@ final class WrapEnds {
                     + " bytes follow but " + (data.length - 2) + " arrived (allocation length too small?)");
         }
         int descriptors = (following - 2) / DESCRIPTOR;
-        if (following == 2) { // the drive reports only wraps that hold data (GA32-0928 5.2.20)
-            throw new IllegalArgumentException("READ END OF WRAP POSITION reports no wrap (a blank cartridge?)");
+        if (following == 2) { // no descriptor; what a blank cartridge answers is not known (not checked in 5.2.20)
+            throw new IllegalArgumentException("READ END OF WRAP POSITION reports no wrap");
         }
         if (descriptors <= 0 || (following - 2) % DESCRIPTOR != 0) {
             throw new IllegalArgumentException("READ END OF WRAP POSITION: " + following
@@ -96,18 +97,6 @@ final class WrapEnds {
             throw new IllegalArgumentException("READ END OF WRAP POSITION: no wrap of partition 0");
         }
         return java.util.Arrays.copyOf(ends, n);
-    }
-
-    /** Whether the drive refused the command (sense key ILLEGAL REQUEST, as {@code sg_raw} prints the sense). */
-    static boolean unsupported(CommandRunner.Result r) {
-        String text = (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT);
-        return text.contains("illegal request") || text.contains("invalid command operation code")
-                || text.contains("invalid field in cdb");
-    }
-
-    /** Whether the drive lacks the command altogether (additional sense INVALID COMMAND OPERATION CODE, 20h/00h). */
-    static boolean invalidOperationCode(CommandRunner.Result r) {
-        return (r.stdout() + "\n" + r.stderr()).toLowerCase(Locale.ROOT).contains("invalid command operation code");
     }
 
     /**

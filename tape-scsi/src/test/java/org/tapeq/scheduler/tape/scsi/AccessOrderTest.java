@@ -136,12 +136,6 @@ class AccessOrderTest {
         assertTrue(e.getMessage().contains("96 bytes"), e.getMessage());
     }
 
-    @Test
-    void illegalRequest_isUnsupported() throws IOException {
-        String out = resource("sg_raw-reowp-illegal-request.txt");
-        assertTrue(WrapEnds.unsupported(new CommandRunner.Result("sg_raw", 1, "", out, false, null)));
-    }
-
     // ---------------------------------------------------------------- the probe against a fake sg_raw
 
     private DriveProbe probe(boolean supported) throws IOException {
@@ -149,8 +143,10 @@ class AccessOrderTest {
     }
 
     /**
-     * A fake sg_raw: a drive without RAO (every command ILLEGAL REQUEST, invalid operation code), or one with it
-     * whose RECEIVE of the list prints {@code receiveFailure} and exits 3 when that is not null.
+     * A fake sg_raw: a drive without RAO (every command ILLEGAL REQUEST, invalid operation code: sg_raw's exit
+     * status 9), or one with it whose RECEIVE of the list prints {@code receiveFailure} when that is not null and
+     * exits as sg_raw does for its sense key (sg3_utils' exit status: 5 another ILLEGAL REQUEST, 3 a medium or
+     * hardware error).
      */
     private DriveProbe probe(boolean supported, String receiveFailure) throws IOException {
         Path bin = Files.createDirectories(host.resolve("bin"));
@@ -161,8 +157,9 @@ class AccessOrderTest {
             Files.writeString(host.resolve("receive-failure.txt"), receiveFailure);
         }
         String receive = receiveFailure == null ? "cat " + host.resolve("list.txt")
-                : "cat " + host.resolve("receive-failure.txt") + " >&2; exit 3";
-        String body = !supported ? "cat " + host.resolve("illegal.txt") + " >&2; exit 3\n"
+                : "cat " + host.resolve("receive-failure.txt") + " >&2; exit "
+                + (receiveFailure.contains("Illegal Request") ? 5 : 3);
+        String body = !supported ? "cat " + host.resolve("illegal.txt") + " >&2; exit 9\n"
                 : "echo \"$*\" >> " + host.resolve("sg_raw.log") + "\n"
                 + "case \"$1 $4 $5\" in\n"
                 + "  '-r a3 9d') cat " + host.resolve("limits.txt") + ";;\n"

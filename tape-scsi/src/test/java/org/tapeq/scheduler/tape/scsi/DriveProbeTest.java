@@ -1,6 +1,7 @@
 package org.tapeq.scheduler.tape.scsi;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -106,5 +107,28 @@ class DriveProbeTest {
         DriveProbe probe = probe(null, null, 7);
         assertFalse(probe.blankAtBot(DEVICE));
         assertTrue(eodSent());
+    }
+
+    @Test
+    void probes_haveTheirOwnShortLimit_aTimeoutIsNoUnsupported() throws Exception {
+        Path bin = Files.createDirectories(host.resolve("bin"));
+        // a drive that never answers the probes (the script would end after 30 s with nothing)
+        script(bin.resolve("sg_raw"), "exec sleep 30\n");
+        script(bin.resolve("sg_read_attr"), "exec sleep 30\n");
+        runner = new CommandRunner(loop, List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "sh", "-c"), 1);
+        DriveProbe probe = new DriveProbe(runner, 120_000, 500);
+        DriveAnswer<long[]> ends = probe.wrapEnds(DEVICE);
+        assertFalse(ends.ok());
+        assertFalse(ends.unsupported(), "a drive that did not answer has not said it lacks the command");
+        assertTrue(ends.fault().getMessage().contains("timed out"), ends.fault().toString());
+        DriveAnswer<Integer> limit = probe.accessOrderLimit(DEVICE);
+        assertFalse(limit.unsupported());
+        assertTrue(limit.fault().getMessage().contains("timed out"), limit.fault().toString());
+        assertTrue(probe.capacity(DEVICE).isEmpty(), "no cartridge memory known; the load goes on");
+    }
+
+    @Test
+    void probeLimit_mustBePositive() {
+        assertThrows(IllegalArgumentException.class, () -> new DriveProbe(null, 10_000, 0));
     }
 }

@@ -48,4 +48,44 @@ class FaultMapTest {
         assertTrue(f.getMessage().startsWith("mount X: cmd: "), f.getMessage());
         assertTrue(f.getMessage().contains("exit code 1"), f.getMessage());
     }
+
+    /** What {@code sg_raw} prints for a CHECK CONDITION with fixed-format sense (sg3_utils' sense decoding). */
+    static String sense(String key, String additional, String keySpecific) {
+        return "SCSI Status: Check Condition \n\nSense Information:\nFixed format, current; Sense key: " + key
+                + "\nAdditional sense: " + additional + "\n" + (keySpecific == null ? ""
+                : "  Sense Key Specific: " + keySpecific + "\n");
+    }
+
+    static Stream<Arguments> senses() {
+        return Stream.of(
+                Arguments.of(sense("Illegal Request", "Invalid command operation code", null), true, true),
+                // an unimplemented service action of MAINTENANCE IN/OUT: the field pointer at CDB byte 1
+                Arguments.of(sense("Illegal Request", "Invalid field in cdb", "Error in Command: byte 1 bit 4"), true,
+                        true),
+                Arguments.of(sense("Illegal Request", "Invalid field in cdb", "Error in Command: byte 1"), true, true),
+                // any other field, or no pointer: this request only
+                Arguments.of(sense("Illegal Request", "Invalid field in cdb", null), true, false),
+                Arguments.of(sense("Illegal Request", "Invalid field in cdb", "Error in Command: byte 3 bit 1"), true,
+                        false),
+                Arguments.of(sense("Illegal Request", "Invalid field in cdb", "Error in Command: byte 10"), true,
+                        false),
+                Arguments.of(sense("Illegal Request", "Invalid field in cdb", "Error in Data parameters: byte 1"),
+                        true, false),
+                Arguments.of(sense("Illegal Request", "Parameter list length error", null), true, false),
+                Arguments.of(sense("Illegal Request", "Logical unit not supported", null), true, false),
+                Arguments.of(sense("Hardware Error", "Internal target failure", null), false, false),
+                Arguments.of(sense("Not Ready", "Medium not present", null), false, false),
+                Arguments.of("sh: 1: sg_raw: not found", false, false));
+    }
+
+    @ParameterizedTest
+    @MethodSource("senses")
+    void illegalRequestAndLacksCommand_fromTheSense(String stderr, boolean illegal, boolean lacks) {
+        CommandRunner.Result r = new CommandRunner.Result("sg_raw", illegal ? (lacks ? 9 : 5) : 1, "", stderr, false,
+                null);
+        assertEquals(illegal, FaultMap.illegalRequest(r), stderr);
+        assertEquals(lacks, FaultMap.lacksCommand(r), stderr);
+        assertEquals(lacks, FaultMap.lacksCommand(new CommandRunner.Result("sg_raw", 1, stderr, "", false, null)),
+                "on stdout too: " + stderr);
+    }
 }

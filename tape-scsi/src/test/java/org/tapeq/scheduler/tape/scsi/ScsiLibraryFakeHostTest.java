@@ -105,13 +105,15 @@ class ScsiLibraryFakeHostTest {
                 + host.resolve("alerts-none") + "; fi\n");
         script(bin.resolve("sg_read_attr"), "echo 'no cartridge memory' >&2; exit 5\n");
         // READ END OF WRAP POSITION and the recommended access order: a drive without them (the labs) unless
-        // state/rao says otherwise; state/receive-fails: RECEIVE of the list fails with its contents
+        // state/rao says otherwise; state/refuse: every command is refused with its contents (another ILLEGAL
+        // REQUEST, sg_raw's exit status 5); state/receive-fails: RECEIVE of the list fails with its contents
         Files.writeString(host.resolve("reowp.txt"), Recorded.text("spec/sg_raw-reowp-lto9.txt"));
         Files.writeString(host.resolve("limits.txt"), Recorded.text("spec/sg_raw-rrao-limits.txt"));
         Files.writeString(host.resolve("list.txt"), Recorded.text("spec/sg_raw-rrao-list.txt"));
         Files.writeString(host.resolve("illegal.txt"), Recorded.text("spec/sg_raw-reowp-illegal-request.txt"));
         script(bin.resolve("sg_raw"), "S=" + s + "\nH=" + host + "\n"
                 + "echo \"$1 $4 $5\" >> $S/sg_raw.log\n"
+                + "if [ -e $S/refuse ]; then cat $S/refuse >&2; exit 5; fi\n"
                 + "if [ ! -e $S/rao ]; then cat $H/illegal.txt >&2; exit 9; fi\n"
                 + "case \"$1 $4 $5\" in\n"
                 + "  '-r a3 1f') cat $H/reowp.txt;;\n"
@@ -201,6 +203,44 @@ class ScsiLibraryFakeHostTest {
         assertTrue(library.wrapEnds("d0").isEmpty());
         assertEquals(List.of("-r a3 1f", "-r a3 9d"), sgRawCalls(),
                 "each command asked once, at the first load; the refusal is remembered for the drive");
+    }
+
+    @Test
+    void driveWithoutThem_isClassifiedAsLackingThem() throws Exception {
+        fakeHost();
+        await(done -> library.mount("d0", X, done));
+        assertEquals(List.of("wrap ends", "access order"), library.lacking("d0"));
+    }
+
+    @Test
+    void anotherIllegalRequestAtALoad_refusesThatLoadOnly_theNextLoadIsOffered() throws Exception {
+        fakeHost();
+        Files.createFile(host.resolve("state/rao"));
+        // INVALID FIELD IN CDB without a field pointer at the service action: not "the drive lacks the command"
+        Files.writeString(host.resolve("state/refuse"), FaultMapTest.sense("Illegal Request", "Invalid field in cdb",
+                null));
+        await(done -> library.mount("d0", X, done));
+        assertTrue(library.wrapEnds("d0").isEmpty(), "refused at this load");
+        assertEquals(0, library.accessOrderLimit("d0"));
+        assertEquals(List.of(), library.lacking("d0"), "a refusal of one load is not remembered");
+        await(done -> library.unmount("d0", done));
+        Files.delete(host.resolve("state/refuse"));
+        await(done -> library.mount("d0", Y, done));
+        assertArrayEquals(WrapEnds.parse(Recorded.text("spec/sg_raw-reowp-lto9.txt")),
+                library.wrapEnds("d0").orElseThrow(), "asked again at the next load, and offered");
+        assertEquals(AccessOrder.MAX_SEGMENTS, library.accessOrderLimit("d0"));
+    }
+
+    @Test
+    void invalidServiceActionAtALoad_marksTheDriveAsLackingTheCommand() throws Exception {
+        fakeHost();
+        Files.writeString(host.resolve("state/refuse"), FaultMapTest.sense("Illegal Request", "Invalid field in cdb",
+                "Error in Command: byte 1 bit 4"));
+        await(done -> library.mount("d0", X, done));
+        assertEquals(List.of("wrap ends", "access order"), library.lacking("d0"));
+        await(done -> library.unmount("d0", done));
+        await(done -> library.mount("d0", Y, done));
+        assertEquals(List.of("-r a3 1f", "-r a3 9d"), sgRawCalls(), "not asked at the second load");
     }
 
     @Test

@@ -494,6 +494,9 @@ abstract class ScsiLibraryLabTest {
             TapeFault refused = failure(() -> await((Completion<int[]> done) -> library.recommendAccessOrder(DRIVE,
                     new long[] {0, 10}, new long[] {5, 20}, done)));
             assertTrue(refused.refusal(), "load " + load + ": " + refused);
+            // the drive was asked at the first load and answered that it lacks both commands: the fall-back is the
+            // drive's answer, not a tape host without sg_raw (that would leave the drive unclassified)
+            assertEquals(List.of("wrap ends", "access order"), library.lacking(DRIVE), "load " + load);
             locate(0);
             unmount(DRIVE);
         }

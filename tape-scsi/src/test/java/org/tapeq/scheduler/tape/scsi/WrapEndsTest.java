@@ -53,7 +53,10 @@ class WrapEndsTest {
         assertArrayEquals(new long[] {10}, WrapEnds.parse(out));
     }
 
-    /** A partly written cartridge: only the wraps holding data, the last one ending at end of data (5.2.20). */
+    /**
+     * A partly written cartridge as a drive is inferred to report it (from CTA's RAOHelpers, not checked against
+     * 5.2.20): only the wraps holding data, the last one ending at end of data.
+     */
     @Test
     void parse_onlyTheWrittenWraps_areReturnedAsReported() {
         String out = """
@@ -103,13 +106,13 @@ class WrapEndsTest {
     }
 
     @Test
-    void unsupported_illegalRequest_isRecognised() throws Exception {
-        CommandRunner.Result rejected = new CommandRunner.Result("sg_raw ...", 5, "",
+    void lacksCommand_theRecordedInvalidOperationCode_isRecognised() throws Exception {
+        CommandRunner.Result rejected = new CommandRunner.Result("sg_raw ...", 9, "",
                 resource("sg_raw-reowp-illegal-request.txt"), false, null);
-        assertTrue(WrapEnds.unsupported(rejected));
+        assertTrue(FaultMap.lacksCommand(rejected));
         CommandRunner.Result good = new CommandRunner.Result("sg_raw ...", 0, resource("sg_raw-reowp-lto9.txt"), "",
                 false, null);
-        assertFalse(WrapEnds.unsupported(good));
+        assertFalse(FaultMap.illegalRequest(good));
     }
 
     @Test
