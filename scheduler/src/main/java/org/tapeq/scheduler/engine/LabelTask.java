@@ -83,10 +83,7 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
             CartridgeRecord now = engine.cartridges.get(barcode);
             CartridgeRecord fresh = new CartridgeRecord(barcode, now.mediaType(), family, CartridgeState.APPENDABLE,
                     now.capacityBytes(), 0, 0, 0, now.mountCount(), now.lastMount(), now.disabled(), null);
-            if (!hasData) {
-                labelled(drive, fresh);
-                return;
-            }
+            // the new label starts the cartridge over: its counters (and any files) are replaced, not just its state
             engine.writer.submit(CatalogWriter.Kind.REPLACE, () -> {
                 engine.catalog.replaceCartridgeContents(fresh, List.of(), List.of());
                 return null;
