@@ -38,8 +38,18 @@ final class TapeLoader {
         Map<String, Location> locations = new HashMap<>();
         for (TapeImage tape : tapes) {
             library.preload(tape.barcode(), bs);
+            // the catalog counts the aggregates' bytes as they are committed; the label and fillers are entered here
+            long fillerBytes = 0;
+            int fillers = 0;
+            for (TapeImage.TapeFile file : tape.files()) {
+                if (file.members().isEmpty()) {
+                    fillerBytes += file.fillerBytes();
+                    fillers++;
+                }
+            }
             catalog.putCartridge(new CartridgeRecord(tape.barcode(), media.name(), tape.family(),
-                    CartridgeState.APPENDABLE, media.capacityBytes(), bs, 0, 1, 0, 0, false, null));
+                    CartridgeState.APPENDABLE, media.capacityBytes(), bs + fillerBytes, 0, 1 + fillers, 0, 0, false,
+                    null));
             long used = bs;
             int tapeFiles = 1;
             List<Catalog.Written> written = new ArrayList<>();

@@ -115,7 +115,13 @@ public interface Catalog extends AutoCloseable {
 
     Optional<CartridgeRecord> cartridge(String barcode);
 
-    /** Inserts or replaces a cartridge. */
+    /**
+     * Inserts a cartridge, or changes a known one's media, family, state, capacity, disabled flag and reason. Its
+     * usage counters (used and reclaimable bytes, tape files, mounts) are taken only when the cartridge is new:
+     * afterwards they belong to the catalog (commits, deletes and mounts change them), and a caller's copy of
+     * the record may be older than those changes. {@link #replaceCartridgeContents} and {@link #commitRelabel}
+     * set them outright.
+     */
     void putCartridge(CartridgeRecord cartridge);
 
     /** Counts a mount. */

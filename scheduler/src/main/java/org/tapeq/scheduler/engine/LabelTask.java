@@ -16,7 +16,9 @@ import org.tapeq.scheduler.tape.WrittenFile;
 
 /**
  * Labels a cartridge for a family ({@code tapeq cartridge label}). A cartridge that already carries tapeq
- * data is only relabelled with {@code force}, which also forgets its files in the catalog.
+ * data is only relabelled with {@code force}, which also forgets its files in the catalog. A cartridge of the
+ * media a running migration is moving its family off is refused ({@link
+ * org.tapeq.scheduler.engine.lifecycle.Migrations#labelRefusal}).
  */
 final class LabelTask extends CartridgeTask<CartridgeRecord> {
 
@@ -29,6 +31,11 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
         super(engine, barcode);
         this.family = family;
         this.force = force;
+        CartridgeRecord c = engine.cartridges.get(barcode);
+        String migrating = c == null ? null : engine.migrations.labelRefusal(c, family);
+        if (migrating != null) {
+            throw new IllegalStateException(migrating);
+        }
     }
 
     @Override
@@ -84,10 +91,7 @@ final class LabelTask extends CartridgeTask<CartridgeRecord> {
             CartridgeRecord now = engine.cartridges.get(barcode);
             CartridgeRecord fresh = new CartridgeRecord(barcode, now.mediaType(), family, CartridgeState.APPENDABLE,
                     now.capacityBytes(), 0, 0, 0, now.mountCount(), now.lastMount(), now.disabled(), null);
-            if (!hasData) {
-                labelled(drive, fresh);
-                return;
-            }
+            // the new label starts the cartridge over: its counters (and any files) are replaced, not just its state
             engine.writer.submit(CatalogWriter.Kind.REPLACE, () -> {
                 engine.catalog.replaceCartridgeContents(fresh, List.of(), List.of());
                 return null;

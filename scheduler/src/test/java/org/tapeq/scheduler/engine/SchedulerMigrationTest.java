@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
 import org.tapeq.scheduler.catalog.RepackJob;
 import org.tapeq.scheduler.engine.lifecycle.MigrationReport;
@@ -362,8 +363,24 @@ class SchedulerMigrationTest {
         }
     }
 
+    /**
+     * Makes {@code barcode} appendable for family raw in the engine, as any path that does so behind the migration's
+     * back would (a tapeq label read at the first mount of a cartridge the catalog did not know, a relabel that
+     * failed and reopened its cartridge).
+     */
+    private static void reopen(EngineFixture f, String barcode) {
+        f.loop.execute(() -> {
+            Engine engine = f.scheduler.engineForTests();
+            CartridgeRecord c = engine.cartridges.get(barcode);
+            engine.queues.updateCartridge(new CartridgeRecord(c.barcode(), c.mediaType(), "raw",
+                    CartridgeState.APPENDABLE, c.capacityBytes(), c.usedBytes(), c.reclaimableBytes(), c.tapeFiles(),
+                    c.mountCount(), c.lastMount(), c.disabled(), "reopened"));
+        });
+        f.loop.runFor(1);
+    }
+
     @Test
-    void migrate_lto8CartridgeLabelledMeanwhile_neverARepackTarget() throws IOException {
+    void migrate_lto8CartridgeAppendableMeanwhile_neverARepackTarget() throws IOException {
         String late = "A00009L8"; // sorts first: the old choice among equally empty targets
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000)
                 .build(), b -> {
@@ -372,9 +389,9 @@ class SchedulerMigrationTest {
         })) {
             List<FlushRequest> flushed = fill(f);
             f.scheduler.migrate("LTO8", "LTO9", null);
-            f.scheduler.labelCartridge(late, "raw", false);
-            runUntil(f, r -> f.catalog.cartridge(late).orElseThrow().state() == CartridgeState.APPENDABLE
-                    && !f.catalog.files(L9A).isEmpty());
+            f.loop.runFor(1_000);
+            reopen(f, late);
+            runUntil(f, r -> !f.catalog.files(L9A).isEmpty());
             f.scheduler.repackCartridge(L9A, null); // by hand, onto any media of the family
 
             runUntil(f, MigrationReport::hasEnded);
@@ -384,6 +401,86 @@ class SchedulerMigrationTest {
                     String.valueOf(f.peekStatus().repacks()));
             assertEquals(List.of(), f.catalog.files(late), "a repack wrote to the media being migrated off");
             assertAllOnLto9ByteIdentical(f, flushed);
+        }
+    }
+
+    @Test
+    void migrate_labelOfAnOldMediaCartridgeForTheFamily_refusedNamingTheMigration_allowedForAnotherOrAfter()
+            throws IOException {
+        String late = "A00009L8";
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000)
+                .build(), b -> {
+            library(b);
+            b.cartridge(late, MediaType.LTO8, CAPACITY);
+        })) {
+            fill(f);
+            f.scheduler.migrate("LTO-8", "LTO-9", "raw");
+            MigrationReport started = runUntil(f, r -> r.current() != null);
+
+            CompletionException refused = assertThrows(CompletionException.class,
+                    () -> f.await(f.scheduler.labelCartridge(late, "raw", false)));
+            String why = refused.getCause().getMessage();
+            assertInstanceOf(IllegalStateException.class, refused.getCause());
+            assertTrue(why.contains("label " + late) && why.contains("migration " + started.id())
+                    && why.contains("raw") && why.contains("LTO-8"), why);
+            assertEquals(CartridgeState.UNKNOWN, f.catalog.cartridge(late).orElseThrow().state());
+            f.label("other", late); // another family's cartridges are not migrated
+
+            runUntil(f, MigrationReport::hasEnded);
+            f.label("raw", late);
+            assertEquals("raw", f.catalog.cartridge(late).orElseThrow().family());
+        }
+    }
+
+    @Test
+    void migrate_lto8CartridgeAppendableMeanwhile_newFlushesOfTheFamilyNeverWrittenToIt() throws IOException {
+        try (EngineFixture f = open()) {
+            fill(f);
+            String last = LTO8.get(2); // migrated last, the fullest cartridge of the family
+            int tapeFilesBefore = f.catalog.cartridge(last).orElseThrow().tapeFiles();
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.loop.runFor(1_000);
+            reopen(f, last);
+
+            List<FlushRequest> late = f.flushAll(100, PER_CARTRIDGE, "atlas:raw@osm");
+            runUntil(f, MigrationReport::hasEnded);
+
+            for (FlushRequest r : late) {
+                Outcome.Flushed done = assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
+                assertTrue(List.of(L9A, L9B).contains(done.location().cartridge()), r.pnfsid() + " written to "
+                        + done.location().cartridge() + ", media being migrated off");
+            }
+            assertEquals(tapeFilesBefore, f.catalog.cartridge(last).orElseThrow().tapeFiles(),
+                    "tape files written to " + last + " during the migration");
+        }
+    }
+
+    /** The engine's copy of a cartridge does not follow deletes: closing one from it must not undo them. */
+    @Test
+    void migrate_afterDeletes_closingAndDisablingKeepTheReclaimableBytes() throws IOException {
+        try (EngineFixture f = open()) {
+            List<FlushRequest> flushed = fill(f);
+            for (int i = 0; i < LTO8.size(); i++) {
+                f.scheduler.remove(new RemoveRequest(10_000 + i, flushed.get(i * PER_CARTRIDGE).pnfsid(), "atlas"));
+            }
+            f.loop.runUntilIdle();
+            List<Long> reclaimable = new ArrayList<>();
+            for (int i = 0; i < LTO8.size(); i++) {
+                long removed = flushed.get(i * PER_CARTRIDGE).size();
+                assertEquals(removed, f.catalog.cartridge(LTO8.get(i)).orElseThrow().reclaimableBytes(), LTO8.get(i));
+                reclaimable.add(removed);
+            }
+
+            f.await(f.scheduler.disableCartridge(LTO8.get(0), "test"));
+            f.await(f.scheduler.enableCartridge(LTO8.get(0)));
+            assertEquals(reclaimable.get(0), f.catalog.cartridge(LTO8.get(0)).orElseThrow().reclaimableBytes());
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            runUntil(f, r -> r.current() != null);
+
+            String last = LTO8.get(2); // closed by the migration, not repacked yet
+            CartridgeRecord closed = f.catalog.cartridge(last).orElseThrow();
+            assertEquals(CartridgeState.FULL, closed.state(), String.valueOf(closed));
+            assertEquals(reclaimable.get(2), closed.reclaimableBytes(), String.valueOf(closed));
         }
     }
 

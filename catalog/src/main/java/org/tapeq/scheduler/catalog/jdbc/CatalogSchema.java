@@ -122,13 +122,6 @@ final class CatalogSchema {
             + " OR (excluded.size >= 0 AND files.size <> excluded.size))";
     static final String ARCHIVE_FILE = "INSERT INTO deleted_files (" + FILE_COLUMNS
             + ", reason, deleted_at) VALUES (" + FILE_PARAMS + ", ?, ?)";
-    static final String UPSERT_CARTRIDGE = "INSERT INTO cartridges (" + CARTRIDGE_COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (barcode) DO UPDATE SET"
-            + " media_type = excluded.media_type, family = excluded.family, state = excluded.state,"
-            + " capacity_bytes = excluded.capacity_bytes, used_bytes = excluded.used_bytes,"
-            + " reclaimable_bytes = excluded.reclaimable_bytes, tape_files = excluded.tape_files,"
-            + " mount_count = excluded.mount_count, last_mount = excluded.last_mount,"
-            + " disabled = excluded.disabled, reason = excluded.reason";
     static final String INSERT_AGGREGATE = "INSERT INTO aggregates (" + AGGREGATE_COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     static final String UPSERT_DRIVE = "INSERT INTO drives (" + DRIVE_COLUMNS + ") VALUES (?, ?, ?, ?, ?)"

@@ -2,7 +2,6 @@ package org.tapeq.scheduler.catalog.jdbc;
 
 import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.aggregateRecord;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindAggregate;
-import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindCartridge;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindDrive;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.bindFile;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogRows.cartridgeRecord;
@@ -23,7 +22,6 @@ import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.PUT_HINT;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_DELETED;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_LOST;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.REASON_SUPERSEDED;
-import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_CARTRIDGE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_DRIVE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_FILE;
 import static org.tapeq.scheduler.catalog.jdbc.CatalogSchema.UPSERT_VERIFICATION;
@@ -768,7 +766,7 @@ public final class JdbcCatalog implements Catalog {
         transaction("commitRelabel", "cartridge " + fresh.barcode(), () -> {
             RelabelRows.requireNoLiveFile(this::statement, fresh.barcode());
             RelabelRows.forgetTapeFiles(this::statement, fresh.barcode());
-            upsertCartridge(fresh);
+            CartridgeRows.replace(this::statement, fresh);
             return null;
         });
     }
@@ -840,7 +838,7 @@ public final class JdbcCatalog implements Catalog {
         Objects.requireNonNull(cartridge.barcode(), "barcode");
         Objects.requireNonNull(cartridge.state(), "state");
         transaction("putCartridge", "cartridge " + cartridge.barcode(), () -> {
-            upsertCartridge(cartridge);
+            CartridgeRows.put(this::statement, cartridge); // the usage counters are left to their own statements
             return null;
         });
     }
@@ -932,7 +930,7 @@ public final class JdbcCatalog implements Catalog {
             deleteAggregates.setString(1, barcode);
             deleteAggregates.executeUpdate();
 
-            upsertCartridge(cartridge);
+            CartridgeRows.replace(this::statement, cartridge);
             for (AggregateRecord a : aggregates) {
                 insertAggregate(a);
             }
@@ -1241,12 +1239,6 @@ public final class JdbcCatalog implements Catalog {
     private void insertAggregate(AggregateRecord a) throws SQLException {
         PreparedStatement ps = statement(INSERT_AGGREGATE);
         bindAggregate(ps, a);
-        ps.executeUpdate();
-    }
-
-    private void upsertCartridge(CartridgeRecord c) throws SQLException {
-        PreparedStatement ps = statement(UPSERT_CARTRIDGE);
-        bindCartridge(ps, c);
         ps.executeUpdate();
     }
 

@@ -799,16 +799,59 @@ abstract class AbstractCatalogTest {
     // ---------------------------------------------------------------- cartridges and drives
 
     @Test
-    void putCartridge_existingBarcode_replacesIt() {
+    void putCartridge_existingBarcode_changesStateAndFlagsButNotTheCountersItDoesNotOwn() {
         catalog.putCartridge(cartridge("B00001", FAMILY));
         catalog.putCartridge(cartridge("A00001", FAMILY));
-        CartridgeRecord changed = new CartridgeRecord("A00001", "LTO9", FAMILY, CartridgeState.FULL, 100, 90, 10, 4,
+        CartridgeRecord changed = new CartridgeRecord("A00001", "LTO8", "cms", CartridgeState.FULL, 100, 90, 10, 4,
                 7, 1234, true, "operator says so");
         catalog.putCartridge(changed);
 
-        assertEquals(Optional.of(changed), catalog.cartridge("A00001"));
+        assertEquals(Optional.of(new CartridgeRecord("A00001", "LTO8", "cms", CartridgeState.FULL, 100, 0, 0, 0, 0, 0,
+                true, "operator says so")), catalog.cartridge("A00001"));
         assertEquals(List.of("A00001", "B00001"), catalog.cartridges().stream().map(CartridgeRecord::barcode).toList());
         assertEquals(Optional.empty(), catalog.cartridge("NOPE01"));
+    }
+
+    @Test
+    void putCartridge_newBarcode_takesItsCounters() {
+        CartridgeRecord entered = new CartridgeRecord("A00001", "LTO9", FAMILY, CartridgeState.FULL, 100, 90, 10, 4, 7,
+                1234, false, "loaded");
+        catalog.putCartridge(entered);
+
+        assertEquals(Optional.of(entered), catalog.cartridge("A00001"));
+    }
+
+    /**
+     * A state change made from a copy of the record read before deletes (as the engine keeps one) must not undo
+     * the deletes' reclaimable bytes, nor the commits' and mounts' counts: closing for a repack or migration,
+     * disabling and SUSPECT all used to write the stale copy whole.
+     */
+    @Test
+    void putCartridge_staleCopyAfterDeletesCommitsAndMounts_keepsTheCatalogsCounters() {
+        catalog.putCartridge(cartridge("A00001", FAMILY));
+        CartridgeRecord stale = cartridgeOf("A00001");
+        commit("A00001", 1, 1, 3, 100, "ds", 100);
+        commit("A00001", 2, 4, 2, 1_000, "ds", 110);
+        catalog.recordMount("A00001", 120);
+        catalog.delete(ids(1, 2, 5), 130);
+        CartridgeRecord counted = cartridgeOf("A00001");
+        assertEquals(1_200, counted.reclaimableBytes());
+
+        catalog.putCartridge(stale.withState(CartridgeState.FULL, "closed for writing: being repacked"));
+        assertCounters(counted, cartridgeOf("A00001"));
+        catalog.putCartridge(stale.withDisabled(true, "disabled: cleaning"));
+        assertCounters(counted, cartridgeOf("A00001"));
+        catalog.putCartridge(stale.withState(CartridgeState.SUSPECT, "verification: 1 bad member"));
+        CartridgeRecord suspect = cartridgeOf("A00001");
+        assertCounters(counted, suspect);
+        assertEquals(CartridgeState.SUSPECT, suspect.state());
+        assertEquals("verification: 1 bad member", suspect.reason());
+    }
+
+    private static void assertCounters(CartridgeRecord expected, CartridgeRecord actual) {
+        assertEquals(List.of(expected.usedBytes(), expected.reclaimableBytes(), (long) expected.tapeFiles(),
+                expected.mountCount(), expected.lastMount()), List.of(actual.usedBytes(), actual.reclaimableBytes(),
+                (long) actual.tapeFiles(), actual.mountCount(), actual.lastMount()), "counters of " + actual);
     }
 
     @Test

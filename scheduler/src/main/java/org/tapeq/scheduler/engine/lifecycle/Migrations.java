@@ -38,6 +38,7 @@ public final class Migrations {
         this.repacks = repacks;
         this.maxRepacks = maxRepacks;
         repacks.neverTarget(this::movingOff);
+        ctx.cartridges().closeForWriting(this::movingOff);
     }
 
     /**
@@ -188,11 +189,20 @@ public final class Migrations {
      * of its old media (of its family, when it has one) out of writing, and a relabel would make one appendable.
      */
     public String relabelRefusal(CartridgeRecord c, String family) {
+        return refusal("relabel", c, family);
+    }
+
+    /** Why {@code tapeq cartridge label} of {@code c} for {@code family} must wait, or null: as a relabel. */
+    public String labelRefusal(CartridgeRecord c, String family) {
+        return refusal("label", c, family);
+    }
+
+    private String refusal(String what, CartridgeRecord c, String family) {
         for (MigrationJob job : running()) {
             if (Repacks.ofMedia(c, job.fromMedia()) && (job.family() == null || job.family().equals(family))) {
-                return "relabel " + c.barcode() + ": migration " + job.id() + " is moving family "
+                return what + " " + c.barcode() + ": migration " + job.id() + " is moving family "
                         + (job.family() == null ? "data" : job.family()) + " off " + job.fromMedia()
-                        + "; relabel it once the migration has ended, or for another family";
+                        + "; " + what + " it once the migration has ended, or for another family";
             }
         }
         return null;

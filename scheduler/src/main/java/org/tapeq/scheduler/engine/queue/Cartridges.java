@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.catalog.CartridgeState;
@@ -28,6 +29,8 @@ public final class Cartridges {
     private final long fullMarginBytes;
     private final Map<String, CartridgeRecord> records = new LinkedHashMap<>();
     private final Map<String, Integer> mountsThisRun = new HashMap<>();
+    /** Cartridges no new file may be written to, whatever their state (see {@link #closeForWriting}). */
+    private Predicate<CartridgeRecord> closedForWriting = c -> false;
     /** Writes under way per cartridge: begun (writability checked) and not yet committed or failed. */
     private final Map<String, Integer> writing = new HashMap<>();
     private final Map<String, List<Runnable>> noWrites = new HashMap<>();
@@ -109,9 +112,21 @@ public final class Cartridges {
         return records.size();
     }
 
-    /** Whether the cartridge may take {@code bytes} more (appendable, enabled, room beyond a tenth of the margin). */
+    /**
+     * Whether the cartridge may take {@code bytes} more (appendable, enabled, not closed by a rule of
+     * {@link #closeForWriting}, room beyond a tenth of the margin).
+     */
     public boolean writable(CartridgeRecord c, long bytes) {
-        return c.state().writable() && !c.disabled() && c.freeBytes() >= bytes + fullMarginBytes / 10;
+        return c.state().writable() && !c.disabled() && c.freeBytes() >= bytes + fullMarginBytes / 10
+                && !closedForWriting.test(c);
+    }
+
+    /**
+     * Adds a rule under which a cartridge takes no new file even when its state says appendable (a running
+     * migration's old media: a cartridge made appendable after the migration closed the others stays unwritten).
+     */
+    public void closeForWriting(Predicate<CartridgeRecord> rule) {
+        closedForWriting = closedForWriting.or(rule);
     }
 
     /** Whether a cartridge this full is closed for writing. */
