@@ -49,6 +49,8 @@ class ReclaimShareTest {
      * back; paid once, the drives yield together.
      */
     private static final long YIELD_MILLIS = 125_000;
+    /** A generous interval between two safe points of a repack slice here (a 3 MB spool batch, a committed aggregate). */
+    private static final long SAFE_POINT_SECONDS = 30;
 
     @TempDir
     Path dir;
@@ -272,6 +274,12 @@ class ReclaimShareTest {
         assertTrue(beside.atEnd().bytesDone() + beside.atEnd().spooledBytes()
                         > beside.atStart().bytesDone() + beside.atStart().spooledBytes(),
                 "the reclamation went on during the campaign: " + beside.atStart() + " -> " + beside.atEnd());
+        SchedulerStatus.Background b = beside.backgroundAtEnd();
+        System.out.printf("long campaign's episode: background %d drive-s, user %d drive-s%n",
+                b.episodeBackgroundSeconds(), b.episodeUserSeconds());
+        // B <= s * U, give or take one safe-point interval per background drive (the budget is checked only there)
+        assertTrue(b.episodeBackgroundSeconds() <= SHARE * b.episodeUserSeconds() + TWO.maxDrives() * SAFE_POINT_SECONDS,
+                "background " + b.episodeBackgroundSeconds() + " drive-s, user " + b.episodeUserSeconds() + " drive-s");
     }
 
     /**
