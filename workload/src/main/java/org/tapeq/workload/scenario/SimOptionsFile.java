@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import org.tapeq.config.ConfigNode;
+import org.tapeq.scheduler.engine.SchedulerConfig;
 
 /**
  * Reads a scenario's {@code faults}, {@code repack} and {@code stageBuffer} sections ({@link SimOptions}), the keys
@@ -133,8 +134,10 @@ final class SimOptionsFile {
         }
         int maxDrives = (int) n.integer(MAX_DRIVES, 1, 1, libraryDrives);
         double share = n.number(SHARE, 0, -1);
-        if (share < 0 || share > 1) {
-            throw n.error(SHARE, "must be between 0 and 1 (scheduler.backgroundShare), not " + share);
+        try {
+            SchedulerConfig.builder().backgroundShare(share).build(); // the scheduler's own check, in one place
+        } catch (IllegalArgumentException e) {
+            throw n.error(SHARE, e.getMessage() + " (scheduler.backgroundShare)");
         }
         return new SimOptions.Repack(cartridges, files, targets, barcodes, n.duration(START, 0), maxDrives, share);
     }

@@ -74,7 +74,7 @@ class SimOptionsFileTest {
         "repack: {cartridges: 1, files: 10}|s.yaml: repack.targets: required",
         "repack: {cartridges: 1, files: 10, targets: 1, barcodes: ABCD}|s.yaml: repack.barcodes: \"ABCD\" must be 1 to 3",
         "repack: {cartridges: 1, files: 10, targets: 1, maxDrives: 11}|s.yaml: repack.maxDrives: ",
-        "repack: {cartridges: 1, files: 10, targets: 1, share: 1.5}|s.yaml: repack.share: must be between 0 and 1",
+        "repack: {cartridges: 1, files: 10, targets: 1, share: 1.5}|s.yaml: repack.share: backgroundShare must be between 0 and 1, was 1.5",
         "stageBuffer: {size: 1TB}|s.yaml: stageBuffer.drainRate: required",
         "stageBuffer: {size: 0, drainRate: 1GB/s}|s.yaml: stageBuffer.size: must be more than 0 bytes",
     })

@@ -1,7 +1,11 @@
 package org.tapeq.scheduler.engine.dispatch;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +25,11 @@ import org.tapeq.scheduler.time.EventLoop;
  * drives ({@code floor(drives in service * share / (1 + share))} for {@code scheduler.backgroundShare}), and only
  * while its {@link ShareBudget} (drive time taken from user work over the current contention episode, at most
  * {@code share} times the drive time user work had) allows it. A slice over either limit gives its drive back at its
- * next safe point. After user work waited, an idle drive goes to background work only once no user work waited for
- * {@code scheduler.backgroundHoldoff} (hysteresis). Share 0 gives every drive back. Each slice started, each one
+ * next safe point; it takes a free drive user work would take only during a contention episode (user work left
+ * unserved after a dispatch pass, or found waiting by a slice, less than {@code scheduler.backgroundHoldoff} ago).
+ * An idle drive goes to any waiting task except one that itself gave its drive back less than {@code
+ * backgroundHoldoff} ago (hysteresis): user work merely taking drives holds nothing back. Share 0 gives every
+ * drive back. Each slice started, each one
  * that mounted its cartridge and each one given back to user work is counted ({@link #slices()}, {@link
  * #mounts()}, {@link #yields()}) and a yield is logged.
  */
@@ -33,7 +40,11 @@ public final class BackgroundWork {
     private final Dispatcher dispatcher;
     private final EventLoop loop;
     private final ShareBudget budget;
+    private final long holdoffMillis;
+    private final Map<BackgroundTask, Long> yieldedAt = new IdentityHashMap<>();
+    private final Set<DriveRunner> sliceDrives = new LinkedHashSet<>();
     private EventLoop.Timer wake;
+    private long wakeAt;
     private long slices;
     private long mounts;
     private long yields;
@@ -48,6 +59,7 @@ public final class BackgroundWork {
         this.budget = new ShareBudget(share, holdoffMillis);
         this.maxDrives = maxDrives;
         this.share = share;
+        this.holdoffMillis = holdoffMillis;
     }
 
     /** Drives background work may keep while user work waits (see the class comment). */
@@ -61,40 +73,60 @@ public final class BackgroundWork {
     }
 
     /**
-     * Runs a waiting task on a free drive that user work would take, if background work is below its
-     * {@link #allowance()} and its budget lets it take a drive; false if not. {@code lastFree}: no other free
-     * drive is left for user work, which then counts as waiting.
+     * Runs a waiting task on a free drive that user work would take, if a contention episode runs (user work was
+     * left unserved less than {@code backgroundHoldoff} ago), background work is below its {@link #allowance()} and
+     * its budget lets it take a drive; false if not. Outside an episode user work gets every free drive first.
      */
-    boolean runWithinShare(DriveRunner d, boolean lastFree) {
+    boolean runWithinShare(DriveRunner d) {
         if (waiting.isEmpty()) {
             return false;
         }
         long now = advance();
-        if (lastFree) {
-            budget.userWaiting(now);
-        }
-        return running < allowance() && budget.mayTake() && runOn(d);
+        return budget.inEpisode(now) && running < allowance() && budget.mayTake() && runOn(d, now, false);
     }
 
     /**
-     * Runs a waiting task on a free drive no user work wants, unless user work waited for a drive less than
-     * {@code backgroundHoldoff} ago (then dispatch runs again when that time is up); false if none runs.
+     * Runs a waiting task on a free drive no user work wants; false if none runs. A task that itself gave its drive
+     * back to user work less than {@code backgroundHoldoff} ago is held back (dispatch runs again when that time is
+     * up); user work taking drives does not hold back anything, so a trickle of it cannot keep background work off
+     * idle drives.
      */
     boolean runIdle(DriveRunner d) {
         if (waiting.isEmpty()) {
             return false;
         }
-        long now = advance();
-        if (budget.inEpisode(now)) {
-            if (wake == null) {
-                wake = loop.schedule(budget.episodeEnd() - now, () -> {
-                    wake = null;
-                    dispatcher.requestDispatch();
-                });
-            }
-            return false;
+        return runOn(d, advance(), true);
+    }
+
+    /**
+     * Called after each dispatch pass: if user work is left unserved - a slice holds a drive that a ready queue
+     * would take and no drive is free for it - the budget sees user work waiting (begins or extends an episode).
+     */
+    void afterDispatch() {
+        if (running == 0) {
+            return;
         }
-        return runOn(d);
+        for (DriveRunner d : sliceDrives) {
+            if (dispatcher.userWorkWaiting(d)) {
+                budget.userWaiting(advance());
+                return;
+            }
+        }
+    }
+
+    /** Wakes dispatch when the first held-back task may run again. */
+    private void wakeAt(long at, long now) {
+        if (wake != null && wakeAt <= at) {
+            return;
+        }
+        if (wake != null) {
+            wake.cancel();
+        }
+        wakeAt = at;
+        wake = loop.schedule(Math.max(0, at - now), () -> {
+            wake = null;
+            dispatcher.requestDispatch();
+        });
     }
 
     /** Adds the drive time since the last call to the budget (drive counts change only after it); returns now. */
@@ -156,35 +188,49 @@ public final class BackgroundWork {
 
     /** Takes a waiting task off the queue; false if it is not waiting (running a slice, or ended). */
     public boolean remove(BackgroundTask task) {
+        yieldedAt.remove(task);
         return waiting.remove(task);
     }
 
     /**
-     * Starts the first waiting task this free drive can run (its cartridge here or in no drive); false if none.
-     * A task whose cartridge is no longer known ends here.
+     * Starts the first waiting task this free drive can run (its cartridge here or in no drive) and, if {@code
+     * holdBack}, that did not yield less than {@code backgroundHoldoff} ago; false if none. A task whose cartridge
+     * is no longer known ends here.
      */
-    boolean runOn(DriveRunner d) {
+    private boolean runOn(DriveRunner d, long now, boolean holdBack) {
         for (var it = waiting.iterator(); it.hasNext(); ) {
             BackgroundTask task = it.next();
             if (!dispatcher.knownCartridge(task.barcode())) {
                 it.remove();
+                yieldedAt.remove(task);
                 task.dropped("cartridge " + task.barcode() + " is no longer in the catalog");
             }
         }
         if (waiting.isEmpty() || running >= maxDrives || !dispatcher.catalogReachable()) {
             return false;
         }
+        long firstDue = Long.MAX_VALUE;
         for (var it = waiting.iterator(); it.hasNext(); ) {
             BackgroundTask task = it.next();
+            Long yielded = yieldedAt.get(task);
+            if (holdBack && yielded != null && now < yielded + holdoffMillis) {
+                firstDue = Math.min(firstDue, yielded + holdoffMillis);
+                continue;
+            }
             if (dispatcher.usableForBackground(task.barcode(), d)) {
                 it.remove();
+                yieldedAt.remove(task);
                 advance();
                 running++;
                 slices++;
                 mounts += task.barcode().equals(d.mounted()) ? 0 : 1;
-                d.runAdmin(new SliceRun(task, d));
+                sliceDrives.add(d);
+                d.runAdmin(new SliceRun(task, d, budget.inEpisode(now) ? budget.episodes() : -1));
                 return true;
             }
+        }
+        if (firstDue != Long.MAX_VALUE) {
+            wakeAt(firstDue, now);
         }
         return false;
     }
@@ -193,11 +239,14 @@ public final class BackgroundWork {
     private final class SliceRun implements AdminTask, BackgroundTask.Slice {
         private final BackgroundTask task;
         private final DriveRunner drive;
+        private final long episode;
         private boolean ended;
 
-        SliceRun(BackgroundTask task, DriveRunner drive) {
+        /** {@code episode}: the contention episode the slice started in, -1 if none ran. */
+        SliceRun(BackgroundTask task, DriveRunner drive, long episode) {
             this.task = task;
             this.drive = drive;
+            this.episode = episode;
         }
 
         @Override
@@ -227,7 +276,8 @@ public final class BackgroundWork {
             }
             long now = advance();
             budget.userWaiting(now);
-            if (!own && running <= allowance() && budget.mayKeep()) {
+            // a slice begun before this episode gives its drive back at once: a short campaign gets every drive
+            if (!own && episode == budget.episodes() && running <= allowance() && budget.mayKeep()) {
                 return false;
             }
             yields++;
@@ -241,6 +291,7 @@ public final class BackgroundWork {
         @Override
         public void yielded() {
             end();
+            yieldedAt.put(task, loop.now());
             waiting.add(0, task);
         }
 
@@ -256,6 +307,7 @@ public final class BackgroundWork {
             ended = true;
             advance();
             running--;
+            sliceDrives.remove(drive);
             dispatcher.requestDispatch();
         }
     }

@@ -169,7 +169,7 @@ public final class Dispatcher {
                 continue;
             }
             Choice best = choose(d, now);
-            if (!own && best != null && background.runWithinShare(d, i == free.size() - 1)) {
+            if (!own && best != null && background.runWithinShare(d)) {
                 continue; // background work keeps its share of the drives while user work waits
             }
             if (own && (best == null || policy.keepMounted(d.queue(), best.queue))) {
@@ -182,6 +182,7 @@ public final class Dispatcher {
                 d.idle();
             }
         }
+        background.afterDispatch();
         afterDispatch.run();
     }
 

@@ -5,15 +5,16 @@ package org.tapeq.scheduler.engine.dispatch;
  * ({@code scheduler.backgroundShare}), counted over one contention episode. Owned by {@link BackgroundWork}, on
  * the loop.
  *
- * <p>Design notes. An <em>episode</em> begins when user work is seen waiting for a drive (a slice at its safe
- * point finds a ready queue and no free drive, or user work takes the last free drive while background tasks wait
- * for one) after none waited for {@code holdoff} ms, and ends {@code holdoff} ms after the last such sighting.
+ * <p>Design notes. An <em>episode</em> begins when user work is seen left unserved while a background slice holds
+ * a drive (after a dispatch pass, or by a slice at its safe point: a ready queue the slice's drive would take and
+ * no free drive for it) after none was for {@code holdoff} ms, and ends {@code holdoff} ms after the last such
+ * sighting. User work that got a drive is no sighting.
  * Over an episode it sums the drive-milliseconds background slices held ({@code background}) and those user work
  * held ({@code user}); the caller advances the sums with the drive counts in force since the last call, before
  * every change of them. Background work may keep a drive while user work waits only while {@code background <
- * share * user}, and take one only while {@code background + holdoff <= share * user}. At an episode's start both
- * sums are 0, so every slice gives its drive back at its next safe point: a short campaign is not delayed by
- * whole background batches. A long one earns background work its share as it goes: user work needing drive time
+ * share * user}, and take one only while {@code background + holdoff <= share * user}. A slice begun before the episode
+ * does not keep its drive at all ({@link BackgroundWork}): every drive background work held when the episode began
+ * is given back at its next safe point, so a short campaign is not delayed by whole background batches. A long one earns background work its share as it goes: user work needing drive time
  * {@code W} on {@code N} drives then ends by {@code (W + share * W) / N}, i.e. within {@code 1 + share} times its
  * time alone, plus the safe-point waits (docs/scheduler.md). The take margin is the hysteresis: a task that took a
  * drive has earned at least {@code holdoff} ms on it before the sums can make it give the drive back, so a slice
