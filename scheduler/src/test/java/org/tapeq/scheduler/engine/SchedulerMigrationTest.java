@@ -548,4 +548,50 @@ class SchedulerMigrationTest {
             assertEquals(RepackJob.DONE, f.catalog.migrationJobs().get(0).state());
         }
     }
+
+    /**
+     * During a migration the periodic verification still verifies the old-media cartridges it has not reached
+     * (their copies are the only ones until then), only not the one being repacked; the migration leaves a
+     * cartridge under verification until that ends, then empties it too.
+     */
+    @Test
+    void migration_periodicVerification_verifiesOldCartridgesNotYetReached_migrationWaitsForIt() throws IOException {
+        SchedulerConfig.Builder config = EngineFixture.testConfig().repackSpoolBytes(3_000_000).migrationRepacks(1);
+        try (EngineFixture f = EngineFixture.open(dir, config.build(), SchedulerMigrationTest::library)) {
+            fill(f);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.loop.runFor(1_000); // the migration and the repack of its first cartridge are recorded; then a kill -9
+            assertEquals(List.of(LTO8.get(0)), f.catalog.repackJobs().stream().map(RepackJob::source).toList());
+        }
+
+        try (EngineFixture f = EngineFixture.openTimed(dir, config.verifyPerWeek(1).build(),
+                SchedulerMigrationTest::library)) {
+            var policy = f.peekStatus().verifyPolicy();
+            assertEquals(2, policy.eligible(), String.valueOf(policy)); // not the one being repacked
+            assertEquals(LTO8.get(1), policy.lastStarted(), String.valueOf(policy));
+
+            MigrationReport done = runUntil(f, r -> !RepackJob.RUNNING.equals(r.state()));
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(LTO8, done.results().stream().filter(MigrationReport.CartridgeResult::emptied)
+                    .map(MigrationReport.CartridgeResult::barcode).sorted().toList(), String.valueOf(done));
+            assertTrue(f.catalog.lastVerification(LTO8.get(1)).isPresent(), "verified before it was emptied");
+        }
+    }
+
+    /** A cartridge under verification when the migration reaches it is repacked once the verification has ended. */
+    @Test
+    void migration_cartridgeUnderVerification_repackedAfterItNotFailed() throws IOException {
+        try (EngineFixture f = open()) {
+            fill(f);
+            f.scheduler.verifyCartridge(LTO8.get(0), 0);
+            f.loop.runFor(1);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+
+            MigrationReport done = runUntil(f, r -> !RepackJob.RUNNING.equals(r.state()));
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(LTO8, done.results().stream().filter(MigrationReport.CartridgeResult::emptied)
+                    .map(MigrationReport.CartridgeResult::barcode).sorted().toList(), String.valueOf(done));
+            assertTrue(f.catalog.lastVerification(LTO8.get(0)).isPresent(), "verified before it was emptied");
+        }
+    }
 }

@@ -233,7 +233,9 @@ public final class ReclaimPolicy {
                     ? "SUSPECT: its good files" : "live fraction below " + config.threshold());
             run.whenComplete((r, e) -> {
                 if (e != null) {
+                    // failed before its task was queued (spool, plan read): no repack ends to forget it
                     LOG.warn("Reclamation policy: repack of {} failed: {}", barcode, e.getMessage());
+                    onRefused.accept(barcode);
                 }
             });
         }
