@@ -122,9 +122,10 @@ final class Engine {
                 () -> tuning.aggregateFiles());
         this.verifications = new Verifications(lifecycle);
         this.repacks = new Repacks(lifecycle);
+        repacks.verifiedBy(verifications::busy);
         this.migrations = new Migrations(lifecycle, repacks, config.migrationRepacks());
-        this.relabels = new Relabels(lifecycle, repacks, migrations);
-        LifecycleWork work = new LifecycleWork(repacks, migrations, relabels);
+        this.relabels = new Relabels(lifecycle, repacks, migrations, verifications);
+        LifecycleWork work = new LifecycleWork(repacks, migrations, relabels, verifications);
         this.verifyPolicy = new VerifyPolicy(lifecycle, verifications, work, config.verifyPerWeek(),
                 config.verifySample());
         this.reclaim = new ReclaimPolicy(lifecycle, repacks, work, config.reclaim());

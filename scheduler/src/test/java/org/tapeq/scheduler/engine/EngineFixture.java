@@ -211,11 +211,20 @@ final class EngineFixture implements AutoCloseable {
      */
     static EngineFixture openTimed(Path dir, SchedulerConfig config, int drives, long capacity, String... barcodes)
             throws IOException {
+        return openTimed(dir, config, b -> {
+            b.drives(drives);
+            for (String barcode : barcodes) {
+                b.cartridge(barcode, MediaType.LTO9, capacity);
+            }
+        });
+    }
+
+    /** As {@link #openTimed(Path, SchedulerConfig, int, long, String...)} on the library {@code library} builds. */
+    static EngineFixture openTimed(Path dir, SchedulerConfig config, Consumer<SimLibraryBuilder> library)
+            throws IOException {
         VirtualEventLoop loop = new VirtualEventLoop(START);
-        SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7).bytes(dir.resolve("tapes")).drives(drives);
-        for (String barcode : barcodes) {
-            b.cartridge(barcode, MediaType.LTO9, capacity);
-        }
+        SimLibraryBuilder b = SimulatedLibrary.builder(loop).seed(7).bytes(dir.resolve("tapes"));
+        library.accept(b);
         Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
         EngineFixture f = new EngineFixture(dir, loop, b.build(), catalog, config, StageSpace.UNLIMITED);
         CompletableFuture<Void> started = f.scheduler.start();

@@ -163,6 +163,17 @@ class MigrationThroughputTest {
         System.out.printf("a full LTO-8 cartridge (12 TB) at the first rate: %.1f h%n",
                 12e12 / (mixed.bytes() / 1e3 / mixed.millis() * 1e6) / 3600);
         assertTrue(mixed.bytes() > 0 && lto9.bytes() > 0 && large.bytes() > 0 && single.bytes() > 0);
+        // what docs/operations.md says of these figures: they are not to drift silently
+        double mixedRate = mixed.bytes() / 1e3 / mixed.millis();
+        double lto9Rate = lto9.bytes() / 1e3 / lto9.millis();
+        double largeRate = large.bytes() / 1e3 / large.millis();
+        double singleRate = single.bytes() / 1e3 / single.millis();
+        assertTrue(Math.abs(lto9Rate - mixedRate) < mixedRate / 100,
+                "two LTO-9 drives within 1 % of one LTO-8 and one LTO-9: " + lto9Rate + " vs " + mixedRate);
+        assertTrue(largeRate > mixedRate, "larger aggregates faster: " + largeRate + " vs " + mixedRate);
+        assertTrue(singleRate < mixedRate, "one drive slower than a pair: " + singleRate + " vs " + mixedRate);
+        assertTrue(mixedRate < serial, "below streaming only: " + mixedRate + " vs " + serial);
+        assertEquals(101.5, mixedRate, 101.5 * 0.05, "the rate per drive pair the documentation quotes (MB/s)");
     }
 
     /**

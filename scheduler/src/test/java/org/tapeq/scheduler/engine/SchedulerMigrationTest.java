@@ -645,4 +645,110 @@ class SchedulerMigrationTest {
             assertEquals(RepackJob.DONE, f.catalog.migrationJobs().get(0).state());
         }
     }
+
+    /**
+     * During a migration the periodic verification still verifies the old-media cartridges it has not reached
+     * (their copies are the only ones until then), only not the one being repacked; the migration leaves a
+     * cartridge under verification until that ends, then empties it too.
+     */
+    @Test
+    void migration_periodicVerification_verifiesOldCartridgesNotYetReached_migrationWaitsForIt() throws IOException {
+        SchedulerConfig.Builder config = EngineFixture.testConfig().repackSpoolBytes(3_000_000).migrationRepacks(1);
+        try (EngineFixture f = EngineFixture.open(dir, config.build(), SchedulerMigrationTest::library)) {
+            fill(f);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.loop.runFor(1_000); // the migration and the repack of its first cartridge are recorded; then a kill -9
+            assertEquals(List.of(LTO8.get(0)), f.catalog.repackJobs().stream().map(RepackJob::source).toList());
+        }
+
+        try (EngineFixture f = EngineFixture.openTimed(dir, config.verifyPerWeek(1).build(),
+                SchedulerMigrationTest::library)) {
+            var policy = f.peekStatus().verifyPolicy();
+            assertEquals(2, policy.eligible(), String.valueOf(policy)); // not the one being repacked
+            assertEquals(LTO8.get(1), policy.lastStarted(), String.valueOf(policy));
+
+            MigrationReport done = runUntil(f, r -> !RepackJob.RUNNING.equals(r.state()));
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(LTO8, done.results().stream().filter(MigrationReport.CartridgeResult::emptied)
+                    .map(MigrationReport.CartridgeResult::barcode).sorted().toList(), String.valueOf(done));
+            assertTrue(f.catalog.lastVerification(LTO8.get(1)).isPresent(), "verified before it was emptied");
+        }
+    }
+
+    /** A cartridge under verification when the migration reaches it is repacked once the verification has ended. */
+    @Test
+    void migration_cartridgeUnderVerification_repackedAfterItNotFailed() throws IOException {
+        try (EngineFixture f = open()) {
+            fill(f);
+            f.scheduler.verifyCartridge(LTO8.get(0), 0);
+            f.loop.runFor(1);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+
+            MigrationReport done = runUntil(f, r -> !RepackJob.RUNNING.equals(r.state()));
+            assertEquals(RepackJob.DONE, done.state(), String.valueOf(done));
+            assertEquals(LTO8, done.results().stream().filter(MigrationReport.CartridgeResult::emptied)
+                    .map(MigrationReport.CartridgeResult::barcode).sorted().toList(), String.valueOf(done));
+            assertTrue(f.catalog.lastVerification(LTO8.get(0)).isPresent(), "verified before it was emptied");
+        }
+    }
+
+    /**
+     * A crash after the cartridges were closed for a migration but before its record reached the catalog leaves
+     * them closed with no migration: the next start reopens them. One closed by a recorded (here: cancelled)
+     * migration stays closed, as documented.
+     */
+    @Test
+    void migrate_crashBeforeItsRecord_closedCartridgesReopenedAtTheNextStart() throws IOException {
+        try (EngineFixture f = open()) {
+            fill(f);
+            for (String barcode : LTO8) {
+                CartridgeRecord c = f.catalog.cartridge(barcode).orElseThrow();
+                assertEquals(CartridgeState.APPENDABLE, c.state(), String.valueOf(c));
+                // as the closes left them, the migration's record not written: then a kill -9
+                f.catalog.putCartridge(c.withState(CartridgeState.FULL, "closed for writing: being migrated to LTO-9"));
+            }
+        }
+
+        try (EngineFixture f = open()) {
+            for (String barcode : LTO8) {
+                CartridgeRecord c = f.catalog.cartridge(barcode).orElseThrow();
+                assertEquals(CartridgeState.APPENDABLE, c.state(), String.valueOf(c));
+                assertNull(c.reason(), String.valueOf(c));
+            }
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            f.loop.runFor(1_000);
+            f.await(f.scheduler.cancelMigration());
+        }
+
+        try (EngineFixture f = open()) {
+            long closed = LTO8.stream().filter(b -> f.catalog.cartridge(b).orElseThrow().state()
+                    == CartridgeState.FULL).count();
+            assertTrue(closed >= 2, "the cartridges the cancelled migration did not reach stay closed");
+        }
+    }
+
+    /**
+     * Two repacks and one target: the second waits for a target; a cancel ends it at once, not at its next look
+     * for a target.
+     */
+    @Test
+    void migrate_repackWaitingForATarget_cancelEndsItAtOnce() throws IOException {
+        SchedulerConfig config = EngineFixture.testConfig().repackSpoolBytes(3_000_000).maxBackgroundDrives(2)
+                .build();
+        try (EngineFixture f = EngineFixture.open(dir, config, SchedulerMigrationTest::library)) {
+            fill(f, LTO8, L9A);
+            f.scheduler.migrate("LTO8", "LTO9", null);
+            runUntil(f, r -> f.peekStatus().repacks().stream()
+                    .anyMatch(p -> "waiting for a target".equals(p.state())));
+            String waiting = f.peekStatus().repacks().stream()
+                    .filter(p -> "waiting for a target".equals(p.state())).findFirst().orElseThrow().source();
+
+            f.scheduler.cancelRepack(waiting);
+            f.loop.runFor(1);
+
+            RepackReport r = f.peekStatus().repacks().stream().filter(p -> p.source().equals(waiting))
+                    .findFirst().orElseThrow();
+            assertEquals(RepackJob.CANCELLED, r.state(), String.valueOf(r));
+        }
+    }
 }

@@ -20,6 +20,7 @@ import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.RemoveRequest;
 import org.tapeq.scheduler.model.StageRequest;
 
 /** Cartridge verification as background work, on the simulated library in virtual time. */
@@ -180,6 +181,42 @@ class SchedulerVerifyTest {
                     second::join);
             assertTrue(twice.getCause().getMessage().contains("already being verified"), twice.getMessage());
             assertEquals("done", verification(f, A).state());
+        }
+    }
+
+    /**
+     * While a verification of a cartridge is queued or running, neither a relabel (even --force) nor a repack of it
+     * starts: emptied or relabelled under it, the verification would find its files gone and mark it SUSPECT.
+     */
+    @Test
+    void verify_queued_relabelAndRepackOfTheCartridgeRefusedUntilItEnds() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().repackSpoolBytes(3_000_000).build(),
+                1, CAPACITY, A, B)) {
+            f.label("raw", A);
+            flush(f, 0, 4, "atlas:raw@osm");
+            f.label("raw", B);
+            f.scheduler.verifyCartridge(A, 0);
+            f.loop.runFor(1);
+            assertEquals("queued", verification(f, A).state());
+
+            var repack = f.scheduler.repackCartridge(A, null);
+            f.loop.runFor(1);
+            for (int i = 0; i < 4; i++) { // every file removed: a relabel --force would now replace the tape
+                f.scheduler.remove(new RemoveRequest(10_000 + i, EngineFixture.pnfsid(i), "atlas"));
+            }
+            f.loop.runFor(500);
+            var relabel = f.scheduler.relabelCartridge(A, null, true);
+            f.loop.runFor(1);
+            for (var refused : List.of(relabel, repack)) {
+                CompletionException e = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                        refused::join);
+                assertTrue(e.getCause().getMessage().contains("a verification of the cartridge is queued or running"),
+                        e.getMessage());
+            }
+
+            f.loop.runUntilIdle();
+            assertFalse(List.of("queued", "running").contains(verification(f, A).state()));
+            assertEquals(CartridgeState.APPENDABLE, f.catalog.cartridge(A).orElseThrow().state());
         }
     }
 

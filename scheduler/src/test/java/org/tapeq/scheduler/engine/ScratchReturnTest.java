@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,6 +150,48 @@ class ScratchReturnTest {
             assertEquals(CartridgeState.EMPTY, a.state(), String.valueOf(a));
             assertTrue(a.reason().contains("was SUSPECT"), a.reason());
             assertEquals(List.of(), f.peekStatus().relabels());
+        }
+    }
+
+    /**
+     * A repack the policy started that fails after its start was accepted (the spool directory cannot be opened)
+     * no longer lists the cartridge for the scratch pool: the operator's own repack later leaves it EMPTY.
+     */
+    @Test
+    void relabelOn_policyRepackFailsAfterStart_operatorsLaterRepackLeavesItEmpty() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config(true), 1, CAPACITY, A, B, C)) {
+            fill(f);
+            f.await(f.scheduler.reclaim().pause("test"));
+            makeASparse(f);
+            Path blocker = dir.resolve("spool").resolve(A);
+            Files.createDirectories(blocker.getParent());
+            Files.writeString(blocker, "not a directory"); // the spool cannot be opened: the repack fails late
+            f.scheduler.reclaim().resume();
+            f.loop.runUntilIdle();
+            assertEquals(List.of(), f.catalog.repackJobs().stream().map(j -> j.source()).toList());
+            Files.delete(blocker);
+
+            f.await(f.scheduler.repackCartridge(A, null)); // the operator's own repack
+            f.loop.runUntilIdle();
+
+            CartridgeRecord a = f.catalog.cartridge(A).orElseThrow();
+            assertEquals(CartridgeState.EMPTY, a.state(), String.valueOf(a));
+            assertEquals("", f.catalog.setting(ScratchReturn.PENDING_SETTING).orElse(""));
+        }
+    }
+
+    /** A queued verification keeps the policy off the cartridge: no repack (and so no relabel) under it. */
+    @Test
+    void relabelOn_verificationQueued_policyDoesNotRepackTheCartridge() throws IOException {
+        try (EngineFixture f = EngineFixture.open(dir, config(true), 1, CAPACITY, A, B, C)) {
+            fill(f);
+            f.await(f.scheduler.reclaim().pause("test"));
+            makeASparse(f);
+            f.scheduler.verifyCartridge(A, 0);
+            f.scheduler.reclaim().resume();
+            f.loop.runFor(1);
+
+            assertEquals(List.of(), f.catalog.repackJobs().stream().map(j -> j.source()).toList());
         }
     }
 

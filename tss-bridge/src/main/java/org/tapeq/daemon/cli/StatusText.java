@@ -131,8 +131,13 @@ final class StatusText {
                 && bg.path("waiting").asInt() == 0)) {
             return;
         }
-        out.printf("background: %d running (of at most %d drives), %d waiting for a drive%n",
-                bg.path("running").asInt(), bg.path("maxDrives").asInt(), bg.path("waiting").asInt());
+        int forTarget = 0;
+        for (JsonNode r : s.path("repacks")) {
+            forTarget += "waiting for a target".equals(r.path("state").asText()) ? 1 : 0;
+        }
+        out.printf("background: %d running (of at most %d drives), %d waiting for a drive%s%n",
+                bg.path("running").asInt(), bg.path("maxDrives").asInt(), bg.path("waiting").asInt(),
+                forTarget == 0 ? "" : ", " + forTarget + " repacks waiting for a target");
         for (JsonNode v : s.path("verifications")) {
             // unchecked: read whole, but the catalog's checksum is not an Adler-32 to compare with - not good
             out.printf("  verify %s %-7s %d/%d aggregates%s: %d good, %d unchecked, %d bad, %d unreadable%s%n",

@@ -85,6 +85,19 @@ class StatusTextTest {
     }
 
     @Test
+    void repack_waitingForATarget_countedOnTheBackgroundLine() throws Exception {
+        String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
+                + "\"policy\":\"tapeq\",\"now\":1000000,\"background\":{\"waiting\":0,\"running\":1,"
+                + "\"maxDrives\":2},\"verifications\":[],\"repacks\":[{\"source\":\"A00042L8\","
+                + "\"targetFamily\":\"atlas\",\"state\":\"waiting for a target\",\"target\":null,"
+                + "\"filesTotal\":500,\"bytesTotal\":5000000000,\"filesDone\":0,\"bytesDone\":0,"
+                + "\"filesFailed\":0,\"spooledFiles\":40,\"spooledBytes\":400000000,\"failed\":[],"
+                + "\"emptied\":false,\"started\":400000,\"ended\":0,\"error\":null}]}}");
+        assertTrue(text.contains("background: 1 running (of at most 2 drives), 0 waiting for a drive, 1 repacks"
+                + " waiting for a target"), text);
+    }
+
+    @Test
     void repack_showsItsRateSinceItWasAskedFor() throws Exception {
         String text = print("{\"version\":\"1\",\"startedMillis\":0,\"nowMillis\":1000,\"scheduler\":{"
                 + "\"policy\":\"tapeq\",\"now\":1000000,\"background\":{\"waiting\":0,\"running\":1,"

@@ -174,7 +174,7 @@ final class MigrationTask {
         while (moving.size() < Math.max(1, slots.getAsInt()) && (next = next()) != null) {
             startRepack(next);
         }
-        if (moving.isEmpty()) {
+        if (moving.isEmpty() && !waiting()) {
             end(RepackJob.DONE, null);
         } else if (timer == null) {
             schedule(TICK_MILLIS);
@@ -200,14 +200,27 @@ final class MigrationTask {
         });
     }
 
-    /** The first cartridge neither tried nor in flight, or null. */
+    /**
+     * The first cartridge neither tried nor in flight, or null; one a verification has in hand waits for its end
+     * (a repack of it would be refused).
+     */
     private String next() {
         for (String barcode : job.cartridges()) {
-            if (!results.containsKey(barcode) && !moving.contains(barcode)) {
+            if (!results.containsKey(barcode) && !moving.contains(barcode) && !repacks.verifying(barcode)) {
                 return barcode;
             }
         }
         return null;
+    }
+
+    /** Whether a cartridge neither tried nor in flight is left (one {@link #next} passes over while verified). */
+    private boolean waiting() {
+        for (String barcode : job.cartridges()) {
+            if (!results.containsKey(barcode) && !moving.contains(barcode)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void record(String barcode, RepackReport r) {

@@ -24,6 +24,8 @@ import org.tapeq.scheduler.model.MediaType;
 public final class Migrations {
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
+    /** The reason a migration closes its old media's cartridges with, followed by the target media's name. */
+    static final String CLOSED_REASON = "closed for writing: being migrated to ";
 
     private final LifecycleContext ctx;
     private final Repacks repacks;
@@ -60,6 +62,11 @@ public final class Migrations {
                 "unknown media type '" + to + "' (known: LTO-8, LTO-9, TS1160)"));
         if (source.equals(target)) {
             throw new IllegalArgumentException("migrate: source and target media are both " + source.name());
+        }
+        if (recording != null) {
+            // not yet a task: a cancel could not reach it; during a catalog outage its record waits for the catalog
+            throw new IllegalStateException("migration " + recording.id() + " is being recorded (the catalog has not"
+                    + " confirmed its start yet); see tapeq status, and ask again once it has started or failed");
         }
         if (!running().isEmpty()) {
             throw new IllegalStateException("migration " + running().get(0).id() + " is running; cancel it first"
@@ -104,8 +111,7 @@ public final class Migrations {
             // every cartridge of the old media in scope, empty ones too: no new file lands on the old media
             if (inScope(c, source.name(), family) && c.state().writable()) {
                 closed.add(c);
-                ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, "closed for writing: being migrated to "
-                        + target.name()));
+                ctx.queues().updateCartridge(c.withState(CartridgeState.FULL, CLOSED_REASON + target.name()));
             }
         }
         CompletableFuture<MigrationReport> started = new CompletableFuture<>();
@@ -232,6 +238,29 @@ public final class Migrations {
             task.restore(repackJobs);
             keep(task);
             task.begin();
+        }
+        reopenUnrecorded(jobs);
+    }
+
+    /**
+     * Reopens the cartridges closed for a migration whose record never reached the catalog (a crash between the
+     * closes and the record, kill -9 included): closed with {@link #CLOSED_REASON} but in the scope of no migration
+     * the catalog holds, ended ones included (after a cancel the cartridges not reached stay closed on purpose).
+     */
+    private void reopenUnrecorded(List<MigrationJob> jobs) {
+        for (CartridgeRecord c : ctx.cartridges().all()) {
+            if (c.state() != CartridgeState.FULL || c.reason() == null || !c.reason().startsWith(CLOSED_REASON)) {
+                continue;
+            }
+            boolean recorded = false;
+            for (MigrationJob job : jobs) {
+                recorded |= inScope(c, job.fromMedia(), job.family());
+            }
+            if (!recorded) {
+                LOG.warn("Cartridge {} was {} but no migration of it was recorded (a crash while it started):"
+                        + " reopened for writing", c.barcode(), c.reason());
+                ctx.queues().updateCartridge(c.withState(CartridgeState.APPENDABLE, null));
+            }
         }
     }
 

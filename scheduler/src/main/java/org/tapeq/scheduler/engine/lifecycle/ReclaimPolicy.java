@@ -31,9 +31,10 @@ import org.tapeq.scheduler.time.EventLoop;
  * runs while nothing changes (a cartridge too young is looked at again when it is old enough). A look starts
  * repacks ({@link Repacks#start}, the source's own family) for the first candidates while fewer than
  * {@code reclaim.maxRepacks} repacks are unfinished and the policy is not paused; a cartridge other lifecycle work
- * has in hand ({@link LifecycleWork}: a repack, a relabel, a running migration moving off its media) is not a
- * candidate, and no repack writes to the media a running migration is moving off ({@link Repacks#neverTarget}). A cartridge whose last
- * repack failed, was cancelled or left files it could not read is left to the operator. The pause is an operator setting in
+ * has in hand ({@link LifecycleWork}: a repack, a relabel, a verification, a running migration moving off its
+ * media) is not a candidate, and no repack writes to the media a running migration is moving off
+ * ({@link Repacks#neverTarget}). A cartridge whose last repack failed, was cancelled or left files it could not
+ * read is left to the operator. The pause is an operator setting in
  * the catalog ({@link #PAUSED_SETTING}), read once at start, so it outlives a restart; it stops new repacks
  * only: started ones run on (background work yields to user work anyway; {@code tapeq cartridge repack VID
  * --cancel} stops one).
@@ -233,7 +234,9 @@ public final class ReclaimPolicy {
                     ? "SUSPECT: its good files" : "live fraction below " + config.threshold());
             run.whenComplete((r, e) -> {
                 if (e != null) {
+                    // failed before its task was queued (spool, plan read): no repack ends to forget it
                     LOG.warn("Reclamation policy: repack of {} failed: {}", barcode, e.getMessage());
+                    onRefused.accept(barcode);
                 }
             });
         }

@@ -34,14 +34,16 @@ public final class Relabels {
     private final LifecycleContext ctx;
     private final Repacks repacks;
     private final Migrations migrations;
+    private final Verifications verifications;
     private final Map<String, RelabelTask> latest = new LinkedHashMap<>();
     /** Cartridges whose intent is being recorded (not yet a task). */
     private final Map<String, String> starting = new LinkedHashMap<>();
 
-    public Relabels(LifecycleContext ctx, Repacks repacks, Migrations migrations) {
+    public Relabels(LifecycleContext ctx, Repacks repacks, Migrations migrations, Verifications verifications) {
         this.ctx = ctx;
         this.repacks = repacks;
         this.migrations = migrations;
+        this.verifications = verifications;
     }
 
     /**
@@ -113,6 +115,10 @@ public final class Relabels {
         if (repacks.unfinished(barcode)) {
             return "relabel " + barcode + ": a repack of the cartridge is under way; relabel it once the repack"
                     + " has ended (tapeq status)";
+        }
+        if (verifications.busy(barcode)) {
+            return "relabel " + barcode + ": a verification of the cartridge is queued or running; cancel it"
+                    + " (tapeq cartridge verify --cancel " + barcode + ") or relabel once it has ended";
         }
         String migrating = migrations.relabelRefusal(c, family != null ? family : c.family());
         if (migrating != null) {

@@ -229,9 +229,12 @@ final class RepackTask implements BackgroundTask {
         }
     }
 
-    /** Cancels: a queued repack ends at once, a running one at its next boundary, a preparing one when prepared. */
+    /**
+     * Cancels: a queued repack or one waiting for a target ends at once, a running one at its next boundary, a
+     * preparing one when prepared.
+     */
     void cancel() {
-        if (ctx.background().remove(this)) {
+        if (ctx.background().remove(this) || writes.stopWaiting()) {
             cancelled();
         } else {
             cancelRequested = true;

@@ -25,6 +25,7 @@ import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.time.EventLoop;
 
 /**
  * The write half of a {@link RepackTask}: the spooled files of a batch grouped by dataset into aggregates (within
@@ -45,6 +46,8 @@ import org.tapeq.scheduler.tape.WrittenFile;
 final class RepackWrites {
 
     private static final Logger LOG = LoggerFactory.getLogger(RepackWrites.class);
+    /** The state of a repack whose spool batch waits until a cartridge that would do is no other repack's target. */
+    static final String WAITING_FOR_TARGET = "waiting for a target";
     /** Writes of one aggregate (each on a target chosen again) before the repack stops. */
     static final int WRITE_ATTEMPTS = 3;
     /** How long a repack whose only possible targets are other repacks' waits before it looks again. */
@@ -60,6 +63,8 @@ final class RepackWrites {
     /** Targets that could not be mounted in this repack. */
     private final Set<String> avoid = new HashSet<>();
     private String target;
+    /** The next look for a target while {@link #WAITING_FOR_TARGET}, or null. */
+    private EventLoop.Timer waitTimer;
 
     /** One aggregate to write. */
     private static final class Chunk {
@@ -204,8 +209,9 @@ final class RepackWrites {
 
     /** Every cartridge that would do is another repack's target: looks again later, holding no drive. */
     private void waitForTarget() {
-        task.state = "waiting for a target";
-        ctx.loop().schedule(TARGET_WAIT_MILLIS, () -> {
+        task.state = WAITING_FOR_TARGET;
+        waitTimer = ctx.loop().schedule(TARGET_WAIT_MILLIS, () -> {
+            waitTimer = null;
             if (task.ended()) {
                 return;
             }
@@ -215,6 +221,16 @@ final class RepackWrites {
             }
             nextTarget();
         });
+    }
+
+    /** Stops waiting for a target (a cancel): true if it was waiting, the task then holds nothing to finish. */
+    boolean stopWaiting() {
+        if (waitTimer == null) {
+            return false;
+        }
+        waitTimer.cancel();
+        waitTimer = null;
+        return true;
     }
 
     private String noTarget(Chunk c) {

@@ -40,6 +40,8 @@ public final class Repacks {
     private final List<Consumer<RepackReport>> onEnded = new ArrayList<>();
     /** Cartridges no repack may write to ({@link #neverTarget}). */
     private Predicate<CartridgeRecord> neverTarget = c -> false;
+    /** Cartridges a verification has in hand ({@link #verifiedBy}): no repack starts on one. */
+    private Predicate<String> verifying = b -> false;
 
     public Repacks(LifecycleContext ctx) {
         this.ctx = ctx;
@@ -112,7 +114,22 @@ public final class Repacks {
             return "cartridge " + source + " is already being repacked"
                     + (running != null && !running.ended() ? " (" + running.report().state() + ")" : "");
         }
+        if (verifying.test(source)) {
+            // emptied under it, the verification would find its files gone and mark the cartridge SUSPECT
+            return "repack " + source + ": a verification of the cartridge is queued or running; cancel it"
+                    + " (tapeq cartridge verify --cancel " + source + ") or repack once it has ended";
+        }
         return null;
+    }
+
+    /** Tells which cartridges a verification has in hand (queued or running): no repack of one starts. */
+    public void verifiedBy(Predicate<String> busy) {
+        verifying = busy;
+    }
+
+    /** Whether a verification has the cartridge in hand, so a repack of it would be refused. */
+    boolean verifying(String barcode) {
+        return verifying.test(barcode);
     }
 
     /** Rules a cartridge out as any repack's target from now on (a migration: the media it is moving off). */

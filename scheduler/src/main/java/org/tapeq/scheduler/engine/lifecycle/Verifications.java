@@ -108,6 +108,12 @@ public final class Verifications {
         return task.report();
     }
 
+    /** Whether a verification of the cartridge is queued or running. */
+    public boolean busy(String barcode) {
+        VerifyTask task = latest.get(barcode);
+        return task != null && !task.ended();
+    }
+
     /** The latest verification of each cartridge verified in this run, in the order they were asked for. */
     public List<VerifyReport> reports() {
         List<VerifyReport> all = new ArrayList<>(latest.size());

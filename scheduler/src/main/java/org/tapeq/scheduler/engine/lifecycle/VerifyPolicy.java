@@ -18,12 +18,13 @@ import org.tapeq.scheduler.time.EventLoop;
  * yielding to user work) every week / perWeek, of the cartridge verified longest ago, never-verified ones first.
  *
  * <p>Design notes. On the loop, driven by its own timer. Each look reads the last verification time of every
- * eligible cartridge (appendable or full, enabled, with tape files, and no other lifecycle work has in hand: not
- * being repacked, relabelled or moved off by a running migration, see {@link LifecycleWork}) from the catalog on the writer, then on the
- * loop: if the verification it started last is still queued or running it looks again later; otherwise, when the
- * interval has passed since it last started one (at start: since the latest verification the catalog records, so
- * a restart does not start one at once), it starts the oldest, and if that one is refused (no live file) the
- * next. A failing verification makes its cartridge SUSPECT as any verification does; a SUSPECT cartridge is no
+ * eligible cartridge (appendable or full, enabled, with tape files, and no lifecycle work on it now: not being
+ * repacked, also by a migration, relabelled or verified, see {@link LifecycleWork#busy}; a cartridge a running
+ * migration has yet to reach is still verified, its copy being the only one until then) from the catalog on the
+ * writer, then on the loop: if the verification it started last is still queued or running it looks again
+ * later; otherwise, when the interval has passed since it last started one (at start: since the latest
+ * verification the catalog records, so a restart does not start one at once), it starts the oldest, and if that
+ * one is refused (no live file) the next. A failing verification makes its cartridge SUSPECT as any verification does; a SUSPECT cartridge is no
  * longer eligible. The times come from the loop, so the same code runs in virtual time.
  */
 public final class VerifyPolicy {
@@ -91,7 +92,7 @@ public final class VerifyPolicy {
         List<String> barcodes = new ArrayList<>();
         for (CartridgeRecord c : ctx.cartridges().all()) {
             if ((c.state() == CartridgeState.APPENDABLE || c.state() == CartridgeState.FULL) && !c.disabled()
-                    && c.tapeFiles() > 0 && work.handling(c) == null) {
+                    && c.tapeFiles() > 0 && work.busy(c) == null) {
                 barcodes.add(c.barcode());
             }
         }
