@@ -97,6 +97,20 @@ class GroupCommitTest {
         }
     }
 
+    /** A timing that notes the size of every transaction that committed aggregates. */
+    static CatalogWriter.Timing batchSizes(List<Integer> sizes) {
+        return new CatalogWriter.Timing() {
+            @Override
+            public void taskDone(CatalogWriter.Kind kind, long nanos) {
+            }
+
+            @Override
+            public void batchCommitted(int aggregates) {
+                sizes.add(aggregates);
+            }
+        };
+    }
+
     /** Holds the writer busy until the latch opens, as a commit in flight would. */
     static void busy(CatalogWriter writer, CountDownLatch release) {
         writer.submit(CatalogWriter.Kind.READ, () -> {
@@ -130,7 +144,8 @@ class GroupCommitTest {
         try (RealTimeEventLoop loop = new RealTimeEventLoop("group-commit-test", 1);
              JdbcCatalog real = catalogWithTape()) {
             Catalog catalog = recording(real, transactions);
-            CatalogWriter writer = CatalogWriter.threaded(loop, 4, CatalogWriter.Timing.NONE);
+            List<Integer> committed = new CopyOnWriteArrayList<>();
+            CatalogWriter writer = CatalogWriter.threaded(loop, 4, batchSizes(committed));
             CountDownLatch release = new CountDownLatch(1);
             Ends ends = new Ends();
             CountDownLatch submitted = new CountDownLatch(1);
@@ -154,6 +169,7 @@ class GroupCommitTest {
                 assertEquals(3, after.tapeFiles(), "cartridge read after the whole batch, tape file " + tf);
             }
             assertEquals(3, real.aggregates(TAPE).size());
+            assertEquals(List.of(3), committed, "the timing is told the transaction's size");
             Poll.until("writer drained", () -> writer.depth() == 0);
         }
     }
@@ -164,7 +180,8 @@ class GroupCommitTest {
         try (RealTimeEventLoop loop = new RealTimeEventLoop("group-commit-test", 1);
              JdbcCatalog real = catalogWithTape()) {
             Catalog catalog = recording(real, transactions);
-            CatalogWriter writer = CatalogWriter.threaded(loop, 4, CatalogWriter.Timing.NONE);
+            List<Integer> committed = new CopyOnWriteArrayList<>();
+            CatalogWriter writer = CatalogWriter.threaded(loop, 4, batchSizes(committed));
             CountDownLatch release = new CountDownLatch(1);
             Ends ends = new Ends();
             List<Integer> seenByRead = new CopyOnWriteArrayList<>();
@@ -195,6 +212,7 @@ class GroupCommitTest {
             assertTrue(ends.byTapeFile.get(4) instanceof CartridgeRecord, "4: " + ends.byTapeFile.get(4));
             assertEquals(List.of(1, 2, 3, 4), ends.order, "told in submission order");
             assertEquals(List.of(1), seenByRead, "the batch recorded its good aggregate before the read");
+            assertEquals(List.of(1, 2), committed, "sizes of the transactions that committed");
             assertEquals(List.of(1, 3, 4),
                     real.aggregates(TAPE).stream().map(AggregateRecord::tapeFile).toList());
             Poll.until("writer drained", () -> writer.depth() == 0);
