@@ -183,7 +183,11 @@ public final class SmallFilesBenchmark {
 
         try (Daemon daemon = Daemon.start(DaemonConfig.load(writeConfig()))) {
             Bulk stage = bulk(daemon, true);
+            CatalogCommits beforeFlush = CatalogCommits.of(daemon);
             Bulk flush = bulk(daemon, false);
+            CatalogCommits commits = CatalogCommits.of(daemon).since(beforeFlush);
+            System.out.printf(Locale.ROOT, "flush: %,d aggregates recorded in %,d catalog commit transactions%n",
+                    commits.aggregates(), commits.transactions());
             Latency stageIdle = idle(daemon, true);
             Latency flushIdle = idle(daemon, false);
             System.out.println();
@@ -198,10 +202,12 @@ public final class SmallFilesBenchmark {
                             + "\"stage_wait_median_ms\": %.1f, \"stage_wait_p90_ms\": %.1f, "
                             + "\"flush_wait_median_ms\": %.1f, \"flush_wait_p90_ms\": %.1f, "
                             + "\"stage_daemon_cpu_ms\": %.3f, \"flush_daemon_cpu_ms\": %.3f, "
+                            + "\"flush_aggregates\": %d, \"flush_transactions\": %d, "
                             + "\"stage_cpu\": \"%s\", \"flush_cpu\": \"%s\"}%n", label.replace("\"", "'"), n,
                     stage.rate(), stage.seconds, flush.rate(), flush.seconds, stageIdle.median(), stageIdle.max(),
                     flushIdle.median(), flushIdle.max(), stage.medianMs, stage.p90Ms, flush.medianMs, flush.p90Ms,
-                    stage.daemonMsPer, flush.daemonMsPer, stage.cpu, flush.cpu);
+                    stage.daemonMsPer, flush.daemonMsPer, commits.aggregates(), commits.transactions(), stage.cpu,
+                    flush.cpu);
         }
     }
 
@@ -585,7 +591,10 @@ public final class SmallFilesBenchmark {
     }
 
     private Path writeConfig() throws IOException {
-        return BenchDaemonConfig.write(base, dir.base(), state, speed, drives, cartridges, "stageBuffer: 100TB");
+        Path file = BenchDaemonConfig.write(base, dir.base(), state, speed, drives, cartridges, "stageBuffer: 100TB");
+        // /metrics on a free local port: CatalogCommits reads the commit task count there
+        Files.writeString(file, Files.readString(file).replace("  bind: off", "  bind: 127.0.0.1:0"));
+        return file;
     }
 
     private static double seconds(long nanos) {

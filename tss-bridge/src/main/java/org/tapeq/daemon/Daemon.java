@@ -46,6 +46,7 @@ import org.tapeq.daemon.config.LibraryConfig;
 import org.tapeq.daemon.control.ControlServer;
 import org.tapeq.daemon.http.HttpEndpoint;
 import org.tapeq.daemon.metrics.Cached;
+import org.tapeq.daemon.metrics.CatalogTimingMetrics;
 import org.tapeq.daemon.metrics.DaemonMetrics;
 import org.tapeq.daemon.metrics.DriveMetrics;
 import org.tapeq.daemon.metrics.StateMetrics;
@@ -250,7 +251,7 @@ public final class Daemon implements AutoCloseable {
         driveMetrics = new DriveMetrics(metrics.registry());
         scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
                 .config(config.schedulerConfig()).listener(DirectoryBridge.LISTENER).io(io)
-                .catalogTiming((kind, nanos) -> metrics.catalogTask(kind.label(), nanos / 1e9))
+                .catalogTiming(CatalogTimingMetrics.of(metrics))
                 .driveObserver(also == DriveObserver.NONE ? driveMetrics : DriveObserver.both(driveMetrics, also))
                 .stageSpace(DirectoryBridge.STAGE_SPACE).repackSpool(config.state().resolve(REPACK_SPOOL)).build();
         catalogHealth.follow(scheduler);

@@ -118,6 +118,16 @@ public final class DaemonMetrics {
             .withoutExemplars()
             .register(registry);
 
+    private final Histogram catalogBatches = Histogram.builder()
+            .name("tapeq_catalog_commit_batch_aggregates")
+            .help("Aggregate commits recorded per catalog transaction (group commit: the commits that queued up "
+                    + "while the catalog writer was busy share one; a failed shared transaction is followed by one "
+                    + "per aggregate)")
+            .classicOnly()
+            .classicUpperBounds(1, 2, 4, 8, 16, 32, 64)
+            .withoutExemplars()
+            .register(registry);
+
     public DaemonMetrics() {
         // The JVM's memory, GC, threads, class loading, and the process's CPU, memory and open files.
         JvmMetrics.builder().register(registry);
@@ -143,6 +153,11 @@ public final class DaemonMetrics {
     /** A catalog writer task of this kind took {@code seconds}. */
     public void catalogTask(String kind, double seconds) {
         catalogTasks.labelValues(kind).observe(seconds);
+    }
+
+    /** A catalog transaction recorded {@code aggregates} aggregate commits. */
+    public void catalogBatch(int aggregates) {
+        catalogBatches.observe(aggregates);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.tapeq.scheduler.engine.store.CatalogWriter;
 
 class DaemonMetricsTest {
 
@@ -33,5 +34,22 @@ class DaemonMetricsTest {
                 scrape);
         assertTrue(scrape.contains("tapeq_catalog_queue_depth 7.0"), scrape);
         assertTrue(scrape.contains("tapeq_io_backlog 3.0"), scrape);
+    }
+
+    @Test
+    void catalogTransactions_areCountedByTheirAggregates() {
+        DaemonMetrics metrics = new DaemonMetrics();
+        CatalogWriter.Timing timing = CatalogTimingMetrics.of(metrics);
+        timing.batchCommitted(1);
+        timing.batchCommitted(3);
+        timing.batchCommitted(3);
+        timing.taskDone(CatalogWriter.Kind.COMMIT, 2_000_000);
+
+        String scrape = new String(metrics.scrape());
+        assertTrue(scrape.contains("tapeq_catalog_commit_batch_aggregates_count 3"), scrape);
+        assertTrue(scrape.contains("tapeq_catalog_commit_batch_aggregates_sum 7.0"), scrape);
+        assertTrue(scrape.contains("tapeq_catalog_commit_batch_aggregates_bucket{le=\"2.0\"} 1"), scrape);
+        assertTrue(scrape.contains("tapeq_catalog_commit_batch_aggregates_bucket{le=\"4.0\"} 3"), scrape);
+        assertTrue(scrape.contains("tapeq_catalog_task_duration_seconds_count{kind=\"commit\"} 1"), scrape);
     }
 }

@@ -3,7 +3,6 @@ package org.tapeq.scheduler.engine.store;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -59,9 +58,10 @@ import org.tapeq.scheduler.time.Threads;
  * exactly the order of calls it saw without batching (the joined commits run where they were submitted, with
  * no other task between them), every read or barrier submitted after a commit still runs after it, and
  * nothing is reported before its transaction ended: the completions go to the loop, one per aggregate, in
- * submission order, only after the shared transaction committed (or failed). A failed transaction fails every
- * aggregate of the batch and no other (none of them is recorded, so none is acknowledged); an unreachable
- * catalog runs the same batch again, like any task. The cartridge record each commit is told is read after the
+ * submission order, only after the shared transaction committed (or failed), each in a try of its own so a
+ * completion that throws leaves no other untold. A shared transaction that failed (and rolled back) is followed by
+ * one transaction per aggregate, and each is told its own outcome ({@link CommitBatch}); an unreachable catalog or
+ * a lost lease fails the run, and an unreachable catalog runs the same batch again, like any task. The cartridge record each commit is told is read after the
  * batch, so it may already count the later aggregates of the same batch on that cartridge (never fewer).
  * Inline (virtual time) every batch holds one commit, as before.
  */
@@ -152,6 +152,10 @@ public final class CatalogWriter {
         Timing NONE = (kind, nanos) -> { };
 
         void taskDone(Kind kind, long nanos);
+
+        /** A transaction recorded {@code aggregates} aggregate commits (group commit), on the writer's thread. */
+        default void batchCommitted(int aggregates) {
+        }
     }
 
     private final EventLoop loop;
@@ -243,26 +247,61 @@ public final class CatalogWriter {
             return;
         }
         CommitBatch batch = new CommitBatch(catalog, entry);
-        submit(Kind.COMMIT, batch::run, new Done<Map<String, CartridgeRecord>>() {
+        submit(Kind.COMMIT, () -> batch.run(this::batchCommitted), new Done<List<CommitBatch.Outcome>>() {
             @Override
-            public void succeeded(Map<String, CartridgeRecord> after) {
-                List<CommitBatch.Entry> all = batch.entries();
-                depth.addAndGet(1 - all.size());
-                for (CommitBatch.Entry e : all) {
-                    e.done().succeeded(after.get(e.aggregate().cartridge()));
+            public void succeeded(List<CommitBatch.Outcome> outcomes) {
+                ended(batch, outcomes.size());
+                for (CommitBatch.Outcome o : outcomes) {
+                    tell(o.entry(), o.after(), o.failure());
                 }
             }
 
             @Override
             public void failed(RuntimeException e) {
                 List<CommitBatch.Entry> all = batch.entries();
-                depth.addAndGet(1 - all.size());
+                ended(batch, all.size());
                 for (CommitBatch.Entry each : all) {
-                    each.done().failed(e);
+                    tell(each, null, e);
                 }
             }
         });
         openBatch = batch;
+    }
+
+    /** On the loop: {@code batch} of {@code size} commits completed (its task already counted itself). */
+    private void ended(CommitBatch batch, int size) {
+        depth.addAndGet(1 - size);
+        if (openBatch == batch) {
+            openBatch = null; // keep no member lists of a completed batch
+        }
+    }
+
+    /** Tells one commit its outcome; a completion that throws is logged and does not keep the others untold. */
+    private static void tell(CommitBatch.Entry e, CartridgeRecord after, RuntimeException failure) {
+        try {
+            if (failure == null) {
+                e.done().succeeded(after);
+            } else {
+                e.done().failed(failure);
+            }
+        } catch (RuntimeException thrown) {
+            LOG.error("Catalog writer: the completion of the commit of aggregate {}/{} failed", e.aggregate()
+                    .cartridge(), e.aggregate().tapeFile(), thrown);
+        }
+    }
+
+    /** On the writer: tells the timing a transaction's size; a failure there is no failure of the commits. */
+    private void batchCommitted(int aggregates) {
+        try {
+            timing.batchCommitted(aggregates);
+        } catch (RuntimeException e) {
+            LOG.warn("Catalog writer: timing failed: {}", e.toString());
+        }
+    }
+
+    /** Whether a batch of commits is open to further joins; on the loop (for tests). */
+    boolean batchOpen() {
+        return openBatch != null;
     }
 
     /** A write nobody waits for: a failure is logged (the next write of the same record repeats it). */

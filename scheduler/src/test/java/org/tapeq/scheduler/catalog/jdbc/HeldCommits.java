@@ -9,13 +9,15 @@ import java.sql.SQLException;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * An SQLite catalog whose transactions, once {@link #hold} was called, stop just before their COMMIT: the
- * statements of the transaction have run, the commit never does (the process is meant to be killed there).
+ * An SQLite catalog whose transactions, once {@link #hold} was called, stop just before their COMMIT (the
+ * statements of the transaction have run, the commit never does), or, after {@link #holdAfter}, just after it
+ * (the commit is durable, the caller never learns it). The process is meant to be killed there.
  */
 public final class HeldCommits {
 
     private final Runnable whenHeld;
-    private volatile boolean hold;
+    /** 0: commit; 1: hold before the COMMIT; 2: hold after it. */
+    private volatile int hold;
     private JdbcCatalog catalog;
 
     private HeldCommits(Runnable whenHeld) {
@@ -29,7 +31,12 @@ public final class HeldCommits {
 
     /** From now on, each COMMIT runs {@code whenHeld} and then waits forever instead of committing. */
     public void hold() {
-        hold = true;
+        hold = 1;
+    }
+
+    /** From now on, each COMMIT commits and then runs {@code whenHeld} and waits forever instead of returning. */
+    public void holdAfter() {
+        hold = 2;
     }
 
     /** Opens the catalog at {@code db}; {@code whenHeld} runs on the committing thread when a commit is held. */
@@ -38,15 +45,22 @@ public final class HeldCommits {
         Connection real = DriverManager.getConnection("jdbc:sqlite:" + db);
         Connection wrapped = (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
                 new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("commit") && held.hold) {
+                    boolean commit = method.getName().equals("commit");
+                    if (commit && held.hold == 1) {
                         held.whenHeld.run();
                         new CountDownLatch(1).await();
                     }
+                    Object result;
                     try {
-                        return method.invoke(real, args);
+                        result = method.invoke(real, args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
+                    if (commit && held.hold == 2) {
+                        held.whenHeld.run();
+                        new CountDownLatch(1).await();
+                    }
+                    return result;
                 });
         held.catalog = JdbcCatalog.open("held-commits", JdbcCatalog.Dialect.SQLITE,
                 CatalogConnections.single(wrapped));

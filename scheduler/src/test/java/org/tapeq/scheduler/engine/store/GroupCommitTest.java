@@ -1,19 +1,22 @@
 package org.tapeq.scheduler.engine.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +75,8 @@ class GroupCommitTest {
 
     /** Completions by tape file: the cartridge told, or the failure. */
     private static final class Ends {
+        /** Stands for a null cartridge (the map holds no nulls). */
+        static final Object NULL = new Object();
         final Map<Integer, Object> byTapeFile = new ConcurrentHashMap<>();
         final List<Integer> order = new CopyOnWriteArrayList<>();
 
@@ -79,7 +84,7 @@ class GroupCommitTest {
             return new CatalogWriter.Done<>() {
                 @Override
                 public void succeeded(CartridgeRecord after) {
-                    byTapeFile.put(tapeFile, after);
+                    byTapeFile.put(tapeFile, after == null ? NULL : after);
                     order.add(tapeFile);
                 }
 
@@ -90,6 +95,20 @@ class GroupCommitTest {
                 }
             };
         }
+    }
+
+    /** A timing that notes the size of every transaction that committed aggregates. */
+    static CatalogWriter.Timing batchSizes(List<Integer> sizes) {
+        return new CatalogWriter.Timing() {
+            @Override
+            public void taskDone(CatalogWriter.Kind kind, long nanos) {
+            }
+
+            @Override
+            public void batchCommitted(int aggregates) {
+                sizes.add(aggregates);
+            }
+        };
     }
 
     /** Holds the writer busy until the latch opens, as a commit in flight would. */
@@ -125,7 +144,8 @@ class GroupCommitTest {
         try (RealTimeEventLoop loop = new RealTimeEventLoop("group-commit-test", 1);
              JdbcCatalog real = catalogWithTape()) {
             Catalog catalog = recording(real, transactions);
-            CatalogWriter writer = CatalogWriter.threaded(loop, 4, CatalogWriter.Timing.NONE);
+            List<Integer> committed = new CopyOnWriteArrayList<>();
+            CatalogWriter writer = CatalogWriter.threaded(loop, 4, batchSizes(committed));
             CountDownLatch release = new CountDownLatch(1);
             Ends ends = new Ends();
             CountDownLatch submitted = new CountDownLatch(1);
@@ -149,17 +169,19 @@ class GroupCommitTest {
                 assertEquals(3, after.tapeFiles(), "cartridge read after the whole batch, tape file " + tf);
             }
             assertEquals(3, real.aggregates(TAPE).size());
+            assertEquals(List.of(3), committed, "the timing is told the transaction's size");
             Poll.until("writer drained", () -> writer.depth() == 0);
         }
     }
 
     @Test
-    void aFailedBatch_failsExactlyItsAggregates_recordsNoneOfThem_andLeavesTheNextBatchAlone() throws Exception {
+    void aFailedSharedTransaction_isFollowedByOnePerAggregate_andOnlyTheBadOneFails() throws Exception {
         List<List<Integer>> transactions = new CopyOnWriteArrayList<>();
         try (RealTimeEventLoop loop = new RealTimeEventLoop("group-commit-test", 1);
              JdbcCatalog real = catalogWithTape()) {
             Catalog catalog = recording(real, transactions);
-            CatalogWriter writer = CatalogWriter.threaded(loop, 4, CatalogWriter.Timing.NONE);
+            List<Integer> committed = new CopyOnWriteArrayList<>();
+            CatalogWriter writer = CatalogWriter.threaded(loop, 4, batchSizes(committed));
             CountDownLatch release = new CountDownLatch(1);
             Ends ends = new Ends();
             List<Integer> seenByRead = new CopyOnWriteArrayList<>();
@@ -179,15 +201,108 @@ class GroupCommitTest {
             });
             Poll.until("four commits told", () -> ends.order.size() == 4);
 
-            assertEquals(List.of(List.of(1, 2), List.of(3, 4)), transactions);
-            assertTrue(ends.byTapeFile.get(1) instanceof CatalogException, "1 shared the failed transaction: "
+            assertEquals(List.of(List.of(1, 2), List.of(1), List.of(2), List.of(3, 4)), transactions,
+                    "the failed shared transaction is followed by one per aggregate");
+            assertTrue(ends.byTapeFile.get(1) instanceof CartridgeRecord, "1 is recorded and told so: "
                     + ends.byTapeFile.get(1));
-            assertSame(ends.byTapeFile.get(1), ends.byTapeFile.get(2), "both told the transaction's failure");
+            assertTrue(ends.byTapeFile.get(2) instanceof CatalogException, "2: " + ends.byTapeFile.get(2));
+            assertTrue(((Exception) ends.byTapeFile.get(2)).getMessage().contains(NOT_IN_CATALOG),
+                    "2 is told its own failure: " + ends.byTapeFile.get(2));
             assertTrue(ends.byTapeFile.get(3) instanceof CartridgeRecord, "3: " + ends.byTapeFile.get(3));
             assertTrue(ends.byTapeFile.get(4) instanceof CartridgeRecord, "4: " + ends.byTapeFile.get(4));
-            assertEquals(List.of(0), seenByRead, "the failed batch recorded nothing, not even its first aggregate");
-            assertEquals(List.of(3, 4), real.aggregates(TAPE).stream().map(AggregateRecord::tapeFile).toList());
+            assertEquals(List.of(1, 2, 3, 4), ends.order, "told in submission order");
+            assertEquals(List.of(1), seenByRead, "the batch recorded its good aggregate before the read");
+            assertEquals(List.of(1, 2), committed, "sizes of the transactions that committed");
+            assertEquals(List.of(1, 3, 4),
+                    real.aggregates(TAPE).stream().map(AggregateRecord::tapeFile).toList());
             Poll.until("writer drained", () -> writer.depth() == 0);
         }
+    }
+
+    @Test
+    void aFailedReReadOfTheCartridge_afterTheCommit_isNoFailureOfTheAggregates() throws Exception {
+        List<List<Integer>> transactions = new CopyOnWriteArrayList<>();
+        try (RealTimeEventLoop loop = new RealTimeEventLoop("group-commit-test", 1);
+             JdbcCatalog real = catalogWithTape()) {
+            Catalog catalog = failingOnce(recording(real, transactions), "cartridge",
+                    new CatalogException("read failed on purpose"));
+            CatalogWriter writer = CatalogWriter.threaded(loop, 4, CatalogWriter.Timing.NONE);
+            CountDownLatch release = new CountDownLatch(1);
+            Ends ends = new Ends();
+            loop.execute(() -> {
+                busy(writer, release);
+                commit(writer, catalog, TAPE, 1, ends);
+                commit(writer, catalog, TAPE, 2, ends);
+                release.countDown();
+            });
+            Poll.until("two commits told", () -> ends.order.size() == 2);
+
+            assertEquals(List.of(List.of(1, 2)), transactions);
+            assertEquals(List.of(1, 2), real.aggregates(TAPE).stream().map(AggregateRecord::tapeFile).toList());
+            for (int tf = 1; tf <= 2; tf++) {
+                assertTrue(ends.byTapeFile.containsKey(tf) && ends.byTapeFile.get(tf) == NO_CARTRIDGE,
+                        "durable aggregate " + tf + " told success without a cartridge: " + ends.byTapeFile.get(tf));
+            }
+            Poll.until("writer drained", () -> writer.depth() == 0);
+        }
+    }
+
+    @Test
+    void aCompletionThatThrows_leavesNoOtherCommitOfTheBatchUntold_andTheBatchIsNotKept() throws Exception {
+        try (RealTimeEventLoop loop = new RealTimeEventLoop("group-commit-test", 1);
+             JdbcCatalog real = catalogWithTape()) {
+            CatalogWriter writer = CatalogWriter.threaded(loop, 4, CatalogWriter.Timing.NONE);
+            CountDownLatch release = new CountDownLatch(1);
+            Ends ends = new Ends();
+            loop.execute(() -> {
+                busy(writer, release);
+                writer.commit(real, aggregate(TAPE, 1), members(TAPE, 1),
+                        CatalogWriter.Done.always(() -> {
+                            throw new IllegalStateException("completion failed on purpose");
+                        }));
+                commit(writer, real, TAPE, 2, ends);
+                commit(writer, real, TAPE, 3, ends);
+                release.countDown();
+            });
+            Poll.until("the commits after the throwing one told", () -> ends.order.size() == 2);
+            assertEquals(List.of(2, 3), ends.order);
+            Poll.until("writer drained", () -> writer.depth() == 0);
+            CompletableFuture<Boolean> open = new CompletableFuture<>();
+            loop.execute(() -> open.complete(writer.batchOpen()));
+            assertFalse(open.get(10, TimeUnit.SECONDS), "a completed batch is not kept as the open one");
+        }
+    }
+
+    @Test
+    void aBatchIsBoundedByItsMemberRows_tooNotOnlyByItsAggregates() {
+        FileRecord row = members(TAPE, 1).get(0);
+        CommitBatch batch = new CommitBatch(null, entry(CommitBatch.MAX_MEMBERS - 10, row));
+        assertTrue(batch.join(null, entry(10, row)), "up to the bound");
+        assertFalse(batch.join(null, entry(1, row)), "one member row past the bound opens the next batch");
+        assertEquals(2, batch.entries().size());
+    }
+
+    private static CommitBatch.Entry entry(int rows, FileRecord row) {
+        return new CommitBatch.Entry(aggregate(TAPE, 1), Collections.nCopies(rows, row),
+                CatalogWriter.Done.always(() -> { }));
+    }
+
+    /** What {@link Ends} holds for a success told a null cartridge. */
+    private static final Object NO_CARTRIDGE = Ends.NULL;
+
+    /** {@code delegate}, whose first call of {@code method} throws {@code failure}. */
+    static Catalog failingOnce(Catalog delegate, String method, RuntimeException failure) {
+        AtomicBoolean failed = new AtomicBoolean();
+        return (Catalog) Proxy.newProxyInstance(Catalog.class.getClassLoader(), new Class<?>[] {Catalog.class},
+                (proxy, m, args) -> {
+                    if (m.getName().equals(method) && failed.compareAndSet(false, true)) {
+                        throw failure;
+                    }
+                    try {
+                        return m.invoke(delegate, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 }
