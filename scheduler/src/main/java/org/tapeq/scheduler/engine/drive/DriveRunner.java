@@ -617,8 +617,8 @@ public final class DriveRunner implements WorkQueue.Holder {
 
     /** The drive's part of a fault reaction that counts a drive error. */
     void driveError(TapeFault fault) {
-        if (unreachable != null) {
-            return; // the mover was lost, not the drive: no error counted, not taken down
+        if (unreachable != null || fault.refusal()) {
+            return; // the mover was lost or refused the command (fenced), not the drive's fault: nothing counted
         }
         errors++;
         lastError = fault.getMessage();
