@@ -81,9 +81,24 @@ final class InventoryRound {
             done.failed(RemoteLibrary.fault(changer, fromChanger.getFault()));
             return;
         }
+        Map<String, String> inDrives = new HashMap<>(); // drive:ID -> barcode, as the changer sees them
+        for (Cartridge c : fromChanger.getLibrary().getCartridgesList()) {
+            if (c.getLocation().startsWith("drive:")) {
+                inDrives.put(c.getLocation().substring("drive:".length()), c.getBarcode());
+            }
+        }
         List<Inventory.Drive> drives = new ArrayList<>();
         for (MoverClient mover : movers) {
             InventoryReply r = replies.get(mover.name());
+            if (r == null && library.lost(mover.name())) {
+                // its drives are unavailable, not offline: they come back with it, and the cartridge the changer
+                // places in one stays that drive's (the robot cannot take it out before the drive ejects it)
+                for (String id : mover.drives()) {
+                    drives.add(new Inventory.Drive(id, inDrives.get(id), false, "mover " + mover.name()
+                            + " unreachable: " + mover.unreachableReason(errors.get(mover.name()))));
+                }
+                continue;
+            }
             Map<String, Drive> reported = new HashMap<>();
             if (r != null && r.hasLibrary()) {
                 r.getLibrary().getDrivesList().forEach(d -> reported.put(d.getId(), d));

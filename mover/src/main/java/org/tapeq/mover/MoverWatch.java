@@ -22,7 +22,8 @@ import org.tapeq.scheduler.time.Threads;
  * epoch, so a successor fences its predecessor at once). A mover whose connection fails (refused, reset, no
  * keepalive answer) is lost at once; one that is only slow is lost after {@link #LOST_AFTER} probes in a row
  * went unanswered within the probe timeout, so one slow answer does not take its drives out. It stays lost
- * until it answers again. Each change is told to {@link MoverEvents} once.
+ * until it answers again. Each change is told to {@link MoverEvents} once, under this object's monitor, so the
+ * listener sees them in the order they happened (it must only queue, never block).
  * Threads: {@code tapeq-mover-watch} (the probes); {@link #lost} from any thread.
  */
 final class MoverWatch implements AutoCloseable {
@@ -58,8 +59,20 @@ final class MoverWatch implements AutoCloseable {
         this.probeMillis = probeMillis;
     }
 
+    /**
+     * Sets the listener and tells it the movers lost already (lost before it was set, while the scheduler started,
+     * say), so their drives go out of service too.
+     */
     void events(MoverEvents e) {
-        events = e;
+        synchronized (this) {
+            events = e;
+            for (MoverClient m : movers) {
+                String reason = lost.get(m.name());
+                if (reason != null) {
+                    e.unreachable(m.name(), m.drives(), reason);
+                }
+            }
+        }
     }
 
     void check(java.util.function.BiFunction<MoverClient, HelloReply, String> c) {
@@ -136,9 +149,11 @@ final class MoverWatch implements AutoCloseable {
                 lost.put(m.name(), before);
                 return; // told already; a new cause (it came back refusing, say) is told again, same time
             }
+            // told under the monitor (the listener only queues onto the loop), so a `found` on another thread
+            // cannot tell "reachable" before this "unreachable" and leave a healthy mover's drives out of service
+            LOG.warn("{}; its drives {} are out of service until it answers again", reason, m.drives());
+            events.unreachable(m.name(), m.drives(), reason);
         }
-        LOG.warn("{}; its drives {} are out of service until it answers again", reason, m.drives());
-        events.unreachable(m.name(), m.drives(), reason);
     }
 
     /** A reason without its details in parentheses (a deadline's timings differ each time). */
@@ -147,15 +162,16 @@ final class MoverWatch implements AutoCloseable {
         return i < 0 ? reason : reason.substring(0, i);
     }
 
-    private void found(MoverClient m) {
+    /** {@code m} answered and fits: if it was lost, its drives go back into service (once). */
+    void found(MoverClient m) {
         synchronized (this) {
             lostSince.remove(m.name());
             if (lost.remove(m.name()) == null) {
                 return;
             }
+            LOG.info("Mover {} answers again; its drives {} are back in service", m.name(), m.drives());
+            events.reachable(m.name(), m.drives()); // under the monitor, in order with `lost`
         }
-        LOG.info("Mover {} answers again; its drives {} are back in service", m.name(), m.drives());
-        events.reachable(m.name(), m.drives());
     }
 
     @Override

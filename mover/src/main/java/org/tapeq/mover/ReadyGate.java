@@ -17,6 +17,8 @@ final class ReadyGate implements Runnable {
     private final CallStreamObserver<?> stream;
     private final long timeoutMillis;
     private boolean closed;
+    /** Why {@link #await} failed (a stall, or the call ended first), or null: the transport's failure, never the source's. */
+    private volatile String failure;
 
     ReadyGate(CallStreamObserver<?> stream, long timeoutMillis) {
         this.stream = stream;
@@ -40,11 +42,11 @@ final class ReadyGate implements Runnable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (!stream.isReady()) {
             if (closed) {
-                throw new IOException("the transfer ended early");
+                throw failed("the transfer ended early");
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new IOException("the other side took nothing for " + timeoutMillis + " ms");
+                throw failed("the other side took nothing for " + timeoutMillis + " ms");
             }
             try {
                 TimeUnit.NANOSECONDS.timedWait(this, left);
@@ -54,7 +56,17 @@ final class ReadyGate implements Runnable {
             }
         }
         if (closed) {
-            throw new IOException("the transfer ended early");
+            throw failed("the transfer ended early");
         }
+    }
+
+    private IOException failed(String why) {
+        failure = why;
+        return new IOException(why);
+    }
+
+    /** Why sending failed on this side of the stream (not the source's fault), or null. */
+    String failure() {
+        return failure;
     }
 }

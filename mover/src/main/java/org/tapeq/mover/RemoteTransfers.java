@@ -170,11 +170,11 @@ final class RemoteTransfers implements AutoCloseable {
                     @Override
                     public void onCompleted() {
                         gate[0].close();
-                        Exception e = sourceError.get();
-                        if (e != null) {
-                            // whatever the mover answered: a source that failed was not written whole or verified
-                            library.loop().execute(() -> done.failed(new TapeFault(FaultKind.SOURCE, what
-                                    + ": reading the file to write failed: " + e, e)));
+                        // not sent whole: whatever the mover answered (a stream cut short reads to it as a
+                        // source that failed), the fault is this side's view of why
+                        TapeFault notSent = notSent(what, m, gate[0].failure(), sourceError.get());
+                        if (notSent != null) {
+                            library.loop().execute(() -> done.failed(notSent));
                         } else if (answer != null && answer.hasWritten()
                                 && answer.getWritten().getBytes() != c.getLength()) {
                             library.loop().execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, what
@@ -208,6 +208,23 @@ final class RemoteTransfers implements AutoCloseable {
             sourceError.set(e); // before the half-close: the mover's answer, which names it, comes after
         }
         out.onCompleted();
+    }
+
+    /**
+     * Why a file was not sent whole, or null: the stream's own failure (the mover took nothing for the stall
+     * timeout, or the call ended first) is a {@code DRIVE} fault, not the data's; only an exception of the source
+     * is a {@code SOURCE} fault. Whatever the mover answered, a file not sent whole was not written or verified.
+     */
+    static TapeFault notSent(String what, MoverClient m, String gateFailure, Exception sourceError) {
+        if (gateFailure != null) {
+            return new TapeFault(FaultKind.DRIVE, what + ": sending to mover " + m.name() + " failed: " + gateFailure,
+                    sourceError);
+        }
+        if (sourceError != null) {
+            return new TapeFault(FaultKind.SOURCE, what + ": reading the file to write failed: " + sourceError,
+                    sourceError);
+        }
+        return null;
     }
 
     private static WrittenFile written(Written w) {

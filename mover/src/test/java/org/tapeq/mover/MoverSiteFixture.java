@@ -94,9 +94,7 @@ final class MoverSiteFixture implements AutoCloseable {
         io = pool("test-io", 4);
         remote = new RemoteLibrary(site(SITE), loop, library.blockSize(), epoch::get, "test-scheduler");
         catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"));
-        SchedulerConfig config = SchedulerConfig.builder().familyRule("atlas:.*", "raw").aggregateBytes(4_000_000)
-                .aggregateWaitMillis(60_000).quietMillis(30_000).retryBackoffMillis(10_000).build();
-        scheduler = Scheduler.builder().loop(loop).library(remote).catalog(catalog).config(config)
+        scheduler = Scheduler.builder().loop(loop).library(remote).catalog(catalog).config(config())
                 .io(new IoGate(loop, io, 1_000)).stageSpace(StageSpace.UNLIMITED).repackSpool(dir.resolve("spool"))
                 .driveObserver(new org.tapeq.scheduler.engine.drive.DriveObserver() {
                     @Override
@@ -107,6 +105,12 @@ final class MoverSiteFixture implements AutoCloseable {
                 .listener((request, outcome) -> outcomes.put(request.id(), outcome)).build();
         scheduler.start().join();
         remote.events(new MoverDrives(scheduler));
+    }
+
+    /** The site's scheduler configuration. */
+    static SchedulerConfig config() {
+        return SchedulerConfig.builder().familyRule("atlas:.*", "raw").aggregateBytes(4_000_000)
+                .aggregateWaitMillis(60_000).quietMillis(30_000).retryBackoffMillis(10_000).build();
     }
 
     /** The two movers as a scheduler of {@code identity}'s site sees them. */

@@ -14,8 +14,15 @@ public record Inventory(List<Drive> drives, List<Cartridge> cartridges) {
      * @param id            drive name used in every operation
      * @param loadedBarcode the cartridge in it, or null
      * @param online        false if the drive is known to be unusable
+     * @param unreachable   null, or why the drive cannot be asked now (its data mover does not answer): not the
+     *                      drive's fault, it comes back when its mover does; loadedBarcode is then where the
+     *                      changer sees a cartridge
      */
-    public record Drive(String id, String loadedBarcode, boolean online) {
+    public record Drive(String id, String loadedBarcode, boolean online, String unreachable) {
+
+        public Drive(String id, String loadedBarcode, boolean online) {
+            this(id, loadedBarcode, online, null);
+        }
     }
 
     /**

@@ -204,9 +204,13 @@ final class Aggregator {
         datasetCartridges.clear();
     }
 
-    /** A failed write: the {@code WRITE} row of {@link FaultReactions} for the aggregate's members. */
-    void writeFailed(PendingAggregate agg, TapeFault fault) {
-        FaultReactions.Requests reaction = FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind()).requests();
+    /**
+     * A failed write: the {@code WRITE} row of {@link FaultReactions} for the aggregate's members; one failed
+     * because its drive's mover was lost ({@code moverLost}) is queued again at once, not counted as an attempt.
+     */
+    void writeFailed(PendingAggregate agg, TapeFault fault, boolean moverLost) {
+        FaultReactions.Requests reaction = moverLost ? FaultReactions.Requests.RETRY_UNCOUNTED
+                : FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind()).requests();
         boolean counted = reaction != FaultReactions.Requests.RETRY_UNCOUNTED;
         agg.writing(false);
         if (counted) {

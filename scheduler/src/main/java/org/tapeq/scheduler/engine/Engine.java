@@ -193,11 +193,14 @@ final class Engine {
             DriveRunner runner = new DriveRunner(context, d.id());
             if (rec != null && !rec.up()) {
                 runner.markDown(rec.reason(), false, false);
-            } else if (!d.online()) {
+            } else if (!d.online() && d.unreachable() == null) {
                 runner.markDown("reported offline by the library", true, true);
             }
             if (d.loadedBarcode() != null) {
                 runner.adoptLoaded(d.loadedBarcode());
+            }
+            if (d.unreachable() != null) { // out of service until its mover answers; not recorded as down
+                runner.markUnreachable(d.unreachable());
             }
             dispatcher.add(runner);
         }

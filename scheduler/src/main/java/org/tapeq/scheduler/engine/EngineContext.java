@@ -143,8 +143,8 @@ final class EngineContext implements DriveContext {
     }
 
     @Override
-    public void writeFailed(PendingAggregate agg, TapeFault fault) {
-        engine.aggregator.writeFailed(agg, fault);
+    public void writeFailed(PendingAggregate agg, TapeFault fault, boolean moverLost) {
+        engine.aggregator.writeFailed(agg, fault, moverLost);
     }
 
     @Override

@@ -112,8 +112,11 @@ public final class MoversConfig {
         if (!node.has(key)) {
             return "";
         }
+        String path = node.requiredString(key);
         try {
-            return SiteIdentity.readToken(java.nio.file.Path.of(node.requiredString(key)));
+            return SiteIdentity.readToken(java.nio.file.Path.of(path));
+        } catch (java.nio.file.InvalidPathException e) {
+            throw node.error(key, "'" + path + "' is not a valid path: " + e.getMessage());
         } catch (java.io.IOException e) {
             throw node.error(key, e.getMessage());
         }

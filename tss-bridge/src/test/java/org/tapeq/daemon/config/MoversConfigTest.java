@@ -80,8 +80,28 @@ class MoversConfigTest {
     }
 
     @Test
+    void aTokenFileOpenToOthers_orNoPath_refusedNamingIt(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path token = java.nio.file.Files.writeString(dir.resolve("mover.token"), "s3cret\n");
+        java.nio.file.Files.setPosixFilePermissions(token,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        ConfigException e = assertThrows(ConfigException.class, () -> DaemonConfig.parse(MOVERS.replace(
+                "  probeInterval: 1s\n", "  probeInterval: 1s\n  tokenFile: " + token + "\n"), "tapeq.yaml"));
+        assertTrue(e.getMessage().contains(token.toString()) && e.getMessage().contains("rw-r--r--")
+                && e.getMessage().contains("tokenFile"), e.getMessage());
+        e = assertThrows(ConfigException.class, () -> DaemonConfig.parse(MOVERS.replace(
+                "  probeInterval: 1s\n", "  probeInterval: 1s\n  tokenFile: \"a\\0b\"\n"), "tapeq.yaml"));
+        assertTrue(e.getMessage().contains("tokenFile") && e.getMessage().contains("not a valid path"),
+                e.getMessage());
+    }
+
+    private static Path ownerOnly(Path file) throws java.io.IOException {
+        return java.nio.file.Files.setPosixFilePermissions(file,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    }
+
+    @Test
     void anEmptyTokenFile_refusedNamingIt(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-        Path token = java.nio.file.Files.writeString(dir.resolve("mover.token"), "\n");
+        Path token = ownerOnly(java.nio.file.Files.writeString(dir.resolve("mover.token"), "\n"));
         ConfigException e = assertThrows(ConfigException.class, () -> MoverConfig.parse("""
                 mover:
                   name: ts1

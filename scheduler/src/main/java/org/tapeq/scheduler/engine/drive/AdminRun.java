@@ -34,7 +34,10 @@ final class AdminRun {
                 });
         if (drive.mounted() != null) {
             drive.writes().releasePool();
-            drive.unmount(mountIt);
+            drive.unmount(mountIt, fault -> { // not unloaded: the task neither runs nor holds its slot
+                task.failed(fault);
+                context.requestDispatch();
+            }, true);
         } else {
             mountIt.run();
         }

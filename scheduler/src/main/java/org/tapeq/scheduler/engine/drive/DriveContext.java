@@ -123,7 +123,7 @@ public interface DriveContext {
     void written(PendingAggregate agg, String barcode, long bytes, CartridgeRecord after);
 
     /** Writing the aggregate failed: it is queued again or its members fail (see {@link FaultReactions}). */
-    void writeFailed(PendingAggregate agg, TapeFault fault);
+    void writeFailed(PendingAggregate agg, TapeFault fault, boolean moverLost);
 
     // ---------------------------------------------------------------- catalog
 

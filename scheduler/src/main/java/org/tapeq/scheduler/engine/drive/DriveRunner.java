@@ -58,7 +58,9 @@ public final class DriveRunner implements WorkQueue.Holder {
     /** Why the drive cannot be reached now (its data mover lost), or null: neither persisted nor a fault. */
     private String unreachable;
     /** The queue reserved for the mount after the unload in progress, or null. */
-    private WorkQueue switchingTo;
+    /** A failed unload waiting to be tried again (not cancelled by {@link #cancelTimer}), and what gives it up. */
+    private EventLoop.Timer unloadRetry;
+    private Runnable unloadGiveUp;
     private int errors;
     private String lastError;
     /** Why the drive asks for a routine cleaning (it stays in service), until an operator's drive up; or null. */
@@ -195,7 +197,11 @@ public final class DriveRunner implements WorkQueue.Holder {
         }
         context.unaccount(this);
         cancelTimer();
-        if (state != State.BUSY && state != State.MOUNTING && state != State.UNMOUNTING) {
+        if (unloadRetry != null) { // a failed unload waits to be tried again: it cannot be now, give it up
+            unloadRetry.cancel();
+            unloadRetry = null;
+            unloadGiveUp.run();
+        } else if (state != State.BUSY && state != State.MOUNTING && state != State.UNMOUNTING) {
             set(State.DOWN, unreachableActivity());
         }
         if (mounted != null && queue != null) {
@@ -279,18 +285,19 @@ public final class DriveRunner implements WorkQueue.Holder {
             String group = context.accountedGroup(this);
             boolean write = context.accountedWrite(this);
             reserve(q);
-            switchingTo = q;
+            Runnable free = () -> {
+                q.release(this);
+                context.queues().index().update(q);
+            };
             unmount(() -> {
-                switchingTo = null;
                 if (isDown()) {
-                    q.release(this);
-                    context.queues().index().update(q);
+                    free.run();
                     return;
                 }
                 context.account(this, group, write);
                 writes.claimPool(pool);
                 mount(q);
-            });
+            }, fault -> free.run(), true); // not unloaded: the reserved queue goes back to dispatch
         } else {
             writes.claimPool(pool);
             mount(q);
@@ -345,7 +352,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                 timer = null;
                 if (state == State.IDLE && mounted != null && !isDown()) {
                     LOG.info("Drive {}: unloading {} after {} s idle", id, mounted, idleMillis / 1000);
-                    unmount(context::requestDispatch);
+                    unmount(context::requestDispatch, true);
                 }
             });
         }
@@ -438,12 +445,16 @@ public final class DriveRunner implements WorkQueue.Holder {
         });
     }
 
-    public void unmount(Runnable then) {
-        unmount(then, true);
-    }
-
     /** Unloads; {@code guard} false for an unload after an error, which must not delay the retry elsewhere. */
     public void unmount(Runnable then, boolean guard) {
+        unmount(then, fault -> { }, guard);
+    }
+
+    /**
+     * Unloads, then runs {@code then}; if the unload fails for good (the drive goes out of service, or its mover
+     * was lost) {@code failed} runs instead, so whatever waited for the drive is given back.
+     */
+    public void unmount(Runnable then, Consumer<TapeFault> failed, boolean guard) {
         cancelTimer();
         String barcode = mounted;
         WorkQueue q = queue;
@@ -478,18 +489,7 @@ public final class DriveRunner implements WorkQueue.Holder {
             @Override
             public void failed(TapeFault fault) {
                 if (unreachable != null) {
-                    // not the drive's fault: it stays loaded and this drive's until its mover answers again
-                    LOG.warn("Drive {}: unload of {} not done: {}", id, barcode, unreachable);
-                    if (switchingTo != null) { // the next cartridge was reserved for this drive: free it
-                        switchingTo.release(DriveRunner.this);
-                        context.queues().index().update(switchingTo);
-                        switchingTo = null;
-                    }
-                    set(State.DOWN, unreachableActivity());
-                    if (q != null) {
-                        context.queues().stuck(barcode, q, barcode + " is in drive " + id + ": " + unreachable);
-                    }
-                    context.requestDispatch();
+                    unloadNotDone(barcode, q, () -> failed.accept(fault));
                     return;
                 }
                 context.fault(fault.kind(), id, barcode, "unload failed: " + fault.getMessage());
@@ -505,20 +505,38 @@ public final class DriveRunner implements WorkQueue.Holder {
                 if (r.then() == FaultReactions.Then.RETRY_UNLOAD) {
                     set(State.UNMOUNTING, "unload of " + barcode + " failed (" + fault.getMessage()
                             + "); retrying after the backoff");
-                    timer = context.loop().schedule(context.settings().retryBackoffMillis(), () -> {
-                        timer = null;
+                    unloadGiveUp = () -> unloadNotDone(barcode, q, () -> failed.accept(fault));
+                    unloadRetry = context.loop().schedule(context.settings().retryBackoffMillis(), () -> {
+                        unloadRetry = null;
+                        unloadGiveUp = null;
                         if (state == State.UNMOUNTING && mounted != null) {
-                            unmount(then, guard);
+                            unmount(then, failed, guard);
                         }
                     });
                 } else {
                     errors = Math.max(errors, context.settings().driveErrorLimit());
                     markDown(reason, true, true);
                     set(State.DOWN, "down: " + reason);
+                    failed.accept(fault);
                 }
                 context.requestDispatch();
             }
         });
+    }
+
+    /**
+     * An unload not done because the drive's mover is lost: not the drive's fault; the cartridge stays loaded and
+     * this drive's until the mover answers again, and {@code giveBack} frees what waited for the unload.
+     */
+    private void unloadNotDone(String barcode, WorkQueue q, Runnable giveBack) {
+        LOG.warn("Drive {}: unload of {} not done: {}", id, barcode, unreachable);
+        unloadGiveUp = null;
+        set(State.DOWN, unreachableActivity());
+        if (q != null) {
+            context.queues().stuck(barcode, q, barcode + " is in drive " + id + ": " + unreachable);
+        }
+        giveBack.run();
+        context.requestDispatch();
     }
 
     // ------------------------------------------------------------------ the work loop
@@ -599,8 +617,8 @@ public final class DriveRunner implements WorkQueue.Holder {
 
     /** The drive's part of a fault reaction that counts a drive error. */
     void driveError(TapeFault fault) {
-        if (unreachable != null) {
-            return; // the mover was lost, not the drive: no error counted, not taken down
+        if (unreachable != null || fault.refusal()) {
+            return; // the mover was lost or refused the command (fenced), not the drive's fault: nothing counted
         }
         errors++;
         lastError = fault.getMessage();

@@ -300,12 +300,16 @@ final class WriteStep {
     /** A write, its check or its read-back failed: the reaction of {@link FaultReactions.Operation#WRITE}. */
     private void writeFailed(PendingAggregate agg, TapeFault fault) {
         writeEnded();
-        context.fault(fault.kind(), drive.id(), drive.mounted(), "write failed: " + fault.getMessage());
+        // the drive's mover was lost: neither the drive's, the cartridge's nor the data's fault
+        boolean moverLost = drive.unreachable() != null;
+        if (!moverLost) {
+            context.fault(fault.kind(), drive.id(), drive.mounted(), "write failed: " + fault.getMessage());
+        }
         LOG.warn("Drive {}: writing to {} failed: {}", drive.id(), drive.mounted(), fault.toString());
         FaultReactions.Reaction r = FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind());
         CartridgeRecord c = context.cartridges().get(drive.mounted());
         drive.position(-1);
-        switch (r.cartridge()) {
+        switch (moverLost ? FaultReactions.Cartridge.KEEP : r.cartridge()) {
             case FULL -> context.queues().updateCartridge(c.withState(CartridgeState.FULL,
                     "tape full: " + fault.getMessage()));
             case SUSPECT -> context.queues().updateCartridge(c.withState(CartridgeState.SUSPECT,
@@ -316,7 +320,7 @@ final class WriteStep {
         if (r.driveError()) {
             drive.driveError(fault);
         }
-        context.writeFailed(agg, fault);
+        context.writeFailed(agg, fault, moverLost);
         drive.afterFault(r.then());
     }
 
