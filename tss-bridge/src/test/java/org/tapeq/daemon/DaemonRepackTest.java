@@ -81,7 +81,8 @@ class DaemonRepackTest {
         for (String id : ids) {
             assertNotEquals(source, f.daemon.catalog().file(id).orElseThrow().cartridge(), id);
         }
-        assertTrue(Files.notExists(tmp.resolve("state").resolve(Daemon.REPACK_SPOOL).resolve(source)));
+        DaemonFixture.await("the repack's spool of " + source + " removed (after the job ended, off the loop)",
+                () -> Files.notExists(tmp.resolve("state").resolve(Daemon.REPACK_SPOOL).resolve(source)));
         DaemonFixture.await("tapeq_repack_files to count the moved files", () -> {
             try {
                 return Scrape.of(f.daemon).value("tapeq_repack_files", "state", "moved") == onSource;
