@@ -310,7 +310,6 @@ final class MoverService {
                 .setRefusal(f.refusal()).build();
     }
 
-    /** A fenced or misrouted command: a drive fault for the scheduler that sent it (it is not the drive's). */
     /** A fence refusal: nothing is wrong with the drive, so the scheduler counts no drive error for it. */
     private static Fault refusalFault(String message) {
         return Fault.newBuilder().setKind(FaultKind.DRIVE.name()).setMessage(message).setRefusal(true).build();

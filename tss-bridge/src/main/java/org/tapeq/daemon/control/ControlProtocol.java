@@ -86,11 +86,16 @@ public final class ControlProtocol {
      * past the newline belong to nobody and buffering loses nothing (an answer of a large status was read one
      * system call per byte before).
      */
-    static final int BUFFER_BYTES = 64 << 10;
+    private static final int BUFFER_BYTES = 64 << 10;
+
+    /** A connection's one message, read through a {@link #BUFFER_BYTES} buffer ({@link #readLine} reads bytes). */
+    static InputStream input(SocketChannel ch) {
+        return new BufferedInputStream(Channels.newInputStream(ch), BUFFER_BYTES);
+    }
 
     /**
-     * One JSON value on one line of at most {@code max} bytes; content after the value is refused. Pass a buffered
-     * stream: this reads a byte at a time.
+     * One JSON value on one line of at most {@code max} bytes; content after the value is refused. Pass
+     * {@link #input}: this reads a byte at a time.
      */
     static JsonNode readLine(InputStream in, int max) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -141,7 +146,7 @@ public final class ControlProtocol {
         }
         try (ch) {
             writeLine(Channels.newOutputStream(ch), request(command, args));
-            JsonNode answer = readLine(new BufferedInputStream(Channels.newInputStream(ch), BUFFER_BYTES), Integer.MAX_VALUE);
+            JsonNode answer = readLine(input(ch), Integer.MAX_VALUE);
             if (!answer.path("ok").asBoolean()) {
                 throw new IOException(command + ": " + answer.path("error").asText("failed"));
             }

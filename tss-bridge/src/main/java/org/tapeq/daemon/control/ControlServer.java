@@ -1,6 +1,5 @@
 package org.tapeq.daemon.control;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -105,9 +104,7 @@ public final class ControlServer implements AutoCloseable {
         try {
             JsonNode request;
             try {
-                request = ControlProtocol.readLine(
-                        new BufferedInputStream(Channels.newInputStream(ch), ControlProtocol.BUFFER_BYTES),
-                        MAX_REQUEST_BYTES);
+                request = ControlProtocol.readLine(ControlProtocol.input(ch), MAX_REQUEST_BYTES);
             } finally {
                 deadline.cancel(false);
             }

@@ -73,7 +73,7 @@ final class DriveProbe {
      * @throws IllegalArgumentException naming the reason, if the command fails or its output does not parse
      */
     DriveIdentity identity(String device) {
-        CommandRunner.Result r = runner.run(DriveIdentity.command(device), timeoutMillis);
+        CommandRunner.Result r = runner.run(DriveIdentity.command(device), probeTimeoutMillis); // moves no tape
         if (!r.ok()) {
             throw new IllegalArgumentException(r.line() + ": " + r.diagnostic());
         }
