@@ -36,6 +36,8 @@ public final class EpochFence {
     private final String mover;
     private final Path file;
     private volatile long newest;
+    /** Told each new newest epoch, right after it is saved (the mover stops the older epochs' commands). */
+    private volatile java.util.function.LongConsumer risen = e -> { };
 
     private EpochFence(String mover, Path file, long newest) {
         this.mover = mover;
@@ -70,6 +72,11 @@ public final class EpochFence {
         }
         LOG.info("Mover {}: fencing epoch {} from {}", mover, epoch, file);
         return new EpochFence(mover, file, epoch);
+    }
+
+    /** Sets what is told each rise of the newest epoch, under the fence's lock, after the new epoch is saved. */
+    void onRise(java.util.function.LongConsumer listener) {
+        risen = listener;
     }
 
     /** The newest epoch seen, 0 before any command. */
@@ -108,6 +115,7 @@ public final class EpochFence {
                 newest = epoch;
                 LOG.info("Mover {}: scheduler '{}' speaks with lease epoch {} (was {}); older epochs are refused",
                         mover, fence.getScheduler(), epoch, seen);
+                risen.accept(epoch);
             }
             return null;
         }

@@ -86,6 +86,11 @@ public final class MoverServer implements AutoCloseable {
         return service.fence().newest();
     }
 
+    /** The commands on its drives (one at a time per drive). */
+    DriveTurns turns() {
+        return service.turns();
+    }
+
     /** Commands refused so far: fenced (an older lease epoch), or for a drive this mover does not own. */
     public long refusals() {
         return service.refused();

@@ -1,9 +1,12 @@
 package org.tapeq.mover;
 
+import java.io.IOException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.grpc.Status;
@@ -41,7 +44,8 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * <p>Design notes. gRPC threads only decode, check and hand over; every library call starts on {@code loop}
  * (the library's own event loop), and its completion, also on that loop, sends the answer. Read and write move
  * their bytes on the library's copy thread through {@link ChunkedOutput} and {@link IncomingBytes}, both flow
- * controlled, so neither side buffers a whole tape file. A refused command never reaches the library.
+ * controlled, so neither side buffers a whole tape file. A refused command never reaches the library. An admitted
+ * command waits for its drive ({@link DriveTurns}: one operation per drive, a deposed epoch's commands stopped).
  */
 final class MoverService {
 
@@ -56,6 +60,8 @@ final class MoverService {
     private final SiteIdentity identity;
     private final long stallMillis;
     private final AtomicLong refused = new AtomicLong();
+    private final DriveTurns turns;
+    private static final Runnable NOTHING = () -> { };
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
                  EpochFence fence, SiteIdentity identity, long stallMillis) {
@@ -67,6 +73,12 @@ final class MoverService {
         this.fence = fence;
         this.identity = identity;
         this.stallMillis = stallMillis;
+        this.turns = new DriveTurns(name, fence::newest);
+        fence.onRise(turns::fence);
+    }
+
+    DriveTurns turns() {
+        return turns;
     }
 
     EpochFence fence() {
@@ -132,41 +144,31 @@ final class MoverService {
     }
 
     void mount(DriveCommand c, StreamObserver<Done> out) {
-        if (admitted(c, "mount of " + c.getBarcode(), out)) {
-            loop.execute(() -> library.mount(c.getDrive(), c.getBarcode(),
-                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0).setFacts(facts(c.getDrive())))));
-        }
+        run(c, "mount of " + c.getBarcode(), out, NOTHING, t -> library.mount(c.getDrive(), c.getBarcode(),
+                answer(t, out, v -> Done.newBuilder().setValue(0).setFacts(facts(c.getDrive())))));
     }
 
     void unmount(DriveCommand c, StreamObserver<Done> out) {
-        if (admitted(c, "unmount", out)) {
-            loop.execute(() -> library.unmount(c.getDrive(),
-                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0))));
-        }
+        run(c, "unmount", out, NOTHING, t -> library.unmount(c.getDrive(),
+                answer(t, out, v -> Done.newBuilder().setValue(0))));
     }
 
     void locate(DriveCommand c, StreamObserver<Done> out) {
-        if (admitted(c, "locate to block " + c.getBlock(), out)) {
-            loop.execute(() -> library.locate(c.getDrive(), c.getBlock(),
-                    answer(c.getDrive(), out, v -> Done.newBuilder().setValue(0))));
-        }
+        run(c, "locate to block " + c.getBlock(), out, NOTHING, t -> library.locate(c.getDrive(), c.getBlock(),
+                answer(t, out, v -> Done.newBuilder().setValue(0))));
     }
 
     void locateFile(DriveCommand c, StreamObserver<Done> out) {
-        if (admitted(c, "locate to tape file " + c.getFileNumber(), out)) {
-            loop.execute(() -> library.locateFile(c.getDrive(), c.getFileNumber(),
-                    answer(c.getDrive(), out, block -> Done.newBuilder().setValue(block))));
-        }
+        run(c, "locate to tape file " + c.getFileNumber(), out, NOTHING, t -> library.locateFile(c.getDrive(),
+                c.getFileNumber(), answer(t, out, block -> Done.newBuilder().setValue(block))));
     }
 
     void accessOrder(DriveCommand c, StreamObserver<Done> out) {
-        if (admitted(c, "recommended access order of " + c.getStartsCount() + " ranges", out)) {
-            long[] starts = c.getStartsList().stream().mapToLong(Long::longValue).toArray();
-            long[] ends = c.getEndsList().stream().mapToLong(Long::longValue).toArray();
-            loop.execute(() -> library.recommendAccessOrder(c.getDrive(), starts, ends,
-                    answer(c.getDrive(), out, order -> Done.newBuilder().setOrder(Order.newBuilder()
-                            .addAllIndex(java.util.Arrays.stream(order).boxed().toList())))));
-        }
+        long[] starts = c.getStartsList().stream().mapToLong(Long::longValue).toArray();
+        long[] ends = c.getEndsList().stream().mapToLong(Long::longValue).toArray();
+        run(c, "recommended access order of " + c.getStartsCount() + " ranges", out, NOTHING,
+                t -> library.recommendAccessOrder(c.getDrive(), starts, ends, answer(t, out, order -> Done.newBuilder()
+                        .setOrder(Order.newBuilder().addAllIndex(java.util.Arrays.stream(order).boxed().toList())))));
     }
 
     void read(DriveCommand c, StreamObserver<ReadChunk> out) {
@@ -191,11 +193,9 @@ final class MoverService {
                 call.onCompleted();
             }
         };
-        if (admitted(c, "read", last)) {
-            loop.execute(() -> library.read(c.getDrive(), c.getSkipBytes(), c.getLength(),
-                    () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
-                    answer(c.getDrive(), last, n -> Done.newBuilder().setValue(n))));
-        }
+        run(c, "read", last, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(), c.getLength(),
+                () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
+                answer(t, last, n -> Done.newBuilder().setValue(n))));
     }
 
     StreamObserver<WriteChunk> write(StreamObserver<Done> out) {
@@ -216,15 +216,17 @@ final class MoverService {
 
             private void start(DriveCommand c) {
                 String what = c.getLabel() ? "label write" : "append of " + c.getLength() + " bytes";
-                if (in != null || !admitted(c, what, call)) {
+                if (in != null) {
                     return;
                 }
-                in = new IncomingBytes(call, c.getLength(), stallMillis);
-                Completion<WrittenFile> done = answer(c.getDrive(), call, w -> Done.newBuilder().setWritten(
-                        Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
-                                .setBlockCount(w.blockCount()).setBytes(w.bytes())));
-                IncomingBytes source = in;
-                loop.execute(() -> {
+                IncomingBytes source = new IncomingBytes(call, c.getLength(), stallMillis);
+                in = source;
+                // stopped by a newer epoch: the library sees its source fail, aborts and records nothing
+                run(c, what, call, () -> source.fail(new IOException("stopped: a newer lease epoch has taken the "
+                        + "site over")), t -> {
+                    Completion<WrittenFile> done = answer(t, call, w -> Done.newBuilder().setWritten(
+                            Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
+                                    .setBlockCount(w.blockCount()).setBytes(w.bytes())));
                     if (c.getLabel()) {
                         library.writeLabel(c.getDrive(), source, done);
                     } else {
@@ -249,6 +251,21 @@ final class MoverService {
         };
     }
 
+    /**
+     * Runs {@code operation} on the library's loop once the command is admitted and its drive is free
+     * ({@link DriveTurns}); {@code cancel} stops it early when a newer epoch fences it. A refused command is
+     * answered with the refusal and never reaches the library.
+     */
+    private void run(DriveCommand c, String what, StreamObserver<Done> out, Runnable cancel,
+                     Consumer<DriveTurns.Turn> operation) {
+        if (!admitted(c, what, out)) {
+            return;
+        }
+        BooleanSupplier abandoned = out instanceof ServerCallStreamObserver<?> s ? s::isCancelled : () -> false;
+        turns.submit(new DriveTurns.Turn(c.getDrive(), c.getFence().getEpoch(), what,
+                t -> loop.execute(() -> operation.accept(t)), cancel, why -> refuse(out, why), abandoned));
+    }
+
     /** Whether the command may run; if not, it is answered with the refusal. */
     private boolean admitted(DriveCommand c, String what, StreamObserver<Done> out) {
         String refused = refusal(c.getFence(), what + " on drive " + c.getDrive());
@@ -256,13 +273,17 @@ final class MoverService {
             refused = "mover " + name + " does not own drive " + c.getDrive() + " (it owns " + drives + ")";
         }
         if (refused != null) {
-            this.refused.incrementAndGet();
-            LOG.warn("{}", refused);
-            out.onNext(Done.newBuilder().setFault(refusalFault(refused)).build());
-            out.onCompleted();
+            refuse(out, refused);
             return false;
         }
         return true;
+    }
+
+    private void refuse(StreamObserver<Done> out, String why) {
+        refused.incrementAndGet();
+        LOG.warn("{}", why);
+        out.onNext(Done.newBuilder().setFault(refusalFault(why)).build());
+        out.onCompleted();
     }
 
     /** Why a command is refused: another site or token first (its epoch must not count), then the epoch. */
@@ -271,22 +292,36 @@ final class MoverService {
         return foreign != null ? foreign : fence.refusal(f, what);
     }
 
-    /** The library's completion as the answer, with the drive's alerts reported meanwhile. */
-    private <T> Completion<T> answer(String drive, StreamObserver<Done> out, Function<T, Done.Builder> success) {
+    /**
+     * The library's completion of turn {@code t} as the answer, with the drive's alerts reported meanwhile; a turn
+     * fenced while it ran is answered as fenced whatever the library's outcome. Then the drive's next command starts.
+     */
+    private <T> Completion<T> answer(DriveTurns.Turn t, StreamObserver<Done> out, Function<T, Done.Builder> success) {
         return new Completion<>() {
             @Override
             public void succeeded(T value) {
-                send(success.apply(value));
+                send(t.fenced() != null ? null : success.apply(value));
             }
 
             @Override
             public void failed(TapeFault f) {
-                send(Done.newBuilder().setFault(fault(f)));
+                send(t.fenced() != null ? null : Done.newBuilder().setFault(fault(f)));
             }
 
             private void send(Done.Builder b) {
-                out.onNext(b.addAllAlerts(alerts.drain(drive)).build());
-                out.onCompleted();
+                try {
+                    if (b == null) {
+                        refused.incrementAndGet();
+                        LOG.warn("{}", t.fenced());
+                        b = Done.newBuilder().setFault(refusalFault(t.fenced()));
+                    }
+                    out.onNext(b.addAllAlerts(alerts.drain(t.drive)).build());
+                    out.onCompleted();
+                } catch (RuntimeException e) { // the call was cancelled meanwhile: the drive is free all the same
+                    LOG.debug("Mover {}: answer of {} on drive {} not sent: {}", name, t.what, t.drive, e.toString());
+                } finally {
+                    turns.ended(t);
+                }
             }
         };
     }

@@ -1,0 +1,163 @@
+package org.tapeq.mover;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import com.google.protobuf.ByteString;
+import io.grpc.MethodDescriptor;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.mover.proto.Done;
+import org.tapeq.mover.proto.DriveCommand;
+import org.tapeq.mover.proto.HelloReply;
+import org.tapeq.mover.proto.WriteChunk;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+import org.tapeq.scheduler.time.Threads;
+import org.tapeq.testing.support.Poll;
+
+/**
+ * A newer lease epoch stops the deposed scheduler's commands already running at the mover: a write it is still
+ * streaming ends at once as fenced and records nothing, a command of the old epoch waiting for the drive is
+ * refused, and the new scheduler's first command to the drive runs only after the stopped one has ended.
+ */
+class MoverFencedInFlightTest {
+
+    private static final SiteIdentity SITE = SiteIdentity.of("gridka");
+    /** Far beyond the test's waits: a write left running is not ended by the mover's stall limit meanwhile. */
+    private static final long STALL_MILLIS = 120_000;
+
+    @TempDir
+    Path dir;
+    private RealTimeEventLoop libraryLoop;
+    private ThreadPoolExecutor copies;
+    private ThreadPoolExecutor callbacks;
+    private SimulatedLibrary library;
+    private MoverServer mover;
+    private MoverClient client;
+    private final List<String> answers = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        Files.createDirectories(dir.resolve("tapes"));
+        libraryLoop = new RealTimeEventLoop("test-library", 200);
+        copies = pool("test-copy");
+        callbacks = pool("test-callback");
+        library = SimulatedLibrary.builder(libraryLoop).seed(7).bytes(dir.resolve("tapes")).copyExecutor(copies)
+                .drives(1).cartridge("A00001", MediaType.LTO9, 200_000_000L).build();
+        AlertBox alerts = new AlertBox();
+        library.alerts(alerts);
+        mover = MoverServer.start("m1", new InetSocketAddress("127.0.0.1", 0), Set.of("drive0"), library, alerts,
+                libraryLoop, Files.createDirectories(dir.resolve("m1")), SITE, STALL_MILLIS);
+        client = new MoverClient(new MoverEndpoint("m1", "127.0.0.1", mover.port(), List.of("drive0")), "test",
+                SITE, callbacks);
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        mover.close();
+        libraryLoop.close();
+        library.close();
+        copies.shutdownNow();
+        callbacks.shutdownNow();
+    }
+
+    @Test
+    void aNewerEpochStopsTheDeposedSchedulersWriteAndTheNewOnesCommandWaitsForIt() throws Exception {
+        assertFalse(unary(MoverRpc.MOUNT, command(1).setBarcode("A00001"), "mount").get(10, TimeUnit.SECONDS)
+                .hasFault());
+        Done label = write(command(1).setLabel(true), 1000, 1000, "label").get(10, TimeUnit.SECONDS);
+        assertEquals(0, label.getWritten().getFileNumber(), label.toString());
+
+        // epoch 1 streams a write and stalls half way (its host paused, say); a locate of epoch 1 waits behind it
+        CompletableFuture<Done> stalled = write(command(1), 4 << 20, 1 << 20, "stalled write");
+        Poll.until("the write runs", () -> mover.turns().busy("drive0"));
+        CompletableFuture<Done> waiting = unary(MoverRpc.LOCATE, command(1).setBlock(0), "old locate");
+        Poll.until("the old locate waits for the drive", () -> mover.turns().waiting("drive0") == 1);
+
+        CompletableFuture<HelloReply> hello = new CompletableFuture<>();
+        client.hello(2, 10_000, observer(hello, "hello"));
+        assertEquals(2, hello.get(10, TimeUnit.SECONDS).getEpochSeen());
+        CompletableFuture<Done> fresh = unary(MoverRpc.LOCATE, command(2).setBlock(0), "new locate");
+
+        Done stopped = stalled.get(10, TimeUnit.SECONDS); // before: it waited for its bytes for the stall limit
+        assertTrue(stopped.getFault().getRefusal() && stopped.getFault().getMessage().contains("fenced"),
+                stopped.toString());
+        Done old = waiting.get(10, TimeUnit.SECONDS);
+        assertTrue(old.getFault().getRefusal() && old.getFault().getMessage().contains("fenced"), old.toString());
+        Done after = fresh.get(10, TimeUnit.SECONDS);
+        assertFalse(after.hasFault(), after.toString());
+        assertTrue(answers.indexOf("new locate") > answers.indexOf("stalled write"),
+                "the new epoch's locate ran before the stopped write had ended: " + answers);
+
+        Done next = write(command(2), 5000, 5000, "append").get(10, TimeUnit.SECONDS);
+        assertFalse(next.hasFault(), next.toString());
+        assertEquals(1, next.getWritten().getFileNumber(), "the stopped write recorded a tape file: " + next);
+    }
+
+    private DriveCommand.Builder command(long epoch) {
+        return client.command(epoch, "drive0");
+    }
+
+    private CompletableFuture<Done> unary(MethodDescriptor<DriveCommand, Done> method, DriveCommand.Builder c,
+                                          String name) {
+        CompletableFuture<Done> done = new CompletableFuture<>();
+        client.unary(method, c.build(), 30_000, observer(done, name));
+        return done;
+    }
+
+    /** A write of {@code length} bytes of which only {@code sent} are sent (the stream then stays open). */
+    private CompletableFuture<Done> write(DriveCommand.Builder c, int length, int sent, String name) {
+        CompletableFuture<Done> done = new CompletableFuture<>();
+        StreamObserver<WriteChunk> out = ClientCalls.asyncClientStreamingCall(client.call(MoverRpc.WRITE, 30_000),
+                observer(done, name));
+        out.onNext(WriteChunk.newBuilder().setCommand(c.setLength(length)).build());
+        out.onNext(WriteChunk.newBuilder().setData(ByteString.copyFrom(new byte[sent])).build());
+        if (sent == length) {
+            out.onCompleted();
+        }
+        return done;
+    }
+
+    private <T> StreamObserver<T> observer(CompletableFuture<T> done, String name) {
+        return new StreamObserver<>() {
+            @Override
+            public void onNext(T value) {
+                answers.add(name);
+                done.complete(value);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                done.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        };
+    }
+
+    private static ThreadPoolExecutor pool(String name) {
+        return new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1_000),
+                Threads.numbered(name), new ThreadPoolExecutor.AbortPolicy());
+    }
+}
