@@ -22,7 +22,8 @@ import org.tapeq.scheduler.time.Threads;
  * epoch, so a successor fences its predecessor at once). A mover whose connection fails (refused, reset, no
  * keepalive answer) is lost at once; one that is only slow is lost after {@link #LOST_AFTER} probes in a row
  * went unanswered within the probe timeout, so one slow answer does not take its drives out. It stays lost
- * until it answers again. Each change is told to {@link MoverEvents} once, under this object's monitor, so the
+ * until it answers again and its drives have said what they hold (the engine takes that view: a mount or unload
+ * in flight when it was lost may have happened). Each change is told to {@link MoverEvents} once, under this object's monitor, so the
  * listener sees them in the order they happened (it must only queue, never block).
  * Threads: {@code tapeq-mover-watch} (the probes); {@link #lost} from any thread.
  */
@@ -49,6 +50,12 @@ final class MoverWatch implements AutoCloseable {
     private final Map<String, java.time.Instant> lostSince = new HashMap<>();
     /** Probes in a row past their deadline, per mover; written by the probe callbacks, one per mover at a time. */
     private final Map<String, Integer> slow = new ConcurrentHashMap<>();
+    /** Lost movers that answer again and whose drives are being asked what they hold; guarded by this. */
+    private final Set<String> returning = new java.util.HashSet<>();
+    /** Asks a returning mover what its drives hold, then calls {@link #back} or {@link #notBack}. */
+    private volatile java.util.function.Consumer<MoverClient> reconcile = m -> back(m, Map.of());
+    /** The last reason a returning mover was not put back, per mover (logged when it changes); guarded by this. */
+    private final Map<String, String> notBackWhy = new HashMap<>();
     /** Checks a mover's answer against the scheduler's view of it; null when it fits, else why not. */
     private volatile java.util.function.BiFunction<MoverClient, HelloReply, String> check = (m, r) -> null;
 
@@ -77,6 +84,11 @@ final class MoverWatch implements AutoCloseable {
 
     void check(java.util.function.BiFunction<MoverClient, HelloReply, String> c) {
         check = c;
+    }
+
+    /** Sets how a returning mover's drives are asked what they hold (by default: not asked). */
+    void reconcile(java.util.function.Consumer<MoverClient> r) {
+        reconcile = r;
     }
 
     void start() {
@@ -141,6 +153,7 @@ final class MoverWatch implements AutoCloseable {
     void lost(MoverClient m, String why) {
         String reason;
         synchronized (this) {
+            returning.remove(m.name()); // a return being checked is void: asked again at its next answer
             java.time.Instant since = lostSince.computeIfAbsent(m.name(),
                     n -> java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
             reason = "mover " + m.name() + " unreachable since " + since + ": " + why;
@@ -162,16 +175,47 @@ final class MoverWatch implements AutoCloseable {
         return i < 0 ? reason : reason.substring(0, i);
     }
 
-    /** {@code m} answered and fits: if it was lost, its drives go back into service (once). */
+    /**
+     * {@code m} answered and fits: if it was lost, its drives are asked what they hold, and they go back into
+     * service with that ({@link #back}) or stay out until its next answer ({@link #notBack}).
+     */
     void found(MoverClient m) {
         synchronized (this) {
-            lostSince.remove(m.name());
-            if (lost.remove(m.name()) == null) {
+            if (!lost.containsKey(m.name())) {
+                lostSince.remove(m.name());
                 return;
             }
-            LOG.info("Mover {} answers again; its drives {} are back in service", m.name(), m.drives());
-            events.reachable(m.name(), m.drives()); // under the monitor, in order with `lost`
+            if (!returning.add(m.name())) {
+                return; // being asked already
+            }
         }
+        reconcile.accept(m);
+    }
+
+    /** Returning {@code m}'s drives hold {@code holding}: they go back into service (once), in order with losses. */
+    void back(MoverClient m, Map<String, java.util.Optional<String>> holding) {
+        synchronized (this) {
+            if (!returning.remove(m.name())) {
+                return; // lost again meanwhile
+            }
+            lostSince.remove(m.name());
+            lost.remove(m.name());
+            notBackWhy.remove(m.name());
+            LOG.info("Mover {} answers again; its drives {} are back in service", m.name(), m.drives());
+            events.reachable(m.name(), m.drives(), holding); // under the monitor, in order with `lost`
+        }
+    }
+
+    /** Returning {@code m} cannot be put back yet ({@code why}); its next answer tries again. */
+    void notBack(MoverClient m, String why) {
+        synchronized (this) {
+            returning.remove(m.name());
+            if (why.equals(notBackWhy.put(m.name(), why))) {
+                return;
+            }
+        }
+        LOG.info("Mover {} answers again, but its drives {} stay out of service for now: {}", m.name(), m.drives(),
+                why);
     }
 
     @Override

@@ -98,6 +98,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
         this.transfers = new RemoteTransfers(this, byDrive.size(), site.stallMillis());
         this.watch = new MoverWatch(movers, epoch, site.probeMillis(), site.probeTimeoutMillis());
         watch.check(this::mismatch);
+        watch.reconcile(new MoverReturn(this, watch)::check);
     }
 
     /**

@@ -134,7 +134,8 @@ class MoverAnswersTest {
             }
 
             @Override
-            public void reachable(String mover, List<String> drives) {
+            public void reachable(String mover, List<String> drives,
+                                  java.util.Map<String, java.util.Optional<String>> holding) {
             }
         });
         Poll.until("the mover answered in time after its slow probes",

@@ -37,7 +37,8 @@ class MoverSiteIdentityTest {
         }
 
         @Override
-        public void reachable(String mover, List<String> drives) {
+        public void reachable(String mover, List<String> drives,
+                                  java.util.Map<String, java.util.Optional<String>> holding) {
             reasons.remove(mover);
         }
     }

@@ -35,7 +35,8 @@ class MoverWatchOrderTest {
         }
 
         @Override
-        public void reachable(String mover, List<String> drives) {
+        public void reachable(String mover, List<String> drives,
+                                  java.util.Map<String, java.util.Optional<String>> holding) {
             told.add("reachable");
         }
     }
@@ -74,7 +75,8 @@ class MoverWatchOrderTest {
                 }
 
                 @Override
-                public void reachable(String mover, List<String> drives) {
+                public void reachable(String mover, List<String> drives,
+                                  java.util.Map<String, java.util.Optional<String>> holding) {
                     told.add(mover + " reachable");
                 }
             });

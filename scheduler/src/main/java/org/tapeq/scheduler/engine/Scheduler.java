@@ -384,6 +384,18 @@ public final class Scheduler {
         });
     }
 
+    /**
+     * The drive can be reached again and its data mover reports {@code holding} in it (null: no cartridge): where
+     * the engine thought otherwise (an unload or mount in flight when the mover was lost did happen), the mover's
+     * view is taken, logged naming the drive and the cartridges; then as {@link #driveReachable}.
+     */
+    public CompletableFuture<Void> driveReturned(String drive, String holding) {
+        return onLoop(f -> {
+            drive(drive).markReturned(holding);
+            f.complete(null);
+        });
+    }
+
     /** Puts a drive back into service. */
     public CompletableFuture<Void> driveUp(String drive) {
         return written(onLoop(f -> {

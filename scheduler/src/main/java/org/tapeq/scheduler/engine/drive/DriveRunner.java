@@ -146,6 +146,10 @@ public final class DriveRunner implements WorkQueue.Holder {
 
     /** The drive holds this cartridge at start. */
     public void adoptLoaded(String barcode) {
+        adopt(barcode, "holding " + barcode + " found at start");
+    }
+
+    private void adopt(String barcode, String activity) {
         mounted = barcode;
         WorkQueue q = context.queues().cartridgeQueue(barcode, "");
         q.claim(this);
@@ -153,7 +157,7 @@ public final class DriveRunner implements WorkQueue.Holder {
         label.forget();
         position = -1;
         driveReports(barcode, q);
-        set(isDown() ? State.DOWN : State.IDLE, "holding " + barcode + " found at start");
+        set(isDown() ? State.DOWN : State.IDLE, activity);
     }
 
     /** What the drive reported about the cartridge it now holds: its capacity, its end-of-wrap positions. */
@@ -231,6 +235,47 @@ public final class DriveRunner implements WorkQueue.Holder {
             }
         }
         context.requestDispatch();
+    }
+
+    /**
+     * Reachable again, its mover reporting {@code holding} in it (null: none). Where that differs from what this
+     * drive thought, and no operation of its own is still to complete, the mover's view is taken: the cartridge
+     * thought here is given up (its queue free for any drive), the one found is adopted (label unchecked, position
+     * unknown). Then as {@link #markReachable}.
+     */
+    public void markReturned(String holding) {
+        boolean ours = state == State.BUSY || state == State.MOUNTING || state == State.UNMOUNTING;
+        if (unreachable != null && !java.util.Objects.equals(mounted, holding)) {
+            String seen = holding == null ? "no cartridge" : holding;
+            String thought = mounted == null ? "none" : mounted;
+            if (ours) {
+                LOG.warn("Drive {}: its mover reports {} in it, this scheduler thought {}; its operation in "
+                        + "progress will tell", id, seen, thought);
+            } else {
+                LOG.warn("Drive {}: its mover reports {} in it, this scheduler thought {}: taking the mover's view "
+                        + "(an operation in flight when the mover was lost did happen)", id, seen, thought);
+                if (mounted != null) {
+                    WorkQueue q = queue;
+                    mounted = null;
+                    queue = null;
+                    label.forget();
+                    reads.forgetPlan();
+                    writes.releasePool();
+                    if (q != null) {
+                        q.blocked(null);
+                        q.release(this);
+                        q.refresh(context.loop().now());
+                        context.queues().index().update(q);
+                    }
+                }
+                if (holding != null) {
+                    adopt(holding, "holding " + holding + " as its mover reports");
+                } else {
+                    set(State.DOWN, unreachableActivity());
+                }
+            }
+        }
+        markReachable();
     }
 
     private String unreachableActivity() {
