@@ -19,7 +19,10 @@ import org.tapeq.mover.proto.Fence;
  * A mover's fencing rule: it remembers the newest site lease epoch any scheduler has shown it and refuses every
  * command from an older one, so a deposed scheduler (partitioned, paused, killed and back) can neither write nor
  * move a cartridge once its successor has spoken to this mover. The newest epoch is kept in a file of the mover's
- * state directory, so a restarted mover still refuses the deposed scheduler. Any thread.
+ * state directory with the site it was seen for ({@code "SITE EPOCH"}), so a restarted mover still refuses the
+ * deposed scheduler, and a mover configured for another site refuses to start on it (an epoch of one site says
+ * nothing of another's schedulers). A file of the first format, the epoch alone, is read as before and gets the
+ * site at the next rise. Any thread.
  *
  * <p>Design notes. A higher epoch is written to a temporary file, forced to disk, renamed over the old file
  * atomically and the directory forced, all before the command that carries it is admitted: after a crash the file
@@ -30,48 +33,63 @@ import org.tapeq.mover.proto.Fence;
 public final class EpochFence {
 
     private static final Logger LOG = LoggerFactory.getLogger(EpochFence.class);
-    /** The file in the mover's state directory that holds the newest epoch, in decimal. */
+    /** The file in the mover's state directory that holds the site and the newest epoch, in decimal. */
     public static final String FILE = "fence-epoch";
 
     private final String mover;
+    private final String site;
     private final Path file;
     private volatile long newest;
     /** Told each new newest epoch, right after it is saved (the mover stops the older epochs' commands). */
     private volatile java.util.function.LongConsumer risen = e -> { };
 
-    private EpochFence(String mover, Path file, long newest) {
+    private EpochFence(String mover, String site, Path file, long newest) {
         this.mover = mover;
+        this.site = site;
         this.file = file;
         this.newest = newest;
     }
 
     /**
-     * The fence of mover {@code mover} kept in {@code stateDir}: the epoch saved there, or 0 when the file does not
-     * exist yet (a first start). A file that cannot be read or does not hold an epoch fails the start, naming it.
+     * The fence of mover {@code mover} of site {@code site} kept in {@code stateDir}: the epoch saved there, or 0
+     * when the file does not exist yet (a first start). A file that cannot be read, does not hold an epoch, or was
+     * written for another site fails the start, naming it.
      */
-    public static EpochFence open(String mover, Path stateDir) throws IOException {
+    public static EpochFence open(String mover, String site, Path stateDir) throws IOException {
         Path file = stateDir.resolve(FILE);
         String text;
         try {
             text = Files.readString(file, StandardCharsets.US_ASCII).strip();
         } catch (NoSuchFileException e) {
             LOG.info("Mover {}: no fencing epoch saved yet in {}: first start, epoch 0", mover, file);
-            return new EpochFence(mover, file, 0);
+            return new EpochFence(mover, site, file, 0);
         } catch (IOException e) {
             throw new IOException(file + ": cannot read the mover's fencing epoch: " + e.getMessage(), e);
         }
+        String[] fields = text.split("\\s+");
+        if (fields.length == 2 && !fields[0].equals(site)) {
+            throw new IOException(file + ": fencing epoch written for site '" + fields[0] + "', but this mover serves"
+                    + " site '" + site + "' (mover.site): the epoch of another site's schedulers says nothing of this"
+                    + " one's; give this mover a state directory of its own, or remove the file if the mover has"
+                    + " really moved to site '" + site + "'");
+        }
+        if (fields.length > 2) {
+            throw new IOException(file + ": corrupt fencing epoch \"" + abbreviate(text)
+                    + "\" (SITE EPOCH expected); the mover cannot know which scheduler to refuse");
+        }
         long epoch;
         try {
-            epoch = Long.parseLong(text);
+            epoch = Long.parseLong(fields[fields.length - 1]);
         } catch (NumberFormatException e) {
             throw new IOException(file + ": corrupt fencing epoch \"" + abbreviate(text)
-                    + "\" (a non-negative number expected); the mover cannot know which scheduler to refuse", e);
+                    + "\" (SITE EPOCH, or the epoch alone, expected); the mover cannot know which scheduler to refuse", e);
         }
         if (epoch < 0) {
             throw new IOException(file + ": corrupt fencing epoch " + epoch + " (negative)");
         }
-        LOG.info("Mover {}: fencing epoch {} from {}", mover, epoch, file);
-        return new EpochFence(mover, file, epoch);
+        LOG.info("Mover {}: fencing epoch {} of site '{}' from {}{}", mover, epoch, site, file,
+                fields.length == 1 ? " (a file without its site: it gets it at the next new epoch)" : "");
+        return new EpochFence(mover, site, file, epoch);
     }
 
     /** Sets what is told each rise of the newest epoch, under the fence's lock, after the new epoch is saved. */
@@ -125,7 +143,7 @@ public final class EpochFence {
         Path tmp = file.resolveSibling(FILE + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer bytes = ByteBuffer.wrap((epoch + "\n").getBytes(StandardCharsets.US_ASCII));
+            ByteBuffer bytes = ByteBuffer.wrap((site + " " + epoch + "\n").getBytes(StandardCharsets.US_ASCII));
             while (bytes.hasRemaining()) {
                 ch.write(bytes);
             }

@@ -59,7 +59,7 @@ public final class MoverServer implements AutoCloseable {
         if (drives.isEmpty()) {
             throw new IllegalArgumentException("mover " + name + " owns no drive");
         }
-        EpochFence fence = EpochFence.open(name, state);
+        EpochFence fence = EpochFence.open(name, identity.site(), state);
         ThreadPoolExecutor rpc = new ThreadPoolExecutor(RPC_THREADS, RPC_THREADS, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(RPC_QUEUE), Threads.numbered("tapeq-mover-rpc"),
                 new ThreadPoolExecutor.AbortPolicy());

@@ -107,6 +107,37 @@ class MoverSiteTest {
     }
 
     @Test
+    void anEpochFileOfAnotherSiteFailsTheMoverStartNamingTheFile() throws Exception {
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001")) {
+            Poll.until("m1 has seen epoch 1", () -> site.movers[0].newestEpoch() == 1);
+            site.movers[0].close();
+            Path file = site.moverState(0).resolve(EpochFence.FILE);
+            site.moverIdentity[0] = new SiteIdentity("desy", MoverSiteFixture.SITE.token());
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> site.startMover(0),
+                    "a mover of site desy started on the fencing epoch of site gridka");
+            assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("'gridka'")
+                    && e.getMessage().contains("'desy'"), e.getMessage());
+            site.moverIdentity[0] = MoverSiteFixture.SITE;
+            site.startMover(0); // its own site's file is read back
+            assertEquals(1, site.movers[0].newestEpoch());
+        }
+    }
+
+    @Test
+    void anEpochFileOfTheFirstFormatIsReadAndGetsItsSiteAtTheNextEpoch() throws Exception {
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001")) {
+            site.movers[0].close();
+            Path file = site.moverState(0).resolve(EpochFence.FILE);
+            Files.writeString(file, "1\n"); // written by a mover before the site was kept
+            site.startMover(0);
+            assertEquals(1, site.movers[0].newestEpoch());
+            site.epoch.set(2);
+            Poll.until("m1 has seen epoch 2", () -> site.movers[0].newestEpoch() == 2);
+            assertEquals("gridka 2", Files.readString(file).strip());
+        }
+    }
+
+    @Test
     void aMoverLostMidCampaignTakesItsDrivesOutAndIsUsedAgainWhenBack() throws Exception {
         try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001", "A00002", "A00003", "A00004")) {
             site.label("raw", "A00001", "A00002", "A00003", "A00004");
