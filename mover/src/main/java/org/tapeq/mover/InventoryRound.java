@@ -15,8 +15,10 @@ import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.Inventory;
 
 /**
- * One inventory of a site's library: every mover is asked for its drives, the changer's mover also for the
- * cartridges. A mover that does not answer has its drives reported offline (out of service until it returns);
+ * One inventory of a site's library: every mover is asked who it is (its answer checked against the
+ * configuration before anything it reports is used), then for its drives, the changer's mover also for the
+ * cartridges. A mover that does not answer, answers late or does not fit is lost: its drives are reported
+ * unreachable, holding what the changer sees in them (out of service until it returns, not recorded down);
  * without the changer's answer there is no inventory. The answers are gathered on the scheduler's loop.
  */
 final class InventoryRound {
@@ -38,7 +40,7 @@ final class InventoryRound {
 
     void start() {
         for (MoverClient m : movers) {
-            library.inventoryCall(m, new StreamObserver<>() {
+            library.checkedInventoryCall(m, new StreamObserver<>() {
                 private InventoryReply reply;
 
                 @Override
@@ -48,9 +50,7 @@ final class InventoryRound {
 
                 @Override
                 public void onError(Throwable t) {
-                    if (MoverClient.unreachable(t)) {
-                        library.failed(m, "inventory", t, new Ignored());
-                    }
+                    library.lostAtInventory(m, t);
                     library.loop().execute(() -> answered(m, null, t));
                 }
 
@@ -90,7 +90,7 @@ final class InventoryRound {
         List<Inventory.Drive> drives = new ArrayList<>();
         for (MoverClient mover : movers) {
             InventoryReply r = replies.get(mover.name());
-            if (r == null && library.lost(mover.name())) {
+            if (r == null) {
                 // its drives are unavailable, not offline: they come back with it, and the cartridge the changer
                 // places in one stays that drive's (the robot cannot take it out before the drive ejects it)
                 for (String id : mover.drives()) {
@@ -117,16 +117,5 @@ final class InventoryRound {
                     : c.getMediaType(), c.getLocation()));
         }
         done.succeeded(new Inventory(drives, cartridges));
-    }
-
-    /** The mover's loss is what matters here; the round answers for itself. */
-    private static final class Ignored implements Completion<Object> {
-        @Override
-        public void succeeded(Object value) {
-        }
-
-        @Override
-        public void failed(TapeFault fault) {
-        }
     }
 }

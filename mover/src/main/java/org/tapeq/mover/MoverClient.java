@@ -32,6 +32,17 @@ final class MoverClient implements AutoCloseable {
     private final ManagedChannel channel;
     private final String scheduler;
     private final SiteIdentity identity;
+    private volatile boolean closed;
+
+    /**
+     * The cause this scheduler gives a call it cancels itself (its source or target failed, no thread to send
+     * with): the call's {@code CANCELLED} then says nothing of the mover.
+     */
+    static final class CancelledHere extends Exception {
+        CancelledHere(String why, Throwable cause) {
+            super(why, cause);
+        }
+    }
 
     MoverClient(MoverEndpoint endpoint, String scheduler, SiteIdentity identity, Executor callbacks) {
         this.endpoint = endpoint;
@@ -87,16 +98,35 @@ final class MoverClient implements AutoCloseable {
         channel.resetConnectBackoff();
     }
 
-    /** Whether a failed call means the mover could not be reached (not that it answered with an error). */
+    /**
+     * Whether a failed call means the mover could not be reached (not that it answered with an error): its
+     * connection failed, or the mover's side cancelled it (a stopping server resets its calls). A call this
+     * scheduler cancelled itself ({@link CancelledHere}) and one past its deadline ({@link #slow}) are not.
+     */
     static boolean unreachable(Throwable t) {
-        Status.Code c = Status.fromThrowable(t).getCode();
-        return c == Status.Code.UNAVAILABLE || c == Status.Code.DEADLINE_EXCEEDED || c == Status.Code.CANCELLED
+        Status s = Status.fromThrowable(t);
+        Status.Code c = s.getCode();
+        return c == Status.Code.UNAVAILABLE || c == Status.Code.CANCELLED && !cancelledHere(t)
                 || c == Status.Code.UNKNOWN && t.getCause() instanceof java.io.IOException;
     }
 
-    /** Whether a failed call only ran past its deadline (the mover may be slow, not gone). */
+    /** Whether this scheduler cancelled the call itself ({@link CancelledHere}). */
+    static boolean cancelledHere(Throwable t) {
+        Status s = Status.fromThrowable(t);
+        return s.getCode() == Status.Code.CANCELLED && s.getCause() instanceof CancelledHere;
+    }
+
+    /**
+     * Whether a failed call ran past its deadline: the mover may be slow, not gone, and the command may still run
+     * there, so its outcome is unknown (a probe counts it; a drive command asks the mover again, RemoteLibrary).
+     */
     static boolean slow(Throwable t) {
         return Status.fromThrowable(t).getCode() == Status.Code.DEADLINE_EXCEEDED;
+    }
+
+    /** Whether this client is closing or closed: its calls then fail for that reason, not for the mover's. */
+    boolean closed() {
+        return closed;
     }
 
     /** Why a call failed: its gRPC status and description. */
@@ -107,6 +137,7 @@ final class MoverClient implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         channel.shutdownNow();
         try {
             channel.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);

@@ -38,7 +38,7 @@ final class MoverReturn {
 
             @Override
             public void onError(Throwable t) {
-                if (MoverClient.unreachable(t) && !MoverClient.slow(t)) {
+                if (MoverClient.unreachable(t)) {
                     watch.lost(m, m.unreachableReason(t));
                 } else {
                     watch.notBack(m, "asking what its drives hold failed: " + m.unreachableReason(t));

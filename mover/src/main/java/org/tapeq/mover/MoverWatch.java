@@ -42,6 +42,8 @@ final class MoverWatch implements AutoCloseable {
     private final AtomicBoolean deposedLogged = new AtomicBoolean();
     private final Set<String> asking = ConcurrentHashMap.newKeySet();
     private volatile MoverEvents events = MoverEvents.NONE;
+    /** Closed: no loss is told any more; guarded by this. */
+    private boolean closed;
     private final ScheduledExecutorService probes =
             Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-mover-watch"));
     /** Why each lost mover is lost; guarded by this. */
@@ -153,6 +155,9 @@ final class MoverWatch implements AutoCloseable {
     void lost(MoverClient m, String why) {
         String reason;
         synchronized (this) {
+            if (closed) {
+                return; // the scheduler closing its calls says nothing of the mover
+            }
             returning.remove(m.name()); // a return being checked is void: asked again at its next answer
             java.time.Instant since = lostSince.computeIfAbsent(m.name(),
                     n -> java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
@@ -220,6 +225,9 @@ final class MoverWatch implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         probes.shutdownNow();
     }
 }

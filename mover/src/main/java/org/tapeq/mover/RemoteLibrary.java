@@ -327,17 +327,67 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
         });
     }
 
-    /** A call that got no answer, on the loop: an unreachable mover is lost (its drives go out of service). */
+    /**
+     * A call that got no answer, on the loop. An unreachable mover is lost (its drives go out of service). So is
+     * one whose command ran past its deadline: the command may still run there and its outcome is unknown, so
+     * its drives stay out of service until the mover reports them idle and says what they hold ({@link
+     * MoverReturn}). A call this scheduler cancelled or closed itself says nothing of the mover.
+     */
     void failed(MoverClient m, String what, Throwable t, Completion<?> done) {
         TapeFault f;
-        if (MoverClient.unreachable(t) && !MoverClient.slow(t)) {
-            String reason = m.unreachableReason(t);
+        if (m.closed() || MoverClient.cancelledHere(t)) {
+            f = new TapeFault(FaultKind.DRIVE, what + " failed: cancelled by this scheduler ("
+                    + (m.closed() ? "closing" : m.unreachableReason(t)) + ")", t);
+        } else if (MoverClient.slow(t) || MoverClient.unreachable(t)) {
+            String reason = MoverClient.slow(t) ? what + " ran past its deadline of " + site.commandMillis()
+                    + " ms; its outcome is unknown until the mover reports the drive idle" : m.unreachableReason(t);
             watch.lost(m, reason); // before the fault reaches the loop: the drive is unavailable, not faulty
             f = new TapeFault(FaultKind.DRIVE, what + " failed: mover " + m.name() + " unreachable: " + reason, t);
         } else {
             f = new TapeFault(FaultKind.DRIVE, what + " failed at mover " + m.name() + ": " + t, t);
         }
         loop.execute(() -> done.failed(f));
+    }
+
+    /**
+     * {@code m} did not answer an inventory or cannot be used: lost, so its drives are reported unreachable
+     * (holding what the changer sees in them) rather than empty and offline, whatever the cause.
+     */
+    void lostAtInventory(MoverClient m, Throwable t) {
+        if (!m.closed() && !watch.isLost(m.name())) {
+            watch.lost(m, m.unreachableReason(t));
+        }
+    }
+
+    /**
+     * Asks {@code m} who it is before its inventory is used: a mover that does not fit this scheduler's
+     * configuration ({@link #mismatch}) is lost with the reason and its inventory is not asked.
+     */
+    void checkedInventoryCall(MoverClient m, StreamObserver<InventoryReply> answer) {
+        m.hello(epoch.getAsLong(), site.probeTimeoutMillis(), new StreamObserver<>() {
+            private HelloReply reply;
+
+            @Override
+            public void onNext(HelloReply r) {
+                reply = r;
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                answer.onError(t);
+            }
+
+            @Override
+            public void onCompleted() {
+                String wrong = reply == null ? "no answer to hello" : mismatch(m, reply);
+                if (wrong != null) {
+                    watch.lost(m, wrong);
+                    answer.onError(io.grpc.Status.FAILED_PRECONDITION.withDescription(wrong).asRuntimeException());
+                } else {
+                    inventoryCall(m, answer);
+                }
+            }
+        });
     }
 
     /** The scheduler's fault for a mover's: same kind, the mover named. */

@@ -88,7 +88,8 @@ final class RemoteTransfers implements AutoCloseable {
                             received += chunk.getData().size();
                         } catch (IOException e) {
                             targetError = e;
-                            call.cancel("the stage target failed", e);
+                            call.cancel("the stage target failed", new MoverClient.CancelledHere(
+                                    "the stage target failed", e));
                         }
                     }
 
@@ -188,7 +189,7 @@ final class RemoteTransfers implements AutoCloseable {
         try {
             send.execute(() -> copy(c, source, out, gate[0], sourceError));
         } catch (RejectedExecutionException e) {
-            out.onError(e);
+            out.onError(new MoverClient.CancelledHere("no thread free to send the write", e));
         }
     }
 

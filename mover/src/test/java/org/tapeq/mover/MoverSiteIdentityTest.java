@@ -83,6 +83,8 @@ class MoverSiteIdentityTest {
         try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001")) {
             site.movers[1].close();
             site.moverIdentity[1] = new SiteIdentity("desy", "s3cret");
+            // a mover of another site has its own state directory: gridka's fencing epoch is not desy's
+            java.nio.file.Files.delete(site.moverState(1).resolve(EpochFence.FILE));
             site.startMover(1);
             Poll.until("drive2 unavailable: its mover is of another site",
                     () -> String.valueOf(site.drive("drive2").reason()).contains("site 'desy'"));
@@ -114,6 +116,38 @@ class MoverSiteIdentityTest {
                 Poll.until("m1 refused for its drives", () -> lost2.reasons.containsKey("m1"));
                 assertTrue(lost2.reasons.get("m1").contains("owns drives [drive0, drive1]"), lost2.reasons.get("m1"));
                 assertFalse(lost2.reasons.containsKey("m2"), lost2.reasons.toString());
+            }
+        }
+    }
+
+    @Test
+    void aMoverThatDoesNotFitIsRefusedBeforeItsFirstInventoryIsUsed() throws Exception {
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001")) {
+            MoverSite wrongDrives = new MoverSite(List.of(
+                    new MoverEndpoint("m1", "127.0.0.1", site.movers[0].port(), MoverSiteFixture.M1_DRIVES),
+                    new MoverEndpoint("m2", "127.0.0.1", site.movers[1].port(), List.of("drive2"))),
+                    "m1", 60_000, 100, 5_000, 10_000, MoverSiteFixture.SITE);
+            try (RemoteLibrary other = new RemoteLibrary(wrongDrives, site.loop, site.library.blockSize(), () -> 1,
+                    "other")) {
+                // no probe has run (events() not called): the inventory must check the movers itself
+                CompletableFuture<org.tapeq.scheduler.tape.Inventory> inv = new CompletableFuture<>();
+                other.inventory(new Completion<>() {
+                    @Override
+                    public void succeeded(org.tapeq.scheduler.tape.Inventory value) {
+                        inv.complete(value);
+                    }
+
+                    @Override
+                    public void failed(TapeFault fault) {
+                        inv.completeExceptionally(fault);
+                    }
+                });
+                org.tapeq.scheduler.tape.Inventory.Drive d2 = inv.get(30, java.util.concurrent.TimeUnit.SECONDS)
+                        .drives().stream().filter(d -> d.id().equals("drive2")).findFirst().orElseThrow();
+                assertTrue(d2.unreachable() != null && d2.unreachable().contains("owns drives [drive2, drive3]"),
+                        "the inventory of a mover that does not fit was used: " + d2);
+                assertTrue(other.lost("m2"));
+                assertFalse(other.lost("m1"));
             }
         }
     }
