@@ -194,7 +194,7 @@ final class MoverService {
                 call.onCompleted();
             }
         };
-        run(c, "read", last, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(), c.getLength(),
+        run(c, "read", last, call::isCancelled, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(), c.getLength(),
                 () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
                 answer(t, last, n -> Done.newBuilder().setValue(n))));
     }
@@ -223,7 +223,7 @@ final class MoverService {
                 IncomingBytes source = new IncomingBytes(call, c.getLength(), stallMillis);
                 in = source;
                 // stopped by a newer epoch: the library sees its source fail, aborts and records nothing
-                run(c, what, call, () -> source.fail(new IOException("stopped: a newer lease epoch has taken the "
+                run(c, what, call, call::isCancelled, () -> source.fail(new IOException("stopped: a newer lease epoch has taken the "
                         + "site over")), t -> {
                     Completion<WrittenFile> done = answer(t, call, w -> Done.newBuilder().setWritten(
                             Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
@@ -259,10 +259,15 @@ final class MoverService {
      */
     private void run(DriveCommand c, String what, StreamObserver<Done> out, Runnable cancel,
                      Consumer<DriveTurns.Turn> operation) {
+        run(c, what, out, ((ServerCallStreamObserver<?>) out)::isCancelled, cancel, operation);
+    }
+
+    /** As above, {@code abandoned} telling whether the caller has gone (its call cancelled). */
+    private void run(DriveCommand c, String what, StreamObserver<Done> out, BooleanSupplier abandoned,
+                     Runnable cancel, Consumer<DriveTurns.Turn> operation) {
         if (!admitted(c, what, out)) {
             return;
         }
-        BooleanSupplier abandoned = out instanceof ServerCallStreamObserver<?> s ? s::isCancelled : () -> false;
         turns.submit(new DriveTurns.Turn(c.getDrive(), c.getFence().getEpoch(), what,
                 t -> loop.execute(() -> operation.accept(t)), cancel, why -> refuse(out, why), abandoned));
     }
@@ -283,8 +288,12 @@ final class MoverService {
     private void refuse(StreamObserver<Done> out, String why) {
         refused.incrementAndGet();
         LOG.warn("{}", why);
-        out.onNext(Done.newBuilder().setFault(refusalFault(why)).build());
-        out.onCompleted();
+        try {
+            out.onNext(Done.newBuilder().setFault(refusalFault(why)).build());
+            out.onCompleted();
+        } catch (RuntimeException e) { // the caller has gone meanwhile (its call cancelled): nobody to tell
+            LOG.debug("Mover {}: refusal not sent: {}", name, e.toString());
+        }
     }
 
     /** Why a command is refused: another site or token first (its epoch must not count), then the epoch. */
