@@ -165,6 +165,16 @@ final class DriveTurns {
         return running.containsKey(drive);
     }
 
+    /**
+     * Whether a command runs on {@code drive} that no scheduler waits for any more: its caller has gone (its call
+     * cancelled: a deadline passed, the connection broke) or it was fenced. What the drive holds may change when it
+     * ends and no answer will tell; a command whose caller still waits will be answered.
+     */
+    synchronized boolean orphanRunning(String drive) {
+        Turn t = running.get(drive);
+        return t != null && (t.fenced != null || t.abandoned.getAsBoolean());
+    }
+
     /** How many commands wait for {@code drive}. */
     synchronized int waiting(String drive) {
         ArrayDeque<Turn> q = waiting.get(drive);

@@ -11,8 +11,10 @@ import org.tapeq.mover.proto.InventoryReply;
 /**
  * A lost mover that answers again is asked what its drives hold before they go back into service: a mount or
  * unload in flight when it was lost may have happened, and the engine must take the mover's view, not its own.
- * While a drive still runs a command given before the loss (the mover reports it busy), what it holds may still
- * change, so the mover stays out of service until its next probe asks again. Callbacks on the call threads; what
+ * While a drive still runs a command nobody waits for any more (its call broke with the connection or ran past
+ * its deadline: the mover reports it {@code orphan_running}), what it holds may still change with no answer to say
+ * so, and the mover stays out of service until a later probe asks again. A command whose call is still open (a
+ * mover lost for slow probes, its transfers going on) is no obstacle: its own answer will tell the engine. Callbacks on the call threads; what
  * the drives reported of their cartridges (capacity, wrap ends) is kept on the loop before the engine hears of the
  * return, so a cartridge adopted then is known as one adopted at start.
  */
@@ -66,8 +68,8 @@ final class MoverReturn {
             if (d == null) {
                 continue; // not reported: the engine keeps its view of that drive
             }
-            if (d.getBusy()) {
-                watch.notBack(m, "drive " + id + " still runs a command given before the mover was lost");
+            if (d.getOrphanRunning()) {
+                watch.notBack(m, "drive " + id + " still runs a command whose caller has gone");
                 return;
             }
             holding.put(id, d.getLoadedBarcode().isEmpty() ? Optional.empty() : Optional.of(d.getLoadedBarcode()));

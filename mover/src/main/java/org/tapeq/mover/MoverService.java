@@ -119,7 +119,7 @@ final class MoverService {
                 for (Inventory.Drive d : inv.drives()) {
                     if (drives.contains(d.id())) {
                         Drive.Builder db = Drive.newBuilder().setId(d.id()).setOnline(d.online())
-                                .setBusy(turns.busy(d.id()))
+                                .setOrphanRunning(turns.orphanRunning(d.id()))
                                 .setLoadedBarcode(d.loadedBarcode() == null ? "" : d.loadedBarcode());
                         library.driveType(d.id()).ifPresent(t -> db.setType(t.name()));
                         if (d.loadedBarcode() != null) {

@@ -61,7 +61,7 @@ class MoverCallEndsTest {
                     inventories.incrementAndGet();
                     out.onNext(InventoryReply.newBuilder().setLibrary(Library.newBuilder().addDrives(Drive
                             .newBuilder().setId("drive0").setOnline(true).setLoadedBarcode("A00001")
-                            .setBusy(busy.get()))).build());
+                            .setOrphanRunning(busy.get()))).build());
                     out.onCompleted();
                 }))
                 .addMethod(MoverRpc.MOUNT, ServerCalls.asyncUnaryCall((c, out) -> { })) // never answered
