@@ -58,6 +58,7 @@ import org.tapeq.scheduler.catalog.jdbc.ProcessIdentity;
 import org.tapeq.scheduler.engine.IoGate;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerLoad;
+import org.tapeq.scheduler.engine.lifecycle.ReclaimStatus;
 import org.tapeq.scheduler.engine.Tuning;
 import org.tapeq.scheduler.engine.drive.DriveObserver;
 import org.tapeq.scheduler.engine.SchedulerStatus;
@@ -595,6 +596,14 @@ public final class Daemon implements AutoCloseable {
     public ObjectNode statusTree(StatusPage page) {
         return StatusTimes.add(DaemonStatus.JSON.valueToTree(status(page)), loop == null ? 1 : loop.speed(),
                 ZoneId.systemDefault());
+    }
+
+    /** The reclamation policy's status with the wall-clock times of its loop times, as {@code tapeq reclaim} prints it. */
+    ObjectNode reclaimTree(ReclaimStatus status) {
+        RealTimeEventLoop l = loop;
+        ObjectNode tree = DaemonStatus.JSON.valueToTree(status);
+        return l == null ? tree
+                : StatusTimes.reclaim(tree, System.currentTimeMillis(), l.now(), l.speed(), ZoneId.systemDefault());
     }
 
     private byte[] statusJson(StatusPage page) {

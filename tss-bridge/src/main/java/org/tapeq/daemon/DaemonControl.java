@@ -8,6 +8,7 @@ import org.tapeq.daemon.control.ControlTarget;
 import org.tapeq.daemon.control.StatusPage;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.lifecycle.ReclaimStatus;
 
 /** The running daemon as the control socket's admin commands see it. */
 final class DaemonControl implements ControlTarget {
@@ -26,6 +27,11 @@ final class DaemonControl implements ControlTarget {
     @Override
     public JsonNode status(StatusPage page) {
         return daemon.statusTree(page);
+    }
+
+    @Override
+    public JsonNode reclaim(ReclaimStatus status) {
+        return daemon.reclaimTree(status);
     }
 
     @Override

@@ -75,10 +75,23 @@ final class StatusTimes {
             }
         }
         if (sched.path("reclaim") instanceof ObjectNode reclaim) {
-            put(reclaim, "pausedSince", "pausedSinceTime", loop);
-            put(reclaim, "lastLook", "lastLookTime", loop);
+            reclaim(reclaim, loop);
         }
         return status;
+    }
+
+    /**
+     * Adds the readable times to the reclamation policy's status as {@code tapeq reclaim} answers it, given the
+     * wall-clock and loop times of one moment.
+     */
+    static ObjectNode reclaim(ObjectNode reclaim, long wallNow, long loopNow, double speed, ZoneId zone) {
+        reclaim(reclaim, t -> iso(wallNow - Math.round((loopNow - t) / speed), zone));
+        return reclaim;
+    }
+
+    private static void reclaim(ObjectNode reclaim, Loop loop) {
+        put(reclaim, "pausedSince", "pausedSinceTime", loop);
+        put(reclaim, "lastLook", "lastLookTime", loop);
     }
 
     private interface Loop {

@@ -17,8 +17,8 @@ final class ReclaimCommands extends CommandGroup {
     static void printStatus(JsonNode s, PrintWriter out) {
         out.println("reclaim: " + s.path("state").asText()
                 + ("paused".equals(s.path("state").asText()) ? " (" + s.path("reason").asText()
-                        + (s.path("pausedSince").asLong() > 0 ? ", since "
-                        + java.time.Instant.ofEpochMilli(s.path("pausedSince").asLong()) : "") + ")" : "")
+                        + (s.hasNonNull("pausedSinceTime") ? ", since " + s.path("pausedSinceTime").asText() : "")
+                        + ")" : "")
                 + ", threshold " + s.path("threshold").asDouble() + ", " + s.path("candidates").asInt()
                 + " candidate(s), " + s.path("queued").asInt() + " repack(s) queued or running, "
                 + s.path("started").asInt() + " started in this run");

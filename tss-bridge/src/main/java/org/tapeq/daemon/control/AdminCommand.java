@@ -500,7 +500,7 @@ public sealed interface AdminCommand {
 
         @Override
         public JsonNode execute(ControlTarget daemon) throws Exception {
-            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().reclaim().pause(reason)));
+            return daemon.reclaim(Await.quick(daemon.scheduler().reclaim().pause(reason)));
         }
     }
 
@@ -520,7 +520,7 @@ public sealed interface AdminCommand {
 
         @Override
         public JsonNode execute(ControlTarget daemon) throws Exception {
-            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().reclaim().resume()));
+            return daemon.reclaim(Await.quick(daemon.scheduler().reclaim().resume()));
         }
     }
 
@@ -540,7 +540,7 @@ public sealed interface AdminCommand {
 
         @Override
         public JsonNode execute(ControlTarget daemon) throws Exception {
-            return ControlProtocol.JSON.valueToTree(Await.quick(daemon.scheduler().reclaim().status()));
+            return daemon.reclaim(Await.quick(daemon.scheduler().reclaim().status()));
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tapeq.scheduler.catalog.CartridgeRecord;
 import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.lifecycle.ReclaimStatus;
 
 /** What the admin commands act on: the running daemon's scheduler, status and catalog. */
 public interface ControlTarget {
@@ -21,6 +22,14 @@ public interface ControlTarget {
      */
     default String refusal() {
         return null;
+    }
+
+    /**
+     * The reclamation policy's status as {@code tapeq reclaim} answers it; the daemon adds the wall-clock times of
+     * its loop times ({@code pausedSinceTime}, {@code lastLookTime}).
+     */
+    default JsonNode reclaim(ReclaimStatus status) {
+        return ControlProtocol.JSON.valueToTree(status);
     }
 
     /** The catalog's cartridges. */
