@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.tapeq.scheduler.engine.SchedulerConfig;
 import org.tapeq.scheduler.policy.MountPolicies;
@@ -14,6 +16,7 @@ import org.tapeq.scheduler.policy.QueueView;
 import org.tapeq.scheduler.policy.ReadOrder;
 import org.tapeq.scheduler.policy.ReadOrders;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.tape.sim.TapeMarks;
 
 /**
  * The policies the simulator compares, by name: the scheduler's registry ({@link MountPolicies}: tapeq, dcache,
@@ -28,8 +31,8 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
  * {@code dcache}, dCache's own recall scheduler, is the "plain dCache" baseline).
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code dcache}, {@code fifo} and
- * {@code cta} run with aggregation off (one file per aggregate); CTA writes buffered tape marks, so {@code cta}'s
- * filemarks cost no synchronous flush; ENDIT hands files to TSM, which aggregates the files of a transaction, so
+ * {@code cta} run with aggregation off (one file per aggregate); CTA writes buffered tape marks and flushes after
+ * 200 files or 32 GB, so {@code cta} pays one synchronous flush per such batch rather than per file; ENDIT hands files to TSM, which aggregates the files of a transaction, so
  * {@code endit} keeps the scheduler's aggregation, like {@code tapeq}; ENDIT's retriever runs one dsmc retrieve at a
  * time by default, so {@code endit} reads with one drive.
  */
@@ -54,6 +57,16 @@ public final class SimPolicies {
      */
     public static final int DRIVE_RAO_LIMIT = 2048;
 
+    /** A synchronous filemark after every tape file (dCache's HSM script, ENDIT's TSM, tapeq). */
+    static final TapeMarks SYNCHRONOUS = TapeMarks.synchronous(SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
+    /**
+     * CTA: buffered tape marks, flushed after 200 files or 32 GB (cta-taped's {@code ArchiveFlushBytesFiles}
+     * default, {@code TapedConfiguration.hpp}; {@code maxFilesBeforeFlush}/{@code maxBytesBeforeFlush} of the
+     * tape write task).
+     */
+    static final TapeMarks CTA_MARKS = TapeMarks.buffered(SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, 200,
+            32_000_000_000L);
+
     /** One policy as the simulator runs it: a name, how its scheduler configuration differs, its instance. */
     public interface SimPolicy {
         String name();
@@ -62,11 +75,11 @@ public final class SimPolicies {
         SchedulerConfig.Builder configure(SchedulerConfig.Builder config);
 
         /**
-         * Milliseconds a filemark costs when this system writes: the library's synchronous filemark, or 0 where
-         * the system writes buffered tape marks (CTA), whose occasional flush is not modelled.
+         * How this system's tape marks cost when it writes: the library's synchronous filemark after every tape file,
+         * or buffered tape marks with the system's periodic flush (CTA).
          */
-        default long filemarkMillis() {
-            return SimulatedLibrary.DEFAULT_FILEMARK_MILLIS;
+        default TapeMarks tapeMarks() {
+            return SYNCHRONOUS;
         }
 
         /** What the simulated drives offer this policy. */
@@ -84,6 +97,10 @@ public final class SimPolicies {
     public static final String TAPEQ_WRAP_ENDS = "tapeq-wrap-ends";
     public static final String TAPEQ_NOMINAL = "tapeq-nominal";
 
+    /** Prefix of the parametrised reference rows {@code tapeq-remount-guard-<N>m}. */
+    public static final String REMOUNT_GUARD_PREFIX = "tapeq-remount-guard-";
+    private static final Pattern REMOUNT_GUARD = Pattern.compile(Pattern.quote(REMOUNT_GUARD_PREFIX) + "(\\d{1,4})m");
+
     private static final Map<String, SimPolicy> REGISTRY = new LinkedHashMap<>();
 
     static {
@@ -95,34 +112,40 @@ public final class SimPolicies {
                     : b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b;
             // CTA's software RAO positions files with the drive's end-of-wrap positions
             register(name, configure, c -> MountPolicies.create(name, c.mountCriteria()),
-                    cta ? 0 : SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, cta ? DriveFeatures.WRAP_ENDS : DriveFeatures.NONE);
+                    cta ? CTA_MARKS : SYNCHRONOUS, cta ? DriveFeatures.WRAP_ENDS : DriveFeatures.NONE);
         }
-        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1), c -> MountPolicies.create("cta", c.mountCriteria()), 0,
-                DriveFeatures.DRIVE_RAO);
+        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1), c -> MountPolicies.create("cta", c.mountCriteria()),
+                CTA_MARKS, DriveFeatures.DRIVE_RAO);
         register(TAPEQ_DRIVE_RAO, b -> b, c -> MountPolicies.create("tapeq", c.mountCriteria()),
-                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.DRIVE_RAO);
+                SYNCHRONOUS, DriveFeatures.DRIVE_RAO);
         register(TAPEQ_FILE_SEQUENCE, b -> b,
                 c -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()),
                         ReadOrders.create(ReadOrders.FILE_SEQUENCE), false),
-                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.NONE);
+                SYNCHRONOUS, DriveFeatures.NONE);
         register(TAPEQ_WRAP_ENDS, b -> b, c -> MountPolicies.create("tapeq", c.mountCriteria()),
-                SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.WRAP_ENDS);
+                SYNCHRONOUS, DriveFeatures.WRAP_ENDS);
         register(TAPEQ_NOMINAL, b -> b, c -> {
             MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
             return new WithReadOrder(p, p.readOrder(), false);
-        }, SimulatedLibrary.DEFAULT_FILEMARK_MILLIS, DriveFeatures.NONE);
+        }, SYNCHRONOUS, DriveFeatures.NONE);
     }
 
     private SimPolicies() {
     }
 
     private static void register(String name, UnaryOperator<SchedulerConfig.Builder> configure,
-                                 Function<SchedulerConfig, MountPolicy> create, long filemarkMillis,
+                                 Function<SchedulerConfig, MountPolicy> create, TapeMarks tapeMarks,
                                  DriveFeatures drives) {
-        REGISTRY.put(name, new SimPolicy() {
+        REGISTRY.put(name, policy(name, configure, create, tapeMarks, drives));
+    }
+
+    private static SimPolicy policy(String name, UnaryOperator<SchedulerConfig.Builder> configure,
+                                    Function<SchedulerConfig, MountPolicy> create, TapeMarks tapeMarks,
+                                    DriveFeatures drives) {
+        return new SimPolicy() {
             @Override
-            public long filemarkMillis() {
-                return filemarkMillis;
+            public TapeMarks tapeMarks() {
+                return tapeMarks;
             }
 
             @Override
@@ -144,7 +167,7 @@ public final class SimPolicies {
             public MountPolicy create(SchedulerConfig config) {
                 return create.apply(config);
             }
-        });
+        };
     }
 
     public static Set<String> names() {
@@ -156,13 +179,25 @@ public final class SimPolicies {
         return List.of("dcache", "endit", "cta", "tapeq");
     }
 
-    /** The policy of this name; an unknown name is an error naming the choices. */
+    /**
+     * The policy of this name, or {@code tapeq-remount-guard-<N>m}: tapeq with a remount guard of N minutes in place
+     * of the configured one (rows side by side on the same seeds, to choose the guard); an unknown name is an error
+     * naming the choices.
+     */
     public static SimPolicy get(String name) {
         SimPolicy p = REGISTRY.get(name);
-        if (p == null) {
-            throw new IllegalArgumentException("unknown policy '" + name + "'; known: " + String.join(", ", names()));
+        if (p != null) {
+            return p;
         }
-        return p;
+        Matcher guard = REMOUNT_GUARD.matcher(name);
+        if (guard.matches()) {
+            long millis = Long.parseLong(guard.group(1)) * 60_000L;
+            SimPolicy tapeq = REGISTRY.get("tapeq");
+            return policy(name, b -> tapeq.configure(b).remountGuardMillis(millis), tapeq::create,
+                    tapeq.tapeMarks(), tapeq.drives());
+        }
+        throw new IllegalArgumentException("unknown policy '" + name + "'; known: " + String.join(", ", names())
+                + ", " + REMOUNT_GUARD_PREFIX + "<minutes>m");
     }
 
     /** A policy with another read order, learning the layout or not; everything else delegated. */

@@ -91,7 +91,8 @@ public final class SimulateCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "%-22s %s%n", name, Scenarios.get(name).description());
             }
             out.println("or a scenario file: NAME.yaml (docs/simulator.md)");
-            out.println("policies: " + String.join(", ", SimPolicies.names()));
+            out.println("policies: " + String.join(", ", SimPolicies.names()) + ", " + SimPolicies.REMOUNT_GUARD_PREFIX
+                    + "<minutes>m");
             out.println("physics: " + String.join(", ",
                     PhysicsProfiles.family().stream().map(PhysicsProfile::name).toList()));
             out.flush();

@@ -83,7 +83,7 @@ final class SimulationRun {
         SimOptions.Repack repackOptions = repack && !w.repackSources().isEmpty() ? w.options().repack() : null;
         VirtualEventLoop loop = new VirtualEventLoop(START_MILLIS);
         SimLibraryBuilder lb = SimulatedLibrary.builder(loop).sizeOnly().drives(w.drives()).robotArms(w.robotArms())
-                .seed(w.seed()).physics(physics).filemarkMillis(policy.filemarkMillis())
+                .seed(w.seed()).physics(physics).tapeMarks(policy.tapeMarks())
                 .reportsWrapEnds(policy.drives().wrapEnds()).accessOrderLimit(policy.drives().accessOrderLimit());
         for (TapeImage t : w.tapes()) {
             lb.cartridge(t.barcode(), w.media());

@@ -35,6 +35,16 @@ public interface QueueView {
     /** Media of the cartridge, or of the family's cartridges for a family write queue. */
     MediaType media();
 
+    /**
+     * Runs of the waiting reads: groups of requested tape files with no unrequested tape file between them, each
+     * entered with one locate (plus one for the queue's writes, appended at the end of data). May lag behind the
+     * file count by up to a quarter (it is recounted as the queue grows or shrinks by that much). Default: one run
+     * per file, for a queue that does not know its positions.
+     */
+    default long runs() {
+        return files();
+    }
+
     /** Bytes of tape files written on the cartridge (live and dead), or -1 if unknown or a family queue. */
     default long cartridgeUsedBytes() {
         return -1;

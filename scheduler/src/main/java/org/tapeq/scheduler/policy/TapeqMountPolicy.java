@@ -5,16 +5,22 @@ package org.tapeq.scheduler.policy;
  * when its requests stopped arriving for the quiet time (a burst has landed), or when its oldest request is
  * due (maximum wait, or a deadline minus the time a mount needs). A cartridge unmounted less than the remount
  * guard ago waits for the guard unless it has a full mount's worth or a deadline. Among eligible queues the
- * rank is the streaming time the mount delivers plus priority, minus how late the queue's due time is, in
- * seconds; so a queue that has waited an hour longer outranks one with 1.4 TB more at 400 MB/s. A mounted
+ * rank is an estimate of the mount's duration (the streaming time it delivers plus one locate per run of requested
+ * tape files) plus priority, minus how late the queue's due time is, in seconds; so a queue that has waited an hour
+ * longer outranks one with 1.4 TB more at 400 MB/s, and in a burst the longest mounts go first, which leaves the
+ * short ones to even out the drives at the end (a list schedule, longest first). A mounted
  * cartridge keeps being served while it has work, and its queue is read in one whole-queue serpentine order.
  */
 public final class TapeqMountPolicy implements MountPolicy {
 
     /** One priority step is worth an hour of waiting. */
     static final double PRIORITY_SECONDS = 3600;
-    /** Each file counts like this many seconds of streaming, so many small files are not starved. */
-    static final double FILE_SECONDS = 2;
+    /**
+     * Seconds of positioning per run of requested tape files (one locate each): tapeq's mean locate per file on
+     * {@code bulk-recall-scattered} (500 requested files per LTO-9 cartridge, about 12 s; docs/benchmarks.md). Fewer
+     * runs further apart cost more each, but then the runs' share of the mount is small anyway.
+     */
+    static final double RUN_SECONDS = 12;
     /** Robot exchange, load, first locate and unload, roughly. */
     static final long MOUNT_OVERHEAD_MILLIS = 150_000;
     /** Extra margin before a deadline. */
@@ -63,7 +69,7 @@ public final class TapeqMountPolicy implements MountPolicy {
     @Override
     public double rank(QueueView q) {
         long cappedBytes = Math.min(q.bytes(), q.media().capacityBytes());
-        double value = q.media().streamMillis(cappedBytes) / 1000d + q.files() * FILE_SECONDS
+        double value = q.media().streamMillis(cappedBytes) / 1000d + q.runs() * RUN_SECONDS
                 + q.maxPriority() * PRIORITY_SECONDS;
         long due = due(q);
         return due == Long.MAX_VALUE ? value - 1e12 : value - due / 1000d;

@@ -61,6 +61,9 @@ public final class WorkQueue implements QueueView {
     private long retryNotBefore = Long.MIN_VALUE;
     /** Reads that arrived since the current pass was planned. */
     private int arrivedDuringPass;
+    /** {@link #runs()} as last counted, and the file count it was counted at (0: never). */
+    private long countedRuns;
+    private long runsCountedAt;
 
     // Index state, owned by QueueIndex.
     Slot slot = Slot.NONE;
@@ -412,6 +415,42 @@ public final class WorkQueue implements QueueView {
     @Override
     public MediaType media() {
         return media;
+    }
+
+    /**
+     * Counted over the reads not yet done, sorted by tape file: O(n log n), so it is recounted only when the file
+     * count moved by more than a quarter since the last count (amortised O(log n) per request as a burst arrives),
+     * and scaled by the file count in between.
+     */
+    @Override
+    public long runs() {
+        if (files <= 0) {
+            return writes.isEmpty() ? 0 : 1;
+        }
+        if (runsCountedAt <= 0 || files * 4 > runsCountedAt * 5 || files * 5 < runsCountedAt * 4) {
+            countedRuns = countRuns();
+            runsCountedAt = files;
+        }
+        return Math.max(1, Math.min(files, Math.round((double) countedRuns * files / runsCountedAt)));
+    }
+
+    private long countRuns() {
+        int[] tapeFiles = new int[reads.size() - head];
+        int n = 0;
+        for (int i = head; i < reads.size(); i++) {
+            StageItem it = reads.get(i);
+            if (!it.done()) {
+                tapeFiles[n++] = it.tapeFile();
+            }
+        }
+        java.util.Arrays.sort(tapeFiles, 0, n);
+        long runs = writes.isEmpty() ? 0 : 1;
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || tapeFiles[i] > tapeFiles[i - 1] + 1) {
+                runs++;
+            }
+        }
+        return runs;
     }
 
     @Override

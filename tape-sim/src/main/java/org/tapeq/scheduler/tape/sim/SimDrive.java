@@ -16,6 +16,9 @@ final class SimDrive {
     long position;
     /** Physical position of the head. */
     Head head;
+    /** Tape files and bytes written since the last flush, with buffered tape marks ({@link TapeMarks}). */
+    int unflushedFiles;
+    long unflushedBytes;
 
     SimDrive(String id, int index, org.tapeq.scheduler.model.DriveType type) {
         this.id = id;

@@ -35,7 +35,7 @@ public final class SimLibraryBuilder {
     long exchangeMillis = SimulatedLibrary.DEFAULT_EXCHANGE_MILLIS;
     long seed = 1;
     Executor copyExecutor;
-    long filemarkMillis = SimulatedLibrary.DEFAULT_FILEMARK_MILLIS;
+    TapeMarks tapeMarks = TapeMarks.synchronous(SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
     long calibrationMillis;
     boolean wrapEnds;
     int accessOrderLimit;
@@ -167,9 +167,15 @@ public final class SimLibraryBuilder {
         return this;
     }
 
-    /** Time to write one filemark (buffer flush and back-hitch). */
+    /** Time to write one synchronous filemark (buffer flush and back-hitch), after every tape file. */
     public SimLibraryBuilder filemarkMillis(long millis) {
-        this.filemarkMillis = requireNonNegative("filemarkMillis", millis);
+        this.tapeMarks = TapeMarks.synchronous(requireNonNegative("filemarkMillis", millis));
+        return this;
+    }
+
+    /** How tape marks are written: synchronous after every tape file, or buffered with a periodic flush. */
+    public SimLibraryBuilder tapeMarks(TapeMarks marks) {
+        this.tapeMarks = Objects.requireNonNull(marks, "marks");
         return this;
     }
 

@@ -76,7 +76,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     private final int blockSize;
     private final DataMode dataMode;
     private final Transfers transfers;
-    private final long filemarkMillis;
+    private final TapeMarks tapeMarks;
     private final long calibrationMillis;
     private final boolean reportsWrapEnds;
     private final int accessOrderLimit;
@@ -95,7 +95,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         this.blockSize = b.blockSize;
         this.dataMode = b.dataMode;
         this.transfers = new Transfers(b.loop, b.copyExecutor);
-        this.filemarkMillis = b.filemarkMillis;
+        this.tapeMarks = b.tapeMarks;
         this.calibrationMillis = b.calibrationMillis;
         this.reportsWrapEnds = b.wrapEnds;
         this.accessOrderLimit = b.accessOrderLimit;
@@ -530,6 +530,8 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 drive.cartridge = null;
                 drive.ejected = false;
                 drive.head = null;
+                drive.unflushedFiles = 0; // the unload flushed the buffer (not charged, TapeMarks)
+                drive.unflushedBytes = 0;
                 cartridge.drive = null;
                 saveDrives();
                 drive.busy = false;
@@ -695,7 +697,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         boolean full = length > free;
         long keep = full ? free / blockSize * blockSize : length;
         boolean records = !full || keep > 0;
-        long write = TapePhysics.streamMillis(keep, rate) + (records ? filemarkMillis : 0);
+        long write = TapePhysics.streamMillis(keep, rate) + (records ? tapeMarks.afterTapeFile(drive, keep) : 0);
         WrittenFile planned = files.next(keep);
         Transfers.Copy<String> copy = store.keepsBytes() && records
                 ? () -> store.stage(cartridge.barcode, planned.fileNumber(), source, keep) : null;
@@ -755,7 +757,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             });
             return;
         }
-        long write = TapePhysics.streamMillis(length, rate) + filemarkMillis;
+        long write = TapePhysics.streamMillis(length, rate) + tapeMarks.filemarkMillis(); // a label is flushed
         Transfers.Copy<String> copy = store.keepsBytes()
                 ? () -> store.stage(cartridge.barcode, 0, label, length) : null;
         transfers.afterModelled(locate + write, copy, (name, copyFault) -> {

@@ -1,0 +1,63 @@
+package org.tapeq.scheduler.engine.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.StageRequest;
+
+/** {@link WorkQueue#runs()}: runs of requested tape files, each entered with one locate. */
+class WorkQueueRunsTest {
+
+    private static WorkQueue queue() {
+        return new WorkQueue("A00000L9", null, MediaType.LTO9, () -> -1, "atlas", 1);
+    }
+
+    private static StageItem item(long id, int tapeFile) {
+        StageRequest r = new StageRequest(id, "pnfs" + id, 1_000_000, "atlas:raw@osm", "/f" + id, "atlas", null, 0, 0,
+                null);
+        return new StageItem(r, id, tapeFile, tapeFile * 1000L, 0, 1_000_000, null);
+    }
+
+    @Test
+    void runs_consecutiveTapeFilesInAnyArrivalOrder_countOnce() {
+        WorkQueue q = queue();
+        int[] tapeFiles = {12, 3, 11, 4, 10, 5, 40, 3};   // 3-5, 10-12, 40 (two files in tape file 3)
+        for (int i = 0; i < tapeFiles.length; i++) {
+            q.addRead(item(i, tapeFiles[i]));
+        }
+        assertEquals(8, q.files());
+        assertEquals(3, q.runs());
+    }
+
+    @Test
+    void runs_scatteredFiles_oneRunEach() {
+        WorkQueue q = queue();
+        for (int i = 0; i < 500; i++) {
+            q.addRead(item(i, 1 + 3 * ((i * 37) % 500)));
+        }
+        assertEquals(500, q.runs());
+    }
+
+    @Test
+    void runs_readFilesLeaveTheCount() {
+        WorkQueue q = queue();
+        List<StageItem> items = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            // arriving alternately: one run of 200 tape files (1-200) and 200 single files (1 000, 1 002, ...)
+            StageItem it = item(i, i % 2 == 0 ? 1 + i / 2 : 1000 + i);
+            items.add(it);
+            q.addRead(it);
+        }
+        assertEquals(201, q.runs());
+        for (int i = 1; i < 400; i += 2) {
+            items.get(i).markDone();
+        }
+        assertEquals(200, q.files());
+        assertEquals(1, q.runs());
+        assertEquals(0, queue().runs());
+    }
+}

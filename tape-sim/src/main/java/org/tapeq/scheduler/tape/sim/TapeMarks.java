@@ -1,0 +1,61 @@
+package org.tapeq.scheduler.tape.sim;
+
+/**
+ * What the filemark after each appended tape file costs a simulated drive. Synchronous tape marks (the default)
+ * flush the drive's buffer at every one: {@code filemarkMillis} each. Buffered tape marks (written with the Immed
+ * bit, as CTA writes them) cost nothing until the files or bytes written since the last flush reach the system's
+ * flush limit; that append then pays one synchronous flush. The final flush before an unload is not charged.
+ *
+ * @param filemarkMillis time of one synchronous flush (buffer drain and back-hitch)
+ * @param flushFiles     buffered marks: a flush after this many tape files; 0 = every tape mark is synchronous
+ * @param flushBytes     buffered marks: a flush once this many bytes were written since the last one
+ */
+public record TapeMarks(long filemarkMillis, int flushFiles, long flushBytes) {
+
+    public TapeMarks {
+        if (filemarkMillis < 0 || flushFiles < 0 || flushBytes < 0) {
+            throw new IllegalArgumentException("tape marks: negative filemarkMillis " + filemarkMillis
+                    + ", flushFiles " + flushFiles + " or flushBytes " + flushBytes);
+        }
+        if ((flushFiles == 0) != (flushBytes == 0)) {
+            throw new IllegalArgumentException("tape marks: flushFiles " + flushFiles + " and flushBytes "
+                    + flushBytes + " must both be set (buffered marks) or both 0 (synchronous marks)");
+        }
+    }
+
+    /** A synchronous tape mark after every tape file. */
+    public static TapeMarks synchronous(long filemarkMillis) {
+        return new TapeMarks(filemarkMillis, 0, 0);
+    }
+
+    /** Buffered tape marks with a synchronous flush at {@code flushFiles} tape files or {@code flushBytes}. */
+    public static TapeMarks buffered(long filemarkMillis, int flushFiles, long flushBytes) {
+        if (flushFiles <= 0 || flushBytes <= 0) {
+            throw new IllegalArgumentException("buffered tape marks need positive flush limits: " + flushFiles
+                    + " files, " + flushBytes + " bytes");
+        }
+        return new TapeMarks(filemarkMillis, flushFiles, flushBytes);
+    }
+
+    /** Whether tape marks are buffered. */
+    public boolean buffered() {
+        return flushFiles > 0;
+    }
+
+    /**
+     * The mark's cost after a tape file of {@code bytes} on {@code drive}, counting it toward the drive's next flush.
+     */
+    long afterTapeFile(SimDrive drive, long bytes) {
+        if (!buffered()) {
+            return filemarkMillis;
+        }
+        drive.unflushedFiles++;
+        drive.unflushedBytes += bytes;
+        if (drive.unflushedFiles < flushFiles && drive.unflushedBytes < flushBytes) {
+            return 0;
+        }
+        drive.unflushedFiles = 0;
+        drive.unflushedBytes = 0;
+        return filemarkMillis;
+    }
+}
