@@ -65,8 +65,9 @@ final class HostProcess implements AutoCloseable {
         if (ownPidNamespace) {
             command.addAll(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"));
         }
-        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "-Xmx256m", "-XX:+UseSerialGC", "-XX:-UsePerfData",
-                "-XX:TieredStopAtLevel=1", "org.tapeq.daemon.cli.TapeqCommand"));
+        // no perf data file: in pid namespaces of their own every JVM is pid 1, and they would share one
+        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:-UsePerfData", "-XX:TieredStopAtLevel=1", "org.tapeq.daemon.cli.TapeqCommand"));
         command.addAll(args);
         starts++;
         Files.writeString(log, "==== start " + starts + ": " + String.join(" ", args) + " ====\n",
