@@ -62,7 +62,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "largest file in bytes; sizes are log-uniform from 1 KiB (default ${DEFAULT-VALUE})")
     long maxSize;
 
-    @Option(names = "--drives", defaultValue = "3", description = "simulated drives (default ${DEFAULT-VALUE})")
+    @Option(names = "--drives", description = "simulated drives (default 3; with --hosts 3: 4, half on each mover)")
+    Integer drivesOption;
+
+    /** The simulated drives: --drives, else 3 on one host and 4 on three. */
     int drives;
 
     @Option(names = "--cartridges", defaultValue = "6",
@@ -106,6 +109,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        drives = drivesOption != null ? drivesOption : hosts == 3 ? 4 : 3;
         if (files < 1 || datasets < 1 || drives < 1 || cartridges < 2 || maxSize < 1024 || !(speed > 0)) {
             throw new IllegalArgumentException("need --files >= 1, --datasets >= 1, --drives >= 1, "
                     + "--cartridges >= 2, --max-size >= 1024, --speed > 0");

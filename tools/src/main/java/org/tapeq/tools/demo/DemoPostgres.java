@@ -47,9 +47,8 @@ final class DemoPostgres implements AutoCloseable {
             try {
                 embedded = EmbeddedPostgres.builder().setDataDirectory(dir).setCleanDataDirectory(true).start();
             } catch (IOException | RuntimeException e) {
-                throw new IOException("the embedded PostgreSQL did not start (" + e.getMessage() + "); PostgreSQL "
-                        + "refuses to run as root: as root, give a server with --catalog-url "
-                        + "jdbc:postgresql://HOST:PORT/DB?user=USER", e);
+                throw new IOException("the embedded PostgreSQL did not start in " + dir + " (" + e.getMessage()
+                        + "); give a server with --catalog-url jdbc:postgresql://HOST:PORT/DB?user=USER", e);
             }
             url = embedded.getJdbcUrl("postgres", "postgres");
         }

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -359,7 +358,7 @@ final class HostsDemo {
             drives.put(e.getKey(), new DemoResult.Drive(d.path("bytesRead").asLong() + d.path("bytesWritten")
                     .asLong(), busy));
         });
-        r.drives.putAll(new LinkedHashMap<>(drives));
+        r.drives.putAll(drives);
     }
 
     private static int freePort(String host) throws IOException {
