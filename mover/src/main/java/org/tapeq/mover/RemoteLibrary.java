@@ -69,12 +69,35 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     /** Each drive's generation as its mover reported it at the last inventory; owned by the loop. */
     private final Map<String, org.tapeq.scheduler.model.DriveType> types = new HashMap<>();
     private volatile DriveAlerts alerts = DriveAlerts.NONE;
+    /** Whether the one server serves more drives than these (a mover's part of a library served elsewhere). */
+    private final boolean part;
 
     /**
      * A library over the movers of {@code site} for a scheduler on {@code loop} named {@code scheduler} (its
      * host and process, for the movers' logs), whose current lease epoch {@code epoch} gives.
      */
     public RemoteLibrary(MoverSite site, EventLoop loop, int blockSize, LongSupplier epoch, String scheduler) {
+        this(site, loop, blockSize, epoch, scheduler, false);
+    }
+
+    /**
+     * A mover's drives of a library that another process serves over the mover protocol (the {@code remote}
+     * backend: {@code tapeq sim-library}, which drives the robot and every drive). {@code library} names that
+     * process as its one server, with the drives this mover owns; it may serve more. Each command carries the
+     * fence {@code epoch} gives (the newest epoch the mover admitted) with the mover's site and token, which the
+     * mover checked are the scheduler's, so the serving process fences a deposed scheduler as the mover does.
+     */
+    public static RemoteLibrary partOf(MoverSite library, EventLoop loop, int blockSize, LongSupplier epoch,
+                                       String mover) {
+        if (library.movers().size() != 1) {
+            throw new IllegalArgumentException("a library served elsewhere is one server, not " + library.movers());
+        }
+        return new RemoteLibrary(library, loop, blockSize, epoch, mover, true);
+    }
+
+    private RemoteLibrary(MoverSite site, EventLoop loop, int blockSize, LongSupplier epoch, String scheduler,
+                          boolean part) {
+        this.part = part;
         this.loop = loop;
         this.blockSize = blockSize;
         this.epoch = epoch;
@@ -124,7 +147,11 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
             return "refused: the mover at " + m.address() + " calls itself '" + r.getMover() + "', not " + m.name();
         }
         List<String> drives = m.drives().stream().sorted().toList();
-        if (!drives.equals(r.getDrivesList().stream().sorted().toList())) {
+        if (part && !r.getDrivesList().containsAll(drives)) {
+            return "refused: the library at " + m.address() + " (" + m.name() + ") serves drives "
+                    + r.getDrivesList() + ", not all of this mover's " + drives;
+        }
+        if (!part && !drives.equals(r.getDrivesList().stream().sorted().toList())) {
             return "refused: mover " + m.name() + " owns drives " + r.getDrivesList() + ", movers.servers gives "
                     + drives;
         }

@@ -34,6 +34,16 @@ class ToolsTest {
         assertTrue(bad.err.contains("bulk-recall"), bad.err);
     }
 
+    @Test
+    void demo_hostsOtherThanOneOrThree_orDrivesThatDoNotSplitOverTwoMovers_refusedNamingTheOption() {
+        Run two = run("demo", "--hosts", "2");
+        assertEquals(1, two.code);
+        assertTrue(two.err.contains("--hosts 2: the demo runs on 1 host or on 3"), two.err);
+        Run odd = run("demo", "--hosts", "3", "--drives", "3");
+        assertEquals(1, odd.code);
+        assertTrue(odd.err.contains("--hosts 3 --drives 3") && odd.err.contains("two movers"), odd.err);
+    }
+
     private record Run(int code, String out, String err) {
     }
 

@@ -7,8 +7,10 @@ import java.util.function.LongSupplier;
 
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.config.LibraryConfig;
+import org.tapeq.daemon.config.MoverConfig;
 import org.tapeq.daemon.config.SimulatedConfig;
 import org.tapeq.mover.MoverDrives;
+import org.tapeq.mover.MoverEvents;
 import org.tapeq.mover.RemoteLibrary;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.format.TapeLabel;
@@ -22,7 +24,7 @@ import org.tapeq.scheduler.time.EventLoop;
 /**
  * The library a process drives: the one of {@code library:} (the SCSI backend or the simulated library), opened
  * here, or, when the configuration names data movers ({@code movers:}), the site's movers over gRPC. The daemon
- * and {@code tapeq mover} both open their local library here.
+ * and {@code tapeq mover} both open their library here.
  */
 public final class Libraries {
 
@@ -51,9 +53,29 @@ public final class Libraries {
         }
     }
 
+    /**
+     * A mover's library: the one of {@code library:} on this host, or with the {@code remote} backend the mover's
+     * drives of the library another process serves, whose commands carry the fence {@code epoch} gives.
+     */
+    public static TapeLibrary forMover(MoverConfig mover, EventLoop loop, Executor io, LongSupplier epoch,
+                                       List<AutoCloseable> closeables) throws IOException {
+        LibraryConfig lib = mover.library();
+        if (lib.backend() != LibraryConfig.Backend.REMOTE) {
+            return local(lib, loop, io, closeables);
+        }
+        RemoteLibrary remote = RemoteLibrary.partOf(lib.remote().site(mover.drives(), mover.identity(),
+                mover.stallMillis()), loop, lib.blockSizeBytes(), epoch, "mover " + mover.name());
+        closeables.add(remote);
+        remote.events(MoverEvents.NONE); // probed, so that a returning library serves again; no drive to take out
+        return remote;
+    }
+
     /** The library of {@code library:} on this host. */
     public static TapeLibrary local(LibraryConfig lib, EventLoop loop, Executor io, List<AutoCloseable> closeables)
             throws IOException {
+        if (lib.backend() == LibraryConfig.Backend.REMOTE) {
+            throw new IllegalArgumentException("library.backend remote is served by another process, not opened here");
+        }
         if (lib.backend() == LibraryConfig.Backend.SCSI) {
             ScsiLibrary scsi = new ScsiLibrary(loop, lib.scsi().settings(lib.blockSizeBytes()), TapeLabel::parseFor);
             closeables.add(scsi);

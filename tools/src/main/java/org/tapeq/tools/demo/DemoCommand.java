@@ -49,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private static final String HSM_TYPE = "osm";
     private static final String HSM_NAME = "demo";
-    private static final String[] EXPERIMENTS = {"atlas", "cms"};
+    static final String[] EXPERIMENTS = {"atlas", "cms"};
     private static final String[] STORAGE_CLASSES = {"atlas:raw", "cms:aod"};
 
     @Option(names = "--files", defaultValue = "400", description = "files to flush and stage (default ${DEFAULT-VALUE})")
@@ -62,7 +62,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "largest file in bytes; sizes are log-uniform from 1 KiB (default ${DEFAULT-VALUE})")
     long maxSize;
 
-    @Option(names = "--drives", defaultValue = "3", description = "simulated drives (default ${DEFAULT-VALUE})")
+    @Option(names = "--drives", description = "simulated drives (default 3; with --hosts 3: 4, half on each mover)")
+    Integer drivesOption;
+
+    /** The simulated drives: --drives, else 3 on one host and 4 on three. */
     int drives;
 
     @Option(names = "--cartridges", defaultValue = "6",
@@ -91,14 +94,32 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "show the daemon's and the provider's log (INFO)")
     boolean verbose;
 
+    @Option(names = "--hosts", defaultValue = "1", description = "1: everything in this process; 3: three hosts "
+            + "as separate processes on 127.0.1.1-3 (active and standby scheduler, two movers, the library), one "
+            + "PostgreSQL, two pools, a mover and the active scheduler killed with SIGKILL (default ${DEFAULT-VALUE})")
+    int hosts;
+
+    @Option(names = "--catalog-url", paramLabel = "JDBC-URL", description = "with --hosts 3: the PostgreSQL server "
+            + "(jdbc:postgresql://host:port/db?user=...) on which a fresh database is made for the run (default: "
+            + "TAPEQ_DEMO_PG_URL, else an embedded PostgreSQL)")
+    String catalogUrl;
+
     private final PrintStream out = System.out;
     private final PrintStream progress = System.err;
 
     @Override
     public Integer call() throws Exception {
+        drives = drivesOption != null ? drivesOption : hosts == 3 ? 4 : 3;
         if (files < 1 || datasets < 1 || drives < 1 || cartridges < 2 || maxSize < 1024 || !(speed > 0)) {
             throw new IllegalArgumentException("need --files >= 1, --datasets >= 1, --drives >= 1, "
                     + "--cartridges >= 2, --max-size >= 1024, --speed > 0");
+        }
+        if (hosts != 1 && hosts != 3) {
+            throw new IllegalArgumentException("--hosts " + hosts + ": the demo runs on 1 host or on 3");
+        }
+        if (hosts == 3 && (drives < 2 || drives % 2 != 0)) {
+            throw new IllegalArgumentException("--hosts 3 --drives " + drives + ": the drives are split evenly over two "
+                    + "movers, so an even number of at least 2");
         }
         if (!verbose) {
             // The demo's own progress lines say what happens; the daemon's log is for operators.
@@ -110,7 +131,7 @@ public final class DemoCommand implements Callable<Integer> {
         long started = System.nanoTime();
         DemoResult result;
         try {
-            result = run(root, started);
+            result = hosts == 3 ? new HostsDemo(this, progress).run(root, started) : run(root, started);
         } finally {
             if (temporary && !keep) {
                 ScratchTree.delete(root);
@@ -121,7 +142,20 @@ public final class DemoCommand implements Callable<Integer> {
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(result.toJson(wallMillis)));
         }
-        return result.lost == 0 && result.checksumErrors == 0 ? 0 : 1;
+        boolean clean = result.lost == 0 && result.checksumErrors == 0;
+        if (hosts == 3) {
+            clean &= result.duplicated == 0 && result.doubleMounts == 0 && result.verified == files;
+        }
+        return clean ? 0 : 1;
+    }
+
+    /** The server of the three-host demo's catalog: --catalog-url, else TAPEQ_DEMO_PG_URL, else null (embedded). */
+    String catalogUrl() {
+        if (catalogUrl != null) {
+            return catalogUrl;
+        }
+        String env = System.getenv("TAPEQ_DEMO_PG_URL");
+        return env == null || env.isBlank() ? null : env;
     }
 
     private DemoResult run(Path root, long started) throws Exception {
@@ -162,16 +196,14 @@ public final class DemoCommand implements Callable<Integer> {
             try (InputStream in = generated.content(f)) {
                 Files.copy(in, pool.replicaPath(f.pnfsid()));
             }
-            int experiment = f.dataset() % EXPERIMENTS.length;
-            flushes.add(pool.newFlush(f.pnfsid(), f.size(), STORAGE_CLASSES[experiment], f.path(EXPERIMENTS[experiment]),
-                    List.of(new Checksum(ChecksumType.ADLER32, f.adler32()))));
+            flushes.add(flushOf(pool, f));
         }
         DemoResult r = new DemoResult(files, generated.totalBytes());
         progress.printf("generated %d files, %s%n", files, Units.roughSize(generated.totalBytes()));
 
         long flushStart = System.nanoTime();
         pool.flush(flushes);
-        await("flush", flushes, started);
+        await(progress, "flush", flushes, started, timeoutSeconds);
         r.flushSeconds = (System.nanoTime() - flushStart) / 1e9;
         for (EmulatedFlushRequest f : flushes) {
             if (f.outcome().isCompleted()) {
@@ -190,30 +222,15 @@ public final class DemoCommand implements Callable<Integer> {
         Collections.shuffle(order, new Random(seed * 31 + 7));
         List<EmulatedStageRequest> stages = new ArrayList<>();
         for (DemoFiles.File f : order) {
-            int experiment = f.dataset() % EXPERIMENTS.length;
-            stages.add(pool.newStage(f.pnfsid(), f.size(), STORAGE_CLASSES[experiment], f.path(EXPERIMENTS[experiment]),
-                    List.of(new Checksum(ChecksumType.ADLER32, f.adler32()))));
+            stages.add(stageOf(pool, f));
         }
         long stageStart = System.nanoTime();
         pool.stage(stages);
-        await("stage", stages, started);
+        await(progress, "stage", stages, started, timeoutSeconds);
         r.stageSeconds = (System.nanoTime() - stageStart) / 1e9;
 
         for (int i = 0; i < stages.size(); i++) {
-            EmulatedStageRequest s = stages.get(i);
-            DemoFiles.File f = order.get(i);
-            if (!s.outcome().isCompleted()) {
-                r.lost++;
-                r.failures.add("stage " + f.pnfsid() + ": " + s.outcome());
-                continue;
-            }
-            r.staged++;
-            if (generated.matches(f, pool.replicaPath(f.pnfsid()))) {
-                r.verified++;
-            } else {
-                r.checksumErrors++;
-                r.failures.add("stage " + f.pnfsid() + ": content differs from what was flushed");
-            }
+            verify(r, generated, order.get(i), stages.get(i), pool);
         }
         r.violations.addAll(pool.violations());
 
@@ -229,9 +246,40 @@ public final class DemoCommand implements Callable<Integer> {
         return r;
     }
 
-    /** Waits for every request to end, printing a progress line each second. */
-    private void await(String what, List<? extends EmulatedRequest<?>> requests, long started)
-            throws InterruptedException {
+    /** The flush of generated file {@code f} from {@code pool}, its storage class that of its dataset. */
+    static EmulatedFlushRequest flushOf(PoolEmulator pool, DemoFiles.File f) {
+        int experiment = f.dataset() % EXPERIMENTS.length;
+        return pool.newFlush(f.pnfsid(), f.size(), STORAGE_CLASSES[experiment], f.path(EXPERIMENTS[experiment]),
+                List.of(new Checksum(ChecksumType.ADLER32, f.adler32())));
+    }
+
+    /** The stage of generated file {@code f} into {@code pool}. */
+    static EmulatedStageRequest stageOf(PoolEmulator pool, DemoFiles.File f) {
+        int experiment = f.dataset() % EXPERIMENTS.length;
+        return pool.newStage(f.pnfsid(), f.size(), STORAGE_CLASSES[experiment], f.path(EXPERIMENTS[experiment]),
+                List.of(new Checksum(ChecksumType.ADLER32, f.adler32())));
+    }
+
+    /** Counts the stage {@code s} of {@code f} into {@code r}: lost, or staged and its bytes compared. */
+    static void verify(DemoResult r, DemoFiles generated, DemoFiles.File f, EmulatedStageRequest s, PoolEmulator pool)
+            throws IOException {
+        if (s.outcome() == null || !s.outcome().isCompleted()) {
+            r.lost++;
+            r.failures.add("stage " + f.pnfsid() + ": " + s.outcome());
+            return;
+        }
+        r.staged++;
+        if (generated.matches(f, pool.replicaPath(f.pnfsid()))) {
+            r.verified++;
+        } else {
+            r.checksumErrors++;
+            r.failures.add("stage " + f.pnfsid() + ": content differs from what was flushed");
+        }
+    }
+
+    /** Waits for every request to end (or the demo's timeout from {@code started}), with a progress line. */
+    static void await(PrintStream progress, String what, List<? extends EmulatedRequest<?>> requests, long started,
+                      long timeoutSeconds) throws InterruptedException {
         long deadline = started + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         LongSupplier done = () -> requests.stream().filter(q -> q.outcome() != null).count();
         long last = -1;

@@ -15,17 +15,34 @@ final class DemoConfig {
                 "  - path: " + endit,
                 "    name: demo",
                 "state: " + root.resolve("state"),
+                simulatedLibrary(root.resolve("library"), drives, cartridges, speed, seed),
+                policy(speed));
+    }
+
+    /** The {@code library:} section of a simulated library holding real bytes in {@code dir}. */
+    static String simulatedLibrary(Path dir, int drives, int cartridges, double speed, long seed) {
+        return String.join("\n",
                 "library:",
                 "  backend: simulated",
                 "  simulated:",
-                "    dir: " + root.resolve("library"),
+                "    dir: " + dir,
                 "    data: bytes",
                 "    speed: " + speed,
                 "    drives: " + drives,
                 "    media: LTO9",
                 "    cartridges: " + cartridges,
                 "    barcodePrefix: DM",
-                "    seed: " + seed,
+                "    seed: " + seed);
+    }
+
+    /** Families, groups, the scheduler's waits in tape time, the intake's rescan and no HTTP endpoint. */
+    static String policy(double speed) {
+        return policy(speed, "off");
+    }
+
+    /** As {@link #policy(double)}, with the HTTP endpoint on {@code httpBind}. */
+    static String policy(double speed, String httpBind) {
+        return String.join("\n",
                 "families:",
                 "  - storageClass: \"atlas:.*\"",
                 "    family: atlas",
@@ -48,7 +65,7 @@ final class DemoConfig {
                 "intake:",
                 "  rescanInterval: 5s",
                 "http:",
-                "  bind: off",
+                "  bind: " + httpBind,
                 "");
     }
 }

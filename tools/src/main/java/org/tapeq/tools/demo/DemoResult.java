@@ -16,6 +16,10 @@ final class DemoResult {
     record Drive(long bytes, long busyMillis) {
     }
 
+    /** One host of the three-host demo: its loopback address and what runs there. */
+    record Host(String address, List<String> runs) {
+    }
+
     final int files;
     final long bytes;
     int flushed;
@@ -33,6 +37,20 @@ final class DemoResult {
     final Map<String, Drive> drives = new LinkedHashMap<>();
     final List<String> failures = new ArrayList<>();
     final List<String> violations = new ArrayList<>();
+    /** The three-host demo's hosts by name; empty on one host. */
+    final Map<String, Host> hosts = new LinkedHashMap<>();
+    /** Rises of the site lease's epoch seen during the campaign (standby takeovers). */
+    int failovers;
+    /** Work done twice: a request completed twice in a pool, a file recorded twice, tape files written over each other. */
+    long duplicated;
+    /** Mounts asked of a cartridge another drive held, counted where the robot is. */
+    long doubleMounts;
+    double leaseTakeoverSeconds;
+    /** From the SIGKILL of the active scheduler until the standby's engine serves. */
+    double failoverSeconds;
+    int moverKills;
+    int moverKillAnswered;
+    int schedulerKillAnswered;
 
     DemoResult(int files, long bytes) {
         this.files = files;
@@ -52,6 +70,15 @@ final class DemoResult {
         drives.forEach((d, s) -> out.printf("    %s: %s moved, %.1f MB/s, busy %.0f s of tape time%n", d,
                 Units.roughSize(s.bytes()), mbPerSecond(s), s.busyMillis() / 1e3));
         out.printf("  wall time  %.1f s (flush %.1f s, stage %.1f s)%n", wallMillis / 1e3, flushSeconds, stageSeconds);
+        if (!hosts.isEmpty()) {
+            hosts.forEach((h, v) -> out.printf("  %s %s: %s%n", h, v.address(), String.join(", ", v.runs())));
+            out.printf("  mover m1 killed %d time(s) during the flush (%d flushes answered then), started again%n",
+                    moverKills, moverKillAnswered);
+            out.printf("  failovers  %d: the active scheduler killed with %d stages answered; the standby held the "
+                    + "lease %.1f s and served %.1f s after the kill%n", failovers, schedulerKillAnswered,
+                    leaseTakeoverSeconds, failoverSeconds);
+            out.printf("  work done twice %d, double mounts %d%n", duplicated, doubleMounts);
+        }
         for (String f : failures.subList(0, Math.min(20, failures.size()))) {
             out.println("  FAILED " + f);
         }
@@ -84,6 +111,17 @@ final class DemoResult {
         m.put("flush_s", flushSeconds);
         m.put("stage_s", stageSeconds);
         m.put("spi_violations", violations.size());
+        if (!hosts.isEmpty()) {
+            Map<String, Object> h = new LinkedHashMap<>();
+            hosts.forEach((k, v) -> h.put(k, Map.of("address", v.address(), "runs", v.runs())));
+            m.put("hosts", h);
+            m.put("failovers", failovers);
+            m.put("failover_s", Math.round(failoverSeconds * 10) / 10.0);
+            m.put("lease_takeover_s", Math.round(leaseTakeoverSeconds * 10) / 10.0);
+            m.put("mover_kills", moverKills);
+            m.put("duplicated", duplicated);
+            m.put("double_mounts", doubleMounts);
+        }
         return m;
     }
 

@@ -1,5 +1,6 @@
 package org.tapeq.daemon.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +12,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 import org.tapeq.daemon.Libraries;
 import org.tapeq.daemon.config.LibraryConfig;
@@ -42,22 +45,40 @@ final class MoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        MoverConfig c = MoverConfig.load(config);
+        return serve(MoverConfig.load(config), (library, loop) -> library, () -> { });
+    }
+
+    /** What a command serving a library makes of it before the mover serves it (on the starting thread). */
+    @FunctionalInterface
+    interface Wrap {
+        TapeLibrary apply(TapeLibrary library, RealTimeEventLoop loop) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Serves {@code c}'s drives until SIGTERM: its library, as {@code wrap} makes it, behind a mover server.
+     * {@code atStop} runs last at the stop, once the server, the loop and the library are closed.
+     */
+    static int serve(MoverConfig c, Wrap wrap, AutoCloseable atStop) throws Exception {
         Files.createDirectories(c.state());
         LibraryConfig lib = c.library();
-        boolean scsi = lib.backend() == LibraryConfig.Backend.SCSI;
+        boolean simulated = lib.backend() == LibraryConfig.Backend.SIMULATED;
         List<AutoCloseable> closeables = Collections.synchronizedList(new ArrayList<>());
+        closeables.add(atStop);
         ThreadPoolExecutor io = new ThreadPoolExecutor(c.drives().size() + 1, c.drives().size() + 1, 60,
                 TimeUnit.SECONDS, new ArrayBlockingQueue<>(c.drives().size() * 4), Threads.numbered("tapeq-mover-io"),
                 new ThreadPoolExecutor.AbortPolicy());
         closeables.add(io::shutdownNow);
-        RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-mover-library", scsi ? 1 : lib.simulated().speed());
-        TapeLibrary library = Libraries.local(lib, loop, io, closeables);
+        RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-mover-library", simulated ? lib.simulated().speed() : 1);
+        // the remote backend forwards the newest epoch this mover admitted (its fence), known once it serves
+        AtomicReference<MoverServer> self = new AtomicReference<>();
+        LongSupplier epoch = () -> self.get() == null ? 0 : self.get().newestEpoch();
+        TapeLibrary library = wrap.apply(Libraries.forMover(c, loop, io, epoch, closeables), loop);
         closeables.add(loop);
         AlertBox alerts = new AlertBox();
         library.alerts(alerts);
         MoverServer server = MoverServer.start(c.name(), c.listen(), Set.copyOf(c.drives()), library, alerts, loop,
                 c.state(), c.identity(), c.stallMillis());
+        self.set(server);
         closeables.add(server);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

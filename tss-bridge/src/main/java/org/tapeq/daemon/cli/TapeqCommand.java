@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "tapeq", mixinStandardHelpOptions = true, versionProvider = TapeqCommand.Version.class,
         description = "The tape layer between dCache pools and tape libraries.",
-        subcommands = {TapeqCommand.DaemonCmd.class, MoverCommand.class, TapeqCommand.StatusCmd.class,
+        subcommands = {TapeqCommand.DaemonCmd.class, MoverCommand.class, SimLibraryCommand.class, TapeqCommand.StatusCmd.class,
                 DriveCommands.class, CartridgeCommands.class, MigrateCommand.class, CatalogCommands.class,
                 ReclaimCommands.class})
 public final class TapeqCommand extends CommandGroup {

@@ -81,6 +81,10 @@ public final class DaemonConfig {
         state = root.path(STATE, DEFAULT_STATE);
         catalog = CatalogConfig.parse(root.map(CATALOG), state, warnings);
         library = LibraryConfig.parse(root.map(LIBRARY), state);
+        if (library.backend() == LibraryConfig.Backend.REMOTE) {
+            throw root.map(LIBRARY).error(LibraryConfig.BACKEND, "remote is the backend of a mover (tapeq mover); a "
+                    + "scheduler drives the drives of other hosts through its movers: section");
+        }
         movers = MoversConfig.parse(root, catalog.site());
         scheduler = SchedulerSection.parse(root);
         intake = IntakeConfig.parse(root.map(INTAKE));

@@ -14,14 +14,17 @@ import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
  * @param blockSizeBytes fixed tape block size: a multiple of 512 from 4 KiB to 8 MiB
  * @param simulated      settings of the simulated library (defaults filled in whatever the backend)
  * @param scsi           settings of the SCSI backend (required keys checked only when it is the backend)
+ * @param remote         where the library of the {@code remote} backend is served (a mover's only), else null
  */
-public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig simulated, ScsiConfig scsi) {
+public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig simulated, ScsiConfig scsi,
+                            RemoteLibraryConfig remote) {
 
     static final String BACKEND = "backend";
     static final String BLOCK_SIZE = "blockSize";
     static final String SIMULATED = "simulated";
     static final String SCSI = "scsi";
-    static final List<String> KEYS = List.of(BACKEND, BLOCK_SIZE, SIMULATED, SCSI);
+    static final String REMOTE = "remote";
+    static final List<String> KEYS = List.of(BACKEND, BLOCK_SIZE, SIMULATED, SCSI, REMOTE);
 
     public static final int DEFAULT_BLOCK_SIZE = SimulatedLibrary.DEFAULT_BLOCK_SIZE;
     static final int MIN_BLOCK_SIZE = 4 << 10;
@@ -33,7 +36,18 @@ public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig
         /** The simulated library of the scheduler module: real bytes in local files, tape timing modelled. */
         SIMULATED,
         /** A real library through mtx, mt and dd (docs/scsi-backend.md). */
-        SCSI
+        SCSI,
+        /**
+         * A library whose robot and drives another process serves over the mover protocol ({@code tapeq
+         * sim-library}, the simulated library standing for hardware that the tape servers share over the SAN):
+         * a mover's backend only (docs/architecture.md, "The library as its own process").
+         */
+        REMOTE
+    }
+
+    /** A library of the local backends, without a {@code remote:} section. */
+    public LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig simulated, ScsiConfig scsi) {
+        this(backend, blockSizeBytes, simulated, scsi, null);
     }
 
     static LibraryConfig parse(ConfigNode library, Path state) {
@@ -46,7 +60,14 @@ public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig
                     + blockSize);
         }
         ScsiConfig scsi = ScsiConfig.parse(library.map(SCSI), backend == Backend.SCSI);
-        return new LibraryConfig(backend, (int) blockSize, SimulatedConfig.parse(library.map(SIMULATED), state), scsi);
+        RemoteLibraryConfig remote = null;
+        if (backend == Backend.REMOTE) {
+            remote = RemoteLibraryConfig.parse(library.map(REMOTE));
+        } else if (library.has(REMOTE)) {
+            throw library.error(REMOTE, "only with backend: remote");
+        }
+        return new LibraryConfig(backend, (int) blockSize, SimulatedConfig.parse(library.map(SIMULATED), state), scsi,
+                remote);
     }
 
     void describe(YamlText out) {
@@ -55,5 +76,8 @@ public record LibraryConfig(Backend backend, int blockSizeBytes, SimulatedConfig
                 .put(1, BLOCK_SIZE, Units.formatSize(blockSizeBytes));
         simulated.describe(out.put(1, SIMULATED, null));
         scsi.describe(out);
+        if (remote != null) {
+            remote.describe(out);
+        }
     }
 }

@@ -47,7 +47,7 @@ public final class MoversConfig {
     static final long DEFAULT_PROBE_TIMEOUT_MILLIS = 10_000;
 
     static final Pattern NAME_FORMAT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-    private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[^:\\[\\]]+):(\\d{1,5})");
+    static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[^:\\[\\]]+):(\\d{1,5})");
 
     private MoversConfig() {
     }

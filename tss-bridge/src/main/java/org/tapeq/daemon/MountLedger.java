@@ -1,0 +1,213 @@
+package org.tapeq.daemon;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tapeq.scheduler.model.DriveType;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.ByteSink;
+import org.tapeq.scheduler.tape.CartridgeCapacity;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.WrittenFile;
+import org.tapeq.scheduler.time.EventLoop;
+
+/**
+ * A library's robot as a ledger sees it, where the robot is driven ({@code tapeq sim-library}): which drive each
+ * cartridge is in or being moved into, and every mount asked of a cartridge that another drive holds (a double
+ * mount: whoever asked it lost track of the cartridge; a real robot, like the simulated one, refuses it). Passes
+ * every call on to the library it stands in front of.
+ *
+ * <p>Design notes. Its maps are owned by the library's loop, on which every call and every completion runs
+ * (TapeLibrary's contract); the counters are volatile for readers on other threads. A cartridge counts as placed
+ * from the mount's request on (the robot is taking it) until its unmount succeeds; a failed mount places it
+ * nowhere, a failed unmount leaves it in the drive, as the simulated library does.
+ */
+public final class MountLedger implements TapeLibrary {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MountLedger.class);
+    private static final long INVENTORY_WAIT_SECONDS = 60;
+
+    private final TapeLibrary library;
+    /** The drive each cartridge is in or going into; loop only. */
+    private final Map<String, String> driveOf = new HashMap<>();
+    /** The cartridge each drive holds or is being loaded with; loop only. */
+    private final Map<String, String> heldBy = new HashMap<>();
+    private volatile long mounts;
+    private volatile long doubleMounts;
+
+    private MountLedger(TapeLibrary library) {
+        this.library = library;
+    }
+
+    /** A ledger in front of {@code library}, starting from its inventory (read on {@code loop}, waited for). */
+    public static MountLedger start(TapeLibrary library, EventLoop loop) throws InterruptedException {
+        MountLedger ledger = new MountLedger(library);
+        CompletableFuture<Inventory> inv = new CompletableFuture<>();
+        loop.execute(() -> library.inventory(new Completion<>() {
+            @Override
+            public void succeeded(Inventory value) {
+                inv.complete(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                inv.completeExceptionally(fault);
+            }
+        }));
+        Inventory start;
+        try {
+            start = inv.get(INVENTORY_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the library's inventory at start failed: " + e.getMessage(), e);
+        }
+        CompletableFuture<Void> filled = new CompletableFuture<>();
+        loop.execute(() -> {
+            for (Inventory.Drive d : start.drives()) {
+                if (d.loadedBarcode() != null) {
+                    ledger.driveOf.put(d.loadedBarcode(), d.id());
+                    ledger.heldBy.put(d.id(), d.loadedBarcode());
+                }
+            }
+            filled.complete(null);
+        });
+        filled.join();
+        return ledger;
+    }
+
+    /** Mounts that succeeded. */
+    public long mounts() {
+        return mounts;
+    }
+
+    /** Mounts asked of a cartridge another drive holds or was being loaded with. */
+    public long doubleMounts() {
+        return doubleMounts;
+    }
+
+    @Override
+    public void mount(String drive, String barcode, Completion<Void> done) {
+        String other = driveOf.get(barcode);
+        boolean placedHere = false;
+        if (other != null && !other.equals(drive)) {
+            doubleMounts++;
+            LOG.error("Double mount: {} asked into drive {} while drive {} holds it (or is being loaded with it)",
+                    barcode, drive, other);
+        } else if (other == null && !heldBy.containsKey(drive)) {
+            driveOf.put(barcode, drive);
+            heldBy.put(drive, barcode);
+            placedHere = true;
+        }
+        boolean placed = placedHere;
+        library.mount(drive, barcode, new Completion<>() {
+            @Override
+            public void succeeded(Void value) {
+                mounts++;
+                done.succeeded(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                if (placed) {
+                    driveOf.remove(barcode);
+                    heldBy.remove(drive);
+                }
+                done.failed(fault);
+            }
+        });
+    }
+
+    @Override
+    public void unmount(String drive, Completion<Void> done) {
+        library.unmount(drive, new Completion<>() {
+            @Override
+            public void succeeded(Void value) {
+                String barcode = heldBy.remove(drive);
+                if (barcode != null) {
+                    driveOf.remove(barcode);
+                }
+                done.succeeded(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                done.failed(fault);
+            }
+        });
+    }
+
+    @Override
+    public int blockSize() {
+        return library.blockSize();
+    }
+
+    @Override
+    public void inventory(Completion<Inventory> done) {
+        library.inventory(done);
+    }
+
+    @Override
+    public void locate(String drive, long block, Completion<Void> done) {
+        library.locate(drive, block, done);
+    }
+
+    @Override
+    public void locateFile(String drive, int fileNumber, Completion<Long> done) {
+        library.locateFile(drive, fileNumber, done);
+    }
+
+    @Override
+    public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+        library.read(drive, skipBytes, length, sink, done);
+    }
+
+    @Override
+    public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        library.append(drive, source, done);
+    }
+
+    @Override
+    public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
+        library.writeLabel(drive, label, done);
+    }
+
+    @Override
+    public Optional<CartridgeCapacity> capacity(String drive) {
+        return library.capacity(drive);
+    }
+
+    @Override
+    public Optional<long[]> wrapEnds(String drive) {
+        return library.wrapEnds(drive);
+    }
+
+    @Override
+    public Optional<DriveType> driveType(String drive) {
+        return library.driveType(drive);
+    }
+
+    @Override
+    public int accessOrderLimit(String drive) {
+        return library.accessOrderLimit(drive);
+    }
+
+    @Override
+    public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
+        library.recommendAccessOrder(drive, starts, ends, done);
+    }
+
+    @Override
+    public void alerts(DriveAlerts alerts) {
+        library.alerts(alerts);
+    }
+}

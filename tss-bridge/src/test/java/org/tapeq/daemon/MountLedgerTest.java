@@ -1,0 +1,87 @@
+package org.tapeq.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
+import org.tapeq.scheduler.time.RealTimeEventLoop;
+
+/**
+ * The robot's ledger counts a mount asked of a cartridge another drive holds or is being loaded with (the robot
+ * refuses it), not a mount after the cartridge came back, and knows at its start what a library reopened with a
+ * loaded drive holds.
+ */
+class MountLedgerTest {
+
+    @TempDir
+    Path dir;
+    private RealTimeEventLoop loop;
+    private SimulatedLibrary library;
+
+    private SimulatedLibrary open() throws java.io.IOException {
+        loop = new RealTimeEventLoop("test-library", 500);
+        library = SimulatedLibrary.builder(loop).drives(2).seed(1).bytes(dir).cartridge("L00001", MediaType.LTO9,
+                100_000_000L).build();
+        return library;
+    }
+
+    @AfterEach
+    void close() {
+        if (loop != null) {
+            loop.close();
+        }
+        if (library != null) {
+            library.close();
+        }
+    }
+
+    @Test
+    void aMountOfACartridgeInAnotherDrive_countedOnce_aMountAfterItsUnmount_not() throws Exception {
+        MountLedger ledger = MountLedger.start(open(), loop);
+        call(c -> ledger.mount("drive0", "L00001", c));
+        assertThrows(ExecutionException.class, () -> call(c -> ledger.mount("drive1", "L00001", c)));
+        assertEquals(1, ledger.doubleMounts());
+        call(c -> ledger.unmount("drive0", c));
+        call(c -> ledger.mount("drive1", "L00001", c));
+        assertEquals(1, ledger.doubleMounts());
+        assertEquals(2, ledger.mounts());
+    }
+
+    @Test
+    void aLibraryReopenedWithALoadedDrive_theLedgerStartsFromIt() throws Exception {
+        MountLedger first = MountLedger.start(open(), loop);
+        call(c -> first.mount("drive1", "L00001", c));
+        close();
+        MountLedger ledger = MountLedger.start(open(), loop); // the simulated library keeps its drives' state
+        assertThrows(ExecutionException.class, () -> call(c -> ledger.mount("drive0", "L00001", c)));
+        assertEquals(1, ledger.doubleMounts());
+    }
+
+    private void call(Consumer<Completion<Void>> op) throws Exception {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        loop.execute(() -> op.accept(new Completion<>() {
+            @Override
+            public void succeeded(Void value) {
+                f.complete(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                f.completeExceptionally(fault);
+            }
+        }));
+        f.get(60, TimeUnit.SECONDS);
+    }
+}
