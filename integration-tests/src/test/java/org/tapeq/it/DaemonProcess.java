@@ -201,13 +201,15 @@ final class DaemonProcess implements AutoCloseable {
 
     /**
      * Labels the cartridges, in barcode order, as {@link Site#familyOfCartridge} says (a fresh library is blank).
-     * Waits for the list to name them: right after the start it may come before the library's inventory (once, an
-     * empty list left every cartridge blank and every flush failed).
+     * Waits for the list to name every cartridge of the site: right after the start it may come before the
+     * library's inventory is complete (seen: an empty list, and with a data mover one cartridge of four; the others
+     * stayed blank and their families' flushes failed).
      */
     void labelAll() throws InterruptedException {
-        JsonNode list = Poll.value("the daemon lists its cartridges", Duration.ofSeconds(30), () -> {
+        int count = site.cartridgeCount();
+        JsonNode list = Poll.value("the daemon lists its " + count + " cartridges", Duration.ofSeconds(30), () -> {
             JsonNode l = control("cartridge-list", List.of());
-            return l != null && l.size() > 0 ? l : null;
+            return l != null && l.isArray() && l.size() >= count ? l : null;
         });
         List<String> barcodes = new ArrayList<>();
         list.forEach(c -> barcodes.add(c.path("barcode").asText()));
