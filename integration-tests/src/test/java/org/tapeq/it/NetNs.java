@@ -9,28 +9,28 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A network namespace of a test's own, joined to the root namespace by a veth pair on a private /30
- * ({@code 10.231.X.Y}: the root side {@link #hostAddress()}, the namespace's side {@link #innerAddress()}), as
- * another host on the site's network; {@link #down()} cuts the link from inside the namespace ({@code ip link set
- * ... down}) and {@link #up()} restores it. {@link #close()} deletes the namespace, which takes the pair with it.
- * Needs root and {@code ip} ({@link #available()}).
+ * A network namespace of a test's own, joined to the root namespace by veth pairs ("links"), each on a private
+ * /30 of {@code 10.231.0.0/16} (the root side {@link #hostAddress}, the namespace's side {@link #innerAddress}), as
+ * another host on the site's networks; {@link #down} cuts a link from inside the namespace ({@code ip link set ...
+ * down}) and {@link #up} restores it. {@link #close()} deletes the namespace and the pairs. Needs root and
+ * {@code ip} ({@link #available()}).
  */
 final class NetNs implements AutoCloseable {
 
     private final String name;
-    private final String hostSide;
-    private final String innerSide;
-    /** The /30's address: {@code 10.231.x.y} with y a multiple of 4. */
+    private final String suffix;
+    private final int links;
+    /** {@code 10.231.x.}: the links' /30s follow each other from {@link #first}. */
     private final String network;
-    private final int last;
+    private final int first;
     private boolean created;
 
-    private NetNs(String suffix, String network, int last) {
+    private NetNs(String suffix, int links, String network, int first) {
         this.name = "tqit-" + suffix;
-        this.hostSide = "tqh" + suffix;
-        this.innerSide = "tqn" + suffix;
+        this.suffix = suffix;
+        this.links = links;
         this.network = network;
-        this.last = last;
+        this.first = first;
     }
 
     /** Whether this JVM may make network namespaces: root, with {@code ip} installed. */
@@ -39,20 +39,23 @@ final class NetNs implements AutoCloseable {
                 || Files.isExecutable(Path.of("/sbin/ip")) || Files.isExecutable(Path.of("/usr/bin/ip")));
     }
 
-    static NetNs create() throws IOException, InterruptedException {
+    /** A namespace with {@code links} (1 to 4) links to the root namespace, all up. */
+    static NetNs create(int links) throws IOException, InterruptedException {
         ThreadLocalRandom r = ThreadLocalRandom.current();
-        NetNs ns = new NetNs(String.format("%06x", r.nextInt(1 << 24)), "10.231." + r.nextInt(256) + ".",
-                r.nextInt(64) * 4);
+        NetNs ns = new NetNs(String.format("%06x", r.nextInt(1 << 24)), links, "10.231." + r.nextInt(256) + ".",
+                r.nextInt(16) * 16);
         try {
             ns.ip("netns", "add", ns.name);
             ns.created = true;
-            ns.ip("link", "add", ns.hostSide, "type", "veth", "peer", "name", ns.innerSide);
-            ns.ip("link", "set", ns.innerSide, "netns", ns.name);
-            ns.ip("addr", "add", ns.hostAddress() + "/30", "dev", ns.hostSide);
-            ns.ip("link", "set", ns.hostSide, "up");
-            ns.inside("addr", "add", ns.innerAddress() + "/30", "dev", ns.innerSide);
-            ns.inside("link", "set", ns.innerSide, "up");
             ns.inside("link", "set", "lo", "up");
+            for (int i = 0; i < links; i++) {
+                ns.ip("link", "add", ns.hostSide(i), "type", "veth", "peer", "name", ns.innerSide(i));
+                ns.ip("link", "set", ns.innerSide(i), "netns", ns.name);
+                ns.ip("addr", "add", ns.hostAddress(i) + "/30", "dev", ns.hostSide(i));
+                ns.ip("link", "set", ns.hostSide(i), "up");
+                ns.inside("addr", "add", ns.innerAddress(i) + "/30", "dev", ns.innerSide(i));
+                ns.inside("link", "set", ns.innerSide(i), "up");
+            }
         } catch (IOException | InterruptedException | RuntimeException e) {
             ns.close();
             throw e;
@@ -64,24 +67,32 @@ final class NetNs implements AutoCloseable {
         return name;
     }
 
-    /** The root namespace's end of the link. */
-    String hostAddress() {
-        return network + (last + 1);
+    private String hostSide(int link) {
+        return "tqh" + suffix + link;
     }
 
-    /** The namespace's end of the link. */
-    String innerAddress() {
-        return network + (last + 2);
+    private String innerSide(int link) {
+        return "tqn" + suffix + link;
     }
 
-    /** Cuts the link from inside the namespace. */
-    void down() throws IOException, InterruptedException {
-        inside("link", "set", innerSide, "down");
+    /** The root namespace's end of a link. */
+    String hostAddress(int link) {
+        return network + (first + 4 * link + 1);
     }
 
-    /** Restores the link. */
-    void up() throws IOException, InterruptedException {
-        inside("link", "set", innerSide, "up");
+    /** The namespace's end of a link. */
+    String innerAddress(int link) {
+        return network + (first + 4 * link + 2);
+    }
+
+    /** Cuts a link from inside the namespace. */
+    void down(int link) throws IOException, InterruptedException {
+        inside("link", "set", innerSide(link), "down");
+    }
+
+    /** Restores a link. */
+    void up(int link) throws IOException, InterruptedException {
+        inside("link", "set", innerSide(link), "up");
     }
 
     private void inside(String... args) throws IOException, InterruptedException {
@@ -101,7 +112,7 @@ final class NetNs implements AutoCloseable {
         }
     }
 
-    /** Deletes the namespace (its end of the pair, and so the pair) and the root side if it is left. */
+    /** Deletes the pairs' root sides (if left) and the namespace. */
     @Override
     public void close() throws IOException {
         if (!created) {
@@ -109,10 +120,12 @@ final class NetNs implements AutoCloseable {
         }
         created = false;
         try {
-            try {
-                ip("link", "del", hostSide);
-            } catch (IOException e) {
-                // gone already: the namespace's end went down with the namespace
+            for (int i = 0; i < links; i++) {
+                try {
+                    ip("link", "del", hostSide(i));
+                } catch (IOException e) {
+                    // not made, or gone already
+                }
             }
             ip("netns", "del", name);
         } catch (InterruptedException e) {

@@ -33,17 +33,17 @@ import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.testing.support.Poll;
 
 /**
- * The active scheduler cut off from the network in the middle of a campaign. A runs in a network namespace of
- * its own ({@link NetNs}: a veth pair on a private /30, as another host), and reaches the catalog (the test's own
- * PostgreSQL server, {@link OwnPostgres}) and the data mover that drives the library over that link; its standby
- * B runs in the root namespace. The library is a simulated one inside a mover process ({@code tapeq mover}), so
- * that two daemons never open it themselves. {@code ip link set ... down} inside A's namespace, with stages and
- * flushes in flight:
+ * The active scheduler cut off from the catalog in the middle of a campaign while it can still reach the
+ * library: the case the step-down exists for. A runs in a network namespace of its own ({@link NetNs}) with two
+ * links to the root namespace (veth pairs on private /30s, as another host on two networks): one to the catalog
+ * (the test's own PostgreSQL server, {@link OwnPostgres}) and one to the data mover ({@code tapeq mover}, which
+ * holds the simulated library, so that two daemons never open it themselves); its standby B runs in the root
+ * namespace. {@code ip link set ... down} of A's catalog link, with stages and flushes in flight:
  *
  * <ul>
- *   <li>A steps down (its log says so) within two thirds of the lease and from then on gives the library no
- *       command (no mount, unmount or tape write: the library's journals, data files and drives do not change)
- *       and answers no request, until B holds the site;
+ *   <li>A steps down (its log says so) within two thirds of the lease and from then on, although the mover still
+ *       answers it, gives the library no command (no mount, unmount or tape write: the library's journals, data
+ *       files and drives do not change) and answers no request, until B holds the site;
  *   <li>B takes the site over (epoch 2) within {@code catalog.leaseTimeout} plus a margin;
  *   <li>once the link is back, A learns it was deposed (its renewal refused) and exits with 75. B's start may
  *       have stopped meanwhile on the request directory's lock, which A held until then; the test then starts
@@ -65,6 +65,9 @@ class PartitionTest {
     private static final long SETTLE_MILLIS = 1_000;
     private static final int FILES = 40;
     private static final long PHASE_SECONDS = 180;
+    /** A's links: to the catalog's server (cut by the test), and to the data mover (left up). */
+    private static final int CATALOG_LINK = 0;
+    private static final int MOVER_LINK = 1;
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path tmp;
@@ -86,11 +89,12 @@ class PartitionTest {
         }
     }
 
-    /** A daemon host of the site reaching the catalog and the mover at {@code address}. */
-    private Site host(String name, String address, int pgPort, int moverPort) throws Exception {
+    /** A daemon host of the site reaching the catalog at {@code pgAddress} and the mover at {@code moverAddress}. */
+    private Site host(String name, String pgAddress, int pgPort, String moverAddress, int moverPort)
+            throws Exception {
         return new Site(tmp, name).drives(2).cartridges(4).speed(500)
                 .catalog(String.join("\n",
-                        "  url: \"jdbc:postgresql://" + address + ":" + pgPort + "/postgres?user=postgres\"",
+                        "  url: \"jdbc:postgresql://" + pgAddress + ":" + pgPort + "/postgres?user=postgres\"",
                         "  site: " + SITE,
                         "  leaseTimeout: " + LEASE_TIMEOUT_MILLIS / 1000 + "s",
                         "  standby: true"))
@@ -100,7 +104,7 @@ class PartitionTest {
                         "  probeTimeout: 2s",
                         "  servers:",
                         "    - name: m1",
-                        "      address: " + address + ":" + moverPort,
+                        "      address: " + moverAddress + ":" + moverPort,
                         "      drives: drive0, drive1"));
     }
 
@@ -130,11 +134,11 @@ class PartitionTest {
         assumeTrue(NetNs.available(), "needs root and ip(8) for a network namespace");
         assumeTrue(OwnPostgres.available(), "no PostgreSQL binaries for this platform in zonky's jars");
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-        NetNs net = NetNs.create();
+        NetNs net = NetNs.create(2);
         open.add(net);
         int pgPort = Net.freePort();
         OwnPostgres pg = OwnPostgres.start(Files.createDirectories(tmp.resolve("postgres")),
-                "127.0.0.1," + net.hostAddress(), pgPort);
+                "127.0.0.1," + net.hostAddress(CATALOG_LINK), pgPort);
         open.add(pg);
         int moverPort = Net.freePort();
         DaemonProcess mover = mover(moverPort);
@@ -142,10 +146,10 @@ class PartitionTest {
         mover.start();
         Poll.until("the mover listens on " + moverPort + " (see " + tmp.resolve("mover.log") + ")",
                 Duration.ofSeconds(60), () -> listens(moverPort));
-        Site siteA = host("a", net.hostAddress(), pgPort, moverPort);
+        Site siteA = host("a", net.hostAddress(CATALOG_LINK), pgPort, net.hostAddress(MOVER_LINK), moverPort);
         DaemonProcess a = new DaemonProcess(siteA).inNetworkNamespace(net.name());
         open.add(a);
-        DaemonProcess b = new DaemonProcess(host("b", "127.0.0.1", pgPort, moverPort));
+        DaemonProcess b = new DaemonProcess(host("b", "127.0.0.1", pgPort, "127.0.0.1", moverPort));
         open.add(b);
         String url = "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres?user=postgres";
         Path simlib = tmp.resolve("simlib");
@@ -184,9 +188,9 @@ class PartitionTest {
             int total = campaign.size();
             Poll.until("A has answered a sixth of the campaign", Duration.ofSeconds(PHASE_SECONDS),
                     () -> answered(campaign) >= total / 6);
-            net.down();
+            net.down(CATALOG_LINK);
             long cut = System.nanoTime();
-            note("link of A's namespace down with " + answered(campaign) + "/" + total + " answered");
+            note("A's link to the catalog down with " + answered(campaign) + "/" + total + " answered");
 
             // ---- A steps down; from then on, until B holds the site, nothing moves in the library or the answers
             Poll.until("A steps down (see " + a.log() + ")", Duration.ofMillis(LEASE_TIMEOUT_MILLIS + 5_000),
@@ -223,7 +227,7 @@ class PartitionTest {
             assertTrue(a.isAlive(), "A exited while cut off (it cannot know yet that it was deposed); see " + a.log());
 
             // ---- the link comes back: A is refused and exits with 75
-            net.up();
+            net.up(CATALOG_LINK);
             Integer exit = a.awaitExit(Duration.ofSeconds(60));
             assertEquals(75, exit, "A's exit after the link came back; see " + a.log());
             String logA = Files.readString(a.log());
