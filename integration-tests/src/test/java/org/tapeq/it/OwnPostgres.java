@@ -140,7 +140,7 @@ final class OwnPostgres implements AutoCloseable {
     }
 
     /**
-     * A fast shutdown (SIGINT: sessions are ended, their transactions rolled back, then a checkpoint), waited
+     * A fast shutdown (SIGINT: connections are ended, their transactions rolled back, then a checkpoint), waited
      * for: from then on nothing answers on the port.
      */
     void stop() throws IOException, InterruptedException {
