@@ -21,18 +21,42 @@ import org.tapeq.testing.support.Poll;
  */
 final class DaemonProcess implements AutoCloseable {
 
+    /** The daemon's site (its control socket); null for a mover. */
     private final Site site;
     private final Path config;
     private final Path log;
+    /** The launcher's subcommand: {@code daemon} or {@code mover}. */
+    private final String subcommand;
+    /** The network namespace it runs in ({@link #inNetworkNamespace}), or null. */
+    private String netns;
     private Process process;
     private int starts;
     /** Whether the daemon runs in a pid namespace of its own ({@link #ownPidNamespace}). */
     private boolean ownPidNamespace;
 
     DaemonProcess(Site site) throws IOException {
+        this(site, site.writeConfig(), site.log(), "daemon");
+    }
+
+    private DaemonProcess(Site site, Path config, Path log, String subcommand) {
         this.site = site;
-        this.config = site.writeConfig();
-        this.log = site.log();
+        this.config = config;
+        this.log = log;
+        this.subcommand = subcommand;
+    }
+
+    /** A data mover ({@code tapeq mover -c config}) as a separate JVM, its output appended to {@code log}. */
+    static DaemonProcess mover(Path config, Path log) {
+        return new DaemonProcess(null, config, log, "mover");
+    }
+
+    /**
+     * Runs the process in the network namespace {@code name} ({@code ip netns exec}, which enters it and executes
+     * the command in place: {@link #pid()} stays the JVM's).
+     */
+    DaemonProcess inNetworkNamespace(String name) {
+        this.netns = name;
+        return this;
     }
 
     Path log() {
@@ -75,6 +99,9 @@ final class DaemonProcess implements AutoCloseable {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>();
+        if (netns != null) {
+            command.addAll(List.of("ip", "netns", "exec", netns));
+        }
         if (ownPidNamespace) {
             command.addAll(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"));
         }
@@ -82,7 +109,7 @@ final class DaemonProcess implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dtapeq.log.level=" + System.getProperty("tapeq.it.daemon.log.level", "INFO"),
-                "org.tapeq.daemon.cli.TapeqCommand", "daemon", "-c", config.toString()));
+                "org.tapeq.daemon.cli.TapeqCommand", subcommand, "-c", config.toString()));
         starts++;
         Files.writeString(log, "==== start " + starts + " ====\n", StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
@@ -110,6 +137,11 @@ final class DaemonProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process != null && process.isAlive();
+    }
+
+    /** Waits up to {@code timeout} for the process to end by itself: its exit status, or null if it still runs. */
+    Integer awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : null;
     }
 
     /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux), then waits for the process to be gone. */
@@ -167,9 +199,18 @@ final class DaemonProcess implements AutoCloseable {
         });
     }
 
-    /** Labels the cartridges, in barcode order, as {@link Site#familyOfCartridge} says (a fresh library is blank). */
-    void labelAll() {
-        JsonNode list = control("cartridge-list", List.of());
+    /**
+     * Labels the cartridges, in barcode order, as {@link Site#familyOfCartridge} says (a fresh library is blank).
+     * Waits for the list to name every cartridge of the site: right after the start it may come before the
+     * library's inventory is complete (seen: an empty list, and with a data mover one cartridge of four; the others
+     * stayed blank and their families' flushes failed).
+     */
+    void labelAll() throws InterruptedException {
+        int count = site.cartridgeCount();
+        JsonNode list = Poll.value("the daemon lists its " + count + " cartridges", Duration.ofSeconds(30), () -> {
+            JsonNode l = control("cartridge-list", List.of());
+            return l != null && l.isArray() && l.size() >= count ? l : null;
+        });
         List<String> barcodes = new ArrayList<>();
         list.forEach(c -> barcodes.add(c.path("barcode").asText()));
         Collections.sort(barcodes);

@@ -7,10 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,8 +97,8 @@ class FailoverTest {
             throws Exception {
         t0 = System.nanoTime();
         Random random = new Random(15);
-        int portA = freePort();
-        int portB = freePort();
+        int portA = Net.freePort();
+        int portB = Net.freePort();
         Site siteA = host("a", portA);
         Site siteB = host("b", portB);
         // A in a pid namespace of its own where possible, as on another host: B cannot see that it died and
@@ -134,12 +130,12 @@ class FailoverTest {
         assertTrue(standby.path("scheduler").isNull() || standby.path("scheduler").isMissingNode(),
                 "a standby runs no scheduler: " + standby.path("scheduler"));
         assertEquals(0, standby.path("directories").size(), "a standby serves no directory");
-        HttpResponse<String> ready = get(portB, "/ready");
+        HttpResponse<String> ready = Net.get(portB, "/ready");
         assertEquals(503, ready.statusCode());
         assertEquals("not ready: " + heldByA + "\n", ready.body());
-        assertTrue(get(portB, "/metrics").body().contains("tapeq_site_standby 1.0"));
-        assertEquals(200, get(portA, "/ready").statusCode());
-        assertTrue(get(portA, "/metrics").body().contains("tapeq_site_standby 0.0"));
+        assertTrue(Net.get(portB, "/metrics").body().contains("tapeq_site_standby 1.0"));
+        assertEquals(200, Net.get(portA, "/ready").statusCode());
+        assertTrue(Net.get(portA, "/metrics").body().contains("tapeq_site_standby 0.0"));
 
         try (Pool pool = Pool.start(siteA)) {
             // ---- A flushes the first half
@@ -191,7 +187,7 @@ class FailoverTest {
                         + " ms: before A's lease lapsed");
             }
             b.awaitStatus(Duration.ofSeconds(60));
-            Poll.until("B is ready", Duration.ofSeconds(60), () -> get(portB, "/ready").statusCode() == 200);
+            Poll.until("B is ready", Duration.ofSeconds(60), () -> Net.get(portB, "/ready").statusCode() == 200);
 
             // ---- A comes back: a standby of B
             a.start();
@@ -200,7 +196,7 @@ class FailoverTest {
                 return s != null && s.path("site").path("waiting").asText().contains("pid " + b.pid()) ? s : null;
             });
             assertEquals("standby", back.path("site").path("role").asText());
-            assertEquals(503, get(portA, "/ready").statusCode());
+            assertEquals(503, Net.get(portA, "/ready").statusCode());
 
             // ---- B completes every request exactly once
             Pool.awaitAll(campaign, PHASE_SECONDS);
@@ -291,17 +287,6 @@ class FailoverTest {
 
     private static int answered(List<? extends EmulatedRequest<?>> requests) {
         return (int) requests.stream().filter(r -> r.outcome() != null).count();
-    }
-
-    private static HttpResponse<String> get(int port, String path) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private long elapsedMillis() {

@@ -108,6 +108,11 @@ final class Site {
         return this;
     }
 
+    /** How many cartridges the simulated library has. */
+    int cartridgeCount() {
+        return cartridges;
+    }
+
     /** More YAML lines appended to the configuration (top-level keys not otherwise written). */
     Site extraYaml(String yaml) {
         this.extraYaml = yaml;

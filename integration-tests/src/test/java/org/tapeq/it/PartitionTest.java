@@ -1,0 +1,302 @@
+package org.tapeq.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.poolemulator.EmulatedFlushRequest;
+import org.tapeq.poolemulator.EmulatedRequest;
+import org.tapeq.poolemulator.Outcome;
+import org.tapeq.scheduler.catalog.SiteLease;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.testing.support.Poll;
+
+/**
+ * The active scheduler cut off from the catalog in the middle of a campaign while it can still reach the
+ * library: the case the step-down exists for. A runs in a network namespace of its own ({@link NetNs}) with two
+ * links to the root namespace (veth pairs on private /30s, as another host on two networks): one to the catalog
+ * (the test's own PostgreSQL server, {@link OwnPostgres}) and one to the data mover ({@code tapeq mover}, which
+ * holds the simulated library, so that two daemons never open it themselves); its standby B runs in the root
+ * namespace. {@code ip link set ... down} of A's catalog link, with stages and flushes in flight:
+ *
+ * <ul>
+ *   <li>A steps down (its log says so) within two thirds of the lease and from then on, although the mover still
+ *       answers it, gives the library no command (no mount, unmount or tape write: the library's journals, data
+ *       files and drives do not change) and answers no request, until B holds the site;
+ *   <li>B takes the site over (epoch 2) within {@code catalog.leaseTimeout} plus a margin;
+ *   <li>once the link is back, A learns it was deposed (its renewal refused) and exits with 75. B's start may
+ *       have stopped meanwhile on the request directory's lock, which A held until then; the test then starts
+ *       it again, as its systemd unit would ({@code Restart=on-failure});
+ *   <li>B completes every request exactly once (the pool emulator counts a second completion as a violation), and
+ *       the catalog holds every flushed file once with its size and checksum.
+ * </ul>
+ *
+ * Skipped when the test does not run as root or {@code ip} is missing; the namespace is deleted whatever happens.
+ */
+@Tag("slow")
+class PartitionTest {
+
+    private static final String SITE = "partition-it";
+    private static final long LEASE_TIMEOUT_MILLIS = 6_000;
+    /** Start of B's engine after the takeover, the standby's poll and a loaded 2-core machine. */
+    private static final long TAKEOVER_MARGIN_MILLIS = 15_000;
+    /** After A steps down: a command it gave the mover before may still end. */
+    private static final long SETTLE_MILLIS = 1_000;
+    private static final int FILES = 40;
+    private static final long PHASE_SECONDS = 180;
+    /** A's links: to the catalog's server (cut by the test), and to the data mover (left up). */
+    private static final int CATALOG_LINK = 0;
+    private static final int MOVER_LINK = 1;
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path tmp;
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        Exception first = null;
+        for (int i = open.size() - 1; i >= 0; i--) {
+            try {
+                open.get(i).close();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** A daemon host of the site reaching the catalog at {@code pgAddress} and the mover at {@code moverAddress}. */
+    private Site host(String name, String pgAddress, int pgPort, String moverAddress, int moverPort)
+            throws Exception {
+        return new Site(tmp, name).drives(2).cartridges(4).speed(500)
+                .catalog(String.join("\n",
+                        "  url: \"jdbc:postgresql://" + pgAddress + ":" + pgPort + "/postgres?user=postgres\"",
+                        "  site: " + SITE,
+                        "  leaseTimeout: " + LEASE_TIMEOUT_MILLIS / 1000 + "s",
+                        "  standby: true"))
+                .extraYaml(String.join("\n",
+                        "movers:",
+                        "  probeInterval: 1s",
+                        "  probeTimeout: 2s",
+                        "  servers:",
+                        "    - name: m1",
+                        "      address: " + moverAddress + ":" + moverPort,
+                        "      drives: drive0, drive1"));
+    }
+
+    private DaemonProcess mover(int port) throws Exception {
+        Path config = tmp.resolve("mover.yaml");
+        Files.writeString(config, String.join("\n",
+                "mover:",
+                "  name: m1",
+                "  site: " + SITE,
+                "  listen: 0.0.0.0:" + port,
+                "  drives: drive0, drive1",
+                "state: " + tmp.resolve("mover-state"),
+                "library:",
+                "  simulated:",
+                "    data: bytes",
+                "    speed: 500",
+                "    drives: 2",
+                "    cartridges: 4",
+                "    dir: " + tmp.resolve("simlib"),
+                ""));
+        return DaemonProcess.mover(config, tmp.resolve("mover.log"));
+    }
+
+    @Test
+    void activeCutOffMidCampaign_stepsDown_standbyTakesOver_oldActiveDeposed_everyRequestCompletedOnce()
+            throws Exception {
+        assumeTrue(NetNs.available(), "needs root and ip(8) for a network namespace");
+        assumeTrue(OwnPostgres.available(), "no PostgreSQL binaries for this platform in zonky's jars");
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        NetNs net = NetNs.create(2);
+        open.add(net);
+        int pgPort = Net.freePort();
+        OwnPostgres pg = OwnPostgres.start(Files.createDirectories(tmp.resolve("postgres")),
+                "127.0.0.1," + net.hostAddress(CATALOG_LINK), pgPort);
+        open.add(pg);
+        int moverPort = Net.freePort();
+        DaemonProcess mover = mover(moverPort);
+        open.add(mover);
+        mover.start();
+        Poll.until("the mover listens on " + moverPort + " (see " + tmp.resolve("mover.log") + ")",
+                Duration.ofSeconds(60), () -> listens(moverPort));
+        Site siteA = host("a", net.hostAddress(CATALOG_LINK), pgPort, net.hostAddress(MOVER_LINK), moverPort);
+        DaemonProcess a = new DaemonProcess(siteA).inNetworkNamespace(net.name());
+        open.add(a);
+        DaemonProcess b = new DaemonProcess(host("b", "127.0.0.1", pgPort, "127.0.0.1", moverPort));
+        open.add(b);
+        String url = "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres?user=postgres";
+        Path simlib = tmp.resolve("simlib");
+        List<TestFile> files = TestFile.generate(new Random(1516), FILES, 4, 1, 2_000_000);
+        List<TestFile> first = files.subList(0, FILES / 2);
+        List<TestFile> second = files.subList(FILES / 2, FILES);
+
+        a.start();
+        a.awaitStatus(Duration.ofSeconds(90));
+        a.labelAll();
+        b.start();
+        Poll.until("B reports itself a standby of A", Duration.ofSeconds(60), () -> {
+            JsonNode s = b.control("status", List.of());
+            return s != null && s.path("site").path("waiting").asText().contains("(epoch 1)");
+        });
+
+        try (Pool pool = Pool.start(siteA)) {
+            List<EmulatedFlushRequest> flushes = new ArrayList<>(pool.flush(first));
+            Pool.awaitAll(flushes, PHASE_SECONDS);
+            for (EmulatedFlushRequest r : flushes) {
+                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
+            }
+            for (TestFile f : first) {
+                pool.dropReplica(f);
+            }
+
+            // ---- stages of the first half and flushes of the second, in batches; A is cut off in the middle
+            List<EmulatedRequest<?>> campaign = new ArrayList<>();
+            for (int i = 0; i < first.size(); i += 5) {
+                campaign.addAll(pool.stage(first.subList(i, Math.min(first.size(), i + 5))));
+                List<EmulatedFlushRequest> fl = pool.flush(second.subList(i, Math.min(second.size(), i + 5)));
+                flushes.addAll(fl);
+                campaign.addAll(fl);
+                Thread.sleep(100);
+            }
+            int total = campaign.size();
+            Poll.until("A has answered a sixth of the campaign", Duration.ofSeconds(PHASE_SECONDS),
+                    () -> answered(campaign) >= total / 6);
+            net.down(CATALOG_LINK);
+            long cut = System.nanoTime();
+            note("A's link to the catalog down with " + answered(campaign) + "/" + total + " answered");
+
+            // ---- A steps down; from then on, until B holds the site, nothing moves in the library or the answers
+            Poll.until("A steps down (see " + a.log() + ")", Duration.ofMillis(LEASE_TIMEOUT_MILLIS + 5_000),
+                    () -> Files.readString(a.log()).contains("Stepping down: "));
+            long steppedDown = System.nanoTime();
+            note("A stepped down " + (steppedDown - cut) / 1_000_000 + " ms after the cut");
+            Thread.sleep(SETTLE_MILLIS);
+            List<String> library = LibraryActivity.writesAndMounts(simlib);
+            int answeredHeld = answered(campaign);
+            int samples = 0;
+            JsonNode active = null;
+            while (active == null) {
+                JsonNode s = b.control("status", List.of());
+                if (s != null && s.path("site").path("epoch").asLong() > 0) {
+                    active = s;
+                    break;
+                }
+                assertEquals(library, LibraryActivity.writesAndMounts(simlib), "the library moved after A stepped "
+                        + "down and before B held the site");
+                assertEquals(answeredHeld, answered(campaign), "a request was answered after A stepped down and "
+                        + "before B held the site");
+                samples++;
+                assertTrue(System.nanoTime() - cut < (LEASE_TIMEOUT_MILLIS + TAKEOVER_MARGIN_MILLIS) * 1_000_000,
+                        "B did not take the site over within the lease timeout and " + TAKEOVER_MARGIN_MILLIS
+                                + " ms; see " + b.log());
+                Thread.sleep(100);
+            }
+            long takeover = (System.nanoTime() - cut) / 1_000_000;
+            note("B took the site over " + takeover + " ms after the cut; " + samples + " looks in between: the "
+                    + "library unchanged, " + answeredHeld + "/" + total + " answered");
+            assertEquals(2, active.path("site").path("epoch").asLong());
+            assertTrue(samples > 0, "B took over before A stepped down: nothing was shown held");
+            assertTrue(answeredHeld < total, "the cut came too late to meet work in progress");
+            assertTrue(a.isAlive(), "A exited while cut off (it cannot know yet that it was deposed); see " + a.log());
+
+            // ---- the link comes back: A is refused and exits with 75
+            net.up(CATALOG_LINK);
+            Integer exit = a.awaitExit(Duration.ofSeconds(60));
+            assertEquals(75, exit, "A's exit after the link came back; see " + a.log());
+            String logA = Files.readString(a.log());
+            assertTrue(logA.contains("Deposed"), "A's log says it was deposed");
+
+            // ---- B, as its unit would (Restart=on-failure), is started again if its start failed: while A, cut
+            // off, lived, it held the request directory's lock, so B's start may have stopped there
+            Integer bExit = b.awaitExit(Duration.ZERO);
+            if (bExit != null) {
+                String reason = Files.readString(b.log());
+                note("B's first start as the active daemon ended with " + bExit + ": "
+                        + reason.substring(reason.lastIndexOf('\n', reason.length() - 2) + 1).strip());
+                assertTrue(bExit != 0 && bExit != 78, "B's start ended with " + bExit + ", which its unit would not "
+                        + "restart; see " + b.log());
+                b.start();
+            }
+            b.awaitStatus(Duration.ofSeconds(90));
+
+            // ---- B completes every request exactly once
+            Pool.awaitAll(campaign, PHASE_SECONDS);
+            for (EmulatedRequest<?> r : campaign) {
+                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
+            }
+            for (TestFile f : first) {
+                assertArrayEquals(f.content(), Files.readAllBytes(pool.emulator.replicaPath(f.pnfsId())),
+                        "staged bytes of " + f);
+            }
+            Map<String, EmulatedFlushRequest> flushOf = new HashMap<>();
+            flushes.forEach(r -> flushOf.put(r.getFileAttributes().getPnfsId().toString(), r));
+            for (TestFile f : files) {
+                Outcome o = flushOf.get(f.pnfsid()).outcome();
+                assertEquals(Set.of(Pool.flushUri(f)), o.result(), "flush of " + f + ": " + o);
+            }
+            assertEquals(List.of(), pool.emulator.violations(), "SPI violations (a second completion is one)");
+            assertEquals(flushes.size() + first.size(), pool.emulator.completedCount(),
+                    "every request completed once");
+            assertEquals(0, pool.emulator.failedCount());
+        }
+
+        try (JdbcCatalog catalog = JdbcCatalog.open(url)) {
+            Map<String, Integer> seen = new HashMap<>();
+            catalog.forEachFile(r -> seen.merge(r.pnfsid(), 1, Integer::sum));
+            assertEquals(files.size(), seen.size(), "the catalog holds exactly the files flushed");
+            for (TestFile f : files) {
+                FileRecord r = catalog.file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " flushed and "
+                        + "acknowledged, but not in the catalog"));
+                assertEquals(f.size(), r.size(), f.toString());
+                assertEquals("adler32:" + f.adler32(), r.checksum(), f.toString());
+            }
+            SiteLease lease = catalog.lease(SITE).orElseThrow();
+            assertTrue(lease.epoch() >= 2, lease.toString());
+            assertEquals(b.pid(), lease.pid(), "B holds the site: " + lease);
+        }
+    }
+
+    private static boolean listens(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private static int answered(List<? extends EmulatedRequest<?>> requests) {
+        return (int) requests.stream().filter(r -> r.outcome() != null).count();
+    }
+
+    private static void note(String s) {
+        System.out.println("[PartitionTest] " + s);
+    }
+}
