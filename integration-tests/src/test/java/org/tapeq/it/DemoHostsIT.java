@@ -64,7 +64,7 @@ class DemoHostsIT {
         assertEquals(FILES, r.path("verified").asInt(), all);
         assertEquals(0, r.path("lost").asInt(-1), all);
         assertEquals(0, r.path("checksum_errors").asInt(-1), all);
-        assertEquals(0, r.path("duplicated").asInt(-1), all);
+        assertEquals(0, r.path("duplicates").asInt(-1), all);
         assertEquals(0, r.path("double_mounts").asInt(-1), all);
         assertEquals(0, r.path("spi_violations").asInt(-1), all);
         assertEquals(1, r.path("mover_kills").asInt(), "m1 killed in the middle of the flushes: " + all);

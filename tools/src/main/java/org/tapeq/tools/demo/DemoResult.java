@@ -119,7 +119,7 @@ final class DemoResult {
             m.put("failover_s", Math.round(failoverSeconds * 10) / 10.0);
             m.put("lease_takeover_s", Math.round(leaseTakeoverSeconds * 10) / 10.0);
             m.put("mover_kills", moverKills);
-            m.put("duplicated", duplicated);
+            m.put("duplicates", duplicated);
             m.put("double_mounts", doubleMounts);
         }
         return m;
