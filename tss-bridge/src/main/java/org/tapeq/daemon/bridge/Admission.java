@@ -145,7 +145,9 @@ final class Admission {
             return;
         }
         Request.Extension x = r.extension();
-        StageRequest s = StageRequest.named(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(), cx.groupOf(r),
+        // No dCache path: ten million queued stages would keep ten million of them, and only a log would show it
+        // (the request file and the catalog have it).
+        StageRequest s = StageRequest.named(t.id, t.pnfsid, r.fileSize(), r.storageClass(), null, cx.groupOf(r),
                 x == null ? null : x.activity(), x == null ? 0 : x.priority(), deadline(x), table.targets(), cx.origin);
         t.queued();
         table.handedOver(t);
