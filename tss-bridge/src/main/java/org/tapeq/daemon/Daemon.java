@@ -286,6 +286,9 @@ public final class Daemon implements AutoCloseable {
         startLoopProbe();
         long t0 = System.nanoTime();
         await(CompletableFuture.allOf(ready.toArray(new CompletableFuture<?>[0])), "reading the request directories");
+        // Every directory published its status when its requests were all read; the scheduler's is published once
+        // more now, so that a status right after the start shows what the start did.
+        await(scheduler.publishStatus(), "publishing the scheduler's status");
         synchronized (holdLock) { // a hold from now on is the scheduler's alone: resumed by the next renewal
             abortIfLeaseUnsure("reading the request directories");
             started = true;

@@ -331,6 +331,14 @@ public final class Scheduler {
         statusPublisher.refresh();
     }
 
+    /** Like {@link #refreshStatus}, but completes once the loop has published (the daemon's start waits for it). */
+    public CompletableFuture<Void> publishStatus() {
+        return LoopCall.on(loop, f -> {
+            statusPublisher.publishNow();
+            f.complete(null);
+        });
+    }
+
     /**
      * The last published status with that page of its queues and cartridges, taken on the loop at its
      * {@link SchedulerStatus#now()}; null before the first {@link #refreshStatus} has run. Never waits for the loop.
@@ -651,7 +659,7 @@ public final class Scheduler {
                 loop.execute(after);
             }
         });
-        return done;
+        return published(done);
     }
 
     /** Runs {@code start} on the loop; the future ends as the one it returns does. */
@@ -665,24 +673,30 @@ public final class Scheduler {
         }));
     }
 
-    /**
-     * A control call: {@code body} runs on the loop, then the status is published again ({@link StatusPublisher})
-     * before the caller hears of it, so that its next status shows what it did.
-     */
+    /** A control call: {@code body} runs on the loop; answered after the status is published again. */
     private <T> CompletableFuture<T> onLoop(Consumer<CompletableFuture<T>> body) {
+        return published(LoopCall.on(loop, body));
+    }
+
+    /**
+     * Completes as {@code f} does, once the loop has published the status again ({@link StatusPublisher}): the
+     * caller of a control call hears of it after its next status shows what it did.
+     */
+    private <T> CompletableFuture<T> published(CompletableFuture<T> f) {
         CompletableFuture<T> answer = new CompletableFuture<>();
-        LoopCall.<T>on(loop, f -> {
-            try {
-                body.accept(f);
-            } finally {
+        f.whenComplete((v, e) -> {
+            Runnable tell = () -> {
                 statusPublisher.afterControl();
-                f.whenComplete((v, e) -> {
-                    if (e != null) {
-                        answer.completeExceptionally(e);
-                    } else {
-                        answer.complete(v);
-                    }
-                });
+                if (e != null) {
+                    answer.completeExceptionally(e);
+                } else {
+                    answer.complete(v);
+                }
+            };
+            if (loop.inLoop()) {
+                tell.run();
+            } else {
+                loop.execute(tell); // answered on another thread (a catalog write): published on the loop
             }
         });
         return answer;

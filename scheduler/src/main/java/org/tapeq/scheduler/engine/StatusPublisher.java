@@ -45,6 +45,12 @@ final class StatusPublisher {
         }
     }
 
+    /** On the loop: a new snapshot now, and after every control call from now on. */
+    void publishNow() {
+        enabled = true;
+        publish();
+    }
+
     /** On the loop, after a control call changed the engine: a new snapshot, if snapshots are read at all. */
     void afterControl() {
         if (enabled) {

@@ -40,6 +40,16 @@ final class BridgeThread {
         }
     }
 
+    /** Like {@link #run}, but says whether the task was taken. */
+    boolean tryRun(Runnable task) {
+        try {
+            executor.execute(safe(task));
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
     void later(Runnable task, long delayMillis) {
         try {
             executor.schedule(safe(task), delayMillis, TimeUnit.MILLISECONDS);

@@ -199,7 +199,24 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         thread.every(intake::rescan, settings.rescanMillis());
         thread.every(this::tick, TICK_MILLIS);
         thread.every(this::publishStatus, STATUS_REFRESH_MILLIS);
-        return intake.ready();
+        // The status is published when every request found at start is read, before the caller hears of it.
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        intake.ready().whenComplete((v, e) -> {
+            Runnable tell = () -> {
+                if (e != null) {
+                    ready.completeExceptionally(e);
+                } else {
+                    ready.complete(null);
+                }
+            };
+            if (!thread.tryRun(() -> {
+                publishStatus();
+                tell.run();
+            })) {
+                tell.run(); // stopping: nothing more to publish
+            }
+        });
+        return ready;
     }
 
     private void tick() {
