@@ -166,13 +166,13 @@ final class DaemonFixture implements AutoCloseable {
         return s.queueCount() == 0 && s.drives().stream().allMatch(d -> QUIET_DRIVE_STATES.contains(d.state()));
     }
 
-    /** The scheduler's status as {@code tapeq status} shows it: the last one its loop published. */
+    /** The scheduler's status now, asked of its loop (what {@code tapeq status} shows may be 250 ms older). */
     SchedulerStatus schedulerStatus() {
-        SchedulerStatus s = daemon.status().scheduler();
-        if (s == null) {
-            throw new IllegalStateException("no scheduler status");
+        try {
+            return daemon.scheduler().status(0).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("no scheduler status", e);
         }
-        return s;
     }
 
     // ---------------------------------------------------------------- the pool's side
