@@ -137,12 +137,6 @@ public final class Request {
         return extension;
     }
 
-    /** The same request without its path (for a daemon that keeps millions of requests and never needs it). */
-    public Request withoutPath() {
-        return new Request(action, fileSize, time, storageClass, null, checksumType, checksumValue, parentPid(),
-                extension);
-    }
-
     private static String emptyToNull(String s) {
         return s == null || s.isEmpty() ? null : s;
     }

@@ -23,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -84,7 +83,7 @@ public final class Daemon implements AutoCloseable {
 
     /** How long a stop waits for the I/O threads (drives) to end before it lets go of the request directories. */
     static final long STOP_WAIT_SECONDS = 30;
-    /** How long a status or metrics request waits for the loop and the bridges. */
+    /** How long a tool waits for an answer of the loop (the daemon's status never does: it reads snapshots). */
     public static final long STATUS_TIMEOUT_MILLIS = 5_000;
     private static final long LOOP_PROBE_MILLIS = 1_000;
     private static final long RATE_SAMPLE_MILLIS = 10_000;
@@ -288,6 +287,9 @@ public final class Daemon implements AutoCloseable {
         startLoopProbe();
         long t0 = System.nanoTime();
         await(CompletableFuture.allOf(ready.toArray(new CompletableFuture<?>[0])), "reading the request directories");
+        // Every directory published its status when its requests were all read; the scheduler's is published once
+        // more now, so that a status right after the start shows what the start did.
+        await(scheduler.publishStatus(), "publishing the scheduler's status");
         synchronized (holdLock) { // a hold from now on is the scheduler's alone: resumed by the next renewal
             abortIfLeaseUnsure("reading the request directories");
             started = true;
@@ -434,6 +436,10 @@ public final class Daemon implements AutoCloseable {
             long t0 = System.nanoTime();
             loop.execute(() -> metrics.loopLatency((System.nanoTime() - t0) / 1e9));
         }, LOOP_PROBE_MILLIS, LOOP_PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        // The status answers from snapshots each part publishes on its own thread (the bridges every
+        // DirectoryBridge.STATUS_REFRESH_MILLIS by themselves), never by asking a busy thread.
+        probe.scheduleWithFixedDelay(scheduler::refreshStatus, 0, DirectoryBridge.STATUS_REFRESH_MILLIS,
+                TimeUnit.MILLISECONDS);
         probe.scheduleWithFixedDelay(() -> scheduler.status(0).thenAccept(s -> {
             Map<String, Long> counters = new HashMap<>(s.counters());
             driveMetrics.bytesByDrive().forEach((d, n) -> counters.put(RateMeter.DRIVE_BYTES + d, n));
@@ -498,48 +504,26 @@ public final class Daemon implements AutoCloseable {
         return schedulerStatus(StatusPage.FIRST);
     }
 
+    /** The scheduler's last published status (never waits for its loop); empty while it is starting. */
     private Optional<SchedulerStatus> schedulerStatus(StatusPage page) {
-        if (scheduler == null) {
-            return Optional.empty(); // still starting
-        }
-        return fromLoop(scheduler.status(page.offset(), page.limit()), "Scheduler status");
+        Scheduler s = scheduler;
+        return s == null ? Optional.empty() : Optional.ofNullable(s.publishedStatus(page.offset(), page.limit()));
     }
 
     private Optional<SchedulerLoad> schedulerLoad() {
-        if (scheduler == null) {
-            return Optional.empty(); // still starting
-        }
-        return fromLoop(scheduler.load(), "Scheduler load");
-    }
-
-    /** What the loop answers within {@link #STATUS_TIMEOUT_MILLIS}; the HTTP thread waits, the loop never does. */
-    private static <T> Optional<T> fromLoop(CompletableFuture<T> answer, String what) {
-        try {
-            return Optional.of(answer.get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("{} unavailable: {}", what, e.toString());
-            return Optional.empty();
-        }
+        Scheduler s = scheduler;
+        return s == null ? Optional.empty() : Optional.ofNullable(s.publishedLoad());
     }
 
     List<BridgeStatus> bridgeStatuses() {
         return bridgeStatuses(StatusPage.FIRST);
     }
 
+    /** Each directory's last published status (never waits for its thread). */
     private List<BridgeStatus> bridgeStatuses(StatusPage page) {
         List<BridgeStatus> out = new ArrayList<>();
         for (DirectoryBridge b : bridges) {
-            try {
-                out.add(b.status(page.offset(), page.limit()).get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.warn("Status of {} unavailable: {}", b.name(), e.toString());
-            }
+            out.add(b.status(page.offset(), page.limit()));
         }
         return out;
     }

@@ -36,6 +36,7 @@ final class StatusTimes {
             if (d.path("oldestMillis").asLong() != 0) {
                 wall((ObjectNode) d, "oldestMillis", "oldest", zone);
             }
+            wall((ObjectNode) d, "takenMillis", "taken", zone);
             for (JsonNode p : d.path("parked")) {
                 wall((ObjectNode) p, "seenMillis", "seen", zone);
             }

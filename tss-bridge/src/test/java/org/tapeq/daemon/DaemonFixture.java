@@ -166,6 +166,7 @@ final class DaemonFixture implements AutoCloseable {
         return s.queueCount() == 0 && s.drives().stream().allMatch(d -> QUIET_DRIVE_STATES.contains(d.state()));
     }
 
+    /** The scheduler's status now, asked of its loop (what {@code tapeq status} shows may be 250 ms older). */
     SchedulerStatus schedulerStatus() {
         try {
             return daemon.scheduler().status(0).get(30, TimeUnit.SECONDS);

@@ -158,7 +158,8 @@ class DaemonRegressionTest {
         String id = f.onTape(data);
         f.stage(id, data.length, null, true);
         assertNull(f.awaitStage(id));
-        assertEquals(5000, f.daemon.status().directories().get(0).bufferReserved());
+        DaemonFixture.await("the status shows the space reserved for the delivered file",
+                () -> f.daemon.status().directories().get(0).bufferReserved() == 5000);
 
         f.stage(id, 4999, null, true); // rewritten with another size: a different request (refused by size: rc 31)
         ErrorReport e = f.awaitStageError(id);

@@ -50,6 +50,10 @@ class DashboardTest {
         f.stage(id, data.length, DaemonFixture.adler32(data), true);
         assertNull(f.awaitStage(id));
         f.collect(id);
+        // The metrics read the scheduler's published load (at most 250 ms old): it names the stage's group once
+        // published after the stage was queued.
+        DaemonFixture.await("the load published with the stage's group", () -> f.daemon.status().load() != null
+                && !f.daemon.status().load().groups().isEmpty());
     }
 
     @AfterEach

@@ -76,8 +76,9 @@ class StatusCommandTest {
         f.daemon.scheduler().driveDown("drive1", REASON).get(30, TimeUnit.SECONDS);
         f.stage(id, data.length, DaemonFixture.adler32(data), true);
         // the drive that held the cartridge unloads it before it is down: the text is read once both are
-        DaemonFixture.await("the stage queued and both drives down", () -> f.schedulerStatus().queueCount() == 1
-                && f.schedulerStatus().drives().stream().allMatch(d -> d.state().equals("down")));
+        // (in the status tapeq status reads: the scheduler's last published one)
+        DaemonFixture.await("the stage queued and both drives down", () -> f.daemon.status().scheduler().queueCount()
+                == 1 && f.daemon.status().scheduler().drives().stream().allMatch(d -> d.state().equals("down")));
 
         String text = tapeq("status");
         assertFalse(text.contains("{") || text.contains("}"), "JSON in the text:\n" + text);

@@ -8,9 +8,11 @@ import java.util.Objects;
  *
  * <p>Design note: a daemon may hold ten million of these, so the target is either a fixed path or named on
  * demand by the caller's {@link Targets} from the id and pnfsid (a path object per request would be a sixth of
- * the daemon's heap); the fields, equality and hash are otherwise those of a plain record.
+ * the daemon's heap); the fields, equality and hash are otherwise those of a plain record. It is not final for
+ * one reason: the scheduler's queue entry of a stage extends it ({@link #StageRequest(StageRequest)}), so that
+ * a queued stage is one object, not a request and an entry pointing at it.
  */
-public final class StageRequest implements TapeRequest {
+public non-sealed class StageRequest implements TapeRequest {
 
     /** Names the file each request of one caller writes its bytes to, when asked: the same path every time. */
     public interface Targets {
@@ -62,6 +64,15 @@ public final class StageRequest implements TapeRequest {
         this(id, pnfsid, size, storageClass, path, group, activity, priority, deadline, target, RequestOrigin.NONE);
     }
 
+    /**
+     * The same fields as {@code r}, for a subclass that adds its own (the scheduler's queue entry): the new object
+     * replaces {@code r}, which is not kept.
+     */
+    protected StageRequest(StageRequest r) {
+        this(r.id, r.pnfsid, r.size, r.storageClass, r.path, r.group, r.activity, r.priority, r.deadline, r.target,
+                r.origin);
+    }
+
     private StageRequest(long id, String pnfsid, long size, String storageClass, String path, String group,
                          String activity, int priority, long deadline, Object target, RequestOrigin origin) {
         this.id = id;
@@ -87,6 +98,7 @@ public final class StageRequest implements TapeRequest {
         return pnfsid;
     }
 
+    /** The size asked for, or -1 if unknown (a subclass may know it: the queue entry gives the catalog's). */
     public long size() {
         return size;
     }

@@ -56,6 +56,29 @@ public final class Checksums {
         return checksum != null && checksum.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
     }
 
+    /**
+     * Whether {@code checksum} is an Adler-32 in exactly the form {@link #format} gives ({@code adler32:} and eight
+     * lower-case hex digits), so that {@code format(parse(checksum))} gives it back: what holds millions of
+     * checksums keeps such a one as an int ({@code (int) parse(checksum)}, back with {@link #formatInt}).
+     */
+    public static boolean isCanonicalAdler32(String checksum) {
+        if (checksum == null || checksum.length() != PREFIX.length() + 8 || !checksum.startsWith(PREFIX)) {
+            return false;
+        }
+        for (int i = PREFIX.length(); i < checksum.length(); i++) {
+            char c = checksum.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code adler32:%08x} of an Adler-32 value kept as an int ({@link #isCanonicalAdler32}). */
+    public static String formatInt(int adler32) {
+        return format(adler32 & 0xffffffffL);
+    }
+
     /** {@code checksum} in canonical form: an Adler-32 checksum as {@code adler32:%08x}, others as given. */
     public static String normalize(String checksum) {
         return isAdler32(checksum) ? format(parse(checksum)) : checksum;

@@ -11,7 +11,8 @@ import org.tapeq.scheduler.model.TapeRequest;
  */
 final class PendingStage implements Ticket {
 
-    private final StageRequest request;
+    /** The caller's request until the lookup is done; then null: the entry holds its fields (a daemon keeps ten million queued). */
+    private StageRequest request;
     private StageItem item;
     private boolean cancelled;
 
@@ -19,9 +20,10 @@ final class PendingStage implements Ticket {
         this.request = request;
     }
 
+    /** The request: the caller's, or once queued the entry, which has taken its fields over. */
     @Override
     public TapeRequest request() {
-        return request;
+        return item != null ? item : request;
     }
 
     /** The queued stage once the lookup is done, else null. */
@@ -29,8 +31,10 @@ final class PendingStage implements Ticket {
         return item;
     }
 
+    /** The lookup is done: {@code i} replaces the caller's request, which is not kept. */
     void item(StageItem i) {
         item = i;
+        request = null;
     }
 
     boolean cancelled() {

@@ -70,6 +70,7 @@ public final class Scheduler {
     private final Catalog catalog;
     private final SchedulerConfig config;
     private final WorkHold hold = new WorkHold();
+    private final StatusPublisher statusPublisher;
 
     private Scheduler(Builder b) {
         this.loop = b.loop;
@@ -81,6 +82,7 @@ public final class Scheduler {
                 : CatalogWriter.threaded(b.loop, b.catalogCapacity, b.catalogTiming);
         this.engine = new Engine(b.loop, hold.library(b.library), b.catalog, b.config, policy,
                 hold.listener(b.listener), b.stageSpace, b.io, writer, b.observer, b.repackSpool);
+        this.statusPublisher = new StatusPublisher(engine, b.loop);
     }
 
     public static Builder builder() {
@@ -320,6 +322,38 @@ public final class Scheduler {
         loop.execute(engine::spaceFreed);
     }
 
+    /**
+     * Asks the loop to publish a new status snapshot (any thread; at most one such request waits on the loop).
+     * From the first call on, every control call also publishes one once it has acted. The daemon calls it every
+     * refresh period: {@link #publishedStatus} and {@link #publishedLoad} then answer without the loop.
+     */
+    public void refreshStatus() {
+        statusPublisher.refresh();
+    }
+
+    /** Like {@link #refreshStatus}, but completes once the loop has published (the daemon's start waits for it). */
+    public CompletableFuture<Void> publishStatus() {
+        return LoopCall.on(loop, f -> {
+            statusPublisher.publishNow();
+            f.complete(null);
+        });
+    }
+
+    /**
+     * The last published status with that page of its queues and cartridges, taken on the loop at its
+     * {@link SchedulerStatus#now()}; null before the first {@link #refreshStatus} has run. Never waits for the loop.
+     */
+    public SchedulerStatus publishedStatus(int offset, int limit) {
+        StatusPublisher.Published p = statusPublisher.published();
+        return p == null ? null : p.status().page(offset, limit);
+    }
+
+    /** The work per group and family as last published with {@link #publishedStatus}, or null. */
+    public SchedulerLoad publishedLoad() {
+        StatusPublisher.Published p = statusPublisher.published();
+        return p == null ? null : p.load();
+    }
+
     /** A snapshot of queues, drives and counters; at most {@code maxQueues} queues are listed. */
     public CompletableFuture<SchedulerStatus> status(int maxQueues) {
         return status(0, maxQueues);
@@ -330,7 +364,7 @@ public final class Scheduler {
      * of the status order (mounted first, then by rank); {@link SchedulerStatus#queueCount()} is their total.
      */
     public CompletableFuture<SchedulerStatus> status(int offset, int limit) {
-        return onLoop(f -> f.complete(StatusBuilder.build(engine, offset, limit)));
+        return LoopCall.on(loop, f -> f.complete(StatusBuilder.build(engine, offset, limit)));
     }
 
     /**
@@ -347,12 +381,12 @@ public final class Scheduler {
 
     /** The knobs in effect ({@link #retune}). */
     public CompletableFuture<Tuning> tuning() {
-        return onLoop(f -> f.complete(engine.tuning));
+        return LoopCall.on(loop, f -> f.complete(engine.tuning));
     }
 
     /** The work waiting per group and per family ({@link SchedulerLoad}), for metrics. */
     public CompletableFuture<SchedulerLoad> load() {
-        return onLoop(f -> f.complete(SchedulerLoad.of(engine)));
+        return LoopCall.on(loop, f -> f.complete(SchedulerLoad.of(engine)));
     }
 
     /** Takes a drive out of service (it finishes its current operation first). */
@@ -637,7 +671,7 @@ public final class Scheduler {
                 loop.execute(after);
             }
         });
-        return done;
+        return published(done);
     }
 
     /** Runs {@code start} on the loop; the future ends as the one it returns does. */
@@ -651,8 +685,33 @@ public final class Scheduler {
         }));
     }
 
+    /** A control call: {@code body} runs on the loop; answered after the status is published again. */
     private <T> CompletableFuture<T> onLoop(Consumer<CompletableFuture<T>> body) {
-        return LoopCall.on(loop, body);
+        return published(LoopCall.on(loop, body));
+    }
+
+    /**
+     * Completes as {@code f} does, once the loop has published the status again ({@link StatusPublisher}): the
+     * caller of a control call hears of it after its next status shows what it did.
+     */
+    private <T> CompletableFuture<T> published(CompletableFuture<T> f) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        f.whenComplete((v, e) -> {
+            Runnable tell = () -> {
+                statusPublisher.afterControl();
+                if (e != null) {
+                    answer.completeExceptionally(e);
+                } else {
+                    answer.complete(v);
+                }
+            };
+            if (loop.inLoop()) {
+                tell.run();
+            } else {
+                loop.execute(tell); // answered on another thread (a catalog write): published on the loop
+            }
+        });
+        return answer;
     }
 
     /** Sets up a scheduler; loop, library, catalog and listener are required. */

@@ -51,6 +51,22 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               List<Fault> recentFaults, ReclaimStatus reclaim) {
 
     /**
+     * This status with only the queues and the cartridges {@code offset} to {@code offset + limit - 1} of its
+     * lists (a published status lists them all: {@code Scheduler.publishedStatus}).
+     */
+    public SchedulerStatus page(int offset, int limit) {
+        return new SchedulerStatus(now, policy, counters, drives, queueCount, readyQueues, waitingQueues,
+                slice(queues, offset, limit), openAggregates, cartridgesByState, attention, oldestArrival, robot,
+                mountsPerCartridge, blocked, slice(cartridges, offset, limit), background, verifications, repacks,
+                migrations, relabels, verifyPolicy, cartridgeCount, recentFaults, reclaim);
+    }
+
+    private static <T> List<T> slice(List<T> all, int offset, int limit) {
+        int from = Math.min(offset, all.size());
+        return List.copyOf(all.subList(from, (int) Math.min(all.size(), (long) from + limit)));
+    }
+
+    /**
      * One fault: when (loop time), its kind ({@code robot}, {@code media}, {@code checksum}, ...; the
      * {@code faults_*} counters' names), the drive and cartridge involved (null when none was, e.g. a flush's source
      * file checked before any drive took it), and the reason.

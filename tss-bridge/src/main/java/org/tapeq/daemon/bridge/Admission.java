@@ -68,8 +68,7 @@ final class Admission {
      * again when it raced with the removal (docs/protocol.md), and the catalog then acknowledges it at once.
      */
     static boolean linkExpected(Tracked t) {
-        return t.request() != null && !t.isStage()
-                && (t.is(Tracked.State.WAITING_LINK) || t.is(Tracked.State.ACKNOWLEDGED));
+        return t.isFlush() && (t.is(Tracked.State.WAITING_LINK) || t.is(Tracked.State.ACKNOWLEDGED));
     }
 
     /** Makes {@code t} the current request of its pnfsid; a delivered one it replaces gives its space back. */
@@ -92,7 +91,7 @@ final class Admission {
             return;
         }
         if (stage) {
-            startStage(t);
+            startStage(t, r);
         } else {
             startFlush(t);
         }
@@ -124,8 +123,7 @@ final class Admission {
         return false;
     }
 
-    private void startStage(Tracked t) {
-        Request r = t.request();
+    private void startStage(Tracked t, Request r) {
         Path in = cx.dir.inFile(t.pnfsid);
         try {
             if (!cx.in().probablyExists(t.pnfsid)) {
@@ -147,7 +145,9 @@ final class Admission {
             return;
         }
         Request.Extension x = r.extension();
-        StageRequest s = StageRequest.named(t.id, t.pnfsid, r.fileSize(), r.storageClass(), r.path(), cx.groupOf(r),
+        // No dCache path: ten million queued stages would keep ten million of them, and only a log would show it
+        // (the request file and the catalog have it).
+        StageRequest s = StageRequest.named(t.id, t.pnfsid, r.fileSize(), r.storageClass(), null, cx.groupOf(r),
                 x == null ? null : x.activity(), x == null ? 0 : x.priority(), deadline(x), table.targets(), cx.origin);
         t.queued();
         table.handedOver(t);
@@ -174,7 +174,7 @@ final class Admission {
     }
 
     void startFlush(Tracked t) {
-        Request r = t.request();
+        Request r = t.flushRequest();
         Path link = cx.dir.outLink(t.pnfsid);
         BasicFileAttributes a;
         try {
@@ -244,8 +244,8 @@ final class Admission {
         if (table.get(t.pnfsid) != t || !t.is(Tracked.State.CHECKING) || cx.guard.stopped() != null) {
             return; // withdrawn or replaced while it was looked up, or the directory is no longer served
         }
-        Request r = t.request();
-        String checksum = BridgeContext.checksumOf(r);
+        Request r = t.flushRequest();
+        String checksum = t.checksum();
         if (alreadyOnTape(r, checksum, found)) {
             answers.acknowledgeFlush(t, 0);
             return;

@@ -174,7 +174,7 @@ final class Answers {
     }
 
     private void deliver(Tracked t, Outcome.Staged s) {
-        String wanted = BridgeContext.checksumOf(t.request());
+        String wanted = t.checksum();
         if (Checksums.contradicts(wanted, s.checksum())) {
             cx.deleteTemporary(t);
             cx.freeSpace(t.id);
@@ -229,7 +229,7 @@ final class Answers {
         if (outcome instanceof Outcome.Flushed) {
             // On tape and in the catalog: acknowledge even if the request went away meanwhile.
             if (current || table.get(t.pnfsid) == null) {
-                acknowledgeFlush(t, t.request().fileSize());
+                acknowledgeFlush(t, t.fileSize());
             }
             return;
         }
@@ -255,7 +255,7 @@ final class Answers {
             return;
         }
         t.acknowledged();
-        LOG.debug("{}: flushed {} ({} bytes)", cx.name(), t.pnfsid, t.request().fileSize());
+        LOG.debug("{}: flushed {} ({} bytes)", cx.name(), t.pnfsid, t.fileSize());
         cx.metrics.completed(cx.name(), KIND_FLUSH, "flushed", cx.seconds(t), bytes);
     }
 

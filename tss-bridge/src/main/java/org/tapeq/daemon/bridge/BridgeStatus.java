@@ -27,15 +27,25 @@ import java.util.Map;
  *                       re-read of an empty one counts again)
  * @param stopped        why the daemon stopped serving this directory (a path in it names something else than
  *                       at start: a symbolic link, another directory), or null while it serves it
+ * @param takenMillis    wall-clock time the bridge's thread took this snapshot (every 250 ms while it is free)
  */
 public record BridgeStatus(String name, String path, Map<String, Integer> requests, int removing, int inScheduler,
                            long oldestMillis, long bufferReserved, long bufferCapacity, long bufferRefusals,
                            long rejected, int parkedCount, List<Parked> parked, long rescans, int intakeBacklog,
-                           long intakePauses, long reads, String stopped) {
+                           long intakePauses, long reads, String stopped, long takenMillis) {
 
     /** Every state a tracked request file can be in, as {@link #requests} names them. */
     public static final List<String> REQUEST_STATES = Arrays.stream(Tracked.State.values())
             .map(s -> s.name().toLowerCase(Locale.ROOT)).toList();
+
+    /** This status with only the parked flushes {@code offset} to {@code offset + limit - 1} (it lists them all). */
+    public BridgeStatus page(int offset, int limit) {
+        int from = Math.min(offset, parked.size());
+        List<Parked> page = List.copyOf(parked.subList(from, (int) Math.min(parked.size(), (long) from + limit)));
+        return new BridgeStatus(name, path, requests, removing, inScheduler, oldestMillis, bufferReserved,
+                bufferCapacity, bufferRefusals, rejected, parkedCount, page, rescans, intakeBacklog, intakePauses,
+                reads, stopped, takenMillis);
+    }
 
     /** A parked flush and why. */
     public record Parked(String pnfsid, long seenMillis, String reason) {

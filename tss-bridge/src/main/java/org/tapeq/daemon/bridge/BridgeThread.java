@@ -15,7 +15,7 @@ import org.tapeq.scheduler.time.Threads;
  * one pending drain of watch events ({@link WatchEvents}), at most one pending batch of flush lookups
  * ({@link Admission}), one completion per intake batch in flight (a bounded
  * number, see {@link Intake}), one read retry per request file being read, at most one pending batch of outcomes
- * ({@link DirectoryBridge#completed}), and status calls.
+ * ({@link DirectoryBridge#completed}). A status does not post work: it reads the snapshot the thread publishes.
  */
 final class BridgeThread {
 

@@ -61,6 +61,11 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DirectoryBridge.class);
 
     private static final long TICK_MILLIS = 1000;
+    /**
+     * How often each part of the daemon publishes its status snapshot on its own thread (a bridge, the scheduler's
+     * loop): a status shows what is at most this old while the thread is free, and never waits for it.
+     */
+    public static final long STATUS_REFRESH_MILLIS = 250;
     /** Outcomes answered by one task of the bridge's thread at most. */
     private static final int OUTCOME_BATCH = 4096;
     private static final String LOCK_FILE = ".tapeq-daemon.lock";
@@ -96,6 +101,8 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private ExclusiveLock lock;
     /** Whether the stop of service was logged; on the bridge's thread. */
     private boolean stopReported;
+    /** The status as the bridge's thread last published it ({@link #publishStatus}); read by any thread. */
+    private volatile BridgeStatus published;
 
     public DirectoryBridge(BridgeSettings settings, BridgeServices services) throws IOException {
         this(settings, services, null);
@@ -134,6 +141,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         this.intake = new Intake(cx, table, admission, answers, pickups, services.intake(), services.intakeBatches());
         this.events = new WatchEvents(cx, intake);
         services.metrics().directory(settings.name());
+        publishStatus(); // nothing read yet; no thread runs: the first snapshot is taken here
     }
 
     /** A delivered file vanished while its request is still there: the request is read again. */
@@ -148,6 +156,11 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
 
     StageBuffer buffer() {
         return buffer;
+    }
+
+    /** Runs {@code task} on the bridge's thread, after the work already posted (tests block the thread with it). */
+    void onThread(Runnable task) {
+        thread.run(task);
     }
 
     /** Where the watcher's events go (tests call it as the watcher would). */
@@ -185,7 +198,25 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         thread.run(intake::rescan);
         thread.every(intake::rescan, settings.rescanMillis());
         thread.every(this::tick, TICK_MILLIS);
-        return intake.ready();
+        thread.every(this::publishStatus, STATUS_REFRESH_MILLIS);
+        // The status is published when every request found at start is read, before the caller hears of it.
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        intake.ready().whenComplete((v, e) -> {
+            Runnable tell = () -> {
+                if (e != null) {
+                    ready.completeExceptionally(e);
+                } else {
+                    ready.complete(null);
+                }
+            };
+            if (!thread.tryRun(() -> {
+                publishStatus();
+                tell.run();
+            })) {
+                tell.run(); // stopping: nothing more to publish
+            }
+        });
+        return ready;
     }
 
     private void tick() {
@@ -340,22 +371,24 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     }
 
     /**
-     * A snapshot, taken on the bridge's thread: counts kept as requests change, and parked flushes {@code offset}
-     * to {@code offset + limit}, oldest first.
+     * The status the bridge's thread last published, with parked flushes {@code offset} to {@code offset + limit}
+     * (oldest first); any thread, never waits for the bridge's thread. It is at most
+     * {@link #STATUS_REFRESH_MILLIS} old while that thread is free ({@link BridgeStatus#takenMillis}).
      */
-    public CompletableFuture<BridgeStatus> status(int offset, int limit) {
-        CompletableFuture<BridgeStatus> f = new CompletableFuture<>();
-        Runnable snapshot = () -> {
-            RequestTable.Summary s = table.summary(offset, limit);
-            f.complete(new BridgeStatus(settings.name(), dir.base().toString(), s.states(), s.removing(),
-                    s.inScheduler(), s.oldestMillis(), buffer.reservedBytes(), buffer.capacity(), buffer.refusals(),
-                    intake.rejected(), s.parkedCount(), s.parked(), intake.rescans(), intake.backlog(),
-                    intake.pauses(), intake.reads(), guard.stopped()));
-        };
-        if (!thread.tryRun(snapshot)) {
-            f.completeExceptionally(new IllegalStateException(settings.name() + " is stopped"));
-        }
-        return f;
+    public BridgeStatus status(int offset, int limit) {
+        return published.page(offset, limit);
+    }
+
+    /**
+     * Publishes a snapshot (on the bridge's thread, or before it runs): the counts kept as requests change
+     * ({@link Ledger}) and every parked flush, never a walk through the requests.
+     */
+    private void publishStatus() {
+        RequestTable.Summary s = table.summary(0, Integer.MAX_VALUE);
+        published = new BridgeStatus(settings.name(), dir.base().toString(), s.states(), s.removing(),
+                s.inScheduler(), s.oldestMillis(), buffer.reservedBytes(), buffer.capacity(), buffer.refusals(),
+                intake.rejected(), s.parkedCount(), s.parked(), intake.rescans(), intake.backlog(),
+                intake.pauses(), intake.reads(), guard.stopped(), services.wallClock().getAsLong());
     }
 
     /**

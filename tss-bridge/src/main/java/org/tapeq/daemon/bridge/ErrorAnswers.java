@@ -164,10 +164,10 @@ final class ErrorAnswers {
 
     /** Withdrawn by the pool: its request file is gone, or for a flush its link. */
     private boolean unwanted(Tracked t) {
-        return !cx.requestFilePresent(t.pnfsid) || t.request() != null && !t.isStage() && !cx.out().exists(t.pnfsid);
+        return !cx.requestFilePresent(t.pnfsid) || t.isFlush() && !cx.out().exists(t.pnfsid);
     }
 
     private static String kind(Tracked t) {
-        return t.request() == null ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
+        return t.refused() ? "invalid" : t.isStage() ? KIND_STAGE : KIND_FLUSH;
     }
 }

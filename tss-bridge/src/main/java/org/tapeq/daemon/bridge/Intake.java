@@ -409,7 +409,7 @@ final class Intake {
             }
             if (old != null) {
                 old.listedIn(generation);
-                if (old.request() != null && sameRequest(old, p.request()) && old.inProgress()) {
+                if (!old.refused() && sameRequest(old, p.request()) && old.inProgress()) {
                     old.resent(p.request(), p.version()); // re-sent by dCache: the same request, being served
                     return;
                 }
@@ -439,7 +439,7 @@ final class Intake {
     }
 
     private static boolean sameRequest(Tracked t, Request r) {
-        return t.request().action() == r.action() && t.request().fileSize() == r.fileSize();
+        return t.isStage() == (r.action() == Request.Action.RECALL) && t.fileSize() == r.fileSize();
     }
 
     /** An unreadable request file: an error file says why (both providers read one for a stage). */

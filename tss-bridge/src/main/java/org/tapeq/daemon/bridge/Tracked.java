@@ -3,11 +3,18 @@ package org.tapeq.daemon.bridge;
 import java.nio.file.Path;
 
 import org.tapeq.protocol.Request;
+import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.engine.queue.Ticket;
 
 /**
  * What the daemon knows about one request file of one directory. Owned by its bridge's thread; its fields
  * change only through the transitions below, so every state a request can reach is named here.
+ *
+ * <p>Design note: a daemon may hold ten million queued stages, so a stage keeps only what the bridge uses after
+ * handing it to the scheduler (the kind, the size, the checksum, whether the file had tapeq's extension), not the
+ * parsed request: its other fields went into the scheduler's entry. A flush keeps its parsed request until it is
+ * handed over, as its {@code FlushRequest} is made from it after the catalog lookup (and again after a restart of
+ * the wait for its link).
  */
 final class Tracked {
 
@@ -48,8 +55,19 @@ final class Tracked {
     /** In the ledger's list of waiting requests (the oldest one for status); written by the {@link Ledger}. */
     boolean listedWaiting;
 
-    /** The request as last read (a re-sent request replaces it); null for a file that was refused. */
-    private Request request;
+    /** {@link #STAGE}, {@link #FLUSH} or neither (a file that was refused), and {@link #EXTENSION}. */
+    private byte kind;
+    private static final byte STAGE = 1;
+    private static final byte FLUSH = 2;
+    private static final byte EXTENSION = 4;
+    private static final byte ADLER32 = 8;
+    /** The size the request file gives. */
+    private long fileSize;
+    /** The checksum the request gives, unless it is a canonical Adler-32 (then {@link #adler32}), or null. */
+    private String checksum;
+    private int adler32;
+    /** A flush's request as last read (a re-sent request replaces it); null for a stage or a refused file. */
+    private Request flush;
     private State state;
     private String reason;
     private Ticket ticket;
@@ -70,7 +88,7 @@ final class Tracked {
     Tracked(long id, String pnfsid, Request request, long seenMillis, String version) {
         this.id = id;
         this.pnfsid = pnfsid;
-        this.request = kept(request);
+        keep(request);
         this.seenMillis = seenMillis;
         version(version);
     }
@@ -87,16 +105,40 @@ final class Tracked {
         return inScheduler;
     }
 
-    /**
-     * What is kept of a request: a stage's dCache path is left out (only logs would show it, and the request file
-     * and the catalog have it), as ten million queued stages would keep ten million paths.
-     */
-    private static Request kept(Request r) {
-        return r != null && r.action() == Request.Action.RECALL && r.path() != null ? r.withoutPath() : r;
+    /** What is kept of a request (the design note above); null: a refused file. */
+    private void keep(Request r) {
+        String c = r == null ? null : BridgeContext.checksumOf(r);
+        boolean isAdler32 = Checksums.isCanonicalAdler32(c);
+        kind = (byte) ((r == null ? 0 : r.action() == Request.Action.RECALL ? STAGE : FLUSH)
+                | (r != null && r.extension() != null ? EXTENSION : 0) | (isAdler32 ? ADLER32 : 0));
+        fileSize = r == null ? 0 : r.fileSize();
+        adler32 = isAdler32 ? (int) Checksums.parse(c) : 0;
+        checksum = isAdler32 ? null : c;
+        flush = (kind & FLUSH) != 0 ? r : null;
     }
 
-    Request request() {
-        return request;
+    /** A flush's request as last read, or null (a stage, a refused file). */
+    Request flushRequest() {
+        return flush;
+    }
+
+    /** The file was refused: no request could be read from it. */
+    boolean refused() {
+        return (kind & (STAGE | FLUSH)) == 0;
+    }
+
+    boolean isFlush() {
+        return (kind & FLUSH) != 0;
+    }
+
+    /** The size the request file gives. */
+    long fileSize() {
+        return fileSize;
+    }
+
+    /** The request's checksum as {@code type:value} in lower case, or null. */
+    String checksum() {
+        return (kind & ADLER32) != 0 ? Checksums.formatInt(adler32) : checksum;
     }
 
     State state() {
@@ -136,11 +178,11 @@ final class Tracked {
     }
 
     boolean isStage() {
-        return request != null && request.action() == Request.Action.RECALL;
+        return (kind & STAGE) != 0;
     }
 
     boolean hasExtension() {
-        return request != null && request.extension() != null;
+        return (kind & EXTENSION) != 0;
     }
 
     // ------------------------------------------------------------------ transitions
@@ -192,7 +234,7 @@ final class Tracked {
     /** dCache sent the same request again: it replaces the old one, which is being served. */
     void resent(Request r, String v) {
         requestGoneMillis = 0;
-        request = kept(r);
+        keep(r);
         version(v);
     }
 

@@ -1,6 +1,8 @@
 package org.tapeq.daemon.bridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -98,15 +100,35 @@ class RequestTableTest {
     }
 
     @Test
-    void aStage_keepsNoPath_andItsFileVersionComesBackAsItWasRead() {
+    void aStage_keepsNoParsedRequest_onlyItsKindSizeAndChecksum_andItsFileVersionComesBackAsItWasRead() {
         Tracked a = stage("a", 1);
-        assertNull(a.request().path());
-        assertEquals("atlas:raw", a.request().storageClass());
+        assertNull(a.flushRequest());
+        assertTrue(a.isStage());
+        assertFalse(a.refused());
+        assertEquals(10, a.fileSize());
         assertEquals("(dev=803,ino=7)@1000", a.version());
         for (String v : new String[] {"(dev=fd01,ino=123456789)@1732562435123", "(dev=803,ino=7)@-5",
                 "(dev=803,ino=07)@1000", "inode 7 at 1000", "(dev=zz,ino=1)@2", null}) {
             a.version(v);
             assertEquals(v, a.version());
         }
+    }
+
+    @Test
+    void theChecksumOfARequest_comesBackInItsCanonicalForm_anAdler32KeptAsANumber_otherTypesAsGiven() {
+        Tracked adler = new Tracked(table.newId(), "a", Request.stage(10, 0, "atlas:raw", null, 42, "ADLER32",
+                "0A0B0C0D", null), 1, null);
+        assertEquals("adler32:0a0b0c0d", adler.checksum());
+        Tracked md5 = new Tracked(table.newId(), "b", Request.flush(10, 0, "atlas:raw", "/p", "md5",
+                "D41D8CD98F00B204E9800998ECF8427E", new Request.Extension("r", 0, null, null, 0)), 1, null);
+        assertEquals("md5:d41d8cd98f00b204e9800998ecf8427e", md5.checksum());
+        assertTrue(md5.isFlush());
+        assertTrue(md5.hasExtension());
+        assertEquals("/p", md5.flushRequest().path());
+        Tracked none = new Tracked(table.newId(), "c", Request.stage(10, 0, "atlas:raw", null, 42, null, null, null),
+                1, null);
+        assertNull(none.checksum());
+        assertFalse(none.hasExtension());
+        assertTrue(new Tracked(table.newId(), "d", null, 1, null).refused());
     }
 }

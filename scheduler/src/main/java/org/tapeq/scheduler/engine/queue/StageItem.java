@@ -1,30 +1,34 @@
 package org.tapeq.scheduler.engine.queue;
 
+import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.model.StageRequest;
 
 /**
  * A stage request in a cartridge queue, with the part of its catalog location the read needs. Kept small:
- * ten million of them must fit in a few GB (docs/benchmarks.md).
+ * ten million of them must fit in a few GB (docs/benchmarks.md), so it is the request itself (it extends
+ * {@link StageRequest}, whose fields it takes over when admitted: the caller's request object is not kept) and
+ * what only a failed read needs ({@link Retry}) is kept apart. {@link #request()} is this object; equality is
+ * identity (two entries are two reads), while a {@link StageRequest} compared with it compares the fields.
  *
  * <p>Its life: queued, being read, queued again after a failed read (with a backoff and a drive to avoid),
  * done. Only the engine's one finish path marks it done ({@link #markDone()}), which also takes it off its
  * queue's counters.
  */
-public final class StageItem implements Ticket {
+public final class StageItem extends StageRequest implements Ticket {
 
     private static final byte QUEUED = 0;
     private static final byte READING = 1;
     private static final byte DONE = 2;
-    /** The catalog's form of an Adler-32 checksum: this prefix and eight lower-case hex digits. */
-    private static final String ADLER32 = "adler32:";
 
-    private final StageRequest request;
+    /** What an entry made without a request carries (a member to checksum): no pnfsid, no target. */
+    private static final StageRequest NO_REQUEST = new StageRequest(-1, "", -1, null, null, "", null, 0, 0, null);
+
     private final long arrival;
     private final int tapeFile;
     private final long block;
     private final long offset;
     private final long size;
-    /** The catalog's checksum if it is not a canonical Adler-32 ({@link #ADLER32}), else null. */
+    /** The catalog's checksum if it is not a canonical Adler-32 ({@link Checksums#isCanonicalAdler32}), else null. */
     private final String checksum;
     /** A canonical Adler-32 checksum's value, kept as an int: ten million strings would be half a GB. */
     private final int adler32;
@@ -33,36 +37,46 @@ public final class StageItem implements Ticket {
     private byte state;
     private boolean cancelled;
     private byte attempts;
-    private long notBefore = Long.MIN_VALUE;
-    private String excludedDrive;
+    /** Set after a failed read only: most entries never fail, and ten million would carry it. */
+    private Retry retry;
 
+    /** When and where a failed read may be tried again. */
+    private record Retry(long notBefore, String excludedDrive) {
+    }
+
+    /**
+     * @param request the request it queues (its fields are copied, the object is not kept), or null for an entry
+     *                that only describes a member's place and checksum
+     * @param size    the catalog's size of the file (the request's, if it gave one, was checked to be the same)
+     */
     public StageItem(StageRequest request, long arrival, int tapeFile, long block, long offset, long size,
                      String checksum) {
-        this.request = request;
+        super(request == null ? NO_REQUEST : request);
         this.arrival = arrival;
         this.tapeFile = tapeFile;
         this.block = block;
         this.offset = offset;
         this.size = size;
-        this.isAdler32 = checksum != null && checksum.length() == ADLER32.length() + 8 && checksum.startsWith(ADLER32)
-                && isLowerHex(checksum, ADLER32.length());
-        this.adler32 = isAdler32 ? Integer.parseUnsignedInt(checksum, ADLER32.length(), checksum.length(), 16) : 0;
+        this.isAdler32 = Checksums.isCanonicalAdler32(checksum);
+        this.adler32 = isAdler32 ? (int) Checksums.parse(checksum) : 0;
         this.checksum = isAdler32 ? null : checksum;
     }
 
-    private static boolean isLowerHex(String s, int from) {
-        for (int i = from; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
-                return false;
-            }
-        }
-        return true;
+    /** This entry: it is the request. */
+    @Override
+    public StageRequest request() {
+        return this;
+    }
+
+    /** Identity: two entries are two reads, even of equal requests. */
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
     }
 
     @Override
-    public StageRequest request() {
-        return request;
+    public int hashCode() {
+        return System.identityHashCode(this);
     }
 
     public long arrival() {
@@ -83,17 +97,15 @@ public final class StageItem implements Ticket {
         return offset;
     }
 
+    /** The catalog's size of the file. */
+    @Override
     public long size() {
         return size;
     }
 
     /** The checksum the catalog has, or null. */
     public String checksum() {
-        if (isAdler32) {
-            String hex = Integer.toHexString(adler32);
-            return ADLER32 + "0".repeat(8 - hex.length()) + hex;
-        }
-        return checksum;
+        return isAdler32 ? Checksums.formatInt(adler32) : checksum;
     }
 
     /** The queue it was admitted to, or null (rejected before admission). */
@@ -163,17 +175,16 @@ public final class StageItem implements Ticket {
 
     /** Retried no earlier than {@code notBefore}, preferably not on {@code drive}. */
     public void retryAfter(long notBefore, String drive) {
-        this.notBefore = notBefore;
-        this.excludedDrive = drive;
+        this.retry = new Retry(notBefore, drive);
     }
 
     /** Earliest time of the next read (after a failed one), or Long.MIN_VALUE. */
     public long notBefore() {
-        return notBefore;
+        return retry == null ? Long.MIN_VALUE : retry.notBefore();
     }
 
     /** The drive the last read failed on, or null. */
     public String excludedDrive() {
-        return excludedDrive;
+        return retry == null ? null : retry.excludedDrive();
     }
 }

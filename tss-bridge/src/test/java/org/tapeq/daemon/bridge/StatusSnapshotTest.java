@@ -1,0 +1,144 @@
+package org.tapeq.daemon.bridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.tapeq.daemon.bridge.BridgeRig.awaitTrue;
+import static org.tapeq.daemon.bridge.BridgeRig.status;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.protocol.AtomicFiles;
+import org.tapeq.protocol.Request;
+import org.tapeq.protocol.RequestCodec;
+import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.engine.Scheduler;
+import org.tapeq.scheduler.engine.SchedulerStatus;
+
+/**
+ * A status is answered from the snapshot each part publishes on its own thread: at once while that thread is
+ * blocked, with what was true at most a refresh period before it stopped, and fresh again once it runs.
+ */
+class StatusSnapshotTest {
+
+    /** What a snapshot may lag behind its thread's last free moment: one refresh period, and as much for a busy CPU. */
+    private static final long FRESH_MILLIS = 2 * DirectoryBridge.STATUS_REFRESH_MILLIS;
+    /** The goal for a status with ten million queued (docs/benchmarks.md). */
+    private static final long ANSWER_MILLIS = 1000;
+
+    @TempDir
+    Path tmp;
+
+    private BridgeRig rig;
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void close() {
+        release.countDown();
+        if (rig != null) {
+            rig.close();
+        }
+    }
+
+    @Test
+    void aDirectorysStatus_whileItsThreadIsBlocked_answersAtOnce_withWhatWasTrueWhenItStopped() throws Exception {
+        rig = new BridgeRig(tmp);
+        RequestDirectory dir = RequestDirectory.create(tmp.resolve("d"));
+        DirectoryBridge bridge = rig.bridge("d", dir, rig.pool(2, 16), 3_600_000);
+        bridge.start().get(60, TimeUnit.SECONDS);
+        flushes(dir, 0, 3); // no out/ link: they wait for it, and stay so
+        awaitTrue("3 flushes waiting for their link", () -> waitingLink(status(bridge)) == 3);
+
+        AtomicLong blockedAt = new AtomicLong();
+        bridge.onThread(() -> {
+            blockedAt.set(System.currentTimeMillis());
+            awaitQuietly(release);
+        });
+        awaitTrue("the bridge's thread blocked", () -> blockedAt.get() != 0);
+        flushes(dir, 3, 5); // read by the intake; admitted on the blocked thread, so not yet
+
+        long t0 = System.nanoTime();
+        BridgeStatus s = status(bridge);
+        long tookMillis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(tookMillis < ANSWER_MILLIS, "answered in " + tookMillis + " ms");
+        assertEquals(3, waitingLink(s), "what was true when the thread stopped: " + s.requests());
+        assertTrue(s.takenMillis() <= blockedAt.get() && s.takenMillis() >= blockedAt.get() - FRESH_MILLIS,
+                "taken at " + s.takenMillis() + ", the thread stopped at " + blockedAt.get());
+
+        release.countDown();
+        awaitTrue("all 5 shown once the thread runs again", () -> waitingLink(status(bridge)) == 5);
+        assertTrue(status(bridge).takenMillis() > blockedAt.get());
+    }
+
+    @Test
+    void theSchedulersStatus_whileItsLoopIsBlocked_answersAtOnce_andShowsWhatAControlCallDid() throws Exception {
+        rig = new BridgeRig(tmp);
+        Scheduler scheduler = rig.scheduler();
+        assertNull(scheduler.publishedStatus(0, 10), "nothing is published before it is asked for");
+        ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(); // as the daemon does
+        refresher.scheduleWithFixedDelay(scheduler::refreshStatus, 0, DirectoryBridge.STATUS_REFRESH_MILLIS,
+                TimeUnit.MILLISECONDS);
+        try {
+            blockedLoop(scheduler);
+        } finally {
+            refresher.shutdownNow();
+        }
+    }
+
+    private void blockedLoop(Scheduler scheduler) throws Exception {
+        awaitTrue("a first snapshot", () -> scheduler.publishedStatus(0, 10) != null);
+        String drive = scheduler.publishedStatus(0, 10).drives().get(0).id();
+
+        // A control call publishes before its caller hears of it: the next status shows what it did.
+        scheduler.driveDown(drive, "snapshot test").get(30, TimeUnit.SECONDS);
+        assertEquals("down", scheduler.publishedStatus(0, 10).drives().get(0).state());
+
+        AtomicLong blockedAtLoopTime = new AtomicLong();
+        rig.loop().execute(() -> {
+            blockedAtLoopTime.set(rig.loop().now());
+            awaitQuietly(release);
+        });
+        awaitTrue("the loop blocked", () -> blockedAtLoopTime.get() != 0);
+        Thread.sleep(2 * DirectoryBridge.STATUS_REFRESH_MILLIS); // refreshes are asked for, and wait behind the block
+
+        long t0 = System.nanoTime();
+        SchedulerStatus s = scheduler.publishedStatus(0, 10);
+        long tookMillis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(tookMillis < ANSWER_MILLIS, "answered in " + tookMillis + " ms");
+        assertEquals("down", s.drives().get(0).state());
+        double lagMillis = (blockedAtLoopTime.get() - s.now()) / rig.loop().speed(); // the loop runs faster
+        assertTrue(lagMillis >= 0 && lagMillis <= FRESH_MILLIS, "taken " + lagMillis + " ms before the loop stopped");
+        assertTrue(scheduler.publishedLoad() != null);
+        release.countDown();
+        awaitTrue("refreshed once the loop runs again", () -> scheduler.publishedStatus(0, 10).now()
+                > blockedAtLoopTime.get());
+    }
+
+    private static int waitingLink(BridgeStatus s) {
+        return s.requests().getOrDefault("waiting_link", 0);
+    }
+
+    private static void flushes(RequestDirectory dir, int from, int to) throws Exception {
+        for (int i = from; i < to; i++) {
+            String pnfsid = String.format("0000%032X", i);
+            AtomicFiles.write(dir.requestFile(pnfsid), RequestCodec.toBytes(Request.flush(10, 1, "atlas:raw",
+                    "/p/" + pnfsid, null, null, null)));
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
