@@ -213,13 +213,20 @@ final class Rescanner {
                 woken++;
             }
         }
+
+        /**
+         * How many times its own duration the next recovery waits after this one: 2 if it woke a task (it did
+         * the work of lost events), 20 if not (it read only entries nobody acts on, or tasks already queued).
+         */
+        long dutyFactor() {
+            return woken > 0 ? PRODUCTIVE_DUTY_FACTOR : MIN_DUTY_FACTOR;
+        }
     }
 
     /**
-     * The pending recovery of one subdirectory: at most one scheduled at a time. It waits at least 20 times the
-     * last one's duration if that one woke no task (nothing but entries nobody acts on, e.g. orphans), else at
-     * least twice: a recovery that hands tasks their answers is their work, not overhead, yet the tasks must
-     * have time to take their files before the next one reads the same backlog again.
+     * The pending recovery of one subdirectory: at most one scheduled at a time, which waits 2 or 20 times the
+     * last one's duration ({@link Tally#dutyFactor()}). A recovery that hands tasks their answers does their
+     * work, not overhead; one that woke nobody read orphans or a backlog the I/O threads hold already.
      */
     private final class Recovery {
         private final String subdirectory;
@@ -264,7 +271,7 @@ final class Rescanner {
             recoveries.incrementAndGet();
             recoveryEntries.addAndGet(tally.read);
             long took = rt.clock.millis() - start;
-            earliestNext = start + took * (tally.woken > 0 ? PRODUCTIVE_DUTY_FACTOR : MIN_DUTY_FACTOR);
+            earliestNext = start + took * tally.dutyFactor();
             LOG.debug("{}: recovery scan of {}/ after lost events: {} entries, {} tasks woken, {} ms", rt.directory,
                     subdirectory, tally.read, tally.woken, took);
         }
