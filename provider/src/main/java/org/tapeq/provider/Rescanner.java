@@ -132,7 +132,7 @@ final class Rescanner {
             Task task = id == null ? null : rt.registry.byFileName(id);
             if (task != null) {
                 if (!isRequest) {
-                    tally.signalled(task); // an error file for a request in flight
+                    tally.signal(task); // an error file for a request in flight
                 }
             } else if (full) {
                 deleteIfOrphaned(rt.directory.requestDir().resolve(name), now);
@@ -154,13 +154,22 @@ final class Rescanner {
             }
             Task task = rt.registry.byFileName(id);
             if (task != null) {
-                if (isData) {
-                    tally.signalled(task);
+                if (isData && (full || !waitsForTimer(task))) {
+                    tally.signal(task);
                 }
             } else if (full && (isData || !rt.held.in().exists(id))) {
                 deleteIfOrphaned(rt.directory.inDir().resolve(name), now);
             }
         });
+    }
+
+    /**
+     * Whether a timer already signals {@code task} (a staged file in its grace period, or one still being
+     * written and polled), so that a recovery need not: waking it would only repeat its wait. A stale read of
+     * {@code notBefore} from the I/O thread is harmless here: the full rescan signals every staged file.
+     */
+    private boolean waitsForTimer(Task task) {
+        return task.notBefore != 0 || rt.polled.contains(task);
     }
 
     /**
@@ -181,7 +190,7 @@ final class Rescanner {
             boolean linkGone = (f & Task.LINKED) != 0 && task.mark != generation;
             boolean expired = full && (f & Task.ACTIVATED) != 0 && task.request.getDeadline() <= now;
             if (linkGone || expired) {
-                tally.signalled(task);
+                tally.signal(task);
             }
         }
     }
@@ -208,7 +217,7 @@ final class Rescanner {
         long read;
         long woken;
 
-        void signalled(Task task) {
+        void signal(Task task) {
             if (task.signal()) {
                 woken++;
             }
