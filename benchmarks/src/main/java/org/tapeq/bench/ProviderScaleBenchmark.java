@@ -2,6 +2,8 @@ package org.tapeq.bench;
 
 import diskCacheV111.util.PnfsId;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,7 +28,8 @@ import org.tapeq.daemon.cli.ScratchTree;
  * {@code bench-daemon}; this measures the provider. Prints heap used per
  * request by the provider's own structures (heap with the requests in flight minus heap with the same
  * request objects created but not submitted), admissions per second (stage() until every request file is
- * written) and completions per second (first in/ file until the pool saw the last completion).
+ * written) and completions per second (first in/ file until the pool saw the last completion), the
+ * provider's lost directory events and the scans that made up for them, and the JVM's garbage collections.
  *
  * <p>Run with {@code ./tapeq bench-provider} (which uses -Xmx512m). Not a test: it asserts nothing.
  */
@@ -118,10 +121,22 @@ public final class ProviderScaleBenchmark {
         System.out.printf("in/ files written in %.2f s; completions: %,.0f /s (%,d completed, %,d failed)%n",
                 (delivered - deliverStart) / 1e9, n / ((done - deliverStart) / 1e9), pool.completedCount(),
                 pool.failedCount());
+        System.out.printf("lost directory events: %s; GC: %d collections, %.1f s in all%n", storage.scanCounts(),
+                gcCount(), gcMillis() / 1e3);
         System.out.printf("whole JVM within -Xmx%dm; SPI contract violations seen by the pool: %d%n",
                 Runtime.getRuntime().maxMemory() >> 20, pool.violations().size());
         storage.shutdown();
         pool.close();
+    }
+
+    private static long gcCount() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
+    }
+
+    private static long gcMillis() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(GarbageCollectorMXBean::getCollectionTime).sum();
     }
 
     private static long usedHeapAfterGc() throws InterruptedException {

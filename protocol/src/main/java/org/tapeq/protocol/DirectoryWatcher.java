@@ -57,6 +57,14 @@ public final class DirectoryWatcher implements AutoCloseable {
 
         /** Events were lost; {@code detail} says where or why, for a log. */
         void lost(Loss loss, String detail);
+
+        /**
+         * Events in {@code subdirectory} were lost to an overflow ({@link Loss#OVERFLOW}), so that a listener can
+         * make up for that subdirectory alone; by default {@link #lost(Loss, String)}.
+         */
+        default void overflowed(String subdirectory, String detail) {
+            lost(Loss.OVERFLOW, detail);
+        }
     }
 
     private final WatchService service;
@@ -143,7 +151,11 @@ public final class DirectoryWatcher implements AutoCloseable {
                 for (WatchEvent<?> event : key.pollEvents()) {
                     WatchEvent.Kind<?> kind = event.kind();
                     if (kind == StandardWatchEventKinds.OVERFLOW) {
-                        listener.lost(Loss.OVERFLOW, String.valueOf(key.watchable()));
+                        if (sub != null) {
+                            listener.overflowed(sub, String.valueOf(key.watchable()));
+                        } else {
+                            listener.lost(Loss.OVERFLOW, String.valueOf(key.watchable()));
+                        }
                     } else if (sub != null) {
                         listener.changed(sub, event.context().toString(), changeOf(kind));
                     }

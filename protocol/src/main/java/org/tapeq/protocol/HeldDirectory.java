@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * A directory held open: every operation names a file inside it and is done relative to the open directory
@@ -147,12 +148,20 @@ public final class HeldDirectory implements Closeable {
     /** The names in this directory, in no order. */
     public List<String> list() throws IOException {
         List<String> names = new ArrayList<>();
+        forEachName(names::add);
+        return names;
+    }
+
+    /**
+     * Hands each name in this directory to {@code action} as it is read, in no order, without collecting them:
+     * for directories of millions of entries. Entries added or removed meanwhile may or may not be seen.
+     */
+    public void forEachName(Consumer<String> action) throws IOException {
         try (DirectoryStream<Path> ds = handle.newDirectoryStream(SELF, LinkOption.NOFOLLOW_LINKS)) {
             for (Path p : ds) {
-                names.add(p.getFileName().toString());
+                action.accept(p.getFileName().toString());
             }
         }
-        return names;
     }
 
     /** {@code name}'s attributes, the entry itself (a link is not followed); NoSuchFileException if absent. */

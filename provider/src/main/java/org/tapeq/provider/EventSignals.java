@@ -1,6 +1,7 @@
 package org.tapeq.provider;
 
 import java.io.IOException;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.protocol.DirectoryWatcher;
@@ -11,7 +12,7 @@ import org.tapeq.protocol.RequestDirectory;
  * (its thread is {@code tapeq-<name>-watch}): a file created in {@code in/}, an error file created in
  * {@code request/}, a link removed from {@code out/}. It only looks the task up (O(1)) and signals it. Events
  * from other hosts of a shared filesystem are not seen at all, and an overflow loses events; the
- * {@link Rescanner} covers both.
+ * {@link Rescanner} covers both, after an overflow with a recovery scan of the subdirectory concerned.
  */
 final class EventSignals implements DirectoryWatcher.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(EventSignals.class);
@@ -21,6 +22,7 @@ final class EventSignals implements DirectoryWatcher.Listener {
     private final DirectoryWatcher watcher;
     /** Set by tests to emulate a shared filesystem whose changes on other hosts raise no events. */
     private volatile boolean ignoreEvents;
+    private final LongAdder overflows = new LongAdder();
 
     EventSignals(ProviderRuntime rt, Rescanner rescanner) throws IOException {
         this.rt = rt;
@@ -65,15 +67,31 @@ final class EventSignals implements DirectoryWatcher.Listener {
     }
 
     @Override
+    public void overflowed(String subdirectory, String detail) {
+        if (ignoreEvents) {
+            return;
+        }
+        overflows.increment();
+        LOG.debug("{}: events were lost (queue overflow); scanning {}/ again", detail, subdirectory);
+        rescanner.recoverSoon(subdirectory);
+    }
+
+    @Override
     public void lost(DirectoryWatcher.Loss loss, String detail) {
         if (loss == DirectoryWatcher.Loss.OVERFLOW) {
             if (ignoreEvents) {
                 return;
             }
-            LOG.debug("{}: events were lost (queue overflow); rescanning", detail);
+            overflows.increment();
+            LOG.debug("{}: events were lost (queue overflow); scanning every subdirectory again", detail);
         } else {
             LOG.error("{}: the directory can no longer be watched ({}); relying on rescans", detail, loss);
         }
-        rescanner.requestSoon();
+        rescanner.recoverSoon(null);
+    }
+
+    /** Overflows reported so far. */
+    long overflows() {
+        return overflows.sum();
     }
 }

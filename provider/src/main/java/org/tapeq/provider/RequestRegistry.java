@@ -1,7 +1,9 @@
 package org.tapeq.provider;
 
 import diskCacheV111.util.PnfsId;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,13 +13,36 @@ import java.util.concurrent.ConcurrentHashMap;
  * directory events). Both maps use dCache's own {@link UUID} and {@link PnfsId} objects as keys, so they
  * add no key objects of their own.
  *
+ * <p>Design notes. dCache's {@code PnfsId.hashCode()} is {@code Arrays.hashCode} of the id's bytes, under which
+ * ids that differ only in their last bytes collide in bulk (1 000 000 consecutive ids share 21 615 hash codes):
+ * one map would keep them in tree bins, searched by comparison on every admission and every directory event.
+ * So the pnfsid map is split into {@value #STRIPES} maps chosen by a hash of the id's text that such ids do not
+ * share; within one of them, at most a handful of ids share a hash code.
+ *
  * <p>At most one task per pnfsid works in the directory at a time: a task admitted while another for the
  * same pnfsid is still in flight (dCache re-sending a request the provider is still cleaning up after) is
  * chained behind it and started only once its predecessor has left the directory.
  */
 final class RequestRegistry {
     private final Map<UUID, Task> byId = new ConcurrentHashMap<>();
-    private final Map<PnfsId, Task> byPnfsId = new ConcurrentHashMap<>();
+    private static final int STRIPE_BITS = 6;
+    private static final int STRIPES = 1 << STRIPE_BITS;
+    private final List<Map<PnfsId, Task>> byPnfsId = new ArrayList<>(STRIPES);
+
+    RequestRegistry() {
+        for (int i = 0; i < STRIPES; i++) {
+            byPnfsId.add(new ConcurrentHashMap<>());
+        }
+    }
+
+    /** The map holding the pnfsid written {@code name} (either case). */
+    private Map<PnfsId, Task> stripe(String name) {
+        int h = 0;
+        for (int i = 0; i < name.length(); i++) {
+            h = 31 * h + (name.charAt(i) | 0x20); // hex digits folded to lower case
+        }
+        return byPnfsId.get((h * 0x9E3779B9) >>> (32 - STRIPE_BITS));
+    }
 
     /**
      * Registers {@code task}. Returns true if it may start now, false if it is queued behind another task
@@ -27,7 +52,7 @@ final class RequestRegistry {
         if (byId.putIfAbsent(task.request.getId(), task) != null) {
             throw new IllegalStateException("request id " + task.request.getId() + " is already in flight");
         }
-        Task head = byPnfsId.compute(task.pnfsId, (id, current) -> {
+        Task head = stripe(task.name()).compute(task.pnfsId, (id, current) -> {
             if (current == null) {
                 return task;
             }
@@ -45,7 +70,7 @@ final class RequestRegistry {
     Task retire(Task task) {
         byId.remove(task.request.getId(), task);
         Task[] next = new Task[1];
-        byPnfsId.computeIfPresent(task.pnfsId, (id, head) -> {
+        stripe(task.name()).computeIfPresent(task.pnfsId, (id, head) -> {
             if (head == task) {
                 next[0] = task.successor;
                 return task.successor;
@@ -71,7 +96,7 @@ final class RequestRegistry {
             return null; // dCache writes pnfsids with 24 or 36 digits; anything else is not ours
         }
         try {
-            return byPnfsId.get(new PnfsId(name));
+            return stripe(name).get(new PnfsId(name));
         } catch (IllegalArgumentException e) {
             return null;
         }

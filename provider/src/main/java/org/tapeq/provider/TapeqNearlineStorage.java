@@ -15,6 +15,7 @@ import org.dcache.pool.nearline.spi.RemoveRequest;
 import org.dcache.pool.nearline.spi.StageRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.protocol.DirectoryWatcher;
 
 /**
  * One HSM instance of the tapeq provider ({@code hsm create <type> <name> tapeq -directory=...}).
@@ -204,6 +205,11 @@ public final class TapeqNearlineStorage implements NearlineStorage {
         return rt == null ? 0 : rt.requestFilesWritten.sum();
     }
 
+    /** Lost directory events and the scans that made up for them, since start; all zero when not started. */
+    public synchronized ScanCounts scanCounts() {
+        return runtime == null ? new ScanCounts(0, 0, 0, 0) : rescanner.counts(watcher.overflows());
+    }
+
     /** Drops directory events while true; for tests emulating a filesystem shared with other hosts. */
     void ignoreEvents(boolean ignore) {
         watcher.ignoreEvents(ignore);
@@ -212,6 +218,11 @@ public final class TapeqNearlineStorage implements NearlineStorage {
     /** The running instance's threads and tasks; for tests that wait until it has acted. */
     ProviderRuntime runtime() {
         return runtime;
+    }
+
+    /** The directory watcher's listener; for tests that emulate an overflow. */
+    DirectoryWatcher.Listener watchListener() {
+        return watcher;
     }
 
     /** Runs a rescan now on the caller's thread; for tests. */

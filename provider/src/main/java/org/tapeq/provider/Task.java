@@ -135,15 +135,20 @@ abstract class Task implements Runnable {
         return true;
     }
 
-    /** Makes the task take a step soon; cheap and safe from any thread, any number of times. */
-    final void signal() {
+    /**
+     * Makes the task take a step soon; cheap and safe from any thread, any number of times. True if this call
+     * queued an idle task, false if it was queued or running already (it will run once more) or shutting down.
+     */
+    final boolean signal() {
         if ((int) WIP.getAndAdd(this, 1) == 0) {
             try {
                 rt.io.execute(this);
+                return true;
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 WIP.setVolatile(this, 0); // shutting down: shutdown() ends the request
             }
         }
+        return false;
     }
 
     /** Asks for cancellation; non-blocking. */
