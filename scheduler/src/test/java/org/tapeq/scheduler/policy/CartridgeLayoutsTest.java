@@ -21,7 +21,7 @@ class CartridgeLayoutsTest {
         long head = 0;
         for (int i = 0; i < n; i++) {
             long to = (long) (random.nextDouble() * tape.lastBlock() * 0.97);
-            layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000));
+            layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000), true);
             head = to + 1_000;
         }
     }
@@ -35,9 +35,29 @@ class CartridgeLayoutsTest {
     }
 
     @Test
+    void located_irregularWraps_learnsTheirBoundariesOnlyWhenAsked() {
+        WrapFitTest.IrregularTape tape = new WrapFitTest.IrregularTape(nominal, 0, 0.10, 0.3, 1);
+        Random random = new Random(2);
+        long head = 0;
+        for (int i = 0; i < 500; i++) {
+            long to = (long) (random.nextDouble() * tape.lastBlock() * 0.995);
+            long millis = Math.round(tape.seconds(head, to) * 1000);
+            layouts.located("A00001L9", nominal, head, to, millis, true);
+            layouts.located("A00002L9", nominal, head, to, millis, false);
+            head = to + 4_000;
+        }
+        EstimatedGeometry learnt = layouts.geometry("A00001L9", nominal);
+        assertTrue(learnt.hasWrapEnds(), "the fitted boundaries are the estimate");
+        assertTrue(tape.maxEndError(learnt, nominal.blocksPerWrap()) < 0.15,
+                "every wrap end within 0.15 wrap: " + tape.maxEndError(learnt, nominal.blocksPerWrap()));
+        assertEquals(null, layouts.lastWrapFit("A00002L9"), "no boundary fit where only the scale is learnt");
+        assertTrue(tape.maxEndError(layouts.geometry("A00002L9", nominal), nominal.blocksPerWrap()) > 0.5);
+    }
+
+    @Test
     void located_unknownStartOrNoMove_isIgnored() {
-        layouts.located("A00001L9", nominal, -1, 5, 1000);
-        layouts.located("A00001L9", nominal, 5, 5, 1000);
+        layouts.located("A00001L9", nominal, -1, 5, 1000, true);
+        layouts.located("A00001L9", nominal, 5, 5, 1000, true);
         assertEquals(0, layouts.size());
     }
 
@@ -88,7 +108,7 @@ class CartridgeLayoutsTest {
     @Test
     void located_moreCartridgesThanTheBound_dropsTheLeastRecentlyUsed() {
         for (int i = 0; i <= CartridgeLayouts.MAX_CARTRIDGES; i++) {
-            layouts.located("C" + i, nominal, 0, 100, 5000);
+            layouts.located("C" + i, nominal, 0, 100, 5000, true);
         }
         assertEquals(CartridgeLayouts.MAX_CARTRIDGES, layouts.size());
     }
