@@ -77,7 +77,17 @@ class WrapFitTest {
 
         /** The largest distance of an estimated wrap end from the true one, in nominal wraps. */
         double maxEndError(EstimatedGeometry g, double perWrap) {
+            return endErrors(g, perWrap)[0];
+        }
+
+        /** The mean distance of an estimated wrap end from the true one, in nominal wraps. */
+        double meanEndError(EstimatedGeometry g, double perWrap) {
+            return endErrors(g, perWrap)[1];
+        }
+
+        private double[] endErrors(EstimatedGeometry g, double perWrap) {
             double max = 0;
+            double sum = 0;
             for (int w = 0; w < ends.length - 1; w++) {
                 // the estimate's end of wrap w: the first block it puts on wrap w + 1
                 long low = 0;
@@ -90,9 +100,11 @@ class WrapFitTest {
                         low = mid + 1;
                     }
                 }
-                max = Math.max(max, Math.abs(low - ends[w]) / perWrap);
+                double e = Math.abs(low - ends[w]) / perWrap;
+                max = Math.max(max, e);
+                sum += e;
             }
-            return max;
+            return new double[] {max, sum / (ends.length - 1)};
         }
     }
 
