@@ -4,19 +4,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /*
- * Design notes: what is kept, and how much. Per cartridge: the last WINDOW locates (from block, to block,
- * seconds) in a ring, and the geometry last fitted from them (LayoutFit). The fit is redone when the ring has
- * grown by REFIT_EVERY locates, not after every locate (a fit is a grid search over some thousand scales).
+ * Design notes: what is kept, and how much. Per cartridge: the last HISTORY locates (from block, to block,
+ * seconds) in a ring, the scale last fitted from the latest WINDOW of them (LayoutFit) and, for policies that learn
+ * wraps, the wrap boundaries last fitted from all of them (WrapFit, on top of the scale). The scale is refitted every
+ * REFIT_EVERY locates, the boundaries every WRAP_REFIT_EVERY (a boundary fit is some million predicted locates):
+ * from scratch whenever the locates have doubled since the last fit from scratch, else refining the last one.
  * Cartridges are kept in access order and the least recently used is dropped past MAX_CARTRIDGES, so memory is
- * bounded by MAX_CARTRIDGES * WINDOW * 24 bytes (about 1.5 MB) whatever the library's size. Nothing is persisted:
- * a restarted daemon starts from nominal and relearns within a dozen locates of a mount.
+ * bounded by MAX_CARTRIDGES * HISTORY * 24 bytes (about 12.6 MB) whatever the library's size. Nothing is persisted:
+ * a restarted daemon starts from nominal and relearns within a few dozen locates of a mount.
  *
  * Drive-reported end-of-wrap positions (READ END OF WRAP POSITION) are the drive's own map and replace any fit.
  * On them the locate cost coefficients are learnt too (LocateCostFit), every COST_REFIT_EVERY locates, and kept
  * only when they change what the model predicts for the observed locates by more than COST_MIN_CHANGE (each new
- * estimate makes the read pass replan). Not on an estimated layout: there the positions of the observed locates
- * are off by up to a tenth of a wrap (the per-wrap capacity varies), the fitted travel term comes out too small,
- * and in the simulator's physics family the orders on such a fit located more than on the defaults.
+ * estimate makes the read pass replan). Not on the nominal or scale estimate: there the positions of the observed
+ * locates are off by up to a tenth of a wrap (the per-wrap capacity varies), the fitted travel term comes out too
+ * small, and in the simulator's physics family the orders on such a fit located more than on the defaults. The
+ * wrap boundary fit does carry the coefficients it fitted on its own boundaries (WrapFit).
  */
 
 /**
