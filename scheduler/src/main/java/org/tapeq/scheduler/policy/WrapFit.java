@@ -18,17 +18,23 @@ package org.tapeq.scheduler.policy;
  * Evidence: the same locates as LayoutFit's (from block, to block, seconds). Under a candidate shift, each locate's
  * two ends have a wrap and LPOS, and LocateCostModel predicts its time with coefficients fitted to all locates on
  * the current map (LocateCostFit; its defaults when it finds nothing better). The loss of a locate is its squared
- * error capped at LOSS_CAP^2 (a locate whose end is still on a wrong wrap must not dominate the search), the shift
- * a random-walk prior (PRIOR per squared wrap of difference between neighbouring knots, i.e. about 3 % per wrap).
- * A knot only changes the locates with an end in its two segments, so the search is coordinate descent: each knot
- * in turn on a coarse then a fine grid around its value, all knots SWEEPS times, then the coefficients are fitted
- * again on the new map and the knots searched once more. The loss is multimodal (a wrong wrap parity mirrors the
- * LPOS), which a gradient would not get out of; the coarse grid spans COARSE_RANGE wraps either side.
+ * error, capped (a locate whose end is still on a wrong wrap must not dominate the search), plus a random-walk
+ * prior on the shift (PRIOR per squared wrap of difference between neighbouring knots, about 3 % per wrap). The
+ * loss is multimodal (a wrong wrap parity mirrors the LPOS), which a gradient would not get out of, so the search
+ * is coordinate descent on grids: every TAIL_EVERY-th knot's increment over its predecessor, moving all the tape
+ * after it too (the error is a random walk: one wrong increment shifts everything after it), COARSE_RANGE wraps
+ * either side; then each knot alone, FINE_RANGE either side; SWEEPS times. That is one round; the coefficients are
+ * refitted on the new map before each round, and the cap tightens from round to round (ROUND_CAPS: 100 s, in effect
+ * none, for two rounds, so that every locate pulls while most are far off, then 20 s and 6 s). A fit that starts
+ * from the last one (CartridgeLayouts refines between fits from scratch) runs the last two rounds, REFINE_RANGE
+ * either side.
  *
  * Acceptance: the fit must explain the locates clearly better than the scale estimate with its own coefficients
  * (ACCEPT_RATIO of its loss); where the locates say nothing about a stretch of tape (no locate ends there) the knots
  * there follow their neighbours, i.e. the estimate stays the scale estimate shifted by what was learnt nearby.
- * Cost: about KNOTS * (coarse + fine candidates) * 4 * observations / KNOTS evaluations per sweep.
+ * Cost: per sweep, each of KNOTS / TAIL_EVERY tail moves prices its candidates on the locates ending past it (half
+ * of them on average), each knot move on the few ending next to it: about a million predicted locates per fit from
+ * scratch on 512 locates.
  */
 
 /**
@@ -43,6 +49,7 @@ public final class WrapFit {
     public static final int MIN_OBSERVATIONS = 32;
     /** The fit must leave at most this fraction of the scale estimate's loss. */
     public static final double ACCEPT_RATIO = 0.7;
+    /** The cap of one locate's loss (seconds) when fits are compared. */
     static final double LOSS_CAP = 6.0;
     static final double PRIOR = 1 / (KNOT_WRAPS * 0.03 * 0.03);
     static final double COARSE_RANGE = 1.0;
@@ -54,7 +61,6 @@ public final class WrapFit {
     static final int SWEEPS = 2;
     /** The cap of one locate's loss (seconds) in each round: none at first (every locate pulls), then tighter. */
     static final double[] ROUND_CAPS = {100, 100, 20, 6};
-
 
     private final EstimatedGeometry nominal;
     private final int wraps;
