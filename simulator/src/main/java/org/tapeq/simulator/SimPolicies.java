@@ -27,7 +27,8 @@ import org.tapeq.scheduler.tape.sim.TapeMarks;
  * engine; {@code tapeq-wrap-ends}, tapeq on drives that report their wrap ends; every other row on drives that offer
  * neither (like the virtual labs'). References: {@code tapeq-file-sequence}, tapeq's mount decisions with the reads
  * of each mount in tape file-sequence order; {@code tapeq-nominal}, tapeq's order on the nominal estimate without
- * learning each cartridge's layout from its locates; {@code fifo}, one request at a time (a legacy worst case;
+ * learning each cartridge's layout from its locates; {@code tapeq-scale}, tapeq learning only each cartridge's
+ * bytes-per-wrap scale, not its wrap boundaries; {@code fifo}, one request at a time (a legacy worst case;
  * {@code dcache}, dCache's own recall scheduler, is the "plain dCache" baseline).
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code dcache}, {@code fifo} and
@@ -96,6 +97,7 @@ public final class SimPolicies {
     public static final String TAPEQ_DRIVE_RAO = "tapeq-drive-rao";
     public static final String TAPEQ_WRAP_ENDS = "tapeq-wrap-ends";
     public static final String TAPEQ_NOMINAL = "tapeq-nominal";
+    public static final String TAPEQ_SCALE = "tapeq-scale";
 
     /** Prefix of the parametrised reference rows {@code tapeq-remount-guard-<N>m}. */
     public static final String REMOUNT_GUARD_PREFIX = "tapeq-remount-guard-";
@@ -120,13 +122,17 @@ public final class SimPolicies {
                 SYNCHRONOUS, DriveFeatures.DRIVE_RAO);
         register(TAPEQ_FILE_SEQUENCE, b -> b,
                 c -> new WithReadOrder(MountPolicies.create("tapeq", c.mountCriteria()),
-                        ReadOrders.create(ReadOrders.FILE_SEQUENCE), false),
+                        ReadOrders.create(ReadOrders.FILE_SEQUENCE), false, false),
                 SYNCHRONOUS, DriveFeatures.NONE);
         register(TAPEQ_WRAP_ENDS, b -> b, c -> MountPolicies.create("tapeq", c.mountCriteria()),
                 SYNCHRONOUS, DriveFeatures.WRAP_ENDS);
         register(TAPEQ_NOMINAL, b -> b, c -> {
             MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
-            return new WithReadOrder(p, p.readOrder(), false);
+            return new WithReadOrder(p, p.readOrder(), false, false);
+        }, SYNCHRONOUS, DriveFeatures.NONE);
+        register(TAPEQ_SCALE, b -> b, c -> {
+            MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
+            return new WithReadOrder(p, p.readOrder(), true, false);
         }, SYNCHRONOUS, DriveFeatures.NONE);
     }
 
@@ -200,8 +206,9 @@ public final class SimPolicies {
                 + ", " + REMOUNT_GUARD_PREFIX + "<minutes>m");
     }
 
-    /** A policy with another read order, learning the layout or not; everything else delegated. */
-    private record WithReadOrder(MountPolicy delegate, ReadOrder order, boolean learnsLayout) implements MountPolicy {
+    /** A policy with another read order, learning the layout (scale, wraps) or not; everything else delegated. */
+    private record WithReadOrder(MountPolicy delegate, ReadOrder order, boolean learnsLayout, boolean learnsWraps)
+            implements MountPolicy {
         @Override
         public long eligibleAt(QueueView queue) {
             return delegate.eligibleAt(queue);

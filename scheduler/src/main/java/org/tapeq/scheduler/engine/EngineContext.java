@@ -90,7 +90,7 @@ final class EngineContext implements DriveContext {
     @Override
     public void located(String barcode, MediaType media, long fromBlock, long toBlock, long millis) {
         if (policy.learnsLayout()) {
-            layouts.located(barcode, geometry(media), fromBlock, toBlock, millis);
+            layouts.located(barcode, geometry(media), fromBlock, toBlock, millis, policy.learnsWraps());
         }
     }
 

@@ -4,19 +4,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /*
- * Design notes: what is kept, and how much. Per cartridge: the last WINDOW locates (from block, to block,
- * seconds) in a ring, and the geometry last fitted from them (LayoutFit). The fit is redone when the ring has
- * grown by REFIT_EVERY locates, not after every locate (a fit is a grid search over some thousand scales).
+ * Design notes: what is kept, and how much. Per cartridge: the last HISTORY locates (from block, to block,
+ * seconds) in a ring, the scale last fitted from the latest WINDOW of them (LayoutFit) and, for policies that learn
+ * wraps, the wrap boundaries last fitted from all of them (WrapFit, on top of the scale). The scale is refitted every
+ * REFIT_EVERY locates, the boundaries every WRAP_REFIT_EVERY (a boundary fit is some million predicted locates):
+ * from scratch whenever the locates have doubled since the last fit from scratch, else refining the last one.
  * Cartridges are kept in access order and the least recently used is dropped past MAX_CARTRIDGES, so memory is
- * bounded by MAX_CARTRIDGES * WINDOW * 24 bytes (about 1.5 MB) whatever the library's size. Nothing is persisted:
- * a restarted daemon starts from nominal and relearns within a dozen locates of a mount.
+ * bounded by MAX_CARTRIDGES * HISTORY * 24 bytes (about 12.6 MB) whatever the library's size. Nothing is persisted:
+ * a restarted daemon starts from nominal and relearns within a few dozen locates of a mount.
  *
  * Drive-reported end-of-wrap positions (READ END OF WRAP POSITION) are the drive's own map and replace any fit.
  * On them the locate cost coefficients are learnt too (LocateCostFit), every COST_REFIT_EVERY locates, and kept
  * only when they change what the model predicts for the observed locates by more than COST_MIN_CHANGE (each new
- * estimate makes the read pass replan). Not on an estimated layout: there the positions of the observed locates
- * are off by up to a tenth of a wrap (the per-wrap capacity varies), the fitted travel term comes out too small,
- * and in the simulator's physics family the orders on such a fit located more than on the defaults.
+ * estimate makes the read pass replan). Not on the nominal or scale estimate: there the positions of the observed
+ * locates are off by up to a tenth of a wrap (the per-wrap capacity varies), the fitted travel term comes out too
+ * small, and in the simulator's physics family the orders on such a fit located more than on the defaults. The
+ * wrap boundary fit does carry the coefficients it fitted on its own boundaries (WrapFit).
  */
 
 /**
@@ -25,7 +28,14 @@ import java.util.Map;
  */
 public final class CartridgeLayouts {
 
+    /** Locates the scale fit uses (the latest). */
     public static final int WINDOW = 64;
+    /** Locates kept per cartridge, the evidence of the wrap boundary fit (the latest). */
+    public static final int HISTORY = 512;
+    /** Locates between fits of the wrap boundaries. */
+    public static final int WRAP_REFIT_EVERY = 32;
+    /** A refit of the boundaries replaces the estimate only if a knot moved at least this much (wraps). */
+    public static final double MIN_SHIFT_CHANGE = 0.02;
     /** Locates between fits while no fit is accepted, and once one is (it then only needs confirming). */
     public static final int REFIT_EVERY = 4;
     public static final int REFIT_EVERY_ACCEPTED = 32;
@@ -47,20 +57,31 @@ public final class CartridgeLayouts {
     /** One cartridge's observations and current estimate. */
     private static final class Layout {
         final LayoutFit fit;
-        final long[] from = new long[WINDOW];
-        final long[] to = new long[WINDOW];
-        final double[] seconds = new double[WINDOW];
+        final WrapFit wrapFit;
+        final long[] from = new long[HISTORY];
+        final long[] to = new long[HISTORY];
+        final double[] seconds = new double[HISTORY];
         int count;
         int sinceFit;
+        int sinceWrapFit;
         double scale = 1.0;
+        EstimatedGeometry scaleGeometry;
         EstimatedGeometry geometry;
         LayoutFit.Result last;
+        WrapFit.Result lastWrap;
+        /** The shift of the last boundary fit (its next start), and of the one in the estimate (null: none). */
+        double[] shift;
+        double[] applied;
+        /** Locates seen at the last fit of the boundaries from scratch. */
+        int freshAt;
         boolean reported;
         LocateCosts costs;
         int sinceCostFit;
 
         Layout(EstimatedGeometry nominal) {
             this.fit = new LayoutFit(nominal);
+            this.wrapFit = new WrapFit(nominal);
+            this.scaleGeometry = nominal;
             this.geometry = nominal;
         }
     }
@@ -84,14 +105,16 @@ public final class CartridgeLayouts {
 
     /**
      * A locate on {@code barcode} from block {@code fromBlock} (where the drive was known to be) to {@code toBlock}
-     * took {@code millis}. Locates with an unknown start or no move are ignored.
+     * took {@code millis}; the bytes-per-wrap scale is learnt from it, and the wrap boundaries too if
+     * {@code wraps}. Locates with an unknown start or no move are ignored.
      */
-    public void located(String barcode, EstimatedGeometry nominal, long fromBlock, long toBlock, long millis) {
+    public void located(String barcode, EstimatedGeometry nominal, long fromBlock, long toBlock, long millis,
+                        boolean wraps) {
         if (barcode == null || fromBlock < 0 || toBlock < 0 || fromBlock == toBlock || millis <= 0) {
             return;
         }
         Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
-        int i = l.count % WINDOW;
+        int i = l.count % HISTORY;
         l.from[i] = fromBlock;
         l.to[i] = toBlock;
         l.seconds[i] = millis / 1000.0;
@@ -103,24 +126,84 @@ public final class CartridgeLayouts {
             }
             return;
         }
+        boolean scaleMoved = false;
         int every = l.last != null && l.last.accepted() ? REFIT_EVERY_ACCEPTED : REFIT_EVERY;
         if (++l.sinceFit >= every && l.count >= LayoutFit.MIN_OBSERVATIONS) {
             l.sinceFit = 0;
-            l.last = l.fit.fit(l.from, l.to, l.seconds, Math.min(l.count, WINDOW));
+            Recent r = recent(l, WINDOW);
+            l.last = l.fit.fit(r.from, r.to, r.seconds, r.from.length);
             double scale = l.last.scale();
             // a new instance only when it moved: the read pass replans the rest of its pass on a new instance
             if (Math.abs(scale - l.scale) >= MIN_CHANGE || (scale == 1.0) != (l.scale == 1.0)) {
                 l.scale = scale;
-                l.geometry = l.fit.geometry(scale);
+                l.scaleGeometry = l.fit.geometry(scale);
+                l.geometry = l.scaleGeometry;
+                l.shift = null;
+                l.applied = null;
+                scaleMoved = true;
             }
+        }
+        if (wraps && (++l.sinceWrapFit >= WRAP_REFIT_EVERY || scaleMoved) && l.count >= WrapFit.MIN_OBSERVATIONS) {
+            l.sinceWrapFit = 0;
+            fitWraps(l);
         }
     }
 
+    /** Refits the wrap boundaries on the scale estimate; the estimate changes only if the fit moved. */
+    private static void fitWraps(Layout l) {
+        // from scratch whenever the evidence has doubled (an early fit on few locates may sit in a wrong minimum
+        // that refining does not leave), else refining the last fit
+        boolean fresh = l.shift == null || l.count >= 2 * l.freshAt;
+        if (fresh) {
+            l.freshAt = l.count;
+        }
+        WrapFit.Result r = l.wrapFit.fit(l.scale, fresh ? null : l.shift, l.from, l.to, l.seconds,
+                Math.min(l.count, HISTORY));
+        l.lastWrap = r;
+        l.shift = r.shift();
+        if (!r.accepted()) {
+            if (l.applied != null) {
+                l.applied = null;
+                l.geometry = l.scaleGeometry;
+            }
+            return;
+        }
+        if (l.applied == null || maxDifference(l.applied, r.shift()) >= MIN_SHIFT_CHANGE) {
+            l.applied = r.shift();
+            l.geometry = r.geometry();
+        }
+    }
+
+    private static double maxDifference(double[] a, double[] b) {
+        double max = 0;
+        for (int k = 0; k < a.length; k++) {
+            max = Math.max(max, Math.abs(a[k] - b[k]));
+        }
+        return max;
+    }
+
+    /** The latest (at most {@code n}) locates of a cartridge, newest first. */
+    private record Recent(long[] from, long[] to, double[] seconds) {
+    }
+
+    private static Recent recent(Layout l, int window) {
+        int n = Math.min(l.count, Math.min(window, HISTORY));
+        Recent r = new Recent(new long[n], new long[n], new double[n]);
+        for (int k = 0; k < n; k++) {
+            int j = Math.floorMod(l.count - 1 - k, HISTORY);
+            r.from[k] = l.from[j];
+            r.to[k] = l.to[j];
+            r.seconds[k] = l.seconds[j];
+        }
+        return r;
+    }
+
     private static void fitCosts(Layout l) {
-        int n = Math.min(l.count, WINDOW);
+        Recent r = recent(l, WINDOW);
+        int n = r.from.length;
         EstimatedGeometry layout = l.geometry.withLocateCosts(null);
-        LocateCosts fitted = LocateCostFit.fit(layout, l.from, l.to, l.seconds, n);
-        if (fitted == null || (l.costs != null && meanChange(layout, l.costs, fitted, l, n) < COST_MIN_CHANGE)) {
+        LocateCosts fitted = LocateCostFit.fit(layout, r.from, r.to, r.seconds, n);
+        if (fitted == null || (l.costs != null && meanChange(layout, l.costs, fitted, r, n) < COST_MIN_CHANGE)) {
             return;
         }
         l.costs = fitted;
@@ -128,14 +211,14 @@ public final class CartridgeLayouts {
     }
 
     /** Mean relative change of the predicted locate times of the observations from coefficients a to b. */
-    private static double meanChange(EstimatedGeometry g, LocateCosts a, LocateCosts b, Layout l, int n) {
+    private static double meanChange(EstimatedGeometry g, LocateCosts a, LocateCosts b, Recent r, int n) {
         LocateCostModel ma = new LocateCostModel(g, a);
         LocateCostModel mb = new LocateCostModel(g, b);
         double change = 0;
         double total = 0;
         for (int i = 0; i < n; i++) {
-            double pa = ma.locateSeconds(l.from[i], l.to[i]);
-            change += Math.abs(mb.locateSeconds(l.from[i], l.to[i]) - pa);
+            double pa = ma.locateSeconds(r.from[i], r.to[i]);
+            change += Math.abs(mb.locateSeconds(r.from[i], r.to[i]) - pa);
             total += pa;
         }
         return total > 0 ? change / total : 0;
@@ -174,6 +257,12 @@ public final class CartridgeLayouts {
     public LayoutFit.Result lastFit(String barcode) {
         Layout l = layouts.get(barcode);
         return l == null ? null : l.last;
+    }
+
+    /** The last wrap boundary fit for {@code barcode}, or null (for logs and tests). */
+    public WrapFit.Result lastWrapFit(String barcode) {
+        Layout l = layouts.get(barcode);
+        return l == null ? null : l.lastWrap;
     }
 
     /** Cartridges with learnt state (at most {@link #MAX_CARTRIDGES}). */

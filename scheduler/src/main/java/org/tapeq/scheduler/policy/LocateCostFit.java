@@ -48,7 +48,7 @@ public final class LocateCostFit {
         double defaultError = 0;
         int used = 0;
         for (int i = 0; i < n; i++) {
-            if (to[i] > from[i] && g.readSeconds(to[i] - from[i]) < READ_THROUGH_MARGIN * seconds[i]) {
+            if (mayBeReadThrough(g, from[i], to[i], seconds[i])) {
                 continue;
             }
             features(g, from[i], to[i], x);
@@ -68,6 +68,11 @@ public final class LocateCostFit {
             return null;
         }
         return new LocateCosts(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);
+    }
+
+    /** Whether a forward hop was short enough that the drive may have read through the gap rather than located. */
+    static boolean mayBeReadThrough(EstimatedGeometry g, long from, long to, double seconds) {
+        return to > from && g.readSeconds(to - from) < READ_THROUGH_MARGIN * seconds;
     }
 
     /** The features of one locate, in the order of {@link LocateCosts}' components. */

@@ -41,6 +41,14 @@ public interface MountPolicy {
     }
 
     /**
+     * Whether, learning the layout, the read order also learns each wrap's boundaries ({@link WrapFit}) rather than
+     * only the bytes-per-wrap scale ({@link LayoutFit}).
+     */
+    default boolean learnsWraps() {
+        return learnsLayout();
+    }
+
+    /**
      * Where the drive offers its recommended access order ({@code TapeLibrary.accessOrderLimit}): the groups of
      * spans (indices of {@code starts}/{@code ends}, as for {@link ReadOrder}) the policy hands to the drive, read
      * one group after the other, each in the order the drive recommends. Null (the default): the policy orders the

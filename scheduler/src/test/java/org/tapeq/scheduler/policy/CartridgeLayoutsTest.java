@@ -21,7 +21,7 @@ class CartridgeLayoutsTest {
         long head = 0;
         for (int i = 0; i < n; i++) {
             long to = (long) (random.nextDouble() * tape.lastBlock() * 0.97);
-            layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000));
+            layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000), true);
             head = to + 1_000;
         }
     }
@@ -35,9 +35,33 @@ class CartridgeLayoutsTest {
     }
 
     @Test
+    void located_irregularWraps_learnsTheirBoundariesOnlyWhenAsked() {
+        WrapFitTest.IrregularTape tape = new WrapFitTest.IrregularTape(nominal, 0, 0.10, 0.3, 1);
+        Random random = new Random(2);
+        long head = 0;
+        for (int i = 0; i < 500; i++) {
+            long to = (long) (random.nextDouble() * tape.lastBlock() * 0.995);
+            long millis = Math.round(tape.seconds(head, to) * 1000);
+            layouts.located("A00001L9", nominal, head, to, millis, true);
+            layouts.located("A00002L9", nominal, head, to, millis, false);
+            head = to + 4_000;
+        }
+        double perWrap = nominal.blocksPerWrap();
+        EstimatedGeometry learnt = layouts.geometry("A00001L9", nominal);
+        EstimatedGeometry scaled = layouts.geometry("A00002L9", nominal);
+        // measured: mean 0.03 wrap learnt (0.49 at the worst wrap end, where few locates ended), 0.23 on one scale
+        assertTrue(tape.meanEndError(learnt, perWrap) < 0.06,
+                "wrap ends within 0.06 wrap on average: " + tape.meanEndError(learnt, perWrap));
+        assertTrue(tape.meanEndError(scaled, perWrap) > 0.15,
+                "one scale leaves them more than 0.15 wrap off: " + tape.meanEndError(scaled, perWrap));
+        assertTrue(learnt.hasWrapEnds(), "the fitted boundaries are the estimate");
+        assertEquals(null, layouts.lastWrapFit("A00002L9"), "no boundary fit where only the scale is learnt");
+    }
+
+    @Test
     void located_unknownStartOrNoMove_isIgnored() {
-        layouts.located("A00001L9", nominal, -1, 5, 1000);
-        layouts.located("A00001L9", nominal, 5, 5, 1000);
+        layouts.located("A00001L9", nominal, -1, 5, 1000, true);
+        layouts.located("A00001L9", nominal, 5, 5, 1000, true);
         assertEquals(0, layouts.size());
     }
 
@@ -88,7 +112,7 @@ class CartridgeLayoutsTest {
     @Test
     void located_moreCartridgesThanTheBound_dropsTheLeastRecentlyUsed() {
         for (int i = 0; i <= CartridgeLayouts.MAX_CARTRIDGES; i++) {
-            layouts.located("C" + i, nominal, 0, 100, 5000);
+            layouts.located("C" + i, nominal, 0, 100, 5000, true);
         }
         assertEquals(CartridgeLayouts.MAX_CARTRIDGES, layouts.size());
     }
