@@ -33,9 +33,10 @@ import org.tapeq.scheduler.tape.sim.TapeMarks;
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code dcache}, {@code fifo} and
  * {@code cta} run with aggregation off (one file per aggregate); CTA writes buffered tape marks and flushes after
- * 200 files or 32 GB, so {@code cta} pays one synchronous flush per such batch rather than per file; ENDIT hands files to TSM, which aggregates the files of a transaction, so
- * {@code endit} keeps the scheduler's aggregation, like {@code tapeq}; ENDIT's retriever runs one dsmc retrieve at a
- * time by default, so {@code endit} reads with one drive.
+ * 200 files or 32 GB, so {@code cta} pays one synchronous flush per such batch rather than per file; ENDIT hands
+ * files to TSM, which aggregates the files of a transaction, so {@code endit} keeps the scheduler's aggregation,
+ * like {@code tapeq}; ENDIT's retriever runs one dsmc retrieve at a time by default, so {@code endit} reads with
+ * one drive.
  */
 public final class SimPolicies {
 

@@ -37,9 +37,8 @@ public interface QueueView {
 
     /**
      * Runs of the waiting reads: groups of requested tape files with no unrequested tape file between them, each
-     * entered with one locate (plus one for the queue's writes, appended at the end of data). May lag behind the
-     * file count by up to a quarter (it is recounted as the queue grows or shrinks by that much). Default: one run
-     * per file, for a queue that does not know its positions.
+     * entered with one locate (plus one for the queue's writes, appended at the end of data, however many they
+     * are). Default: one run per file, for a queue that does not know its positions.
      */
     default long runs() {
         return files();

@@ -18,7 +18,8 @@ public final class TapeqMountPolicy implements MountPolicy {
     /**
      * Seconds of positioning per run of requested tape files (one locate each): tapeq's mean locate per file on
      * {@code bulk-recall-scattered} (500 requested files per LTO-9 cartridge, about 12 s; docs/benchmarks.md). Fewer
-     * runs further apart cost more each, but then the runs' share of the mount is small anyway.
+     * runs further apart cost more each, but then the runs' share of the mount is small anyway. Not scaled by the
+     * media's locate speed (docs/scheduler.md, "Rank"); starvation is left to the due term ("Starvation").
      */
     static final double RUN_SECONDS = 12;
     /** Robot exchange, load, first locate and unload, roughly. */

@@ -14,10 +14,10 @@ import org.tapeq.scheduler.policy.QueueView;
  * The work waiting for one cartridge (its stage requests and the aggregates bound to it for co-location),
  * or, with no barcode, the aggregates of one tape family waiting for any appendable cartridge.
  *
- * <p>Counters are exact for files and bytes (cancellation adjusts them in O(1)); the oldest arrival is found
- * by skipping finished items at the head of the arrival-ordered list; priority and deadline are running
- * maxima/minima refreshed by {@link #refresh} at each pass, so they can be stale high after cancellations,
- * which only makes a queue look more urgent than it is until its next pass.
+ * <p>Counters are exact for files, bytes and runs of tape files (a read leaving adjusts them in O(1)); the
+ * oldest arrival is found by skipping finished items at the head of the arrival-ordered list; priority and
+ * deadline are running maxima/minima refreshed by {@link #refresh} at each pass, so they can be stale high after
+ * cancellations, which only makes a queue look more urgent than it is until its next pass.
  *
  * <p>Its state is private and changed only through these methods, on the loop: the drive holding the
  * cartridge claims and releases it ({@link #claim}, {@link #release}); the index keys are written by
@@ -61,9 +61,8 @@ public final class WorkQueue implements QueueView {
     private long retryNotBefore = Long.MIN_VALUE;
     /** Reads that arrived since the current pass was planned. */
     private int arrivedDuringPass;
-    /** {@link #runs()} as last counted, and the file count it was counted at (0: never). */
-    private long countedRuns;
-    private long runsCountedAt;
+    /** Runs of the tape files of the reads not yet done, kept exact as reads arrive and leave. */
+    private final TapeFileRuns readRuns = new TapeFileRuns();
 
     // Index state, owned by QueueIndex.
     Slot slot = Slot.NONE;
@@ -250,6 +249,7 @@ public final class WorkQueue implements QueueView {
         item.admittedTo(this);
         files++;
         bytes += item.size();
+        readRuns.add(item.tapeFile());
         note(item.arrival(), item.request().priority(), item.request().deadline());
     }
 
@@ -279,6 +279,7 @@ public final class WorkQueue implements QueueView {
     void readGone(StageItem item) {
         files--;
         bytes -= item.size();
+        readRuns.remove(item.tapeFile());
         if (++finished > 1024 && finished > reads.size() / 2) {
             compact();
         }
@@ -417,40 +418,10 @@ public final class WorkQueue implements QueueView {
         return media;
     }
 
-    /**
-     * Counted over the reads not yet done, sorted by tape file: O(n log n), so it is recounted only when the file
-     * count moved by more than a quarter since the last count (amortised O(log n) per request as a burst arrives),
-     * and scaled by the file count in between.
-     */
+    /** Exact: the runs of the reads not yet done (kept in O(1) per change), plus one if writes wait. */
     @Override
     public long runs() {
-        if (files <= 0) {
-            return writes.isEmpty() ? 0 : 1;
-        }
-        if (runsCountedAt <= 0 || files * 4 > runsCountedAt * 5 || files * 5 < runsCountedAt * 4) {
-            countedRuns = countRuns();
-            runsCountedAt = files;
-        }
-        return Math.max(1, Math.min(files, Math.round((double) countedRuns * files / runsCountedAt)));
-    }
-
-    private long countRuns() {
-        int[] tapeFiles = new int[reads.size() - head];
-        int n = 0;
-        for (int i = head; i < reads.size(); i++) {
-            StageItem it = reads.get(i);
-            if (!it.done()) {
-                tapeFiles[n++] = it.tapeFile();
-            }
-        }
-        java.util.Arrays.sort(tapeFiles, 0, n);
-        long runs = writes.isEmpty() ? 0 : 1;
-        for (int i = 0; i < n; i++) {
-            if (i == 0 || tapeFiles[i] > tapeFiles[i - 1] + 1) {
-                runs++;
-            }
-        }
-        return runs;
+        return readRuns.runs() + (writes.isEmpty() ? 0 : 1);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.StageRequest;
 
@@ -59,5 +60,55 @@ class WorkQueueRunsTest {
         assertEquals(200, q.files());
         assertEquals(1, q.runs());
         assertEquals(0, queue().runs());
+    }
+
+    @Test
+    void runs_scatteredReadsServedThenCoLocatedArrive_oneRun() {
+        WorkQueue q = queue();
+        List<StageItem> scattered = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            StageItem it = item(i, 1 + 3 * i);
+            scattered.add(it);
+            q.addRead(it);
+        }
+        assertEquals(500, q.runs());
+        scattered.forEach(StageItem::markDone);   // all served during the mount, no rank in between
+        for (int i = 0; i < 450; i++) {
+            q.addRead(item(1000 + i, 5000 + i));
+        }
+        assertEquals(450, q.files());
+        assertEquals(1, q.runs());
+    }
+
+    @Test
+    void runs_fewScatteredAddedToCoLocated_countEachAsItArrives() {
+        WorkQueue q = queue();
+        for (int i = 0; i < 1000; i++) {
+            q.addRead(item(i, 1 + i));
+        }
+        assertEquals(1, q.runs());
+        for (int k = 1; k <= 240; k++) {
+            q.addRead(item(2000 + k, 2000 + 3 * k));
+            assertEquals(1 + k, q.runs(), "after " + k + " scattered reads");
+        }
+    }
+
+    @Test
+    void runs_writesCountOneRunHoweverManyFiles() {
+        WorkQueue q = queue();
+        for (int i = 0; i < 100; i++) {
+            q.addRead(item(i, 1 + 3 * i));
+        }
+        assertEquals(100, q.runs());
+        PendingAggregate agg = new PendingAggregate("raw", "ds", "atlas", 0);
+        for (int i = 0; i < 20; i++) {
+            agg.add(new FlushItem(new FlushRequest(500 + i, "w" + i, 1000, "atlas:raw@osm", "/w" + i, null, "atlas",
+                    0, 0, null, null), "raw", "ds"));
+        }
+        q.addWrite(agg);
+        assertEquals(120, q.files());
+        assertEquals(101, q.runs());
+        q.takeWrite();
+        assertEquals(100, q.runs());
     }
 }

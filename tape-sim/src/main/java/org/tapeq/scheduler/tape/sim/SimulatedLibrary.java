@@ -697,7 +697,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         boolean full = length > free;
         long keep = full ? free / blockSize * blockSize : length;
         boolean records = !full || keep > 0;
-        long write = TapePhysics.streamMillis(keep, rate) + (records ? tapeMarks.afterTapeFile(drive, keep) : 0);
+        long write = TapePhysics.streamMillis(keep, rate) + (records ? tapeMarks.costAfterTapeFile(drive, keep) : 0);
         WrittenFile planned = files.next(keep);
         Transfers.Copy<String> copy = store.keepsBytes() && records
                 ? () -> store.stage(cartridge.barcode, planned.fileNumber(), source, keep) : null;
@@ -720,6 +720,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             if (records) {
                 files.append(keep);
                 cartridge.dataFiles.add(name);
+                tapeMarks.written(drive, keep);
             }
             drive.head = cartridge.headAt(files.eodOffset());
             drive.position = files.eodBlock();

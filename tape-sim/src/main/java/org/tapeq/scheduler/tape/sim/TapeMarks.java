@@ -43,19 +43,28 @@ public record TapeMarks(long filemarkMillis, int flushFiles, long flushBytes) {
     }
 
     /**
-     * The mark's cost after a tape file of {@code bytes} on {@code drive}, counting it toward the drive's next flush.
+     * The mark's cost after a tape file of {@code bytes} on {@code drive}: a flush if it reaches the drive's flush
+     * limit. Counts nothing: {@link #written} does once the tape file is on the tape.
      */
-    long afterTapeFile(SimDrive drive, long bytes) {
+    long costAfterTapeFile(SimDrive drive, long bytes) {
+        return !buffered() || reachesFlush(drive, bytes) ? filemarkMillis : 0;
+    }
+
+    /** A tape file of {@code bytes} was written on {@code drive}: counted toward its next flush, or flushed. */
+    void written(SimDrive drive, long bytes) {
         if (!buffered()) {
-            return filemarkMillis;
+            return;
         }
-        drive.unflushedFiles++;
-        drive.unflushedBytes += bytes;
-        if (drive.unflushedFiles < flushFiles && drive.unflushedBytes < flushBytes) {
-            return 0;
+        if (reachesFlush(drive, bytes)) {
+            drive.unflushedFiles = 0;
+            drive.unflushedBytes = 0;
+        } else {
+            drive.unflushedFiles++;
+            drive.unflushedBytes += bytes;
         }
-        drive.unflushedFiles = 0;
-        drive.unflushedBytes = 0;
-        return filemarkMillis;
+    }
+
+    private boolean reachesFlush(SimDrive drive, long bytes) {
+        return drive.unflushedFiles + 1 >= flushFiles || drive.unflushedBytes + bytes >= flushBytes;
     }
 }
