@@ -69,7 +69,7 @@ final class MoverReturn {
                 continue; // not reported: the engine keeps its view of that drive
             }
             if (d.getOrphanRunning()) {
-                watch.notBack(m, "drive " + id + " still runs a command whose caller has gone");
+                watch.notBack(m, "drive " + id + " still runs a command of a deposed scheduler or whose caller has gone");
                 return;
             }
             holding.put(id, d.getLoadedBarcode().isEmpty() ? Optional.empty() : Optional.of(d.getLoadedBarcode()));
