@@ -222,9 +222,10 @@ final class MoverService {
                 }
                 IncomingBytes source = new IncomingBytes(call, c.getLength(), stallMillis);
                 in = source;
-                // stopped by a newer epoch: the library sees its source fail, aborts and records nothing
-                run(c, what, call, call::isCancelled, () -> source.fail(new IOException("stopped: a newer lease epoch has taken the "
-                        + "site over")), t -> {
+                // stopped by a newer epoch: the library sees its source fail and aborts, keeping no partial file;
+                // bytes already all queued are written all the same, and the answer names that tape file
+                run(c, what, call, call::isCancelled, () -> source.fail(new IOException(
+                        "stopped: a newer lease epoch has taken the site over")), t -> {
                     Completion<WrittenFile> done = answer(t, call, w -> Done.newBuilder().setWritten(
                             Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
                                     .setBlockCount(w.blockCount()).setBytes(w.bytes())));
@@ -310,21 +311,16 @@ final class MoverService {
         return new Completion<>() {
             @Override
             public void succeeded(T value) {
-                send(t.fenced() != null ? null : success.apply(value));
+                send(t.fenced() != null ? fencedDone(t, value) : success.apply(value));
             }
 
             @Override
             public void failed(TapeFault f) {
-                send(t.fenced() != null ? null : Done.newBuilder().setFault(fault(f)));
+                send(t.fenced() != null ? fencedDone(t, null) : Done.newBuilder().setFault(fault(f)));
             }
 
             private void send(Done.Builder b) {
                 try {
-                    if (b == null) {
-                        refused.incrementAndGet();
-                        LOG.warn("{}", t.fenced());
-                        b = Done.newBuilder().setFault(refusalFault(t.fenced()));
-                    }
                     out.onNext(b.addAllAlerts(alerts.drain(t.drive)).build());
                     out.onCompleted();
                 } catch (RuntimeException e) { // the call was cancelled meanwhile: the drive is free all the same
@@ -334,6 +330,25 @@ final class MoverService {
                 }
             }
         };
+    }
+
+    /**
+     * The answer of turn {@code t}, fenced while it ran: a refusal saying so, and, when the library completed it all
+     * the same ({@code value} not null), what it did. A write whose bytes had all arrived before the stop cannot be
+     * told apart from a whole one and is written: its tape file is named, so the refusal does not claim that
+     * nothing was written (the catalog fence keeps the deposed scheduler from recording it).
+     */
+    private Done.Builder fencedDone(DriveTurns.Turn t, Object value) {
+        String why = t.fenced();
+        if (value instanceof WrittenFile w) {
+            why += "; its bytes had all arrived and it was written all the same, as tape file " + w.fileNumber()
+                    + " (" + w.bytes() + " bytes): an unrecorded tape file";
+        } else if (value != null) {
+            why += "; it completed all the same";
+        }
+        refused.incrementAndGet();
+        LOG.warn("{}", why);
+        return Done.newBuilder().setFault(refusalFault(why));
     }
 
     /** What the drive learnt at the mount; asked on the loop right after it, as the interface says. */
