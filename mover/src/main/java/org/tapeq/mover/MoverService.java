@@ -270,7 +270,32 @@ final class MoverService {
             return;
         }
         turns.submit(new DriveTurns.Turn(c.getDrive(), c.getFence().getEpoch(), what,
-                t -> loop.execute(() -> operation.accept(t)), cancel, why -> refuse(out, why), abandoned));
+                t -> startOnLoop(t, out, operation), cancel, why -> refuse(out, why), abandoned));
+    }
+
+    /**
+     * Hands {@code operation} to the library's loop. One that throws there (bad arguments the library refuses by
+     * an exception) or that the loop rejects (closing) is answered as failed, so its turn ends and the drive's next
+     * command can start; {@link DriveTurns#ended} ignores a second end of a turn that the library had answered.
+     */
+    private void startOnLoop(DriveTurns.Turn t, StreamObserver<Done> out, Consumer<DriveTurns.Turn> operation) {
+        try {
+            loop.execute(() -> {
+                try {
+                    operation.accept(t);
+                } catch (RuntimeException e) {
+                    notStarted(t, out, e);
+                }
+            });
+        } catch (RuntimeException e) {
+            notStarted(t, out, e);
+        }
+    }
+
+    private void notStarted(DriveTurns.Turn t, StreamObserver<Done> out, RuntimeException e) {
+        LOG.error("Mover {}: {} on drive {} failed to start: {}", name, t.what, t.drive, e.toString(), e);
+        this.<Object>answer(t, out, v -> Done.newBuilder()).failed(new TapeFault(FaultKind.DRIVE,
+                t.what + " on drive " + t.drive + " failed at mover " + name + ": " + e, e));
     }
 
     /** Whether the command may run; if not, it is answered with the refusal. */

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.mover.proto.Done;
 import org.tapeq.mover.proto.DriveCommand;
 import org.tapeq.mover.proto.HelloReply;
+import org.tapeq.mover.proto.ReadChunk;
 import org.tapeq.mover.proto.WriteChunk;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
@@ -36,7 +37,8 @@ import org.tapeq.testing.support.Poll;
  * A newer lease epoch stops the deposed scheduler's commands already running at the mover: a write it is still
  * streaming ends at once as fenced and keeps no partial file, a command of the old epoch waiting for the drive is
  * refused, and the new scheduler's first command to the drive runs only after the stopped one has ended. A write
- * whose bytes had all arrived before the stop is written all the same, and its answer names the tape file.
+ * whose bytes had all arrived before the stop is written all the same, and its answer names the tape file. A
+ * library call that throws is answered as failed and does not keep its drive busy.
  */
 class MoverFencedInFlightTest {
 
@@ -142,6 +144,22 @@ class MoverFencedInFlightTest {
                 "the answer does not say that tape file 1 was written: " + d);
         Done next = write(command(2), 5000, 5000, "append").get(10, TimeUnit.SECONDS);
         assertEquals(2, next.getWritten().getFileNumber(), "the fenced write did not write tape file 1: " + next);
+    }
+
+    @Test
+    void aLibraryCallThatThrowsIsAnsweredAsFailedAndTheDrivesNextCommandRuns() throws Exception {
+        start(0);
+        assertFalse(unary(MoverRpc.MOUNT, command(1).setBarcode("A00001"), "mount").get(10, TimeUnit.SECONDS)
+                .hasFault());
+        // the simulated library refuses a negative skip by throwing on its loop
+        CompletableFuture<ReadChunk> read = new CompletableFuture<>();
+        ClientCalls.asyncServerStreamingCall(client.call(MoverRpc.READ, 30_000),
+                command(1).setSkipBytes(-1).setLength(10).build(), observer(read, "read"));
+        ReadChunk last = read.get(10, TimeUnit.SECONDS); // before: no answer until the deadline
+        assertTrue(last.hasDone() && last.getDone().hasFault() && !last.getDone().getFault().getRefusal()
+                && last.getDone().getFault().getMessage().contains("negative skip"), last.toString());
+        Done next = unary(MoverRpc.LOCATE, command(1).setBlock(0), "locate").get(10, TimeUnit.SECONDS);
+        assertFalse(next.hasFault(), "the drive's next command: " + next);
     }
 
     private DriveCommand.Builder command(long epoch) {
