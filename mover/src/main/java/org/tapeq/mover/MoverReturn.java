@@ -28,8 +28,11 @@ final class MoverReturn {
         this.watch = watch;
     }
 
-    /** Asks {@code m}'s drives what they hold; ends in {@link MoverWatch#back}, {@code notBack} or {@code lost}. */
-    void check(MoverClient m) {
+    /**
+     * Asks {@code m}'s drives what they hold, as return attempt {@code attempt}; ends in {@link MoverWatch#back},
+     * {@code notBack} or {@code lost}, each ignored by the watch once that attempt is void.
+     */
+    void check(MoverClient m, long attempt) {
         library.inventoryCall(m, new StreamObserver<>() {
             private InventoryReply reply;
 
@@ -41,22 +44,22 @@ final class MoverReturn {
             @Override
             public void onError(Throwable t) {
                 if (MoverClient.unreachable(t)) {
-                    watch.lost(m, m.unreachableReason(t));
+                    watch.lost(m, attempt, m.unreachableReason(t));
                 } else {
-                    watch.notBack(m, "asking what its drives hold failed: " + m.unreachableReason(t));
+                    watch.notBack(m, attempt, "asking what its drives hold failed: " + m.unreachableReason(t));
                 }
             }
 
             @Override
             public void onCompleted() {
-                answered(m, reply);
+                answered(m, attempt, reply);
             }
         });
     }
 
-    private void answered(MoverClient m, InventoryReply reply) {
+    private void answered(MoverClient m, long attempt, InventoryReply reply) {
         if (reply == null || !reply.hasLibrary()) {
-            watch.notBack(m, "asking what its drives hold failed: " + (reply == null ? "no answer"
+            watch.notBack(m, attempt, "asking what its drives hold failed: " + (reply == null ? "no answer"
                     : reply.getFault().getMessage()));
             return;
         }
@@ -69,12 +72,12 @@ final class MoverReturn {
                 continue; // not reported: the engine keeps its view of that drive
             }
             if (d.getOrphanRunning()) {
-                watch.notBack(m, "drive " + id + " still runs a command of a deposed scheduler or whose caller has gone");
+                watch.notBack(m, attempt, "drive " + id + " still runs a command of a deposed scheduler or whose caller has gone");
                 return;
             }
             holding.put(id, d.getLoadedBarcode().isEmpty() ? Optional.empty() : Optional.of(d.getLoadedBarcode()));
         }
         library.loop().execute(() -> m.drives().forEach(id -> library.reported(id, reported.get(id))));
-        watch.back(m, holding);
+        watch.back(m, attempt, holding);
     }
 }
