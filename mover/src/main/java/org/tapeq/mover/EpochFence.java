@@ -94,7 +94,8 @@ public final class EpochFence {
             epoch = Long.parseLong(fields[fields.length - 1]);
         } catch (NumberFormatException e) {
             throw new IOException(file + ": corrupt fencing epoch \"" + abbreviate(text)
-                    + "\" (SITE EPOCH, or the epoch alone, expected); the mover cannot know which scheduler to refuse", e);
+                    + "\" (SITE EPOCH, or the epoch alone, expected); the mover cannot know which scheduler to "
+                    + "refuse", e);
         }
         if (epoch < 0) {
             throw new IOException(file + ": corrupt fencing epoch " + epoch + " (negative)");
@@ -105,7 +106,7 @@ public final class EpochFence {
     }
 
     /** Sets what is told each rise of the newest epoch, under the fence's lock, after the new epoch is saved. */
-    void onRise(java.util.function.LongConsumer listener) {
+    void onRise(LongConsumer listener) {
         risen = listener;
     }
 

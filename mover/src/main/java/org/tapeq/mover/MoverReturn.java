@@ -14,7 +14,8 @@ import org.tapeq.mover.proto.InventoryReply;
  * While a drive still runs a command nobody waits for any more (its call broke with the connection or ran past
  * its deadline: the mover reports it {@code orphan_running}), what it holds may still change with no answer to say
  * so, and the mover stays out of service until a later probe asks again. A command whose call is still open (a
- * mover lost for slow probes, its transfers going on) is no obstacle: its own answer will tell the engine. Callbacks on the call threads; what
+ * mover lost for slow probes, its transfers going on) is no obstacle: its own answer will tell the engine.
+ * Callbacks on the call threads; what
  * the drives reported of their cartridges (capacity, wrap ends) is kept on the loop before the engine hears of the
  * return, so a cartridge adopted then is known as one adopted at start.
  */
@@ -72,7 +73,8 @@ final class MoverReturn {
                 continue; // not reported: the engine keeps its view of that drive
             }
             if (d.getOrphanRunning()) {
-                watch.notBack(m, attempt, "drive " + id + " still runs a command of a deposed scheduler or whose caller has gone");
+                watch.notBack(m, attempt, "drive " + id
+                        + " still runs a command of a deposed scheduler or whose caller has gone");
                 return;
             }
             holding.put(id, d.getLoadedBarcode().isEmpty() ? Optional.empty() : Optional.of(d.getLoadedBarcode()));

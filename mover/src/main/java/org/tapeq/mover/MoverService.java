@@ -99,7 +99,8 @@ final class MoverService {
             return;
         }
         fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
-        out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site()).addAllDrives(drives.stream().sorted().toList())
+        out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site())
+                .addAllDrives(drives.stream().sorted().toList())
                 .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).build());
         out.onCompleted();
     }
@@ -194,7 +195,8 @@ final class MoverService {
                 call.onCompleted();
             }
         };
-        run(c, "read", last, call::isCancelled, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(), c.getLength(),
+        run(c, "read", last, call::isCancelled, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(),
+                c.getLength(),
                 () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
                 answer(t, last, n -> Done.newBuilder().setValue(n))));
     }

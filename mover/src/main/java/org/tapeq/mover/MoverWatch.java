@@ -28,7 +28,8 @@ import org.tapeq.scheduler.time.Threads;
  * keepalive answer) is lost at once; one that is only slow is lost after {@link #LOST_AFTER} probes in a row
  * went unanswered within the probe timeout, so one slow answer does not take its drives out. It stays lost
  * until it answers again and its drives have said what they hold (the engine takes that view: a mount or unload
- * in flight when it was lost may have happened). Each change is told to {@link MoverEvents} once, under this object's monitor, so the
+ * in flight when it was lost may have happened). Each change is told to {@link MoverEvents} once, under this
+ * object's monitor, so the
  * listener sees them in the order they happened (it must only queue, never block).
  * Threads: {@code tapeq-mover-watch} (the probes); {@link #lost} from any thread.
  */
@@ -65,7 +66,10 @@ final class MoverWatch implements AutoCloseable {
     private final Map<String, Long> returning = new HashMap<>();
     /** The number of the last return attempt; guarded by this. */
     private long attempts;
-    /** Asks a returning mover what its drives hold (attempt number given), then calls {@link #back} or {@link #notBack}. */
+    /**
+     * Asks a returning mover what its drives hold (attempt number given), then calls {@link #back} or
+     * {@link #notBack}.
+     */
     private volatile BiConsumer<MoverClient, Long> reconcile = (m, attempt) -> back(m, attempt, Map.of());
     /** The last reason a returning mover was not put back, per mover (logged when it changes); guarded by this. */
     private final Map<String, String> notBackWhy = new HashMap<>();
@@ -244,7 +248,10 @@ final class MoverWatch implements AutoCloseable {
         }
     }
 
-    /** Returning {@code m} cannot be put back yet ({@code why}, found by {@code attempt}); its next answer tries again. */
+    /**
+     * Returning {@code m} cannot be put back yet ({@code why}, found by {@code attempt}); its next answer tries
+     * again.
+     */
     void notBack(MoverClient m, long attempt, String why) {
         synchronized (this) {
             if (!current(m, attempt)) {
