@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * scheduler's command has stopped, and after a call the scheduler gave up on (its deadline passed) the next one
  * waits for the abandoned operation too. When {@link EpochFence} raises the epoch, {@link #fence} marks each
  * running command of an older epoch fenced and runs its cancel action (a transfer's byte stream is failed, so the
- * library aborts it: nothing is recorded); a command that only waited is refused at once. A fenced command is
- * answered as fenced however its operation ended ({@link Turn#fenced}). Mount, unmount and locate have no cancel
+ * library aborts it and keeps no partial file; a write whose bytes had all arrived completes all the same); a
+ * command that only waited is refused at once. A fenced command is answered as fenced however its operation
+ * ended ({@link Turn#fenced}). Mount, unmount and locate have no cancel
  * action (the library interface offers none): they end within the library's own limits. All state is guarded by
  * this object's monitor; starts and refusals run outside it.
  */
@@ -134,7 +135,9 @@ final class DriveTurns {
 
     /**
      * Epoch {@code epoch} has taken the site over: every running command of an older epoch is stopped (answered
-     * as fenced when its operation ends), every waiting one refused now.
+     * as fenced when its operation ends), every waiting one refused now. Runs under {@link EpochFence}'s monitor
+     * (its rise listener): the turns' {@code cancel} and {@code refuse} actions must not block and must not call
+     * the fence.
      */
     void fence(long epoch) {
         List<Turn> stop = new ArrayList<>();

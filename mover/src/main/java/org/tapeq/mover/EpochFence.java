@@ -10,6 +10,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.function.LongConsumer;
+import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,13 +37,18 @@ public final class EpochFence {
     private static final Logger LOG = LoggerFactory.getLogger(EpochFence.class);
     /** The file in the mover's state directory that holds the site and the newest epoch, in decimal. */
     public static final String FILE = "fence-epoch";
+    /**
+     * The site names the file keeps as they are: it is written as US-ASCII "SITE EPOCH" and read back split at
+     * blanks, so a name with a blank or another character would fail the next start.
+     */
+    static final Pattern SITE_FORMAT = Pattern.compile("[\\x21-\\x7E]+");
 
     private final String mover;
     private final String site;
     private final Path file;
     private volatile long newest;
     /** Told each new newest epoch, right after it is saved (the mover stops the older epochs' commands). */
-    private volatile java.util.function.LongConsumer risen = e -> { };
+    private volatile LongConsumer risen = e -> { };
 
     private EpochFence(String mover, String site, Path file, long newest) {
         this.mover = mover;
@@ -53,10 +60,15 @@ public final class EpochFence {
     /**
      * The fence of mover {@code mover} of site {@code site} kept in {@code stateDir}: the epoch saved there, or 0
      * when the file does not exist yet (a first start). A file that cannot be read, does not hold an epoch, or was
-     * written for another site fails the start, naming it.
+     * written for another site fails the start, naming it; so does a site name that the file would not keep as
+     * it is ({@link #SITE_FORMAT}).
      */
     public static EpochFence open(String mover, String site, Path stateDir) throws IOException {
         Path file = stateDir.resolve(FILE);
+        if (!SITE_FORMAT.matcher(site).matches()) {
+            throw new IllegalArgumentException("mover " + mover + ": site name '" + site + "' cannot be kept in " + file
+                    + " with the fencing epoch: use printable US-ASCII characters without blanks (mover.site)");
+        }
         String text;
         try {
             text = Files.readString(file, StandardCharsets.US_ASCII).strip();
@@ -82,7 +94,8 @@ public final class EpochFence {
             epoch = Long.parseLong(fields[fields.length - 1]);
         } catch (NumberFormatException e) {
             throw new IOException(file + ": corrupt fencing epoch \"" + abbreviate(text)
-                    + "\" (SITE EPOCH, or the epoch alone, expected); the mover cannot know which scheduler to refuse", e);
+                    + "\" (SITE EPOCH, or the epoch alone, expected); the mover cannot know which scheduler to "
+                    + "refuse", e);
         }
         if (epoch < 0) {
             throw new IOException(file + ": corrupt fencing epoch " + epoch + " (negative)");
@@ -93,7 +106,7 @@ public final class EpochFence {
     }
 
     /** Sets what is told each rise of the newest epoch, under the fence's lock, after the new epoch is saved. */
-    void onRise(java.util.function.LongConsumer listener) {
+    void onRise(LongConsumer listener) {
         risen = listener;
     }
 

@@ -19,7 +19,10 @@ import org.tapeq.scheduler.tape.Inventory;
  * configuration before anything it reports is used), then for its drives, the changer's mover also for the
  * cartridges. A mover that does not answer, answers late or does not fit is lost: its drives are reported
  * unreachable, holding what the changer sees in them (out of service until it returns, not recorded down);
- * without the changer's answer there is no inventory. The answers are gathered on the scheduler's loop.
+ * without the changer's answer there is no inventory. A mover one of whose drives still runs a command nobody
+ * waits for ({@code orphan_running}: a deposed scheduler's mount at a failover, say) is lost the same way, since
+ * what that drive holds may still change; {@link MoverReturn} takes its view once the command has ended.
+ * The answers are gathered on the scheduler's loop.
  */
 final class InventoryRound {
 
@@ -90,17 +93,25 @@ final class InventoryRound {
         List<Inventory.Drive> drives = new ArrayList<>();
         for (MoverClient mover : movers) {
             InventoryReply r = replies.get(mover.name());
+            String orphan = r == null ? null : orphanRunning(mover, r);
+            if (orphan != null) {
+                // a deposed scheduler's mount or unload still runs there (it cannot be interrupted): what the drive
+                // holds now may change with no answer to say so, so the mover is lost and its return reconciles it
+                library.lostAtInventory(mover, orphan);
+                r = null;
+            }
             if (r == null) {
                 // its drives are unavailable, not offline: they come back with it, and the cartridge the changer
                 // places in one stays that drive's (the robot cannot take it out before the drive ejects it)
                 for (String id : mover.drives()) {
                     drives.add(new Inventory.Drive(id, inDrives.get(id), false, "mover " + mover.name()
-                            + " unreachable: " + mover.unreachableReason(errors.get(mover.name()))));
+                            + " unreachable: " + (orphan != null ? orphan
+                            : mover.unreachableReason(errors.get(mover.name())))));
                 }
                 continue;
             }
             Map<String, Drive> reported = new HashMap<>();
-            if (r != null && r.hasLibrary()) {
+            if (r.hasLibrary()) {
                 r.getLibrary().getDrivesList().forEach(d -> reported.put(d.getId(), d));
             }
             for (String id : mover.drives()) {
@@ -117,5 +128,18 @@ final class InventoryRound {
                     : c.getMediaType(), c.getLocation()));
         }
         done.succeeded(new Inventory(drives, cartridges));
+    }
+
+    /** Why {@code mover}'s inventory cannot be taken as it is (one of its drives runs an orphaned command), or null. */
+    private static String orphanRunning(MoverClient mover, InventoryReply r) {
+        if (!r.hasLibrary()) {
+            return null;
+        }
+        for (Drive d : r.getLibrary().getDrivesList()) {
+            if (d.getOrphanRunning() && mover.drives().contains(d.getId())) {
+                return "drive " + d.getId() + " still runs a command of a deposed scheduler or whose caller has gone";
+            }
+        }
+        return null;
     }
 }

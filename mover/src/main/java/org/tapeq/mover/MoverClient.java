@@ -24,7 +24,7 @@ import org.tapeq.mover.proto.HelloRequest;
 final class MoverClient implements AutoCloseable {
 
     /** A channel idle this long sends a keepalive ping; one unanswered this long fails its calls (a host gone). */
-    private static final long KEEPALIVE_SECONDS = 30;
+    static final long KEEPALIVE_SECONDS = 30;
     private static final long KEEPALIVE_TIMEOUT_SECONDS = 10;
     private static final long CLOSE_WAIT_SECONDS = 5;
 

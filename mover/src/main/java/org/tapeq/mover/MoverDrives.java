@@ -13,7 +13,8 @@ import org.tapeq.scheduler.engine.Scheduler;
  * unreachable since T: ..." (state "unavailable"; a cartridge in one stays there, shown in the drive's
  * status and its queue's, until the mover returns), and come back when it answers again, holding what the mover
  * reports in them. Neither is an
- * administrator's drive down or up: a drive an operator took down stays down across its mover's loss and return. Any thread: the scheduler's methods hop onto its loop.
+ * administrator's drive down or up: a drive an operator took down stays down across its mover's loss and return.
+ * Any thread: the scheduler's methods hop onto its loop.
  */
 public final class MoverDrives implements MoverEvents {
 

@@ -14,7 +14,8 @@ import org.tapeq.mover.proto.InventoryReply;
  * While a drive still runs a command nobody waits for any more (its call broke with the connection or ran past
  * its deadline: the mover reports it {@code orphan_running}), what it holds may still change with no answer to say
  * so, and the mover stays out of service until a later probe asks again. A command whose call is still open (a
- * mover lost for slow probes, its transfers going on) is no obstacle: its own answer will tell the engine. Callbacks on the call threads; what
+ * mover lost for slow probes, its transfers going on) is no obstacle: its own answer will tell the engine.
+ * Callbacks on the call threads; what
  * the drives reported of their cartridges (capacity, wrap ends) is kept on the loop before the engine hears of the
  * return, so a cartridge adopted then is known as one adopted at start.
  */
@@ -28,8 +29,11 @@ final class MoverReturn {
         this.watch = watch;
     }
 
-    /** Asks {@code m}'s drives what they hold; ends in {@link MoverWatch#back}, {@code notBack} or {@code lost}. */
-    void check(MoverClient m) {
+    /**
+     * Asks {@code m}'s drives what they hold, as return attempt {@code attempt}; ends in {@link MoverWatch#back},
+     * {@code notBack} or {@code lost}, each ignored by the watch once that attempt is void.
+     */
+    void check(MoverClient m, long attempt) {
         library.inventoryCall(m, new StreamObserver<>() {
             private InventoryReply reply;
 
@@ -41,22 +45,22 @@ final class MoverReturn {
             @Override
             public void onError(Throwable t) {
                 if (MoverClient.unreachable(t)) {
-                    watch.lost(m, m.unreachableReason(t));
+                    watch.lost(m, attempt, m.unreachableReason(t));
                 } else {
-                    watch.notBack(m, "asking what its drives hold failed: " + m.unreachableReason(t));
+                    watch.notBack(m, attempt, "asking what its drives hold failed: " + m.unreachableReason(t));
                 }
             }
 
             @Override
             public void onCompleted() {
-                answered(m, reply);
+                answered(m, attempt, reply);
             }
         });
     }
 
-    private void answered(MoverClient m, InventoryReply reply) {
+    private void answered(MoverClient m, long attempt, InventoryReply reply) {
         if (reply == null || !reply.hasLibrary()) {
-            watch.notBack(m, "asking what its drives hold failed: " + (reply == null ? "no answer"
+            watch.notBack(m, attempt, "asking what its drives hold failed: " + (reply == null ? "no answer"
                     : reply.getFault().getMessage()));
             return;
         }
@@ -69,12 +73,13 @@ final class MoverReturn {
                 continue; // not reported: the engine keeps its view of that drive
             }
             if (d.getOrphanRunning()) {
-                watch.notBack(m, "drive " + id + " still runs a command whose caller has gone");
+                watch.notBack(m, attempt, "drive " + id
+                        + " still runs a command of a deposed scheduler or whose caller has gone");
                 return;
             }
             holding.put(id, d.getLoadedBarcode().isEmpty() ? Optional.empty() : Optional.of(d.getLoadedBarcode()));
         }
         library.loop().execute(() -> m.drives().forEach(id -> library.reported(id, reported.get(id))));
-        watch.back(m, holding);
+        watch.back(m, attempt, holding);
     }
 }

@@ -30,6 +30,21 @@ public final class MoverServer implements AutoCloseable {
     /** gRPC callback threads and their queue: callbacks only hand over, so a few suffice. */
     private static final int RPC_THREADS = 4;
     private static final int RPC_QUEUE = 1_000;
+    /**
+     * The mover pings an idle scheduler connection this often and drops it when a ping is unanswered for
+     * {@link #KEEPALIVE_TIMEOUT_SECONDS}: a caller gone with a partition or a dead host is noticed within about
+     * 30 s (its calls cancelled, so a command of it that still runs counts as {@code orphan_running}), not after
+     * Netty's default of two hours.
+     */
+    static final long KEEPALIVE_SECONDS = 20;
+    static final long KEEPALIVE_TIMEOUT_SECONDS = 10;
+    /**
+     * The shortest ping interval the mover allows a scheduler, also without calls: below the scheduler's
+     * {@link MoverClient#KEEPALIVE_SECONDS}, so its pings are never answered with a {@code too_many_pings} GOAWAY
+     * (gRPC's default allows one every 5 minutes, and only with calls open), which the scheduler would take for
+     * the mover's loss.
+     */
+    static final long PERMIT_KEEPALIVE_SECONDS = MoverClient.KEEPALIVE_SECONDS - 10;
     /** How long a transfer may stand still (no byte taken or given) before the mover gives it up. */
     public static final long DEFAULT_STALL_MILLIS = 120_000;
     private static final long STOP_WAIT_SECONDS = 10;
@@ -65,7 +80,11 @@ public final class MoverServer implements AutoCloseable {
                 new ThreadPoolExecutor.AbortPolicy());
         MoverService service = new MoverService(name, drives, library, alerts, loop, fence, identity,
                 stallMillis);
-        Server server = NettyServerBuilder.forAddress(listen).executor(rpc).addService(MoverRpc.bind(service)).build();
+        Server server = NettyServerBuilder.forAddress(listen).executor(rpc).addService(MoverRpc.bind(service))
+                .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+                .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .permitKeepAliveTime(PERMIT_KEEPALIVE_SECONDS, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true)
+                .build();
         try {
             server.start();
         } catch (IOException e) {

@@ -99,7 +99,8 @@ final class MoverService {
             return;
         }
         fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
-        out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site()).addAllDrives(drives.stream().sorted().toList())
+        out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site())
+                .addAllDrives(drives.stream().sorted().toList())
                 .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).build());
         out.onCompleted();
     }
@@ -194,7 +195,8 @@ final class MoverService {
                 call.onCompleted();
             }
         };
-        run(c, "read", last, call::isCancelled, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(), c.getLength(),
+        run(c, "read", last, call::isCancelled, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(),
+                c.getLength(),
                 () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
                 answer(t, last, n -> Done.newBuilder().setValue(n))));
     }
@@ -222,9 +224,10 @@ final class MoverService {
                 }
                 IncomingBytes source = new IncomingBytes(call, c.getLength(), stallMillis);
                 in = source;
-                // stopped by a newer epoch: the library sees its source fail, aborts and records nothing
-                run(c, what, call, call::isCancelled, () -> source.fail(new IOException("stopped: a newer lease epoch has taken the "
-                        + "site over")), t -> {
+                // stopped by a newer epoch: the library sees its source fail and aborts, keeping no partial file;
+                // bytes already all queued are written all the same, and the answer names that tape file
+                run(c, what, call, call::isCancelled, () -> source.fail(new IOException(
+                        "stopped: a newer lease epoch has taken the site over")), t -> {
                     Completion<WrittenFile> done = answer(t, call, w -> Done.newBuilder().setWritten(
                             Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
                                     .setBlockCount(w.blockCount()).setBytes(w.bytes())));
@@ -269,7 +272,32 @@ final class MoverService {
             return;
         }
         turns.submit(new DriveTurns.Turn(c.getDrive(), c.getFence().getEpoch(), what,
-                t -> loop.execute(() -> operation.accept(t)), cancel, why -> refuse(out, why), abandoned));
+                t -> startOnLoop(t, out, operation), cancel, why -> refuse(out, why), abandoned));
+    }
+
+    /**
+     * Hands {@code operation} to the library's loop. One that throws there (bad arguments the library refuses by
+     * an exception) or that the loop rejects (closing) is answered as failed, so its turn ends and the drive's next
+     * command can start; {@link DriveTurns#ended} ignores a second end of a turn that the library had answered.
+     */
+    private void startOnLoop(DriveTurns.Turn t, StreamObserver<Done> out, Consumer<DriveTurns.Turn> operation) {
+        try {
+            loop.execute(() -> {
+                try {
+                    operation.accept(t);
+                } catch (RuntimeException e) {
+                    notStarted(t, out, e);
+                }
+            });
+        } catch (RuntimeException e) {
+            notStarted(t, out, e);
+        }
+    }
+
+    private void notStarted(DriveTurns.Turn t, StreamObserver<Done> out, RuntimeException e) {
+        LOG.error("Mover {}: {} on drive {} failed to start: {}", name, t.what, t.drive, e.toString(), e);
+        this.<Object>answer(t, out, v -> Done.newBuilder()).failed(new TapeFault(FaultKind.DRIVE,
+                t.what + " on drive " + t.drive + " failed at mover " + name + ": " + e, e));
     }
 
     /** Whether the command may run; if not, it is answered with the refusal. */
@@ -310,21 +338,16 @@ final class MoverService {
         return new Completion<>() {
             @Override
             public void succeeded(T value) {
-                send(t.fenced() != null ? null : success.apply(value));
+                send(t.fenced() != null ? fencedDone(t, value) : success.apply(value));
             }
 
             @Override
             public void failed(TapeFault f) {
-                send(t.fenced() != null ? null : Done.newBuilder().setFault(fault(f)));
+                send(t.fenced() != null ? fencedDone(t, null) : Done.newBuilder().setFault(fault(f)));
             }
 
             private void send(Done.Builder b) {
                 try {
-                    if (b == null) {
-                        refused.incrementAndGet();
-                        LOG.warn("{}", t.fenced());
-                        b = Done.newBuilder().setFault(refusalFault(t.fenced()));
-                    }
                     out.onNext(b.addAllAlerts(alerts.drain(t.drive)).build());
                     out.onCompleted();
                 } catch (RuntimeException e) { // the call was cancelled meanwhile: the drive is free all the same
@@ -334,6 +357,25 @@ final class MoverService {
                 }
             }
         };
+    }
+
+    /**
+     * The answer of turn {@code t}, fenced while it ran: a refusal saying so, and, when the library completed it all
+     * the same ({@code value} not null), what it did. A write whose bytes had all arrived before the stop cannot be
+     * told apart from a whole one and is written: its tape file is named, so the refusal does not claim that
+     * nothing was written (the catalog fence keeps the deposed scheduler from recording it).
+     */
+    private Done.Builder fencedDone(DriveTurns.Turn t, Object value) {
+        String why = t.fenced();
+        if (value instanceof WrittenFile w) {
+            why += "; its bytes had all arrived and it was written all the same, as tape file " + w.fileNumber()
+                    + " (" + w.bytes() + " bytes): an unrecorded tape file";
+        } else if (value != null) {
+            why += "; it completed all the same";
+        }
+        refused.incrementAndGet();
+        LOG.warn("{}", why);
+        return Done.newBuilder().setFault(refusalFault(why));
     }
 
     /** What the drive learnt at the mount; asked on the loop right after it, as the interface says. */

@@ -1,14 +1,19 @@
 package org.tapeq.mover;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 import io.grpc.stub.StreamObserver;
@@ -23,7 +28,8 @@ import org.tapeq.scheduler.time.Threads;
  * keepalive answer) is lost at once; one that is only slow is lost after {@link #LOST_AFTER} probes in a row
  * went unanswered within the probe timeout, so one slow answer does not take its drives out. It stays lost
  * until it answers again and its drives have said what they hold (the engine takes that view: a mount or unload
- * in flight when it was lost may have happened). Each change is told to {@link MoverEvents} once, under this object's monitor, so the
+ * in flight when it was lost may have happened). Each change is told to {@link MoverEvents} once, under this
+ * object's monitor, so the
  * listener sees them in the order they happened (it must only queue, never block).
  * Threads: {@code tapeq-mover-watch} (the probes); {@link #lost} from any thread.
  */
@@ -37,9 +43,9 @@ final class MoverWatch implements AutoCloseable {
     private final LongSupplier epoch;
     private final long probeMillis;
     private final long probeTimeoutMillis;
-    /** Movers asked and not yet answered; a mover is not asked again before. */
     /** Whether being deposed was logged (once). */
     private final AtomicBoolean deposedLogged = new AtomicBoolean();
+    /** Movers asked and not yet answered; a mover is not asked again before. */
     private final Set<String> asking = ConcurrentHashMap.newKeySet();
     private volatile MoverEvents events = MoverEvents.NONE;
     /** Closed: no loss is told any more; guarded by this. */
@@ -49,17 +55,26 @@ final class MoverWatch implements AutoCloseable {
     /** Why each lost mover is lost; guarded by this. */
     private final Map<String, String> lost = new HashMap<>();
     /** When each lost mover was lost; guarded by this. */
-    private final Map<String, java.time.Instant> lostSince = new HashMap<>();
+    private final Map<String, Instant> lostSince = new HashMap<>();
     /** Probes in a row past their deadline, per mover; written by the probe callbacks, one per mover at a time. */
     private final Map<String, Integer> slow = new ConcurrentHashMap<>();
-    /** Lost movers that answer again and whose drives are being asked what they hold; guarded by this. */
-    private final Set<String> returning = new java.util.HashSet<>();
-    /** Asks a returning mover what its drives hold, then calls {@link #back} or {@link #notBack}. */
-    private volatile java.util.function.Consumer<MoverClient> reconcile = m -> back(m, Map.of());
+    /**
+     * Lost movers that answer again and whose drives are being asked what they hold, each with the number of
+     * that attempt: only the current attempt's outcome counts (a late one of an attempt voided by a loss is
+     * ignored); guarded by this.
+     */
+    private final Map<String, Long> returning = new HashMap<>();
+    /** The number of the last return attempt; guarded by this. */
+    private long attempts;
+    /**
+     * Asks a returning mover what its drives hold (attempt number given), then calls {@link #back} or
+     * {@link #notBack}.
+     */
+    private volatile BiConsumer<MoverClient, Long> reconcile = (m, attempt) -> back(m, attempt, Map.of());
     /** The last reason a returning mover was not put back, per mover (logged when it changes); guarded by this. */
     private final Map<String, String> notBackWhy = new HashMap<>();
     /** Checks a mover's answer against the scheduler's view of it; null when it fits, else why not. */
-    private volatile java.util.function.BiFunction<MoverClient, HelloReply, String> check = (m, r) -> null;
+    private volatile BiFunction<MoverClient, HelloReply, String> check = (m, r) -> null;
 
     MoverWatch(List<MoverClient> movers, LongSupplier epoch, long probeMillis, long probeTimeoutMillis) {
         this.probeTimeoutMillis = probeTimeoutMillis;
@@ -84,12 +99,12 @@ final class MoverWatch implements AutoCloseable {
         }
     }
 
-    void check(java.util.function.BiFunction<MoverClient, HelloReply, String> c) {
+    void check(BiFunction<MoverClient, HelloReply, String> c) {
         check = c;
     }
 
     /** Sets how a returning mover's drives are asked what they hold (by default: not asked). */
-    void reconcile(java.util.function.Consumer<MoverClient> r) {
+    void reconcile(BiConsumer<MoverClient, Long> r) {
         reconcile = r;
     }
 
@@ -159,8 +174,8 @@ final class MoverWatch implements AutoCloseable {
                 return; // the scheduler closing its calls says nothing of the mover
             }
             returning.remove(m.name()); // a return being checked is void: asked again at its next answer
-            java.time.Instant since = lostSince.computeIfAbsent(m.name(),
-                    n -> java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+            Instant since = lostSince.computeIfAbsent(m.name(),
+                    n -> Instant.now().truncatedTo(ChronoUnit.SECONDS));
             reason = "mover " + m.name() + " unreachable since " + since + ": " + why;
             String before = lost.put(m.name(), reason);
             if (before != null && cause(before).equals(cause(reason))) {
@@ -174,6 +189,21 @@ final class MoverWatch implements AutoCloseable {
         }
     }
 
+    /** As {@link #lost(MoverClient, String)}, from return attempt {@code attempt}: ignored once it is void. */
+    void lost(MoverClient m, long attempt, String why) {
+        synchronized (this) { // held on into lost (reentrant), so no new attempt starts in between
+            if (current(m, attempt)) {
+                lost(m, why);
+            }
+        }
+    }
+
+    /** Whether {@code attempt} is {@code m}'s return attempt now; under the monitor. */
+    private boolean current(MoverClient m, long attempt) {
+        Long now = returning.get(m.name());
+        return now != null && now == attempt;
+    }
+
     /** A reason without its details in parentheses (a deadline's timings differ each time). */
     private static String cause(String reason) {
         int i = reason.indexOf(" (");
@@ -185,24 +215,31 @@ final class MoverWatch implements AutoCloseable {
      * service with that ({@link #back}) or stay out until its next answer ({@link #notBack}).
      */
     void found(MoverClient m) {
+        long attempt;
         synchronized (this) {
             if (!lost.containsKey(m.name())) {
                 lostSince.remove(m.name());
                 return;
             }
-            if (!returning.add(m.name())) {
+            if (returning.containsKey(m.name())) {
                 return; // being asked already
             }
+            attempt = ++attempts;
+            returning.put(m.name(), attempt);
         }
-        reconcile.accept(m);
+        reconcile.accept(m, attempt);
     }
 
-    /** Returning {@code m}'s drives hold {@code holding}: they go back into service (once), in order with losses. */
-    void back(MoverClient m, Map<String, java.util.Optional<String>> holding) {
+    /**
+     * Returning {@code m}'s drives hold {@code holding}, as return attempt {@code attempt} found: they go back into
+     * service (once), in order with losses; nothing happens if that attempt is void (lost again meanwhile).
+     */
+    void back(MoverClient m, long attempt, Map<String, Optional<String>> holding) {
         synchronized (this) {
-            if (!returning.remove(m.name())) {
-                return; // lost again meanwhile
+            if (!current(m, attempt)) {
+                return; // lost again meanwhile: a later attempt, if any, decides
             }
+            returning.remove(m.name());
             lostSince.remove(m.name());
             lost.remove(m.name());
             notBackWhy.remove(m.name());
@@ -211,9 +248,15 @@ final class MoverWatch implements AutoCloseable {
         }
     }
 
-    /** Returning {@code m} cannot be put back yet ({@code why}); its next answer tries again. */
-    void notBack(MoverClient m, String why) {
+    /**
+     * Returning {@code m} cannot be put back yet ({@code why}, found by {@code attempt}); its next answer tries
+     * again.
+     */
+    void notBack(MoverClient m, long attempt, String why) {
         synchronized (this) {
+            if (!current(m, attempt)) {
+                return;
+            }
             returning.remove(m.name());
             if (why.equals(notBackWhy.put(m.name(), why))) {
                 return;

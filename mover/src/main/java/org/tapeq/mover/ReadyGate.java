@@ -17,7 +17,10 @@ final class ReadyGate implements Runnable {
     private final CallStreamObserver<?> stream;
     private final long timeoutMillis;
     private boolean closed;
-    /** Why {@link #await} failed (a stall, or the call ended first), or null: the transport's failure, never the source's. */
+    /**
+     * Why {@link #await} failed (a stall, or the call ended first), or null: the transport's failure, never the
+     * source's.
+     */
     private volatile String failure;
 
     ReadyGate(CallStreamObserver<?> stream, long timeoutMillis) {

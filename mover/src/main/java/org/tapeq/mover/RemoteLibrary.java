@@ -381,8 +381,13 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
      * (holding what the changer sees in them) rather than empty and offline, whatever the cause.
      */
     void lostAtInventory(MoverClient m, Throwable t) {
+        lostAtInventory(m, m.unreachableReason(t));
+    }
+
+    /** As above, with the reason given. */
+    void lostAtInventory(MoverClient m, String why) {
         if (!m.closed() && !watch.isLost(m.name())) {
-            watch.lost(m, m.unreachableReason(t));
+            watch.lost(m, why);
         }
     }
 

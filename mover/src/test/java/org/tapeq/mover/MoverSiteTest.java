@@ -124,6 +124,18 @@ class MoverSiteTest {
     }
 
     @Test
+    void aSiteNameTheEpochFileWouldNotKeepFailsTheMoverStartNamingIt() throws Exception {
+        for (String name : List.of("grid ka", "gridk\u00e4")) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class, () -> EpochFence.open("m1", name, dir),
+                    "site '" + name + "' accepted, though the epoch file cannot keep it");
+            assertTrue(e.getMessage().contains("'" + name + "'") && e.getMessage().contains(EpochFence.FILE),
+                    e.getMessage());
+        }
+        assertEquals(0, EpochFence.open("m1", "gridka.de-1", dir).newest());
+    }
+
+    @Test
     void anEpochFileOfTheFirstFormatIsReadAndGetsItsSiteAtTheNextEpoch() throws Exception {
         try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001")) {
             site.movers[0].close();

@@ -256,17 +256,11 @@ public final class DriveRunner implements WorkQueue.Holder {
                         + "(an operation in flight when the mover was lost did happen)", id, seen, thought);
                 if (mounted != null) {
                     WorkQueue q = queue;
-                    mounted = null;
-                    queue = null;
-                    label.forget();
-                    reads.forgetPlan();
                     writes.releasePool();
                     if (q != null) {
                         q.blocked(null);
-                        q.release(this);
-                        q.refresh(context.loop().now());
-                        context.queues().index().update(q);
                     }
+                    cartridgeGone(q, false);
                 }
                 if (holding != null) {
                     adopt(holding, "holding " + holding + " as its mover reports");
@@ -276,6 +270,28 @@ public final class DriveRunner implements WorkQueue.Holder {
             }
         }
         markReachable();
+    }
+
+    /**
+     * The cartridge has left this drive (unloaded here, or gone as its returning mover reports): it and its read
+     * plan are forgotten and its queue {@code q} (may be null) is free for any drive; {@code unloadedHere} also
+     * tells the queue that this drive unloaded it (the queue's remount guard).
+     */
+    private void cartridgeGone(WorkQueue q, boolean unloadedHere) {
+        mounted = null;
+        label.forget();
+        reads.forgetPlan();
+        if (q != null) {
+            q.release(this);
+            if (unloadedHere) {
+                q.unmounted(context.loop().now());
+            }
+            q.refresh(context.loop().now());
+            context.queues().index().update(q);
+        }
+        if (queue == q) {
+            queue = null;
+        }
     }
 
     private String unreachableActivity() {
@@ -512,20 +528,7 @@ public final class DriveRunner implements WorkQueue.Holder {
                 context.robotSucceeded();
                 context.unmounted();
                 log.unmounted(barcode);
-                mounted = null;
-                label.forget();
-                reads.forgetPlan();
-                if (q != null) {
-                    q.release(DriveRunner.this);
-                    if (guard) {
-                        q.unmounted(context.loop().now());
-                    }
-                    q.refresh(context.loop().now());
-                    context.queues().index().update(q);
-                }
-                if (queue == q) {
-                    queue = null;
-                }
+                cartridgeGone(q, guard);
                 set(isDown() ? State.DOWN : State.EMPTY, isDown() ? "down: " + downReason() : "empty");
                 then.run();
                 context.requestDispatch();
