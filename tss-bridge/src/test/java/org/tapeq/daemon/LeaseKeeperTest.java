@@ -114,4 +114,25 @@ class LeaseKeeperTest {
         assertEquals(1, calls.size(), calls.toString());
         assertNotNull(keeper.held());
     }
+
+    @Test
+    void check_noRenewalForWholeTimeout_deposedWhileCatalogStaysUnreachable() {
+        renewal = new IllegalStateException("connection refused");
+        advance(TIMEOUT);
+        keeper.renew();
+        keeper.check();
+        assertTrue(!deposed.isDone(), "deposed at exactly the timeout");
+        assertEquals(1, calls.size(), calls.toString());
+
+        advance(1);
+        keeper.check();
+        assertTrue(deposed.isDone(), "a holder cut off past the lease timeout must take itself as deposed");
+        assertTrue(deposed.join().contains("longer than catalog.leaseTimeout"), deposed.join());
+        assertEquals(2, calls.size(), calls.toString());
+        assertTrue(calls.get(1).startsWith("hold: deposed: "), calls.get(1));
+        renewal = null;
+        keeper.renew();
+        keeper.check();
+        assertEquals(2, calls.size(), "never resumed once deposed: " + calls);
+    }
 }
