@@ -134,6 +134,8 @@ public final class Daemon implements AutoCloseable {
     private final Consumer<StartStep> startStep;
     /** Set at start when catalog.standby is on; says why the daemon waits until it holds the lease. */
     private volatile Standby standby;
+    /** Why the start waits for a request directory's lock held by another process, or null. */
+    private volatile String lockWaiting;
     /** The epoch of the site lease held, 0 until it is held. */
     private volatile long epoch;
     /** Every directory's requests found at start are queued: the daemon serves. */
@@ -277,12 +279,12 @@ public final class Daemon implements AutoCloseable {
             int index = n++;
             BridgeSettings s = new BridgeSettings(dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),
                     reserve, config.intake().rescanIntervalMillis(), config.intake().inotify(),
-                    config.intake().maxRequestBytes(), ORPHAN_MILLIS);
+                    config.intake().maxRequestBytes(), ORPHAN_MILLIS, 2 * config.catalog().leaseTimeoutMillis());
             warnStageBuffer(index, dc, config.schedulerConfig().aggregateBytes());
             DirectoryBridge bridge = new DirectoryBridge(s, services);
             bridges.add(bridge);
             closeables.add(bridge::stop); // released (closed) with releaseDirectories, after the drives stop
-            ready.add(bridge.start());
+            ready.add(bridge.start(why -> lockWaiting = why)); // a deposed holder may still be letting go of it
         }
         registerGauges();
         startLoopProbe();
@@ -562,6 +564,10 @@ public final class Daemon implements AutoCloseable {
         LeaseKeeper keeper = lease;
         if (keeper != null && keeper.held() != null) {
             return "stepped down: " + keeper.held();
+        }
+        String lockWait = lockWaiting;
+        if (lockWait != null) {
+            return "starting: " + lockWait;
         }
         return started ? null : "starting: reading the request directories";
     }
