@@ -213,6 +213,7 @@ public final class Daemon implements AutoCloseable {
         JdbcCatalog opened = catalogHealth.open(config.catalog());
         catalog = opened;
         closeables.add(catalog);
+        deposed.thenRun(opened::leaseLost); // a cut-off holder's stop must not wait for the catalog to release it
         // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease; a standby
         // waits for it instead. Nothing below (library, request directories, catalog writes) runs before it is held.
         String holder = ProcessIdentity.currentHolder(UUID.randomUUID().toString());
