@@ -349,7 +349,7 @@ public final class Daemon implements AutoCloseable {
     private void keepLease() {
         LeaseKeeper keeper = new LeaseKeeper(catalog, this::holdWork, this::resumeWork,
                 config.catalog().leaseTimeoutMillis(), System::currentTimeMillis, System::nanoTime,
-                leaseAcquiredAtNanos, deposed);
+                leaseAcquiredAtNanos, deposed, catalogHealth::renewal);
         lease = keeper;
         ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-lease"));
         closeables.add(renewer::shutdownNow);

@@ -38,6 +38,8 @@ final class LeaseKeeper {
     private final LongSupplier clock;
     private final LongSupplier nanoClock;
     private final CompletableFuture<String> deposed;
+    /** Told of each renewal that failed on the catalog (the reason), and with null of each that succeeded. */
+    private final Consumer<String> renewals;
     /** Monotonic ns taken when the last successful renewal (or the acquisition) started; written by renew only. */
     private volatile long lastRenewalNanos;
     /** Why work is held, or null; written by check only. */
@@ -46,13 +48,16 @@ final class LeaseKeeper {
     /**
      * @param holdWork   holds all tape work and answers, with the reason; {@code resumeWork} lets them through
      * @param clock      wall-clock ms (the lease's expiry in the catalog)
+     * @param renewals   told of each failed renewal (its reason) and, with null, of each successful one: the
+     *                   catalog's health as {@code /ready} and {@code tapeq_catalog_connected} show it
      * @param nanoClock  monotonic ns (the age of the last renewal); {@code acquiredAtNanos} on it: when the lease
      *                   was acquired
      */
     LeaseKeeper(Catalog catalog, Consumer<String> holdWork, Runnable resumeWork, long timeoutMillis,
                 LongSupplier clock, LongSupplier nanoClock, long acquiredAtNanos,
-                CompletableFuture<String> deposed) {
+                CompletableFuture<String> deposed, Consumer<String> renewals) {
         this.catalog = catalog;
+        this.renewals = renewals;
         this.holdWork = holdWork;
         this.resumeWork = resumeWork;
         this.timeoutMillis = timeoutMillis;
@@ -79,11 +84,13 @@ final class LeaseKeeper {
         try {
             catalog.renewLease(now);
             lastRenewalNanos = started;
+            renewals.accept(null);
         } catch (CatalogLeaseException e) {
             LOG.error("Deposed: {}; stopping", e.getMessage());
             holdWork.accept("deposed: " + e.getMessage()); // never resumed: the new holder owns the library
             deposed.complete(e.getMessage());
         } catch (RuntimeException e) {
+            renewals.accept(e.getMessage());
             LOG.warn("Renewing the site lease failed (tried again in {} s): {}", renewEveryMillis() / 1000,
                     e.getMessage());
         }

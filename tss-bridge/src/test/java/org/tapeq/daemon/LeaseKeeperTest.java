@@ -40,8 +40,10 @@ class LeaseKeeperTest {
                 return null;
             });
 
+    private final CatalogHealth health = new CatalogHealth();
     private final LeaseKeeper keeper = new LeaseKeeper(catalog, why -> calls.add("hold: " + why),
-            () -> calls.add("resume"), TIMEOUT, () -> wall, () -> nanos, nanos, deposed);
+            () -> calls.add("resume"), TIMEOUT, () -> wall, () -> nanos, nanos, deposed, health::renewal);
+
 
     private void advance(long millis) {
         wall += millis;
@@ -134,5 +136,22 @@ class LeaseKeeperTest {
         keeper.renew();
         keeper.check();
         assertEquals(2, calls.size(), "never resumed once deposed: " + calls);
+    }
+
+    @Test
+    void renew_fails_catalogShownUnreachableUntilARenewalSucceeds() {
+        health.markOpened();
+        assertTrue(health.reachable());
+        renewal = new IllegalStateException("connection refused");
+        advance(keeper.renewEveryMillis());
+        keeper.renew();
+        assertTrue(!health.reachable(), "a failed renewal must show the catalog unreachable");
+        assertTrue(health.unreachable().contains("renewing the site lease failed: connection refused"),
+                health.unreachable());
+        renewal = null;
+        advance(keeper.renewEveryMillis());
+        keeper.renew();
+        assertTrue(health.reachable(), "a successful renewal clears it: " + health.unreachable());
+        assertNull(health.unreachable());
     }
 }
