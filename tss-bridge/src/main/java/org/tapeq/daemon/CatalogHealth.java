@@ -31,6 +31,9 @@ final class CatalogHealth {
     private volatile boolean opened;
     private volatile long waitingSince;
     private volatile String waitingReason = "being opened";
+    /** Since when the site lease's renewals fail (wall-clock ms), 0 while they succeed; and the last failure. */
+    private volatile long renewalFailingSince;
+    private volatile String renewalFailure;
 
     /** Opens the catalog, waiting for as long as it is unreachable; other failures (bad schema, password file) throw. */
     JdbcCatalog open(CatalogConfig config) throws IOException, InterruptedException {
@@ -41,7 +44,7 @@ final class CatalogHealth {
                 if (waitingSince > 0) {
                     LOG.warn("Catalog reachable after {} s of waiting; starting", (now() - waitingSince) / 1000);
                 }
-                opened = true;
+                markOpened();
                 return catalog;
             } catch (CatalogUnavailableException e) {
                 if (waitingSince == 0) {
@@ -56,18 +59,46 @@ final class CatalogHealth {
         }
     }
 
+    /** The catalog was opened (it answered). */
+    void markOpened() {
+        opened = true;
+    }
+
     /** From now on the scheduler's catalog writer says whether the catalog answers. */
     void follow(Scheduler s) {
         scheduler = s;
     }
 
+    /**
+     * The lease keeper's renewal failed ({@code reason}) or, with null, succeeded. An idle daemon's catalog writer
+     * has nothing to write, so a failing renewal is what tells that the catalog does not answer.
+     */
+    void renewal(String reason) {
+        if (reason == null) {
+            renewalFailingSince = 0;
+        } else {
+            if (renewalFailingSince == 0) {
+                renewalFailingSince = now();
+            }
+            renewalFailure = reason;
+        }
+    }
+
     boolean reachable() {
-        Scheduler s = scheduler;
-        return s != null ? s.catalogReachable() : opened;
+        return state().reachable();
     }
 
     /** For {@code tapeq status} and {@code /status}. */
     DaemonStatus.CatalogState state() {
+        DaemonStatus.CatalogState c = writerState();
+        long failing = renewalFailingSince;
+        if (c.reachable() && failing > 0) {
+            return new DaemonStatus.CatalogState(false, failing, "renewing the site lease failed: " + renewalFailure);
+        }
+        return c;
+    }
+
+    private DaemonStatus.CatalogState writerState() {
         Scheduler s = scheduler;
         if (s != null) {
             return new DaemonStatus.CatalogState(s.catalogReachable(), s.catalogUnreachableSince(),

@@ -133,6 +133,8 @@ public final class Daemon implements AutoCloseable {
     private final Consumer<StartStep> startStep;
     /** Set at start when catalog.standby is on; says why the daemon waits until it holds the lease. */
     private volatile Standby standby;
+    /** Why the start waits for a request directory's lock held by another process, or null. */
+    private volatile String lockWaiting;
     /** The epoch of the site lease held, 0 until it is held. */
     private volatile long epoch;
     /** Every directory's requests found at start are queued: the daemon serves. */
@@ -210,6 +212,7 @@ public final class Daemon implements AutoCloseable {
         JdbcCatalog opened = catalogHealth.open(config.catalog());
         catalog = opened;
         closeables.add(catalog);
+        deposed.thenRun(opened::leaseLost); // a cut-off holder's stop must not wait for the catalog to release it
         // One daemon per site: refused (CatalogLeaseException, exit 75) if another holds a live lease; a standby
         // waits for it instead. Nothing below (library, request directories, catalog writes) runs before it is held.
         String holder = ProcessIdentity.currentHolder(UUID.randomUUID().toString());
@@ -276,12 +279,12 @@ public final class Daemon implements AutoCloseable {
             int index = n++;
             BridgeSettings s = new BridgeSettings(dc.name(), dc.path(), dc.group(), dc.stageBufferBytes(),
                     reserve, config.intake().rescanIntervalMillis(), config.intake().inotify(),
-                    config.intake().maxRequestBytes(), ORPHAN_MILLIS);
+                    config.intake().maxRequestBytes(), ORPHAN_MILLIS, 2 * config.catalog().leaseTimeoutMillis());
             warnStageBuffer(index, dc, config.schedulerConfig().aggregateBytes());
             DirectoryBridge bridge = new DirectoryBridge(s, services);
             bridges.add(bridge);
             closeables.add(bridge::stop); // released (closed) with releaseDirectories, after the drives stop
-            ready.add(bridge.start());
+            ready.add(bridge.start(why -> lockWaiting = why)); // a deposed holder may still be letting go of it
         }
         registerGauges();
         startLoopProbe();
@@ -348,7 +351,7 @@ public final class Daemon implements AutoCloseable {
     private void keepLease() {
         LeaseKeeper keeper = new LeaseKeeper(catalog, this::holdWork, this::resumeWork,
                 config.catalog().leaseTimeoutMillis(), System::currentTimeMillis, System::nanoTime,
-                leaseAcquiredAtNanos, deposed);
+                leaseAcquiredAtNanos, deposed, catalogHealth::renewal);
         lease = keeper;
         ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(Threads.named("tapeq-lease"));
         closeables.add(renewer::shutdownNow);
@@ -546,6 +549,10 @@ public final class Daemon implements AutoCloseable {
         LeaseKeeper keeper = lease;
         if (keeper != null && keeper.held() != null) {
             return "stepped down: " + keeper.held();
+        }
+        String lockWait = lockWaiting;
+        if (lockWait != null) {
+            return "starting: " + lockWait;
         }
         return started ? null : "starting: reading the request directories";
     }

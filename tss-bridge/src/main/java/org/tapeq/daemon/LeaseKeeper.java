@@ -16,8 +16,9 @@ import org.tapeq.scheduler.catalog.CatalogLeaseException;
  * and answers ({@code holdWork}; during the daemon's start it aborts the start) once
  * {@code renewalAge > leaseTimeout - safetyMargin}, and
  * resumes them after the next successful renewal (the same epoch: a renewal is refused once the lease was taken
- * over). A refused renewal holds all tape work and answers for good and completes the {@code deposed} future
- * the daemon passed in: the daemon stops with 75.
+ * over). A refused renewal, or no successful renewal for the whole {@code leaseTimeout} (the lease has lapsed:
+ * a standby may have taken the site, and this daemon, cut off, cannot learn it), holds all tape work and answers
+ * for good and completes the {@code deposed} future the daemon passed in: the daemon stops with 75.
  *
  * <p>Design notes. The margin (a third of the timeout) covers a renewal that the database committed but whose
  * answer has not arrived, and the skew between this host's clock and the other hosts'. The age is measured on
@@ -37,6 +38,8 @@ final class LeaseKeeper {
     private final LongSupplier clock;
     private final LongSupplier nanoClock;
     private final CompletableFuture<String> deposed;
+    /** Told of each renewal that failed on the catalog (the reason), and with null of each that succeeded. */
+    private final Consumer<String> renewals;
     /** Monotonic ns taken when the last successful renewal (or the acquisition) started; written by renew only. */
     private volatile long lastRenewalNanos;
     /** Why work is held, or null; written by check only. */
@@ -45,13 +48,16 @@ final class LeaseKeeper {
     /**
      * @param holdWork   holds all tape work and answers, with the reason; {@code resumeWork} lets them through
      * @param clock      wall-clock ms (the lease's expiry in the catalog)
+     * @param renewals   told of each failed renewal (its reason) and, with null, of each successful one: the
+     *                   catalog's health as {@code /ready} and {@code tapeq_catalog_connected} show it
      * @param nanoClock  monotonic ns (the age of the last renewal); {@code acquiredAtNanos} on it: when the lease
      *                   was acquired
      */
     LeaseKeeper(Catalog catalog, Consumer<String> holdWork, Runnable resumeWork, long timeoutMillis,
                 LongSupplier clock, LongSupplier nanoClock, long acquiredAtNanos,
-                CompletableFuture<String> deposed) {
+                CompletableFuture<String> deposed, Consumer<String> renewals) {
         this.catalog = catalog;
+        this.renewals = renewals;
         this.holdWork = holdWork;
         this.resumeWork = resumeWork;
         this.timeoutMillis = timeoutMillis;
@@ -78,20 +84,32 @@ final class LeaseKeeper {
         try {
             catalog.renewLease(now);
             lastRenewalNanos = started;
+            renewals.accept(null);
         } catch (CatalogLeaseException e) {
             LOG.error("Deposed: {}; stopping", e.getMessage());
             holdWork.accept("deposed: " + e.getMessage()); // never resumed: the new holder owns the library
             deposed.complete(e.getMessage());
         } catch (RuntimeException e) {
+            renewals.accept(e.getMessage());
             LOG.warn("Renewing the site lease failed (tried again in {} s): {}", renewEveryMillis() / 1000,
                     e.getMessage());
         }
     }
 
-    /** Holds or resumes tape work by the age of the last successful renewal. */
+    /**
+     * Holds or resumes tape work by the age of the last successful renewal; past the whole lease timeout the lease
+     * has lapsed and a standby may hold the site now: the daemon takes itself as deposed (it stops with 75 and lets
+     * go of its request directories), even if the catalog stays unreachable.
+     */
     void check() {
         long age = renewalAgeMillis();
-        if (age > stepDownAfterMillis() && !deposed.isDone()) {
+        if (age > timeoutMillis && !deposed.isDone()) {
+            String why = "site lease not renewed for " + age / 1000 + " s, longer than catalog.leaseTimeout ("
+                    + timeoutMillis / 1000 + " s): it has lapsed and another tapeq may hold the site now";
+            LOG.error("Deposed: {}; stopping", why);
+            holdWork.accept("deposed: " + why); // never resumed, as for a refused renewal
+            deposed.complete(why);
+        } else if (age > stepDownAfterMillis() && !deposed.isDone()) {
             if (held == null) {
                 held = "site lease not renewed for " + age / 1000 + " s (it lapses after " + timeoutMillis / 1000
                         + " s): no mount, tape write or answer until a renewal succeeds";

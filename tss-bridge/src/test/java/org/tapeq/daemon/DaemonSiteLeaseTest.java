@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.daemon.bridge.ExclusiveLock;
 import org.tapeq.scheduler.catalog.CatalogLeaseException;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
@@ -104,6 +107,51 @@ class DaemonSiteLeaseTest {
                 assertTrue(first.error(id).message().contains("taken over"), first.error(id).message());
             }
             assertFalse(first.daemon.catalog().file(id).isPresent());
+        }
+    }
+
+    /**
+     * A deposed holder still holding the request directory's lock: the new holder's start waits for it (bounded by
+     * twice the lease timeout) instead of failing, and serves once it is let go.
+     */
+    @Test
+    void requestDirectoryLockedByDeposedHolder_startWaitsForIt() throws Exception {
+        first = daemon("a");
+        ExclusiveLock old = ExclusiveLock.take(first.endit.resolve(".tapeq-daemon.lock"), "request directory");
+        CompletableFuture<Daemon> starting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return first.start();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            starting.get(3, TimeUnit.SECONDS);
+            throw new AssertionError("started while another holds the request directory's lock");
+        } catch (java.util.concurrent.TimeoutException e) {
+            // waiting for the lock, as it should
+        } catch (ExecutionException e) {
+            throw new AssertionError("the start failed at the lock instead of waiting for it", e.getCause());
+        } finally {
+            old.close();
+        }
+        starting.get(10, TimeUnit.SECONDS);
+        first.labelAll();
+        first.onTape(DaemonFixture.randomBytes(2000));
+    }
+
+    @Test
+    void requestDirectoryLockedPastTwiceTheLeaseTimeout_startFailsNamingIt() throws Exception {
+        first = daemon("a");
+        ExclusiveLock old = ExclusiveLock.take(first.endit.resolve(".tapeq-daemon.lock"), "request directory");
+        try {
+            long t0 = System.nanoTime();
+            Exception e = assertThrows(Exception.class, first::start);
+            long waited = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(e.getMessage().contains("still held after waiting 12 s"), e.getMessage());
+            assertTrue(waited >= 12_000, "gave up after " + waited + " ms");
+        } finally {
+            old.close();
         }
     }
 }

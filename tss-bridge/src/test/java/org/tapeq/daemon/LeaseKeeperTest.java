@@ -40,8 +40,10 @@ class LeaseKeeperTest {
                 return null;
             });
 
+    private final CatalogHealth health = new CatalogHealth();
     private final LeaseKeeper keeper = new LeaseKeeper(catalog, why -> calls.add("hold: " + why),
-            () -> calls.add("resume"), TIMEOUT, () -> wall, () -> nanos, nanos, deposed);
+            () -> calls.add("resume"), TIMEOUT, () -> wall, () -> nanos, nanos, deposed, health::renewal);
+
 
     private void advance(long millis) {
         wall += millis;
@@ -113,5 +115,43 @@ class LeaseKeeperTest {
         keeper.check();
         assertEquals(1, calls.size(), calls.toString());
         assertNotNull(keeper.held());
+    }
+
+    @Test
+    void check_noRenewalForWholeTimeout_deposedWhileCatalogStaysUnreachable() {
+        renewal = new IllegalStateException("connection refused");
+        advance(TIMEOUT);
+        keeper.renew();
+        keeper.check();
+        assertTrue(!deposed.isDone(), "deposed at exactly the timeout");
+        assertEquals(1, calls.size(), calls.toString());
+
+        advance(1);
+        keeper.check();
+        assertTrue(deposed.isDone(), "a holder cut off past the lease timeout must take itself as deposed");
+        assertTrue(deposed.join().contains("longer than catalog.leaseTimeout"), deposed.join());
+        assertEquals(2, calls.size(), calls.toString());
+        assertTrue(calls.get(1).startsWith("hold: deposed: "), calls.get(1));
+        renewal = null;
+        keeper.renew();
+        keeper.check();
+        assertEquals(2, calls.size(), "never resumed once deposed: " + calls);
+    }
+
+    @Test
+    void renew_fails_catalogShownUnreachableUntilARenewalSucceeds() {
+        health.markOpened();
+        assertTrue(health.reachable());
+        renewal = new IllegalStateException("connection refused");
+        advance(keeper.renewEveryMillis());
+        keeper.renew();
+        assertTrue(!health.reachable(), "a failed renewal must show the catalog unreachable");
+        assertTrue(health.unreachable().contains("renewing the site lease failed: connection refused"),
+                health.unreachable());
+        renewal = null;
+        advance(keeper.renewEveryMillis());
+        keeper.renew();
+        assertTrue(health.reachable(), "a successful renewal clears it: " + health.unreachable());
+        assertNull(health.unreachable());
     }
 }

@@ -14,7 +14,10 @@ import java.nio.file.Path;
  * @param watch           use the filesystem's watch service (inotify) as well
  * @param maxRequestBytes request files larger than this are refused
  * @param orphanMillis    a delivered file whose request is gone this long is removed
+ * @param lockWaitMillis  how long {@link DirectoryBridge#start} waits for the directory's lock held by another
+ *                        process (a deposed daemon letting go of it) before it fails
  */
 public record BridgeSettings(String name, Path path, String group, long stageBuffer, long reserveBytes,
-                             long rescanMillis, boolean watch, int maxRequestBytes, long orphanMillis) {
+                             long rescanMillis, boolean watch, int maxRequestBytes, long orphanMillis,
+                             long lockWaitMillis) {
 }

@@ -12,6 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import org.slf4j.Logger;
@@ -99,6 +100,8 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     private final AtomicBoolean endedPosted = new AtomicBoolean();
     private DirectoryWatcher watcher;
     private ExclusiveLock lock;
+    /** The last reason logged while waiting for the lock (logged once), written by the starting thread only. */
+    private String lockWaitReported;
     /** Whether the stop of service was logged; on the bridge's thread. */
     private boolean stopReported;
     /** The status as the bridge's thread last published it ({@link #publishStatus}); read by any thread. */
@@ -173,7 +176,22 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
      * future completes when every request found at start has been handed to the scheduler or answered.
      */
     public CompletableFuture<Void> start() throws IOException {
-        lock = ExclusiveLock.take(guard.held.base(), LOCK_FILE, "request directory " + dir.base());
+        return start(why -> { });
+    }
+
+    /**
+     * {@link #start()}, waiting up to {@code lockWaitMillis} for a lock held by another process; {@code lockWaiting}
+     * is told why meanwhile (null once it is taken or the wait given up).
+     */
+    public CompletableFuture<Void> start(Consumer<String> lockWaiting) throws IOException {
+        lock = ExclusiveLock.takeWaiting(guard.held.base(), LOCK_FILE, "request directory " + dir.base(),
+                settings.lockWaitMillis(), why -> {
+                    if (why != null && !why.equals(lockWaitReported)) {
+                        LOG.warn("{}: {}", settings.name(), why);
+                    }
+                    lockWaitReported = why;
+                    lockWaiting.accept(why);
+                });
         removePartials();
         if (settings.watch()) {
             try {

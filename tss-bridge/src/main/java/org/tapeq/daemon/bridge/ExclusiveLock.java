@@ -1,6 +1,7 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.OverlappingFileLockException;
@@ -14,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.tapeq.protocol.HeldDirectory;
 
@@ -58,6 +60,16 @@ public final class ExclusiveLock implements AutoCloseable {
         /** For messages. */
         Path path();
     }
+
+    /** The lock is held by another process (or another holder in this one): taking it may succeed later. */
+    public static final class HeldException extends IOException {
+        HeldException(String message) {
+            super(message);
+        }
+    }
+
+    /** How often {@link #takeWaiting} tries again while the lock is held. */
+    private static final long RETRY_MILLIS = 500;
 
     private final Place place;
     private final FileChannel channel;
@@ -148,6 +160,41 @@ public final class ExclusiveLock implements AutoCloseable {
         }, what);
     }
 
+    /**
+     * {@link #take(HeldDirectory, String, String)}, trying again every {@value #RETRY_MILLIS} ms while another
+     * holds the lock, for at most {@code waitMillis}: a daemon that has just taken the site lease waits for the
+     * deposed holder to let go of the directory. {@code waiting} is told why it waits, and null once it has the
+     * lock or has given up.
+     *
+     * @throws HeldException if the lock is still held after {@code waitMillis}
+     */
+    public static ExclusiveLock takeWaiting(HeldDirectory dir, String name, String what, long waitMillis,
+                                            Consumer<String> waiting) throws IOException {
+        long deadline = System.nanoTime() + waitMillis * 1_000_000;
+        try {
+            while (true) {
+                try {
+                    return take(dir, name, what);
+                } catch (HeldException e) {
+                    long left = (deadline - System.nanoTime()) / 1_000_000;
+                    if (left <= 0) {
+                        throw new HeldException(e.getMessage() + "; still held after waiting " + waitMillis / 1000
+                                + " s for it");
+                    }
+                    waiting.accept("waiting for the lock: " + e.getMessage());
+                    try {
+                        Thread.sleep(Math.min(RETRY_MILLIS, left));
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        throw new InterruptedIOException("interrupted waiting for the lock of " + what);
+                    }
+                }
+            }
+        } finally {
+            waiting.accept(null);
+        }
+    }
+
     private static ExclusiveLock take(Place place, String what) throws IOException {
         Path file = place.path();
         for (int attempt = 1; ; attempt++) {
@@ -155,14 +202,15 @@ public final class ExclusiveLock implements AutoCloseable {
             Object before = place.key();
             synchronized (HELD) {
                 if (before != null && HELD.contains(before)) {
-                    throw new IOException(what + " is in use by another tapeq daemon (" + file
+                    throw new HeldException(what + " is in use by another tapeq daemon (" + file
                             + " is locked by this process)");
                 }
             }
             FileChannel channel = place.open();
             try {
                 if (!tryLock(channel)) {
-                    throw new IOException(what + " is in use by another tapeq daemon (" + file + " is locked)");
+                    throw new HeldException(what + " is in use by another tapeq daemon (" + file
+                            + " is locked; its holder's pid is written in it)");
                 }
                 if (before != null && before.equals(place.key())) {
                     synchronized (HELD) {

@@ -34,6 +34,12 @@ public final class TapeqCommand extends CommandGroup {
 
     /** Where the daemon's configuration is looked for unless {@code --config} or TAPEQ_CONFIG says otherwise. */
     public static final String DEFAULT_CONFIG = "/etc/tapeq/tapeq.yaml";
+    /**
+     * How long a deposed daemon's stop may take before it exits anyway: cut off from the catalog, a stop step
+     * waiting for it could last as long as the partition, and the exit lets go of its locks (the kernel releases
+     * them) for the new holder. All its work is held and its catalog writes are fenced, so nothing is lost.
+     */
+    static final long DEPOSED_STOP_MILLIS = 5_000;
     /** Exit status of a daemon refused because another one holds its site's catalog lease (EX_TEMPFAIL). */
     public static final int EXIT_LEASE_HELD = 75;
 
@@ -118,15 +124,21 @@ public final class TapeqCommand extends CommandGroup {
             }
             reload.serve(daemon);
             CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Thread hook = new Thread(() -> {
                 reload.close();
                 daemon.close();
                 stopped.countDown();
-            }, "tapeq-shutdown"));
+            }, "tapeq-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
             daemon.deposed().thenRun(stopped::countDown);
             stopped.await();
             if (daemon.deposed().isDone()) {
-                daemon.close();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook); // it would wait for a stop that hangs
+                } catch (IllegalStateException e) {
+                    // the JVM is shutting down already: its hook stops the daemon
+                }
+                closeDeposed(daemon);
                 System.err.println("tapeq daemon: deposed: " + daemon.deposed().join());
                 return EXIT_LEASE_HELD;
             }
@@ -160,6 +172,18 @@ public final class TapeqCommand extends CommandGroup {
             } else {
                 StatusText.print(status, out);
             }
+        }
+    }
+
+    /** Stops a deposed daemon, waiting at most {@link #DEPOSED_STOP_MILLIS} for it. */
+    private static void closeDeposed(Daemon daemon) throws InterruptedException {
+        Thread stopping = new Thread(daemon::close, "tapeq-deposed-stop");
+        stopping.setDaemon(true);
+        stopping.start();
+        stopping.join(DEPOSED_STOP_MILLIS);
+        if (stopping.isAlive()) {
+            System.err.println("tapeq daemon: deposed: the stop did not end within " + DEPOSED_STOP_MILLIS / 1000
+                    + " s (the catalog is unreachable); exiting anyway");
         }
     }
 }

@@ -83,7 +83,7 @@ final class BridgeRig implements AutoCloseable {
         BridgeServices services = new BridgeServices(scheduler, catalog, loop, loop.speed(), metrics, pool, 2,
                 System::currentTimeMillis);
         DirectoryBridge bridge = new DirectoryBridge(new BridgeSettings(name, dir.base(), null, 1L << 30, 0,
-                rescanMillis, true, 65536, 3_600_000), services, errorFiles);
+                rescanMillis, true, 65536, 3_600_000, 0), services, errorFiles);
         closeables.add(bridge);
         return bridge;
     }

@@ -216,6 +216,8 @@ public final class JdbcCatalog implements Catalog {
     /** The connection of the method running now (under the lock); null between methods on PostgreSQL. */
     private Connection connection;
     private boolean closed;
+    /** Set by {@link #leaseLost}: the lease is not released at close. */
+    private volatile boolean leaseLost;
     /** The site lease: acquisition, renewal on its own connection, the fence of every write. */
     private final SiteLeases leases;
     /** Opened by {@link #openBeforeLease} on an older schema: {@link #acquireLease} migrates it. */
@@ -1052,7 +1054,7 @@ public final class JdbcCatalog implements Catalog {
             if (closed) {
                 return;
             }
-            if (leases.held() != null) {
+            if (leases.held() != null && !leaseLost) {
                 try {
                     leases.release();
                 } catch (RuntimeException e) {
@@ -1073,6 +1075,14 @@ public final class JdbcCatalog implements Catalog {
     }
 
     // ---------------------------------------------------------------- site lease (SiteLeases)
+
+    /**
+     * The holder learnt that its lease is lost (taken over, or lapsed while the catalog was unreachable): {@link
+     * #close} does not try to release it, which could only wait for an unreachable server. Writes stay fenced.
+     */
+    public void leaseLost() {
+        leaseLost = true;
+    }
 
     /**
      * Takes the site's lease for this process (see {@link SiteLeases}): free, lapsed at {@code now}, released, or

@@ -81,6 +81,7 @@ final class SiteLeases {
             if (dialect == JdbcCatalog.Dialect.POSTGRESQL) {
                 catalog.execute("SELECT pg_advisory_xact_lock(" + ACQUIRE_LOCK + ")");
             }
+            refuseOtherSite(site);
             SiteLease current = row(site, dialect.forUpdate);
             if (!mayTake(current, holder, host, now)) {
                 throw new CatalogLeaseException("site '" + site + "': the catalog is in use by another tapeq, "
@@ -115,6 +116,26 @@ final class SiteLeases {
         LOG.info("Catalog {}: site '{}' lease held by {} pid {} (epoch {})", description, site, host, pid,
                 taken.epoch());
         return taken;
+    }
+
+    /**
+     * A catalog belongs to one site: the first to take a lease on it, whose row stays (a release only makes it
+     * lapse). A process of another site is refused, naming both and the catalog; it is not a lease conflict to
+     * wait out (a standby of another site stops too), so the error is a plain {@link CatalogException}. Runs
+     * under the acquisition's advisory lock on PostgreSQL: two sites starting at once on a new catalog cannot both
+     * be first.
+     */
+    private void refuseOtherSite(String site) throws SQLException {
+        PreparedStatement ps = catalog.statement("SELECT site FROM site_lease WHERE site <> ? ORDER BY acquired_at");
+        ps.setString(1, site);
+        try (ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                throw new CatalogException("site '" + site + "': catalog " + description + " belongs to site '"
+                        + rs.getString(1) + "' (the first site to take a lease on it); a daemon of another site "
+                        + "must not share it (set catalog.site: " + rs.getString(1) + " if this host is part of "
+                        + "that site, else give site '" + site + "' a catalog of its own)");
+            }
+        }
     }
 
     /**

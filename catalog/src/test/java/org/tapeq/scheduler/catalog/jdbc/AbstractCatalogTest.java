@@ -396,6 +396,23 @@ abstract class AbstractCatalogTest {
     }
 
     @Test
+    void acquireLease_anotherSite_refusedNamingBothSitesAndTheCatalog() throws Exception {
+        catalog.acquireLease("gridka", "a", "tape-a.example.org", 4242, 1_000, TTL);
+        catalog.close(); // released: the site is free, but the catalog stays gridka's
+        try (JdbcCatalog second = JdbcCatalog.open(url)) {
+            org.tapeq.scheduler.catalog.CatalogException refused = assertThrows(
+                    org.tapeq.scheduler.catalog.CatalogException.class,
+                    () -> second.acquireLease("desy", "b", "tape-b.example.org", 77, 2_000 + TTL, TTL));
+            assertTrue(!(refused instanceof CatalogLeaseException), "not a lease to wait out: " + refused);
+            for (String part : new String[] {"site 'desy'", "belongs to site 'gridka'", "catalog "}) {
+                assertTrue(refused.getMessage().contains(part), part + " in: " + refused.getMessage());
+            }
+            assertEquals(2, second.acquireLease("gridka", "b", "tape-b.example.org", 77, 2_000, TTL).epoch(),
+                    "its own site is taken as before");
+        }
+    }
+
+    @Test
     void leaseKeepingOut_appliesTheTakeoverRules_toTheRowAsRead() throws Exception {
         try (JdbcCatalog second = JdbcCatalog.open(url)) {
             assertEquals(Optional.empty(), second.leaseKeepingOut("gridka", "b", "tape-b.example.org", 1_000),
@@ -417,10 +434,11 @@ abstract class AbstractCatalogTest {
         gone.destroy();
         gone.waitFor();
         try (JdbcCatalog third = JdbcCatalog.open(url)) {
-            third.acquireLease("other", identity.holder("c"), "this-host", gone.pid(), 1_000, TTL);
-            assertEquals(Optional.empty(), catalog.leaseKeepingOut("other", "d", "this-host", 2_000),
+            // the same site (a catalog belongs to one): released by second at its close, taken by a process now gone
+            third.acquireLease("gridka", identity.holder("c"), "this-host", gone.pid(), 1_000, TTL);
+            assertEquals(Optional.empty(), catalog.leaseKeepingOut("gridka", "d", "this-host", 2_000),
                     "held by a dead process of this host");
-            assertTrue(catalog.leaseKeepingOut("other", "d", "another-host", 2_000).isPresent(),
+            assertTrue(catalog.leaseKeepingOut("gridka", "d", "another-host", 2_000).isPresent(),
                     "the same holder, seen from another host");
         }
     }
