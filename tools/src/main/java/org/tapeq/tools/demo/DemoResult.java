@@ -49,6 +49,8 @@ final class DemoResult {
     /** From the SIGKILL of the active scheduler until the standby's engine serves. */
     double failoverSeconds;
     int moverKills;
+    /** What a drive of m1 was doing when m1 was killed (a mount or a write), or null when it was not killed. */
+    String moverKillDuring;
     int moverKillAnswered;
     int schedulerKillAnswered;
 
@@ -72,8 +74,8 @@ final class DemoResult {
         out.printf("  wall time  %.1f s (flush %.1f s, stage %.1f s)%n", wallMillis / 1e3, flushSeconds, stageSeconds);
         if (!hosts.isEmpty()) {
             hosts.forEach((h, v) -> out.printf("  %s %s: %s%n", h, v.address(), String.join(", ", v.runs())));
-            out.printf("  mover m1 killed %d time(s) during the flush (%d flushes answered then), started again%n",
-                    moverKills, moverKillAnswered);
+            out.printf("  mover m1 killed %d time(s) during the flush (%d flushes answered then, during %s), started "
+                    + "again%n", moverKills, moverKillAnswered, moverKillDuring);
             out.printf("  failovers  %d: the active scheduler killed with %d stages answered; the standby held the "
                     + "lease %.1f s and served %.1f s after the kill%n", failovers, schedulerKillAnswered,
                     leaseTakeoverSeconds, failoverSeconds);
@@ -119,6 +121,8 @@ final class DemoResult {
             m.put("failover_s", Math.round(failoverSeconds * 10) / 10.0);
             m.put("lease_takeover_s", Math.round(leaseTakeoverSeconds * 10) / 10.0);
             m.put("mover_kills", moverKills);
+            m.put("mover_kill_during", moverKillDuring);
+            m.put("failures", List.copyOf(failures.subList(0, Math.min(20, failures.size()))));
             m.put("duplicates", duplicated);
             m.put("double_mounts", doubleMounts);
         }
