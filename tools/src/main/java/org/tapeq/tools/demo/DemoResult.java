@@ -45,6 +45,8 @@ final class DemoResult {
     long duplicated;
     /** Mounts asked of a cartridge another drive held, counted where the robot is. */
     long doubleMounts;
+    /** Mounts asked of a cartridge another drive held or was being loaded with (the robot refuses them). */
+    long doubleMountRequests;
     double leaseTakeoverSeconds;
     /** From the SIGKILL of the active scheduler until the standby's engine serves. */
     double failoverSeconds;
@@ -79,7 +81,8 @@ final class DemoResult {
             out.printf("  failovers  %d: the active scheduler killed with %d stages answered; the standby held the "
                     + "lease %.1f s and served %.1f s after the kill%n", failovers, schedulerKillAnswered,
                     leaseTakeoverSeconds, failoverSeconds);
-            out.printf("  work done twice %d, double mounts %d%n", duplicated, doubleMounts);
+            out.printf("  work done twice %d, double mounts %d (asked %d)%n", duplicated, doubleMounts,
+                    doubleMountRequests);
         }
         for (String f : failures.subList(0, Math.min(20, failures.size()))) {
             out.println("  FAILED " + f);
@@ -125,6 +128,7 @@ final class DemoResult {
             m.put("failures", List.copyOf(failures.subList(0, Math.min(20, failures.size()))));
             m.put("duplicates", duplicated);
             m.put("double_mounts", doubleMounts);
+            m.put("double_mount_requests", doubleMountRequests);
         }
         return m;
     }

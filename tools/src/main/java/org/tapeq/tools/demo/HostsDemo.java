@@ -394,6 +394,7 @@ final class HostsDemo {
         }
         JsonNode s = new ObjectMapper().readTree(stats.toFile());
         r.doubleMounts = s.path("double_mounts").asLong();
+        r.doubleMountRequests = s.path("double_mount_requests").asLong();
         JsonNode lib = s.path("library");
         r.mounts = lib.path("mounts").asLong();
         Map<String, Long> perCartridge = new TreeMap<>();

@@ -67,6 +67,7 @@ final class SimLibraryCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mounts", ledger.mounts());
         m.put("double_mounts", ledger.doubleMounts());
+        m.put("double_mount_requests", ledger.doubleMountRequests());
         m.put("library", library.stats());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), m);
