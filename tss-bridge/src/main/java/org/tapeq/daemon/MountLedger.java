@@ -46,6 +46,8 @@ public final class MountLedger implements TapeLibrary {
     private final Map<String, String> heldBy = new HashMap<>();
     /** The drive each cartridge is being loaded into (mount asked, not ended); loop only. */
     private final Map<String, String> loadingInto = new HashMap<>();
+    /** Tape files appended per cartridge; written on the loop, read at the stop. */
+    private final Map<String, Long> filesWritten = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile long mounts;
     private volatile long doubleMounts;
     private volatile long doubleMountRequests;
@@ -193,7 +195,26 @@ public final class MountLedger implements TapeLibrary {
 
     @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
-        library.append(drive, source, done);
+        String barcode = heldBy.get(drive);
+        library.append(drive, source, new Completion<>() {
+            @Override
+            public void succeeded(WrittenFile value) {
+                if (barcode != null) {
+                    filesWritten.merge(barcode, 1L, Long::sum);
+                }
+                done.succeeded(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                done.failed(fault);
+            }
+        });
+    }
+
+    /** Tape files appended (labels left out) per cartridge since the ledger started; a copy, any thread. */
+    public Map<String, Long> filesWritten() {
+        return Map.copyOf(filesWritten);
     }
 
     @Override

@@ -84,6 +84,7 @@ class MountLedgerTest {
         call(c -> ledger.unmount("drive0", c));
         call(c -> ledger.mount("drive1", "L00001", c)); // the ledger moved it to drive0 and out: no double now
         assertEquals(1, ledger.doubleMounts());
+        assertEquals(java.util.Map.of(), ledger.filesWritten(), "nothing appended");
     }
 
     private void call(Consumer<Completion<Void>> op) throws Exception {

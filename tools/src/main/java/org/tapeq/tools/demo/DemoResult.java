@@ -47,6 +47,8 @@ final class DemoResult {
     long doubleMounts;
     /** Mounts asked of a cartridge another drive held or was being loaded with (the robot refuses them). */
     long doubleMountRequests;
+    /** Tape files the library appended per cartridge (labels left out), as the library process counted them. */
+    Map<String, Long> filesWrittenByLibrary = Map.of();
     double leaseTakeoverSeconds;
     /** From the SIGKILL of the active scheduler until the standby's engine serves. */
     double failoverSeconds;

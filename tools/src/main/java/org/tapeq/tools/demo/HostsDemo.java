@@ -395,6 +395,9 @@ final class HostsDemo {
         JsonNode s = new ObjectMapper().readTree(stats.toFile());
         r.doubleMounts = s.path("double_mounts").asLong();
         r.doubleMountRequests = s.path("double_mount_requests").asLong();
+        Map<String, Long> written = new TreeMap<>();
+        s.path("files_written").fields().forEachRemaining(e -> written.put(e.getKey(), e.getValue().asLong()));
+        r.filesWrittenByLibrary = written;
         JsonNode lib = s.path("library");
         r.mounts = lib.path("mounts").asLong();
         Map<String, Long> perCartridge = new TreeMap<>();
