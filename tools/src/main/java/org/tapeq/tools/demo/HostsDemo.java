@@ -144,6 +144,10 @@ final class HostsDemo {
         lib.start();
         mover1.start();
         mover2.start();
+        // the scheduler asks the movers (and m2 the library) for the inventory at its start: wait until they listen
+        awaitListening(lib, library);
+        awaitListening(mover1, m1);
+        awaitListening(mover2, m2);
         a.start();
         awaitRole(a, stateA, "active");
         b.start();
@@ -341,6 +345,24 @@ final class HostsDemo {
 
     private static int answered(List<? extends EmulatedRequest<?>> requests) {
         return (int) requests.stream().filter(q -> q.outcome() != null).count();
+    }
+
+    /** Waits until {@code p} accepts connections on its gRPC address. */
+    private static void awaitListening(HostProcess p, Mover m) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + START_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!p.alive()) {
+                throw new IOException(p.name() + " exited; see " + p.log());
+            }
+            try (java.net.Socket s = new java.net.Socket()) {
+                s.connect(new InetSocketAddress(m.host(), m.port()), 1000);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(TICK_MILLIS * 2);
+            }
+        }
+        throw new IOException(p.name() + " did not listen on " + m.address() + " within " + START_WAIT.toSeconds()
+                + " s; see " + p.log());
     }
 
     /** Waits until the daemon of {@code state} answers with {@code role} and, when active, its scheduler up. */
