@@ -49,6 +49,9 @@ final class DemoResult {
     long doubleMountRequests;
     /** Tape files the library appended per cartridge (labels left out), as the library process counted them. */
     Map<String, Long> filesWrittenByLibrary = Map.of();
+    /** Tape files the library appended that the catalog does not record, in all and per cartridge. */
+    long unrecordedTapeFiles;
+    final Map<String, Long> unrecordedByCartridge = new LinkedHashMap<>();
     double leaseTakeoverSeconds;
     /** From the SIGKILL of the active scheduler until the standby's engine serves. */
     double failoverSeconds;
@@ -85,6 +88,8 @@ final class DemoResult {
                     leaseTakeoverSeconds, failoverSeconds);
             out.printf("  work done twice %d, double mounts %d (asked %d)%n", duplicated, doubleMounts,
                     doubleMountRequests);
+            out.printf("  tape files written but not recorded (their writer killed) %d %s%n", unrecordedTapeFiles,
+                    unrecordedByCartridge);
         }
         for (String f : failures.subList(0, Math.min(20, failures.size()))) {
             out.println("  FAILED " + f);
@@ -131,6 +136,7 @@ final class DemoResult {
             m.put("duplicates", duplicated);
             m.put("double_mounts", doubleMounts);
             m.put("double_mount_requests", doubleMountRequests);
+            m.put("unrecorded_tape_files", unrecordedByCartridge);
         }
         return m;
     }
