@@ -85,7 +85,8 @@ class CatalogRestartTest {
     @Test
     void postgresRestartedMidCampaign_nothingWrittenOrAcknowledgedWhileDown_everyRequestCompletedOnce()
             throws Exception {
-        assumeTrue(OwnPostgres.available(), "no PostgreSQL binaries for this platform in zonky's jars");
+        String noServer = OwnPostgres.unavailable();
+        assumeTrue(noServer == null, noServer);
         // the server runs as nobody when the test is root: it must reach its directory
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         OwnPostgres pg = OwnPostgres.start(Files.createDirectories(tmp.resolve("postgres")), "127.0.0.1",

@@ -51,6 +51,8 @@ class DemoHostsIT {
                 "--catalog-url", server, "--timeout", String.valueOf(TIMEOUT_SECONDS - 60)))
                 .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!demo.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            // its daemons, movers and library first: killed after the demo, they would be orphaned
+            demo.descendants().forEach(ProcessHandle::destroyForcibly);
             demo.destroyForcibly();
             throw new AssertionError("the demo did not end within " + TIMEOUT_SECONDS + " s; see " + err);
         }
@@ -68,6 +70,7 @@ class DemoHostsIT {
         assertEquals(0, r.path("double_mounts").asInt(-1), all);
         assertEquals(0, r.path("spi_violations").asInt(-1), all);
         assertEquals(1, r.path("mover_kills").asInt(), "m1 killed in the middle of the flushes: " + all);
+        assertTrue(r.path("mover_kill_during").isTextual(), "m1 killed while a drive of it mounted or wrote: " + all);
         assertTrue(r.path("failovers").asInt() >= 1, "the standby took over: " + all);
         assertTrue(r.path("failover_s").asDouble() > 0, all);
         assertEquals(List.of("host1", "host2", "host3"), iterate(r.path("hosts")), all);

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class NetNs implements AutoCloseable {
 
+    /** The subnet every namespace's links are taken from. */
+    static final String SUBNET = "10.231.0.0/16";
+
     private final String name;
     private final String suffix;
     private final int links;

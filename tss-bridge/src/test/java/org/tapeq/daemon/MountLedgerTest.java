@@ -20,8 +20,9 @@ import org.tapeq.scheduler.time.RealTimeEventLoop;
 
 /**
  * The robot's ledger counts a mount asked of a cartridge another drive holds or is being loaded with (the robot
- * refuses it), not a mount after the cartridge came back, and knows at its start what a library reopened with a
- * loaded drive holds.
+ * refuses it) as a request and a load the robot did of a cartridge it had in another drive as a double mount,
+ * not a mount after the cartridge came back, and knows at its start what a library reopened with a loaded drive
+ * holds.
  */
 class MountLedgerTest {
 
@@ -52,10 +53,12 @@ class MountLedgerTest {
         MountLedger ledger = MountLedger.start(open(), loop);
         call(c -> ledger.mount("drive0", "L00001", c));
         assertThrows(ExecutionException.class, () -> call(c -> ledger.mount("drive1", "L00001", c)));
-        assertEquals(1, ledger.doubleMounts());
+        assertEquals(1, ledger.doubleMountRequests());
+        assertEquals(0, ledger.doubleMounts(), "the robot refused it");
         call(c -> ledger.unmount("drive0", c));
         call(c -> ledger.mount("drive1", "L00001", c));
-        assertEquals(1, ledger.doubleMounts());
+        assertEquals(1, ledger.doubleMountRequests());
+        assertEquals(0, ledger.doubleMounts());
         assertEquals(2, ledger.mounts());
     }
 
@@ -66,7 +69,22 @@ class MountLedgerTest {
         close();
         MountLedger ledger = MountLedger.start(open(), loop); // the simulated library keeps its drives' state
         assertThrows(ExecutionException.class, () -> call(c -> ledger.mount("drive0", "L00001", c)));
+        assertEquals(1, ledger.doubleMountRequests());
+    }
+
+    @Test
+    void aLoadTheRobotDidWhileTheLedgerHadTheCartridgeElsewhere_countedAsADoubleMount() throws Exception {
+        MountLedger first = MountLedger.start(open(), loop);
+        call(c -> first.mount("drive1", "L00001", c));
+        MountLedger ledger = MountLedger.start(library, loop); // knows L00001 is in drive1
+        call(c -> first.unmount("drive1", c)); // behind this ledger's back: it still has L00001 in drive1
+        call(c -> ledger.mount("drive0", "L00001", c)); // the robot loads it: a real load while "in drive1"
         assertEquals(1, ledger.doubleMounts());
+        assertEquals(1, ledger.doubleMountRequests());
+        call(c -> ledger.unmount("drive0", c));
+        call(c -> ledger.mount("drive1", "L00001", c)); // the ledger moved it to drive0 and out: no double now
+        assertEquals(1, ledger.doubleMounts());
+        assertEquals(java.util.Map.of(), ledger.filesWritten(), "nothing appended");
     }
 
     private void call(Consumer<Completion<Void>> op) throws Exception {

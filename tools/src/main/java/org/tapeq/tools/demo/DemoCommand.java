@@ -144,7 +144,10 @@ public final class DemoCommand implements Callable<Integer> {
         }
         boolean clean = result.lost == 0 && result.checksumErrors == 0;
         if (hosts == 3) {
-            clean &= result.duplicated == 0 && result.doubleMounts == 0 && result.verified == files;
+            // the kills must have happened: a demo that skipped them has not shown that the site survives them
+            clean &= result.duplicated == 0 && result.doubleMounts == 0
+                    && result.doubleMountRequests == 0 && result.verified == files
+                    && result.moverKills == 1 && result.failovers >= 1 && result.failures.isEmpty();
         }
         return clean ? 0 : 1;
     }

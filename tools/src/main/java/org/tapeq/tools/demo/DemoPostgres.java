@@ -21,6 +21,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  */
 final class DemoPostgres implements AutoCloseable {
 
+    private boolean closed;
+
     private static final Pattern URL = Pattern.compile("(jdbc:postgresql://[^/?]+/)([^?]*)(\\?.*)?");
 
     private final EmbeddedPostgres embedded;
@@ -82,8 +84,22 @@ final class DemoPostgres implements AutoCloseable {
                 + serverUrl.replaceAll("\\?.*", "")) + ", database " + database;
     }
 
+    /** {@link #close()} from a shutdown hook: a failure is printed to {@code progress}. */
+    void closeQuietly(PrintStream progress) {
+        try {
+            close();
+        } catch (IOException | RuntimeException e) {
+            progress.printf("%s%n", e.getMessage());
+        }
+    }
+
+    /** Drops the database (unless kept) and stops the embedded server; a second call does nothing. */
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         try {
             if (!keep) {
                 try (Connection c = DriverManager.getConnection(serverUrl); Statement s = c.createStatement()) {

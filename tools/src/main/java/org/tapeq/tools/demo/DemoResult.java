@@ -45,10 +45,19 @@ final class DemoResult {
     long duplicated;
     /** Mounts asked of a cartridge another drive held, counted where the robot is. */
     long doubleMounts;
+    /** Mounts asked of a cartridge another drive held or was being loaded with (the robot refuses them). */
+    long doubleMountRequests;
+    /** Tape files the library appended per cartridge (labels left out), as the library process counted them. */
+    Map<String, Long> filesWrittenByLibrary = Map.of();
+    /** Tape files the library appended that the catalog does not record, in all and per cartridge. */
+    long unrecordedTapeFiles;
+    final Map<String, Long> unrecordedByCartridge = new LinkedHashMap<>();
     double leaseTakeoverSeconds;
     /** From the SIGKILL of the active scheduler until the standby's engine serves. */
     double failoverSeconds;
     int moverKills;
+    /** What a drive of m1 was doing when m1 was killed (a mount or a write), or null when it was not killed. */
+    String moverKillDuring;
     int moverKillAnswered;
     int schedulerKillAnswered;
 
@@ -72,12 +81,15 @@ final class DemoResult {
         out.printf("  wall time  %.1f s (flush %.1f s, stage %.1f s)%n", wallMillis / 1e3, flushSeconds, stageSeconds);
         if (!hosts.isEmpty()) {
             hosts.forEach((h, v) -> out.printf("  %s %s: %s%n", h, v.address(), String.join(", ", v.runs())));
-            out.printf("  mover m1 killed %d time(s) during the flush (%d flushes answered then), started again%n",
-                    moverKills, moverKillAnswered);
+            out.printf("  mover m1 killed %d time(s) during the flush (%d flushes answered then, during %s), started "
+                    + "again%n", moverKills, moverKillAnswered, moverKillDuring);
             out.printf("  failovers  %d: the active scheduler killed with %d stages answered; the standby held the "
                     + "lease %.1f s and served %.1f s after the kill%n", failovers, schedulerKillAnswered,
                     leaseTakeoverSeconds, failoverSeconds);
-            out.printf("  work done twice %d, double mounts %d%n", duplicated, doubleMounts);
+            out.printf("  work done twice %d, double mounts %d (asked %d)%n", duplicated, doubleMounts,
+                    doubleMountRequests);
+            out.printf("  tape files written but not recorded (their writer killed) %d %s%n", unrecordedTapeFiles,
+                    unrecordedByCartridge);
         }
         for (String f : failures.subList(0, Math.min(20, failures.size()))) {
             out.println("  FAILED " + f);
@@ -119,8 +131,12 @@ final class DemoResult {
             m.put("failover_s", Math.round(failoverSeconds * 10) / 10.0);
             m.put("lease_takeover_s", Math.round(leaseTakeoverSeconds * 10) / 10.0);
             m.put("mover_kills", moverKills);
+            m.put("mover_kill_during", moverKillDuring);
+            m.put("failures", List.copyOf(failures.subList(0, Math.min(20, failures.size()))));
             m.put("duplicates", duplicated);
             m.put("double_mounts", doubleMounts);
+            m.put("double_mount_requests", doubleMountRequests);
+            m.put("unrecorded_tape_files", unrecordedByCartridge);
         }
         return m;
     }

@@ -93,12 +93,32 @@ final class HostsDemo {
                     pg.describe(), root);
             progress.printf(separate ? "each process in a pid namespace of its own, as on separate machines%n"
                     : "no pid namespaces here: a standby sees at once that a killed daemon of this machine is gone%n");
+            // a demo stopped with ^C or SIGTERM kills its processes too (and, closing pg, drops its database)
+            Thread hook = new Thread(() -> {
+                closeAll();
+                pg.closeQuietly(progress);
+            }, "tapeq-demo-cleanup");
+            Runtime.getRuntime().addShutdownHook(hook);
             try {
                 return run(root, started, pg, endits, poolData, library, m1, m2, separate);
             } finally {
-                for (int i = processes.size() - 1; i >= 0; i--) {
-                    processes.get(i).close();
+                closeAll();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) { // already shutting down: the hook runs
                 }
+            }
+        }
+    }
+
+    /** Kills every process started, newest first, each on its own: one that fails does not keep the rest alive. */
+    private synchronized void closeAll() {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            HostProcess p = processes.get(i);
+            try {
+                p.close();
+            } catch (IOException | RuntimeException e) {
+                progress.printf("could not stop %s: %s%n", p.name(), e.getMessage());
             }
         }
     }
@@ -124,6 +144,10 @@ final class HostsDemo {
         lib.start();
         mover1.start();
         mover2.start();
+        // the scheduler asks the movers (and m2 the library) for the inventory at its start: wait until they listen
+        awaitListening(lib, library);
+        awaitListening(mover1, m1);
+        awaitListening(mover2, m2);
         a.start();
         awaitRole(a, stateA, "active");
         b.start();
@@ -146,7 +170,7 @@ final class HostsDemo {
                     pools.add(pool);
                     pool.attach(provider);
                 }
-                r = campaign(pools, started, mover1, a, b, stateB, lease);
+                r = campaign(pools, started, mover1, m1.drives(), a, stateA, b, stateB, lease);
             } finally {
                 providers.forEach(NearlineStorage::shutdown);
                 for (PoolEmulator pool : pools) {
@@ -181,8 +205,9 @@ final class HostsDemo {
         return p;
     }
 
-    private DemoResult campaign(List<PoolEmulator> pools, long started, HostProcess mover1, HostProcess active,
-                                HostProcess standby, Path standbyState, LeaseWatch lease) throws Exception {
+    private DemoResult campaign(List<PoolEmulator> pools, long started, HostProcess mover1, List<String> m1Drives,
+                                HostProcess active, Path activeState, HostProcess standby, Path standbyState,
+                                LeaseWatch lease) throws Exception {
         DemoFiles generated = new DemoFiles(o.seed, o.files, o.datasets, o.maxSize);
         List<EmulatedFlushRequest> flushes = new ArrayList<>();
         List<List<EmulatedFlushRequest>> byPool = new ArrayList<>();
@@ -205,14 +230,20 @@ final class HostsDemo {
             pools.get(p).flush(byPool.get(p));
         }
         int flushKillAt = Math.max(1, flushes.size() / 4);
-        if (awaitUntil(flushes, started, () -> answered(flushes) >= flushKillAt)) {
+        String[] busy = new String[1];
+        if (awaitUntil(flushes, started, () -> answered(flushes) >= flushKillAt
+                && (busy[0] = busyDrive(activeState, m1Drives)) != null)) {
             r.moverKillAnswered = answered(flushes);
+            r.moverKillDuring = busy[0];
             mover1.kill();
-            progress.printf("%nSIGKILL mover m1 (host2) with %d/%d flushes answered; starting it again in %d s%n",
-                    r.moverKillAnswered, flushes.size(), MOVER_DOWN_MILLIS / 1000);
+            progress.printf("%nSIGKILL mover m1 (host2) with %d/%d flushes answered, during %s; starting it again "
+                    + "in %d s%n", r.moverKillAnswered, flushes.size(), busy[0], MOVER_DOWN_MILLIS / 1000);
             Thread.sleep(MOVER_DOWN_MILLIS);
             mover1.start();
             r.moverKills++;
+        } else {
+            r.failures.add("mover kill: no drive of m1 " + m1Drives + " was mounting or writing between "
+                    + flushKillAt + " answered flushes and the end of the flush phase, so m1 was not killed");
         }
         DemoCommand.await(progress, "flush", flushes, started, o.timeoutSeconds);
         r.flushSeconds = (System.nanoTime() - flushStart) / 1e9;
@@ -252,11 +283,19 @@ final class HostsDemo {
             while (lease.epoch() <= epoch && System.nanoTime() < deadline) {
                 Thread.sleep(TICK_MILLIS);
             }
+            if (lease.epoch() <= epoch) {
+                throw new IOException("the standby (host2) did not take the site lease over within "
+                        + o.timeoutSeconds + " s of the active scheduler's SIGKILL: the lease epoch stayed " + epoch
+                        + "; see " + standby.log());
+            }
             r.leaseTakeoverSeconds = (System.nanoTime() - killed) / 1e9;
             awaitRole(standby, standbyState, "active");
             r.failoverSeconds = (System.nanoTime() - killed) / 1e9;
             progress.printf("host2's standby took the site lease over %.1f s after the kill (epoch %d) and serves "
                     + "%.1f s after it%n", r.leaseTakeoverSeconds, lease.epoch(), r.failoverSeconds);
+        } else {
+            r.failures.add("scheduler kill: every stage was answered (or the time was up) before " + stageKillAt
+                    + " answers, so the active scheduler was not killed and no failover was tested");
         }
         DemoCommand.await(progress, "stage", stages, started, o.timeoutSeconds);
         r.stageSeconds = (System.nanoTime() - stageStart) / 1e9;
@@ -286,8 +325,44 @@ final class HostsDemo {
         return answered(requests) < requests.size();
     }
 
+    /**
+     * A drive of {@code driveIds} that the active daemon reports mounting or busy (writing, positioning, reading),
+     * as "state on drive (activity)", or null when none is or the daemon does not answer.
+     */
+    private static String busyDrive(Path activeState, List<String> driveIds) {
+        JsonNode s = control(activeState, "status", List.of());
+        if (s == null) {
+            return null;
+        }
+        for (JsonNode d : s.path("scheduler").path("drives")) {
+            String state = d.path("state").asText();
+            if (driveIds.contains(d.path("id").asText()) && ("mounting".equals(state) || "busy".equals(state))) {
+                return d.path("activity").asText(state) + " on " + d.path("id").asText();
+            }
+        }
+        return null;
+    }
+
     private static int answered(List<? extends EmulatedRequest<?>> requests) {
         return (int) requests.stream().filter(q -> q.outcome() != null).count();
+    }
+
+    /** Waits until {@code p} accepts connections on its gRPC address. */
+    private static void awaitListening(HostProcess p, Mover m) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + START_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!p.alive()) {
+                throw new IOException(p.name() + " exited; see " + p.log());
+            }
+            try (java.net.Socket s = new java.net.Socket()) {
+                s.connect(new InetSocketAddress(m.host(), m.port()), 1000);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(TICK_MILLIS * 2);
+            }
+        }
+        throw new IOException(p.name() + " did not listen on " + m.address() + " within " + START_WAIT.toSeconds()
+                + " s; see " + p.log());
     }
 
     /** Waits until the daemon of {@code state} answers with {@code role} and, when active, its scheduler up. */
@@ -341,6 +416,10 @@ final class HostsDemo {
         }
         JsonNode s = new ObjectMapper().readTree(stats.toFile());
         r.doubleMounts = s.path("double_mounts").asLong();
+        r.doubleMountRequests = s.path("double_mount_requests").asLong();
+        Map<String, Long> written = new TreeMap<>();
+        s.path("files_written").fields().forEachRemaining(e -> written.put(e.getKey(), e.getValue().asLong()));
+        r.filesWrittenByLibrary = written;
         JsonNode lib = s.path("library");
         r.mounts = lib.path("mounts").asLong();
         Map<String, Long> perCartridge = new TreeMap<>();

@@ -69,7 +69,8 @@ final class MoverCommand implements Callable<Integer> {
                 new ThreadPoolExecutor.AbortPolicy());
         closeables.add(io::shutdownNow);
         RealTimeEventLoop loop = new RealTimeEventLoop("tapeq-mover-library", simulated ? lib.simulated().speed() : 1);
-        // the remote backend forwards the newest epoch this mover admitted (its fence), known once it serves
+        // the remote backend forwards the newest epoch this mover admitted (its fence) when it sends a call, not
+        // the epoch of the command it relays; known once it serves
         AtomicReference<MoverServer> self = new AtomicReference<>();
         LongSupplier epoch = () -> self.get() == null ? 0 : self.get().newestEpoch();
         TapeLibrary library = wrap.apply(Libraries.forMover(c, loop, io, epoch, closeables), loop);

@@ -67,6 +67,8 @@ final class SimLibraryCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mounts", ledger.mounts());
         m.put("double_mounts", ledger.doubleMounts());
+        m.put("double_mount_requests", ledger.doubleMountRequests());
+        m.put("files_written", new java.util.TreeMap<>(ledger.filesWritten()));
         m.put("library", library.stats());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), m);
