@@ -22,8 +22,18 @@ final class DaemonWaits {
     private DaemonWaits() {
     }
 
-    static BridgeStatus bridge(Daemon daemon) {
-        return daemon.status().directories().get(0);
+    /**
+     * The first directory's status from a snapshot its bridge's thread took after this call: the status is
+     * published every {@link org.tapeq.daemon.bridge.DirectoryBridge#STATUS_REFRESH_MILLIS}, so a count read at
+     * once may not hold what the thread did a moment ago (an error file already visible, its count not yet
+     * published).
+     */
+    static BridgeStatus bridge(Daemon daemon) throws InterruptedException {
+        long asked = System.currentTimeMillis();
+        return Poll.value("a status of the request directory taken after " + asked, WAIT, () -> {
+            BridgeStatus s = daemon.status().directories().get(0);
+            return s.takenMillis() > asked ? s : null;
+        });
     }
 
     /**

@@ -265,8 +265,8 @@ class EndToEndTest {
         }
     }
 
-    private BridgeStatus bridge() {
-        return daemon.status().directories().get(0);
+    private BridgeStatus bridge() throws InterruptedException {
+        return DaemonWaits.bridge(daemon);
     }
 
     private void drivesDown() throws Exception {

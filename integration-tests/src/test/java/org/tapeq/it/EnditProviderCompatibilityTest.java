@@ -253,11 +253,11 @@ class EnditProviderCompatibilityTest {
         return System.currentTimeMillis() / 1000;
     }
 
-    private BridgeStatus bridge() {
-        return daemon.status().directories().get(0);
+    private BridgeStatus bridge() throws InterruptedException {
+        return DaemonWaits.bridge(daemon);
     }
 
-    private int trackedRequests() {
+    private int trackedRequests() throws InterruptedException {
         return bridge().requests().values().stream().mapToInt(Integer::intValue).sum();
     }
 }

@@ -298,8 +298,8 @@ class HostileInputTest extends SiteTest {
         return r;
     }
 
-    private BridgeStatus bridge() {
-        return daemon.status().directories().get(0);
+    private BridgeStatus bridge() throws InterruptedException {
+        return DaemonWaits.bridge(daemon);
     }
 
     private static long now() {
