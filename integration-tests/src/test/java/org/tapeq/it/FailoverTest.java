@@ -84,7 +84,7 @@ class FailoverTest {
     }
 
     private Site host(String name, int httpPort) throws IOException {
-        return new Site(tmp, name).drives(2).cartridges(4).speed(500).http("127.0.0.1:" + httpPort)
+        return new Site(tmp, name).drives(2).cartridges(4).speed(100).http("127.0.0.1:" + httpPort)
                 .catalog(String.join("\n",
                         "  url: \"" + schema.url() + "\"",
                         "  site: " + SITE,

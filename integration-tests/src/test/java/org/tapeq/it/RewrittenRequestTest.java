@@ -101,7 +101,7 @@ class RewrittenRequestTest extends SiteTest {
         Files.move(tmpFile, site.dir.requestFile(f.pnfsid()), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private int parked() {
-        return daemon.status().directories().get(0).parkedCount();
+    private int parked() throws InterruptedException {
+        return DaemonWaits.bridge(daemon).parkedCount();
     }
 }
