@@ -56,7 +56,8 @@ class CatalogRestartTest {
     private static final long OUTAGE_MILLIS = 6_000;
     /** A notices at its next catalog work (a connection waited for up to 5 s), B at its next look (a sixth). */
     private static final long REPORT_LIMIT_MILLIS = 25_000;
-    /** After A reports the outage: a tape write whose check passed before the stop may still end. */
+    /** How long the library must stay unchanged after the stop before the watch starts: a tape write whose check
+     *  passed before the stop may still end. */
     private static final long SETTLE_MILLIS = 1_500;
     private static final int FILES = 60;
     private static final long PHASE_SECONDS = 180;
@@ -138,8 +139,8 @@ class CatalogRestartTest {
             note("PostgreSQL stopped with " + answered(campaign) + "/" + total + " answered");
 
             // ---- nothing written to tape, nothing acknowledged, while it is down; A and B report it
-            Thread.sleep(SETTLE_MILLIS);
-            List<String> library = LibraryActivity.writes(simlib);
+            List<String> library = LibraryActivity.settled(() -> LibraryActivity.writes(simlib), SETTLE_MILLIS,
+                    REPORT_LIMIT_MILLIS);
             long acknowledged = completed(campaignFlushes);
             long reported = 0;
             boolean standbySaw = false;

@@ -19,6 +19,35 @@ final class LibraryActivity {
     private LibraryActivity() {
     }
 
+    /** What a library holds on disk, read from outside; {@link #settled} waits for it to stop changing. */
+    interface Reading {
+        List<String> read() throws IOException;
+    }
+
+    /**
+     * The library's activity once it has stayed the same for {@code stableMillis} (read every 100 ms): a command
+     * given before the test's cut (a write whose checks passed just before it) has ended. Fails if it still
+     * changes after {@code maxMillis}.
+     */
+    static List<String> settled(Reading reading, long stableMillis, long maxMillis)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        List<String> last = reading.read();
+        long since = start;
+        while (System.nanoTime() - since < stableMillis * 1_000_000) {
+            if (System.nanoTime() - start > maxMillis * 1_000_000) {
+                throw new AssertionError("the library still changed " + maxMillis + " ms after the cut: " + last);
+            }
+            Thread.sleep(100);
+            List<String> now = reading.read();
+            if (!now.equals(last)) {
+                last = now;
+                since = System.nanoTime();
+            }
+        }
+        return last;
+    }
+
     /** Tape writes started or finished: the cartridges' journals and data file names, one line each. */
     static List<String> writes(Path simlib) throws IOException {
         List<String> lines = new ArrayList<>();
