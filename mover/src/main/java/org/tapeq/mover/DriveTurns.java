@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -60,7 +61,10 @@ final class DriveTurns {
             this.abandoned = abandoned;
         }
 
-        /** Why the command was stopped by a newer epoch, or null: its answer must then be this refusal. */
+        /**
+         * Why the command was stopped (by a newer epoch, or the mover stopping), or null: its answer must then be
+         * this refusal.
+         */
         String fenced() {
             return fenced;
         }
@@ -70,6 +74,8 @@ final class DriveTurns {
     private final LongSupplier newestEpoch;
     private final Map<String, Turn> running = new HashMap<>();
     private final Map<String, ArrayDeque<Turn>> waiting = new HashMap<>();
+    /** Why the mover stops (refusing every new command), or null while it serves. */
+    private String stopping;
 
     DriveTurns(String mover, LongSupplier newestEpoch) {
         this.mover = mover;
@@ -81,7 +87,9 @@ final class DriveTurns {
         String refusal = null;
         synchronized (this) {
             long newest = newestEpoch.getAsLong();
-            if (t.epoch < newest) { // fenced between its admission and now
+            if (stopping != null) {
+                refusal = stopping;
+            } else if (t.epoch < newest) { // fenced between its admission and now
                 refusal = fencedMessage(t, newest);
             } else {
                 Turn before = running.get(t.drive);
@@ -110,6 +118,7 @@ final class DriveTurns {
                 return;
             }
             running.remove(t.drive);
+            notifyAll();
             next = nextWaiting(t.drive);
             if (next != null) {
                 running.put(next.drive, next);
@@ -161,6 +170,51 @@ final class DriveTurns {
         for (Turn t : refuse) {
             t.refuse.accept(fencedMessage(t, epoch));
         }
+    }
+
+    /**
+     * The mover is stopping: every running command is stopped as a fence would stop it (answered with {@code why}
+     * when its operation ends; a transfer's byte stream is failed, so the library aborts it), every waiting one is
+     * refused, and nothing new starts. Without this a stopped mover's transfer would keep its drive busy in a
+     * library that outlives it (the library process, or a test's shared one) until the stall timeout.
+     */
+    void stopAll(String why) {
+        List<Turn> stop = new ArrayList<>();
+        List<Turn> refuse = new ArrayList<>();
+        synchronized (this) {
+            stopping = why;
+            for (Turn t : running.values()) {
+                if (t.fenced == null) {
+                    t.fenced = why;
+                    stop.add(t);
+                }
+            }
+            waiting.values().forEach(refuse::addAll);
+            waiting.clear();
+        }
+        for (Turn t : stop) {
+            LOG.warn("Mover {}: stopping {} on drive {}: {}", mover, t.what, t.drive, why);
+            t.cancel.run();
+        }
+        for (Turn t : refuse) {
+            t.refuse.accept(why);
+        }
+    }
+
+    /**
+     * Waits until no command runs any more, at most {@code millis}; returns the commands still running then (as
+     * "what on drive"), an empty list when all ended.
+     */
+    synchronized List<String> awaitIdle(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!running.isEmpty()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return running.values().stream().map(t -> t.what + " on drive " + t.drive).toList();
     }
 
     /** Whether a command runs on {@code drive} now. */

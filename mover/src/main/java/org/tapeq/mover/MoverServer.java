@@ -3,6 +3,7 @@ package org.tapeq.mover;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
@@ -115,10 +116,22 @@ public final class MoverServer implements AutoCloseable {
         return service.refused();
     }
 
-    /** Stops at once: calls in progress are cut off (the scheduler sees its mover unreachable). */
+    /**
+     * Stops at once: calls in progress are cut off (the scheduler sees its mover unreachable), and the library
+     * operations they started are stopped (transfers) or waited for (mount, unmount, locate), so no drive is left
+     * busy with the work of a mover that has gone.
+     */
     @Override
     public void close() {
-        server.shutdownNow();
+        server.shutdownNow(); // first, so the scheduler sees the mover gone rather than a refusal per command
+        try {
+            List<String> left = service.stop(TimeUnit.SECONDS.toMillis(STOP_WAIT_SECONDS));
+            if (!left.isEmpty()) {
+                LOG.warn("Mover {}: still running {} s after the stop: {}", name, STOP_WAIT_SECONDS, left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             if (!server.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
                 LOG.warn("Mover {}: calls still running {} s after the stop", name, STOP_WAIT_SECONDS);

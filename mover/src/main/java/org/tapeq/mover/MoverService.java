@@ -1,6 +1,7 @@
 package org.tapeq.mover;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -75,6 +76,15 @@ final class MoverService {
         this.stallMillis = stallMillis;
         this.turns = new DriveTurns(name, fence::newest);
         fence.onRise(turns::fence);
+    }
+
+    /**
+     * Stops every command on the mover's drives (transfers through their byte streams) and refuses new ones, then
+     * waits at most {@code millis} for the library's operations to end; returns those still running.
+     */
+    List<String> stop(long millis) throws InterruptedException {
+        turns.stopAll("mover " + name + " is stopping");
+        return turns.awaitIdle(millis);
     }
 
     DriveTurns turns() {

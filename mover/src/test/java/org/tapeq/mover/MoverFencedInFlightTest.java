@@ -147,6 +147,29 @@ class MoverFencedInFlightTest {
     }
 
     @Test
+    void aStoppedMoverStopsItsTransferSoTheLibraryDriveIsFreeForTheMoverThatReplacesIt() throws Exception {
+        start(0);
+        assertFalse(unary(MoverRpc.MOUNT, command(1).setBarcode("A00001"), "mount").get(10, TimeUnit.SECONDS)
+                .hasFault());
+        assertFalse(write(command(1).setLabel(true), 1000, 1000, "label").get(10, TimeUnit.SECONDS).hasFault());
+        write(command(1), 4 << 20, 1 << 20, "stalled write");
+        Poll.until("the write runs", () -> mover.turns().busy("drive0"));
+
+        // the mover stops (its host shut down) while the library, a process of its own, goes on
+        mover.close();
+        client.close();
+        mover = MoverServer.start("m1", new InetSocketAddress("127.0.0.1", 0), Set.of("drive0"), library,
+                new AlertBox(), libraryLoop, dir.resolve("m1"), SITE, STALL_MILLIS);
+        client = new MoverClient(new MoverEndpoint("m1", "127.0.0.1", mover.port(), List.of("drive0")), "test",
+                SITE, callbacks);
+        // before: the library's drive stayed busy with the old mover's write until the stall limit
+        Done located = unary(MoverRpc.LOCATE, command(1).setBlock(0), "locate").get(10, TimeUnit.SECONDS);
+        assertFalse(located.hasFault(), "the replacing mover's first command: " + located);
+        Done next = write(command(1), 5000, 5000, "append").get(10, TimeUnit.SECONDS);
+        assertEquals(1, next.getWritten().getFileNumber(), "the stopped write recorded a tape file: " + next);
+    }
+
+    @Test
     void aLibraryCallThatThrowsIsAnsweredAsFailedAndTheDrivesNextCommandRuns() throws Exception {
         start(0);
         assertFalse(unary(MoverRpc.MOUNT, command(1).setBarcode("A00001"), "mount").get(10, TimeUnit.SECONDS)
