@@ -82,8 +82,6 @@ class AlertsFiringTest {
         Path rules = Files.write(tmp.resolve("tapeq-alerts-short.yml"), copy);
 
         f = new DaemonFixture(tmp.resolve("daemon"), "");
-        // The simulated library's time runs 2000 times faster: the default 4 h would fail the stage within seconds.
-        f.schedulerYaml = "  blockedLimit: 100000h";
         f.start();
         f.labelAll();
         byte[] data = DaemonFixture.randomBytes(100_000);

@@ -35,6 +35,8 @@ import org.tapeq.testing.support.Poll;
 final class DaemonFixture implements AutoCloseable {
 
     static final Duration WAIT = Duration.ofSeconds(30);
+    /** How much faster than real time the simulated library (and the scheduler's loop) runs. */
+    static final int SPEED = 2000;
     /** Drive states in which a drive moves no data and no cartridge. */
     private static final Set<String> QUIET_DRIVE_STATES = Set.of("empty", "idle", "dwell", "down");
 
@@ -47,6 +49,12 @@ final class DaemonFixture implements AutoCloseable {
     String directoryYaml = "";
     /** Further keys of the scheduler section, each line indented by two spaces. */
     String schedulerYaml = "";
+    /**
+     * How long requests may wait with every drive down before they fail ({@code scheduler.blockedLimit}): the
+     * library's time runs {@value #SPEED} times faster, so the default 4 h would be 7.2 s, and a test that takes
+     * the drives down on a loaded machine would see its requests fail instead of what it waits for.
+     */
+    String blockedLimit = "100000h";
     /** Whether the daemon uses inotify; without it only rescans (every second) see changes, as on NFS. */
     boolean inotify = true;
     /** Time between the daemon's full rescans; long when a test must know every read was caused by an event. */
@@ -73,7 +81,7 @@ final class DaemonFixture implements AutoCloseable {
                 "state: " + root.resolve("state"),
                 "library:",
                 "  simulated:",
-                "    speed: 2000",
+                "    speed: " + SPEED,
                 "    drives: 2",
                 "    cartridges: " + cartridges,
                 "families:",
@@ -84,6 +92,7 @@ final class DaemonFixture implements AutoCloseable {
                 "  quietTime: 10s",
                 "  dwell: 10s",
                 "  mergeGap: 0",
+                "  blockedLimit: " + blockedLimit,
                 schedulerYaml,
                 "intake:",
                 "  rescanInterval: " + rescanInterval,
