@@ -25,12 +25,11 @@ import org.tapeq.scheduler.engine.SchedulerStatus;
 
 /**
  * A status is answered from the snapshot each part publishes on its own thread: at once while that thread is
- * blocked, with what was true at most a refresh period before it stopped, and fresh again once it runs.
+ * blocked, with the last snapshot it took before it stopped (no older than one the test saw before blocking it),
+ * and fresh again once it runs. Each step waits on an event (a snapshot seen, a refresh asked for), never on time.
  */
 class StatusSnapshotTest {
 
-    /** What a snapshot may lag behind its thread's last free moment: one refresh period, and as much for a busy CPU. */
-    private static final long FRESH_MILLIS = 2 * DirectoryBridge.STATUS_REFRESH_MILLIS;
     /** The goal for a status with ten million queued (docs/benchmarks.md). */
     private static final long ANSWER_MILLIS = 1000;
 
@@ -56,6 +55,9 @@ class StatusSnapshotTest {
         bridge.start().get(60, TimeUnit.SECONDS);
         flushes(dir, 0, 3); // no out/ link: they wait for it, and stay so
         awaitTrue("3 flushes waiting for their link", () -> waitingLink(status(bridge)) == 3);
+        long asked = System.currentTimeMillis();
+        awaitTrue("a snapshot taken after " + asked, () -> status(bridge).takenMillis() > asked);
+        long seen = status(bridge).takenMillis();
 
         AtomicLong blockedAt = new AtomicLong();
         bridge.onThread(() -> {
@@ -70,8 +72,9 @@ class StatusSnapshotTest {
         long tookMillis = (System.nanoTime() - t0) / 1_000_000;
         assertTrue(tookMillis < ANSWER_MILLIS, "answered in " + tookMillis + " ms");
         assertEquals(3, waitingLink(s), "what was true when the thread stopped: " + s.requests());
-        assertTrue(s.takenMillis() <= blockedAt.get() && s.takenMillis() >= blockedAt.get() - FRESH_MILLIS,
-                "taken at " + s.takenMillis() + ", the thread stopped at " + blockedAt.get());
+        assertTrue(s.takenMillis() <= blockedAt.get() && s.takenMillis() >= seen, "taken at " + s.takenMillis()
+                + ": not between the snapshot seen before the block (" + seen + ") and the block (" + blockedAt.get()
+                + ")");
 
         release.countDown();
         awaitTrue("all 5 shown once the thread runs again", () -> waitingLink(status(bridge)) == 5);
@@ -84,22 +87,26 @@ class StatusSnapshotTest {
         Scheduler scheduler = rig.scheduler();
         assertNull(scheduler.publishedStatus(0, 10), "nothing is published before it is asked for");
         ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(); // as the daemon does
-        refresher.scheduleWithFixedDelay(scheduler::refreshStatus, 0, DirectoryBridge.STATUS_REFRESH_MILLIS,
-                TimeUnit.MILLISECONDS);
+        AtomicLong refreshes = new AtomicLong();
+        refresher.scheduleWithFixedDelay(() -> {
+            scheduler.refreshStatus();
+            refreshes.incrementAndGet();
+        }, 0, DirectoryBridge.STATUS_REFRESH_MILLIS, TimeUnit.MILLISECONDS);
         try {
-            blockedLoop(scheduler);
+            blockedLoop(scheduler, refreshes);
         } finally {
             refresher.shutdownNow();
         }
     }
 
-    private void blockedLoop(Scheduler scheduler) throws Exception {
+    private void blockedLoop(Scheduler scheduler, AtomicLong refreshes) throws Exception {
         awaitTrue("a first snapshot", () -> scheduler.publishedStatus(0, 10) != null);
         String drive = scheduler.publishedStatus(0, 10).drives().get(0).id();
 
         // A control call publishes before its caller hears of it: the next status shows what it did.
         scheduler.driveDown(drive, "snapshot test").get(30, TimeUnit.SECONDS);
-        assertEquals("down", scheduler.publishedStatus(0, 10).drives().get(0).state());
+        SchedulerStatus afterCall = scheduler.publishedStatus(0, 10);
+        assertEquals("down", afterCall.drives().get(0).state());
 
         AtomicLong blockedAtLoopTime = new AtomicLong();
         rig.loop().execute(() -> {
@@ -107,15 +114,18 @@ class StatusSnapshotTest {
             awaitQuietly(release);
         });
         awaitTrue("the loop blocked", () -> blockedAtLoopTime.get() != 0);
-        Thread.sleep(2 * DirectoryBridge.STATUS_REFRESH_MILLIS); // refreshes are asked for, and wait behind the block
+        long asked = refreshes.get();
+        awaitTrue("refreshes asked for while the loop is blocked (they wait behind the block)",
+                () -> refreshes.get() >= asked + 2);
 
         long t0 = System.nanoTime();
         SchedulerStatus s = scheduler.publishedStatus(0, 10);
         long tookMillis = (System.nanoTime() - t0) / 1_000_000;
         assertTrue(tookMillis < ANSWER_MILLIS, "answered in " + tookMillis + " ms");
         assertEquals("down", s.drives().get(0).state());
-        double lagMillis = (blockedAtLoopTime.get() - s.now()) / rig.loop().speed(); // the loop runs faster
-        assertTrue(lagMillis >= 0 && lagMillis <= FRESH_MILLIS, "taken " + lagMillis + " ms before the loop stopped");
+        assertTrue(s.now() >= afterCall.now() && s.now() <= blockedAtLoopTime.get(), "taken at loop time " + s.now()
+                + ": not between the control call's snapshot (" + afterCall.now() + ") and the block ("
+                + blockedAtLoopTime.get() + ")");
         assertTrue(scheduler.publishedLoad() != null);
         release.countDown();
         awaitTrue("refreshed once the loop runs again", () -> scheduler.publishedStatus(0, 10).now()
