@@ -61,8 +61,6 @@ class PartitionTest {
     private static final long LEASE_TIMEOUT_MILLIS = 6_000;
     /** Start of B's engine after the takeover, the standby's poll and a loaded 2-core machine. */
     private static final long TAKEOVER_MARGIN_MILLIS = 15_000;
-    /** After A steps down: a command it gave the mover before may still end. */
-    private static final long SETTLE_MILLIS = 1_000;
     private static final int FILES = 40;
     private static final long PHASE_SECONDS = 180;
     /** A's links: to the catalog's server (cut by the test), and to the data mover (left up). */
@@ -198,7 +196,16 @@ class PartitionTest {
                     () -> Files.readString(a.log()).contains("Stepping down: "));
             long steppedDown = System.nanoTime();
             note("A stepped down " + (steppedDown - cut) / 1_000_000 + " ms after the cut");
-            Thread.sleep(SETTLE_MILLIS);
+            // a command A gave the mover before it stepped down runs to its end: the watch starts once A's status
+            // shows its hold with nothing of it still running in the library
+            JsonNode hold = Poll.value("A's status shows its hold with no library command still running (see "
+                    + a.log() + ")", Duration.ofSeconds(PHASE_SECONDS), () -> {
+                        JsonNode st = a.control("status", List.of());
+                        JsonNode h = st == null ? null : st.path("scheduler").path("hold");
+                        return h != null && h.isObject() && h.path("running").asInt(-1) == 0 ? h : null;
+                    });
+            note("A's commands in the library ended " + (System.nanoTime() - steppedDown) / 1_000_000 + " ms after "
+                    + "it stepped down; " + hold.path("waiting").asInt() + " command(s) and answer(s) wait");
             List<String> library = LibraryActivity.writesAndMounts(simlib);
             int answeredHeld = answered(campaign);
             int samples = 0;

@@ -82,7 +82,7 @@ public final class Scheduler {
                 : CatalogWriter.threaded(b.loop, b.catalogCapacity, b.catalogTiming);
         this.engine = new Engine(b.loop, hold.library(b.library), b.catalog, b.config, policy,
                 hold.listener(b.listener), b.stageSpace, b.io, writer, b.observer, b.repackSpool);
-        this.statusPublisher = new StatusPublisher(engine, b.loop);
+        this.statusPublisher = new StatusPublisher(engine, hold, b.loop);
     }
 
     public static Builder builder() {
@@ -364,7 +364,7 @@ public final class Scheduler {
      * of the status order (mounted first, then by rank); {@link SchedulerStatus#queueCount()} is their total.
      */
     public CompletableFuture<SchedulerStatus> status(int offset, int limit) {
-        return LoopCall.on(loop, f -> f.complete(StatusBuilder.build(engine, offset, limit)));
+        return LoopCall.on(loop, f -> f.complete(StatusBuilder.build(engine, hold, offset, limit)));
     }
 
     /**

@@ -37,6 +37,8 @@ import org.tapeq.scheduler.engine.lifecycle.VerifyReport;
  * @param cartridgeCount  every cartridge of the library ({@code cartridges} holds a page of them)
  * @param recentFaults    the last faults of this run, newest first, at most 50 ({@code counters} has the totals)
  * @param reclaim         the automatic reclamation policy: on, off or paused, its candidates and repacks
+ * @param hold            while all tape work and answers are held (a daemon that may have lost its site lease):
+ *                        why, and the commands still running in the library; null while they are not
  */
 public record SchedulerStatus(long now, String policy, Map<String, Long> counters, List<DriveStatus> drives,
                               int queueCount, int readyQueues, int waitingQueues, List<QueueStatus> queues,
@@ -48,7 +50,7 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
                               List<RepackReport> repacks, List<MigrationReport> migrations,
                               List<RelabelReport> relabels,
                               VerifyPolicyReport verifyPolicy, int cartridgeCount,
-                              List<Fault> recentFaults, ReclaimStatus reclaim) {
+                              List<Fault> recentFaults, ReclaimStatus reclaim, Hold hold) {
 
     /**
      * This status with only the queues and the cartridges {@code offset} to {@code offset + limit - 1} of its
@@ -58,12 +60,19 @@ public record SchedulerStatus(long now, String policy, Map<String, Long> counter
         return new SchedulerStatus(now, policy, counters, drives, queueCount, readyQueues, waitingQueues,
                 slice(queues, offset, limit), openAggregates, cartridgesByState, attention, oldestArrival, robot,
                 mountsPerCartridge, blocked, slice(cartridges, offset, limit), background, verifications, repacks,
-                migrations, relabels, verifyPolicy, cartridgeCount, recentFaults, reclaim);
+                migrations, relabels, verifyPolicy, cartridgeCount, recentFaults, reclaim, hold);
     }
 
     private static <T> List<T> slice(List<T> all, int offset, int limit) {
         int from = Math.min(offset, all.size());
         return List.copyOf(all.subList(from, (int) Math.min(all.size(), (long) from + limit)));
+    }
+
+    /**
+     * All tape work and answers held: why, the commands and answers that wait for the hold to end, and the library
+     * commands given before it began that have not ended yet (0: the library does nothing for this scheduler).
+     */
+    public record Hold(String reason, int waiting, int running) {
     }
 
     /**

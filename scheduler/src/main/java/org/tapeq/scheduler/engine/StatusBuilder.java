@@ -18,7 +18,7 @@ final class StatusBuilder {
     private StatusBuilder() {
     }
 
-    static SchedulerStatus build(Engine e, int offset, int limit) {
+    static SchedulerStatus build(Engine e, WorkHold hold, int offset, int limit) {
         long now = e.loop.now();
         List<SchedulerStatus.DriveStatus> drives = new ArrayList<>();
         for (DriveRunner d : e.dispatcher.drives()) {
@@ -85,7 +85,7 @@ final class StatusBuilder {
                 e.dispatcher.background().yields(), e.dispatcher.background().episodeBackgroundSeconds(),
                 e.dispatcher.background().episodeUserSeconds()), e.verifications.reports(),
                 e.repacks.reports(), e.migrations.reports(), e.relabels.reports(), e.verifyPolicy.report(),
-                cartridges.size(), e.recentFaults.newestFirst(), e.reclaim.status());
+                cartridges.size(), e.recentFaults.newestFirst(), e.reclaim.status(), hold.status());
     }
 
     private static SchedulerStatus.QueueStatus queueStatus(Engine e, WorkQueue q, long now) {

@@ -24,13 +24,15 @@ final class StatusPublisher {
     }
 
     private final Engine engine;
+    private final WorkHold hold;
     private final EventLoop loop;
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile boolean enabled;
     private volatile Published published;
 
-    StatusPublisher(Engine engine, EventLoop loop) {
+    StatusPublisher(Engine engine, WorkHold hold, EventLoop loop) {
         this.engine = engine;
+        this.hold = hold;
         this.loop = loop;
     }
 
@@ -59,7 +61,7 @@ final class StatusPublisher {
     }
 
     private void publish() {
-        published = new Published(StatusBuilder.build(engine, 0, Integer.MAX_VALUE), SchedulerLoad.of(engine));
+        published = new Published(StatusBuilder.build(engine, hold, 0, Integer.MAX_VALUE), SchedulerLoad.of(engine));
     }
 
     /** The last snapshot, or null before the first {@link #refresh} ran; any thread. */

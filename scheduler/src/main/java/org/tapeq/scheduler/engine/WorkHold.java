@@ -38,6 +38,8 @@ final class WorkHold {
     private final Queue<Held> waiting = new ArrayDeque<>();
     /** Why work is held, or null. */
     private String reason;
+    /** Library commands given to the library whose completion has not come back. */
+    private int running;
 
     /** Holds all library commands and outcomes from now on (a second call only changes the reason). */
     void hold(String why) {
@@ -65,7 +67,7 @@ final class WorkHold {
      * fault: the engine frees the drive and tries again), so the engine does not wait for it forever and the
      * rest that waited still runs.
      */
-    private record Held(String what, Runnable action, Once<?> done) {
+    private record Held(String what, Runnable action, Given<?> done) {
 
         void run() {
             try {
@@ -79,19 +81,43 @@ final class WorkHold {
         }
     }
 
-    /** A completion answered at most once (a command may have answered before it threw). */
-    private static final class Once<T> implements Completion<T> {
+    /**
+     * The completion of one library command: answered at most once (a command may have answered before it threw),
+     * and counted in {@link #running} from when it is given to the library until it is answered.
+     */
+    private final class Given<T> implements Completion<T> {
         private final Completion<T> done;
         private boolean answered;
+        private boolean counted;
 
-        Once(Completion<T> done) {
+        Given(Completion<T> done) {
             this.done = done;
+        }
+
+        /** Gives the command to the library. */
+        void give(Consumer<Completion<T>> command) {
+            counted = true;
+            running++;
+            try {
+                command.accept(this);
+            } catch (RuntimeException e) {
+                ended();
+                throw e;
+            }
+        }
+
+        private void ended() {
+            if (counted) {
+                counted = false;
+                running--;
+            }
         }
 
         @Override
         public void succeeded(T value) {
             if (!answered) {
                 answered = true;
+                ended();
                 done.succeeded(value);
             }
         }
@@ -100,6 +126,7 @@ final class WorkHold {
         public void failed(TapeFault fault) {
             if (!answered) {
                 answered = true;
+                ended();
                 done.failed(fault);
             }
         }
@@ -115,6 +142,16 @@ final class WorkHold {
         return waiting.size();
     }
 
+    /** Library commands given and not yet answered; while held, those given before the hold began. */
+    int running() {
+        return running;
+    }
+
+    /** What a status shows of the hold: null while work is not held. */
+    SchedulerStatus.Hold status() {
+        return reason == null ? null : new SchedulerStatus.Hold(reason, waiting.size(), running);
+    }
+
     private void pass(String what, Runnable action) {
         if (reason == null) {
             action.run();
@@ -125,11 +162,11 @@ final class WorkHold {
 
     /** A library command: run now, or wait with its completion (failed if it throws when passed on). */
     private <T> void pass(String what, Completion<T> done, Consumer<Completion<T>> command) {
+        Given<T> given = new Given<>(done);
         if (reason == null) {
-            command.accept(done);
+            given.give(command);
         } else {
-            Once<T> once = new Once<>(done);
-            waiting.add(new Held(what, () -> command.accept(once), once));
+            waiting.add(new Held(what, () -> given.give(command), given));
         }
     }
 

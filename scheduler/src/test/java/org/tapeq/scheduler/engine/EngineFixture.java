@@ -333,7 +333,7 @@ final class EngineFixture implements AutoCloseable {
 
     /** The status as it is now, without running the loop. */
     SchedulerStatus peekStatus() {
-        return StatusBuilder.build(scheduler.engineForTests(), 0, 1000);
+        return StatusBuilder.build(scheduler.engineForTests(), new WorkHold(), 0, 1000);
     }
 
     SchedulerStatus status() {

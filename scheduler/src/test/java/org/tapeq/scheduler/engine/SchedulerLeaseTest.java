@@ -87,6 +87,50 @@ class SchedulerLeaseTest {
     }
 
     @Test
+    void holdWork_whileAMountRuns_statusCountsItRunningUntilItEnds_thenTheNextCommandWaits() throws Exception {
+        boolean[] stall = {false};
+        List<Runnable> stalled = new ArrayList<>();
+        UnaryOperator<TapeLibrary> stallMounts = lib -> new ForwardingLibrary(lib) {
+            @Override
+            public void mount(String drive, String barcode, Completion<Void> done) {
+                if (stall[0]) {
+                    stalled.add(() -> super.mount(drive, barcode, done)); // given, not yet done
+                } else {
+                    super.mount(drive, barcode, done);
+                }
+            }
+        };
+        try (EngineFixture f = EngineFixture.openWrapped(dir, EngineFixture.testConfig().build(), stallMounts, 1,
+                CAPACITY, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            f.await(f.scheduler.unloadIdleDrives());
+            stall[0] = true;
+            FlushRequest raw = f.flushRequest(0, 40_000, "ds", "atlas:raw@osm");
+            f.scheduler.flush(raw);
+            f.loop.runUntilIdle();
+            assertEquals(1, stalled.size(), "the flush's mount was given to the library");
+            assertEquals(null, f.await(f.scheduler.status(0, 10)).hold(), "no hold shown while work is not held");
+
+            f.await(f.scheduler.holdWork("site lease not renewed for 25 s"));
+            SchedulerStatus.Hold held = f.await(f.scheduler.status(0, 10)).hold();
+            assertEquals(new SchedulerStatus.Hold("site lease not renewed for 25 s", 0, 1), held,
+                    "the mount given before the hold still runs");
+
+            stalled.get(0).run(); // the library ends the mount
+            f.loop.runUntilIdle();
+            held = f.await(f.scheduler.status(0, 10)).hold();
+            assertEquals(0, held.running(), "nothing runs in the library once the mount has ended: " + held);
+            assertTrue(held.waiting() > 0, "the flush's next command waits for the hold: " + held);
+            assertTrue(f.outcomes.isEmpty(), "answered while held: " + f.outcomes);
+
+            f.await(f.scheduler.resumeWork());
+            f.loop.runUntilIdle();
+            assertInstanceOf(Outcome.Flushed.class, f.outcome(raw));
+            assertEquals(null, f.await(f.scheduler.status(0, 10)).hold());
+        }
+    }
+
+    @Test
     void capacity_libraryBehindTheHold_cartridgeMemoryReachesTheEngine() throws Exception {
         long measured = 1_500_000_000L;
         UnaryOperator<TapeLibrary> withCartridgeMemory = lib -> new ForwardingLibrary(lib) {

@@ -343,7 +343,7 @@ class SchedulerPolicyTest {
     /** Records {atlas drives, cms drives, atlas queued, cms queued} every period until idle. */
     private static void sample(EngineFixture f, List<int[]> samples, long period) {
         f.loop.schedule(period, () -> {
-            SchedulerStatus st = StatusBuilder.build(engineOf(f), 0, 1000);
+            SchedulerStatus st = StatusBuilder.build(engineOf(f), new WorkHold(), 0, 1000);
             int[] s = new int[4];
             for (SchedulerStatus.DriveStatus d : st.drives()) {
                 if ("atlas".equals(d.group())) {
