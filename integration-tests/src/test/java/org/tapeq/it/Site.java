@@ -41,8 +41,12 @@ final class Site {
     private int cartridges = 6;
     private String extraYaml = "";
     private String libraryYaml;
+    /**
+     * With the library's time {@code speed} times faster, the default {@code blockedLimit} (4 h) would be seconds:
+     * a test that takes the drives down on a loaded machine would see its requests fail (every drive down).
+     */
     private final Map<String, String> scheduler = new LinkedHashMap<>(Map.of("aggregateWait", "20s",
-            "quietTime", "10s", "dwell", "10s", "retryBackoff", "10s"));
+            "quietTime", "10s", "dwell", "10s", "retryBackoff", "10s", "blockedLimit", "100000h"));
     /** The host's name when the site has several daemons (its own state, configuration and log), else null. */
     private final String host;
     private String catalogYaml;
