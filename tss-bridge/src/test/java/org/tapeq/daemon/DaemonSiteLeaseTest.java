@@ -135,7 +135,7 @@ class DaemonSiteLeaseTest {
         } finally {
             old.close();
         }
-        starting.get(10, TimeUnit.SECONDS);
+        starting.get(DaemonFixture.WAIT.toSeconds(), TimeUnit.SECONDS); // the rest of a start, on a loaded machine
         first.labelAll();
         first.onTape(DaemonFixture.randomBytes(2000));
     }
