@@ -2,7 +2,9 @@ package org.tapeq.it;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
@@ -23,17 +25,17 @@ final class DaemonWaits {
     }
 
     /**
-     * The first directory's status from a snapshot its bridge's thread took after this call: the status is
-     * published every {@link org.tapeq.daemon.bridge.DirectoryBridge#STATUS_REFRESH_MILLIS}, so a count read at
-     * once may not hold what the thread did a moment ago (an error file already visible, its count not yet
-     * published).
+     * The first directory's status from a snapshot its bridge's thread took after this call
+     * ({@link Daemon#freshStatus}): the status is published every
+     * {@link org.tapeq.daemon.bridge.DirectoryBridge#STATUS_REFRESH_MILLIS}, so a count read at once may not hold
+     * what the thread did a moment ago (an error file already visible, its count not yet published).
      */
     static BridgeStatus bridge(Daemon daemon) throws InterruptedException {
-        long asked = System.currentTimeMillis();
-        return Poll.value("a status of the request directory taken after " + asked, WAIT, () -> {
-            BridgeStatus s = daemon.status().directories().get(0);
-            return s.takenMillis() > asked ? s : null;
-        });
+        try {
+            return daemon.freshStatus().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).directories().get(0);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("no status taken after asking within " + WAIT, e);
+        }
     }
 
     /**

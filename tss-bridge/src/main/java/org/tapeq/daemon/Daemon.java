@@ -536,6 +536,29 @@ public final class Daemon implements AutoCloseable {
         return status(StatusPage.FIRST);
     }
 
+    /**
+     * The whole daemon's status, first page, taken after this call: each directory's thread and the scheduler's
+     * loop publish a snapshot once the work already posted to them is done, and the future completes with the
+     * status then. For tests and admin commands that follow a change; {@link #status()}, the cheap one, may be a
+     * refresh period older. A blocked thread delays it: callers wait with a timeout.
+     */
+    public CompletableFuture<DaemonStatus> freshStatus() {
+        return freshStatus(StatusPage.FIRST);
+    }
+
+    /** {@link #freshStatus()} with that page of each paged list. */
+    public CompletableFuture<DaemonStatus> freshStatus(StatusPage page) {
+        List<CompletableFuture<Void>> published = new ArrayList<>();
+        for (DirectoryBridge b : bridges) {
+            published.add(b.publishStatusNow());
+        }
+        Scheduler s = scheduler;
+        if (s != null) {
+            published.add(s.publishStatus());
+        }
+        return CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)).thenApply(v -> status(page));
+    }
+
     /** Null when the daemon serves and its catalog answers; else why not ({@code /ready} answers 503 with it). */
     String notReady() {
         String catalogDown = catalogHealth.unreachable();

@@ -142,6 +142,18 @@ final class DaemonFixture implements AutoCloseable {
     }
 
     /**
+     * The directory's status from a snapshot its thread took after this call ({@link Daemon#freshStatus}), for an
+     * assertion that nothing happened or a count read right after the event: {@link #bridge} may be 250 ms old.
+     */
+    BridgeStatus freshBridge() {
+        try {
+            return daemon.freshStatus().get(WAIT.toMillis(), TimeUnit.MILLISECONDS).directories().get(0);
+        } catch (Exception e) {
+            throw new IllegalStateException("no status taken after asking within " + WAIT, e);
+        }
+    }
+
+    /**
      * Waits until the daemon has listed the request directory in a rescan that began after this call, and has
      * read and taken every request file found: whatever the directory held at the call has been looked at. The
      * status snapshot runs on the bridge's thread, where rescans run too, so the first rescan it does not count

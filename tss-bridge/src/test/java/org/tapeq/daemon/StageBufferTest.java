@@ -65,7 +65,7 @@ class StageBufferTest {
             assertTrue(taken.size() == files, "all staged: " + taken.size());
             assertTrue(most.get() <= buffer, "in/ held " + most.get() + " bytes, more than the " + buffer + " buffer");
             assertTrue(most.get() >= size, "staged files were seen in in/: " + most.get());
-            assertTrue(f.daemon.status().directories().get(0).bufferRefusals() > 0, "reads had to wait");
+            assertTrue(f.freshBridge().bufferRefusals() > 0, "reads had to wait");
         }
     }
 

@@ -398,6 +398,22 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
     }
 
     /**
+     * Asks the bridge's thread for a snapshot after the work already posted to it; completes once it is published,
+     * so that a {@link #status} read then shows everything the thread did before the call. Completes at once if the
+     * thread has stopped (its last snapshot no longer changes). Never waits itself.
+     */
+    public CompletableFuture<Void> publishStatusNow() {
+        CompletableFuture<Void> published = new CompletableFuture<>();
+        if (!thread.tryRun(() -> {
+            publishStatus();
+            published.complete(null);
+        })) {
+            published.complete(null);
+        }
+        return published;
+    }
+
+    /**
      * Publishes a snapshot (on the bridge's thread, or before it runs): the counts kept as requests change
      * ({@link Ledger}) and every parked flush, never a walk through the requests.
      */

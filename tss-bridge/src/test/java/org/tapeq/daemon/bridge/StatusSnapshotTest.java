@@ -1,12 +1,14 @@
 package org.tapeq.daemon.bridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tapeq.daemon.bridge.BridgeRig.awaitTrue;
 import static org.tapeq.daemon.bridge.BridgeRig.status;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -76,9 +78,13 @@ class StatusSnapshotTest {
                 + ": not between the snapshot seen before the block (" + seen + ") and the block (" + blockedAt.get()
                 + ")");
 
+        // A snapshot asked for now is taken after the block, once the thread runs again.
+        CompletableFuture<Void> fresh = bridge.publishStatusNow();
+        assertFalse(fresh.isDone(), "published while the thread is blocked");
         release.countDown();
+        fresh.get(60, TimeUnit.SECONDS);
+        assertTrue(status(bridge).takenMillis() > blockedAt.get(), "the asked-for snapshot was taken after the block");
         awaitTrue("all 5 shown once the thread runs again", () -> waitingLink(status(bridge)) == 5);
-        assertTrue(status(bridge).takenMillis() > blockedAt.get());
     }
 
     @Test
