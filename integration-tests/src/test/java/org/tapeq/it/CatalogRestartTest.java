@@ -1,6 +1,5 @@
 package org.tapeq.it;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -10,11 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
@@ -22,12 +18,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.poolemulator.EmulatedFlushRequest;
-import org.tapeq.poolemulator.EmulatedRequest;
-import org.tapeq.poolemulator.Outcome;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
-import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.testing.support.Poll;
 
 /**
@@ -74,15 +66,6 @@ class CatalogRestartTest {
         }
     }
 
-    private Site host(String name, int httpPort, String catalogUrl) throws Exception {
-        return new Site(tmp, name).drives(2).cartridges(4).speed(500).http("127.0.0.1:" + httpPort)
-                .catalog(String.join("\n",
-                        "  url: \"" + catalogUrl + "\"",
-                        "  site: " + SITE,
-                        "  leaseTimeout: " + LEASE_TIMEOUT_MILLIS / 1000 + "s",
-                        "  standby: true"));
-    }
-
     @Test
     void postgresRestartedMidCampaign_nothingWrittenOrAcknowledgedWhileDown_everyRequestCompletedOnce()
             throws Exception {
@@ -96,15 +79,15 @@ class CatalogRestartTest {
         String url = pg.url("127.0.0.1");
         int portA = Net.freePort();
         int portB = Net.freePort();
-        Site siteA = host("a", portA, url);
+        Site siteA = SiteCampaign.host(tmp, "a", url, SITE, LEASE_TIMEOUT_MILLIS).speed(500)
+                .http("127.0.0.1:" + portA);
         DaemonProcess a = new DaemonProcess(siteA);
         open.add(a);
-        DaemonProcess b = new DaemonProcess(host("b", portB, url));
+        DaemonProcess b = new DaemonProcess(SiteCampaign.host(tmp, "b", url, SITE, LEASE_TIMEOUT_MILLIS).speed(500)
+                .http("127.0.0.1:" + portB));
         open.add(b);
         Path simlib = tmp.resolve("simlib");
-        List<TestFile> files = TestFile.generate(new Random(1515), FILES, 4, 1, 2_000_000);
-        List<TestFile> first = files.subList(0, FILES / 2);
-        List<TestFile> second = files.subList(FILES / 2, FILES);
+        SiteCampaign campaign = new SiteCampaign(new Random(1515), FILES, PHASE_SECONDS);
 
         a.start();
         a.awaitStatus(Duration.ofSeconds(60));
@@ -113,43 +96,32 @@ class CatalogRestartTest {
         awaitStandbyOfA(b);
 
         try (Pool pool = Pool.start(siteA)) {
-            List<EmulatedFlushRequest> flushes = new ArrayList<>(pool.flush(first));
-            Pool.awaitAll(flushes, PHASE_SECONDS);
-            for (EmulatedFlushRequest r : flushes) {
-                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
-            }
-            for (TestFile f : first) {
-                pool.dropReplica(f);
-            }
+            campaign.flushFirstHalf(pool);
 
             // ---- stages of the first half and flushes of the second, in batches: half of them before the stop,
             // the rest while the server is down (they are taken in and wait for it)
-            List<EmulatedRequest<?>> campaign = new ArrayList<>();
-            List<EmulatedFlushRequest> campaignFlushes = new ArrayList<>();
-            int half = first.size() / 2;
-            submit(pool, first.subList(0, half), second.subList(0, half), campaign, campaignFlushes);
+            int half = campaign.first.size() / 2;
+            campaign.submit(pool, 0, half);
             Poll.until("A has answered some of the campaign", Duration.ofSeconds(PHASE_SECONDS),
-                    () -> answered(campaign) >= 5);
+                    () -> campaign.answered() >= 5);
             pg.stop();
             long stopped = System.nanoTime();
-            submit(pool, first.subList(half, first.size()), second.subList(half, second.size()), campaign,
-                    campaignFlushes);
-            flushes.addAll(campaignFlushes);
-            int total = campaign.size();
-            note("PostgreSQL stopped with " + answered(campaign) + "/" + total + " answered");
+            campaign.submit(pool, half, campaign.first.size());
+            int total = campaign.requests.size();
+            note("PostgreSQL stopped with " + campaign.answered() + "/" + total + " answered");
 
             // ---- nothing written to tape, nothing acknowledged, while it is down; A and B report it
             List<String> library = LibraryActivity.settled(() -> LibraryActivity.writes(simlib), SETTLE_MILLIS,
                     REPORT_LIMIT_MILLIS);
-            long acknowledged = completed(campaignFlushes);
+            long acknowledged = campaign.flushesAcknowledged();
             long reported = 0;
             boolean standbySaw = false;
             int samples = 0;
             while (reported == 0 || !standbySaw || System.nanoTime() - reported < OUTAGE_MILLIS * 1_000_000) {
                 assertEquals(library, LibraryActivity.writes(simlib), "a tape write started or ended while the "
                         + "catalog was down");
-                assertEquals(acknowledged, completed(campaignFlushes), "a flush was acknowledged while the catalog "
-                        + "was down");
+                assertEquals(acknowledged, campaign.flushesAcknowledged(), "a flush was acknowledged while the "
+                        + "catalog was down");
                 samples++;
                 if (reported == 0) {
                     JsonNode s = a.control("status", List.of());
@@ -173,47 +145,26 @@ class CatalogRestartTest {
             assertEquals(503, Net.get(portA, "/ready").statusCode());
             assertTrue(Net.get(portA, "/metrics").body().contains("tapeq_catalog_connected 0.0"),
                     "tapeq_catalog_connected 0 while the catalog is down");
-            assertTrue(acknowledged < campaignFlushes.size(), "no flush was left waiting for the catalog: the "
-                    + "outage came too late to show anything");
+            assertTrue(acknowledged < campaign.campaignFlushes.size(), "no flush was left waiting for the catalog: "
+                    + "the outage came too late to show anything");
             int tapeFilesWhileDown = LibraryActivity.tapeFiles(simlib);
             assertTrue(a.isAlive() && b.isAlive(), "a daemon exited during the outage; see " + a.log() + ", "
                     + b.log());
             note(samples + " looks during the outage: the library unchanged, " + acknowledged + "/"
-                    + campaignFlushes.size() + " campaign flushes acknowledged");
+                    + campaign.campaignFlushes.size() + " campaign flushes acknowledged");
 
             // ---- back on the same port and data directory
             pg.start();
             note("PostgreSQL started again " + (System.nanoTime() - stopped) / 1_000_000 + " ms after the stop");
-            Pool.awaitAll(campaign, PHASE_SECONDS);
-            for (EmulatedRequest<?> r : campaign) {
-                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
-            }
-            for (TestFile f : first) {
-                assertArrayEquals(f.content(), Files.readAllBytes(pool.emulator.replicaPath(f.pnfsId())),
-                        "staged bytes of " + f);
-            }
-            Map<String, EmulatedFlushRequest> flushOf = new HashMap<>();
-            flushes.forEach(r -> flushOf.put(r.getFileAttributes().getPnfsId().toString(), r));
-            for (TestFile f : files) {
-                Outcome o = flushOf.get(f.pnfsid()).outcome();
-                assertEquals(Set.of(Pool.flushUri(f)), o.result(), "flush of " + f + ": " + o);
-            }
+            campaign.assertCampaignCompleted(pool);
             assertTrue(LibraryActivity.tapeFiles(simlib) > tapeFilesWhileDown, "the held flushes were not "
                     + "written after the outage");
-            assertEquals(List.of(), pool.emulator.violations(), "SPI violations (a second completion is one)");
-            assertEquals(flushes.size() + first.size(), pool.emulator.completedCount(),
-                    "every request completed once");
-            assertEquals(0, pool.emulator.failedCount());
+            campaign.assertEachCompletedOnce(pool, 0);
         }
 
         // ---- the catalog holds every acknowledged flush; the site did not move; both reconnected
+        campaign.assertCatalogHoldsEveryFile(url);
         try (JdbcCatalog catalog = JdbcCatalog.open(url)) {
-            for (TestFile f : files) {
-                FileRecord r = catalog.file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " flushed and "
-                        + "acknowledged, but not in the catalog"));
-                assertEquals(f.size(), r.size(), f.toString());
-                assertEquals("adler32:" + f.adler32(), r.checksum(), f.toString());
-            }
             SiteLease lease = catalog.lease(SITE).orElseThrow();
             assertEquals(1, lease.epoch(), "the site changed hands: " + lease);
         }
@@ -225,33 +176,9 @@ class CatalogRestartTest {
         assertTrue(log.contains("Catalog reachable again after "), "A's log names the catalog's return");
     }
 
-    /** Stages of {@code stage} and flushes of {@code flush}, five of each at a time. */
-    private static void submit(Pool pool, List<TestFile> stage, List<TestFile> flush, List<EmulatedRequest<?>> all,
-                               List<EmulatedFlushRequest> flushes) throws Exception {
-        for (int i = 0; i < stage.size(); i += 5) {
-            all.addAll(pool.stage(stage.subList(i, Math.min(stage.size(), i + 5))));
-            List<EmulatedFlushRequest> fl = pool.flush(flush.subList(i, Math.min(flush.size(), i + 5)));
-            flushes.addAll(fl);
-            all.addAll(fl);
-            Thread.sleep(100);
-        }
-    }
-
     private static void awaitStandbyOfA(DaemonProcess b) throws InterruptedException {
-        JsonNode s = Poll.value("B reports itself a standby of A", Duration.ofSeconds(60), () -> {
-            JsonNode st = b.control("status", List.of());
-            return st != null && st.path("site").path("waiting").asText().contains("lease held by")
-                    && st.path("site").path("waiting").asText().contains("(epoch 1)") ? st : null;
-        });
+        JsonNode s = SiteCampaign.awaitStandby(b, "lease held by", "(epoch 1)");
         assertEquals("standby", s.path("site").path("role").asText());
-    }
-
-    private static int answered(List<? extends EmulatedRequest<?>> requests) {
-        return (int) requests.stream().filter(r -> r.outcome() != null).count();
-    }
-
-    private static long completed(List<? extends EmulatedRequest<?>> requests) {
-        return requests.stream().filter(r -> r.outcome() != null && r.outcome().isCompleted()).count();
     }
 
     private static void note(String s) {

@@ -12,11 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
@@ -25,14 +22,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.poolemulator.EmulatedFlushRequest;
-import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
 import org.tapeq.testing.support.Poll;
-import org.tapeq.poolemulator.Outcome;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
-import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.testing.postgres.TestSchema;
 
 /**
@@ -84,12 +77,8 @@ class FailoverTest {
     }
 
     private Site host(String name, int httpPort) throws IOException {
-        return new Site(tmp, name).drives(2).cartridges(4).speed(100).http("127.0.0.1:" + httpPort)
-                .catalog(String.join("\n",
-                        "  url: \"" + schema.url() + "\"",
-                        "  site: " + SITE,
-                        "  leaseTimeout: " + LEASE_TIMEOUT_MILLIS / 1000 + "s",
-                        "  standby: true"));
+        return SiteCampaign.host(tmp, name, schema.url(), SITE, LEASE_TIMEOUT_MILLIS).speed(100)
+                .http("127.0.0.1:" + httpPort);
     }
 
     @Test
@@ -110,9 +99,7 @@ class FailoverTest {
                 + "the takeover is the dead holder of this host's, not the lapse");
         DaemonProcess b = new DaemonProcess(siteB);
         open.add(b);
-        List<TestFile> files = TestFile.generate(random, FILES, 4, 1, 2_000_000);
-        List<TestFile> first = files.subList(0, FILES / 2);
-        List<TestFile> second = files.subList(FILES / 2, FILES);
+        SiteCampaign campaign = new SiteCampaign(random, FILES, PHASE_SECONDS);
 
         // ---- A active, B standby
         a.start();
@@ -122,10 +109,8 @@ class FailoverTest {
         b.start();
         SiteLease leaseA = leaseRow();
         String heldByA = "standby, lease held by " + leaseA.host() + " pid " + leaseA.pid() + " (epoch 1)";
-        JsonNode standby = Poll.value("B reports itself a standby of A", Duration.ofSeconds(60), () -> {
-            JsonNode s = b.control("status", List.of());
-            return s != null && heldByA.equals(s.path("site").path("waiting").asText()) ? s : null;
-        });
+        JsonNode standby = SiteCampaign.awaitStandby(b, heldByA);
+        assertEquals(heldByA, standby.path("site").path("waiting").asText());
         assertEquals("standby", standby.path("site").path("role").asText());
         assertTrue(standby.path("scheduler").isNull() || standby.path("scheduler").isMissingNode(),
                 "a standby runs no scheduler: " + standby.path("scheduler"));
@@ -139,33 +124,16 @@ class FailoverTest {
 
         try (Pool pool = Pool.start(siteA)) {
             // ---- A flushes the first half
-            List<EmulatedFlushRequest> flushes = new ArrayList<>(pool.flush(first));
-            Pool.awaitAll(flushes, PHASE_SECONDS);
-            note("first " + first.size() + " flushes answered by A");
-            for (TestFile f : first) {
-                pool.dropReplica(f);
-            }
+            campaign.flushFirstHalf(pool);
+            note("first " + campaign.first.size() + " flushes answered by A");
 
             // ---- stages of the first half and flushes of the second, in batches; A is killed in the middle
-            List<EmulatedRequest<?>> campaign = new ArrayList<>();
-            Map<String, EmulatedStageRequest> stageOf = new HashMap<>();
-            for (int i = 0; i < first.size(); i += 5) {
-                List<TestFile> stage = first.subList(i, Math.min(first.size(), i + 5));
-                List<EmulatedStageRequest> s = pool.stage(stage);
-                for (int k = 0; k < stage.size(); k++) {
-                    stageOf.put(stage.get(k).pnfsid(), s.get(k));
-                }
-                campaign.addAll(s);
-                List<EmulatedFlushRequest> fl = pool.flush(second.subList(i, Math.min(second.size(), i + 5)));
-                flushes.addAll(fl);
-                campaign.addAll(fl);
-                Thread.sleep(100);
-            }
-            int total = campaign.size();
+            campaign.submitAll(pool);
+            int total = campaign.requests.size();
             Poll.until("A has answered a sixth of the campaign", Duration.ofSeconds(PHASE_SECONDS),
-                    () -> answered(campaign) >= total / 6);
+                    () -> campaign.answered() >= total / 6);
             long aPid = a.pid();
-            int answeredByA = answered(campaign);
+            int answeredByA = campaign.answered();
             a.kill();
             long killed = System.nanoTime();
             note("SIGKILL A (pid " + aPid + ") with " + answeredByA + "/" + total + " answered");
@@ -191,46 +159,27 @@ class FailoverTest {
 
             // ---- A comes back: a standby of B
             a.start();
-            JsonNode back = Poll.value("A, restarted, reports itself a standby of B", Duration.ofSeconds(60), () -> {
-                JsonNode s = a.control("status", List.of());
-                return s != null && s.path("site").path("waiting").asText().contains("pid " + b.pid()) ? s : null;
-            });
+            JsonNode back = SiteCampaign.awaitStandby(a, "pid " + b.pid());
             assertEquals("standby", back.path("site").path("role").asText());
             assertEquals(503, Net.get(portA, "/ready").statusCode());
 
             // ---- B completes every request exactly once
-            Pool.awaitAll(campaign, PHASE_SECONDS);
+            campaign.assertCampaignCompleted(pool);
             note("campaign answered at +" + elapsedMillis() + " ms");
-            for (EmulatedRequest<?> r : campaign) {
-                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
+
+            // ---- every file staged back through B
+            for (TestFile f : campaign.second) {
+                pool.dropReplica(f);
             }
-            for (TestFile f : first) {
+            List<EmulatedStageRequest> stages = pool.stage(campaign.second);
+            Pool.awaitAll(stages, PHASE_SECONDS);
+            for (int i = 0; i < stages.size(); i++) {
+                TestFile f = campaign.second.get(i);
+                assertTrue(stages.get(i).outcome().isCompleted(), f + ": " + stages.get(i).outcome());
                 assertArrayEquals(f.content(), Files.readAllBytes(pool.emulator.replicaPath(f.pnfsId())),
                         "staged bytes of " + f);
             }
-            Map<String, EmulatedFlushRequest> flushOf = new HashMap<>();
-            flushes.forEach(r -> flushOf.put(r.getFileAttributes().getPnfsId().toString(), r));
-            for (TestFile f : files) {
-                Outcome o = flushOf.get(f.pnfsid()).outcome();
-                assertTrue(o.isCompleted(), "flush of " + f + ": " + o);
-                assertEquals(Set.of(Pool.flushUri(f)), o.result(), f.toString());
-            }
-
-            // ---- every file staged back through B
-            for (TestFile f : second) {
-                pool.dropReplica(f);
-            }
-            List<EmulatedStageRequest> stages = pool.stage(second);
-            Pool.awaitAll(stages, PHASE_SECONDS);
-            for (int i = 0; i < second.size(); i++) {
-                assertTrue(stages.get(i).outcome().isCompleted(), second.get(i) + ": " + stages.get(i).outcome());
-                assertArrayEquals(second.get(i).content(), Files.readAllBytes(pool.emulator.replicaPath(
-                        second.get(i).pnfsId())), "staged bytes of " + second.get(i));
-            }
-            assertEquals(List.of(), pool.emulator.violations(), "SPI violations (a second completion is one)");
-            assertEquals(flushes.size() + stageOf.size() + stages.size(), pool.emulator.completedCount(),
-                    "every request completed once");
-            assertEquals(0, pool.emulator.failedCount());
+            campaign.assertEachCompletedOnce(pool, stages.size());
         }
 
         // ---- A stayed a standby all along; the catalog holds each file once, from epoch 2 on B's lease
@@ -239,17 +188,7 @@ class FailoverTest {
         SiteLease lease = leaseRow();
         assertEquals(2, lease.epoch());
         assertEquals(b.pid(), lease.pid());
-        try (JdbcCatalog catalog = JdbcCatalog.open(schema.url())) {
-            for (TestFile f : files) {
-                FileRecord r = catalog.file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " flushed and "
-                        + "acknowledged, but not in the catalog"));
-                assertEquals(f.size(), r.size(), f.toString());
-                assertEquals("adler32:" + f.adler32(), r.checksum(), f.toString());
-            }
-            Map<String, Integer> seen = new HashMap<>();
-            catalog.forEachFile(r -> seen.merge(r.pnfsid(), 1, Integer::sum));
-            assertEquals(files.size(), seen.size(), "the catalog holds exactly the files flushed");
-        }
+        campaign.assertCatalogHoldsEveryFile(schema.url());
         // Only the holder opened the library: A's restart log has no library start, B's none before its takeover.
         assertLibraryOpenedOnlyAfterTheLease(b.log());
         String restarted = Files.readString(a.log());
@@ -283,10 +222,6 @@ class FailoverTest {
         assertTrue(took >= 0 && opened > took, "B's log: the takeover (at " + took + ") before the library was "
                 + "opened (at " + opened + ")");
         assertEquals(opened, text.lastIndexOf(LIBRARY_OPENED), "B opened the library more than once");
-    }
-
-    private static int answered(List<? extends EmulatedRequest<?>> requests) {
-        return (int) requests.stream().filter(r -> r.outcome() != null).count();
     }
 
     private long elapsedMillis() {

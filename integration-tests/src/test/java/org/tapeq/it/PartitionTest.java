@@ -1,6 +1,5 @@
 package org.tapeq.it;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -12,11 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
@@ -24,12 +20,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
-import org.tapeq.poolemulator.EmulatedFlushRequest;
-import org.tapeq.poolemulator.EmulatedRequest;
-import org.tapeq.poolemulator.Outcome;
 import org.tapeq.scheduler.catalog.SiteLease;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
-import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.testing.support.Poll;
 
 /**
@@ -90,12 +82,8 @@ class PartitionTest {
     /** A daemon host of the site reaching the catalog at {@code pgAddress} and the mover at {@code moverAddress}. */
     private Site host(String name, String pgAddress, int pgPort, String moverAddress, int moverPort)
             throws Exception {
-        return new Site(tmp, name).drives(2).cartridges(4).speed(500)
-                .catalog(String.join("\n",
-                        "  url: \"jdbc:postgresql://" + pgAddress + ":" + pgPort + "/postgres?user=postgres\"",
-                        "  site: " + SITE,
-                        "  leaseTimeout: " + LEASE_TIMEOUT_MILLIS / 1000 + "s",
-                        "  standby: true"))
+        return SiteCampaign.host(tmp, name, "jdbc:postgresql://" + pgAddress + ":" + pgPort
+                        + "/postgres?user=postgres", SITE, LEASE_TIMEOUT_MILLIS).speed(500)
                 .extraYaml(String.join("\n",
                         "movers:",
                         "  probeInterval: 1s",
@@ -152,44 +140,25 @@ class PartitionTest {
         open.add(b);
         String url = "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres?user=postgres";
         Path simlib = tmp.resolve("simlib");
-        List<TestFile> files = TestFile.generate(new Random(1516), FILES, 4, 1, 2_000_000);
-        List<TestFile> first = files.subList(0, FILES / 2);
-        List<TestFile> second = files.subList(FILES / 2, FILES);
+        SiteCampaign campaign = new SiteCampaign(new Random(1516), FILES, PHASE_SECONDS);
 
         a.start();
         a.awaitStatus(Duration.ofSeconds(90));
         a.labelAll();
         b.start();
-        Poll.until("B reports itself a standby of A", Duration.ofSeconds(60), () -> {
-            JsonNode s = b.control("status", List.of());
-            return s != null && s.path("site").path("waiting").asText().contains("(epoch 1)");
-        });
+        SiteCampaign.awaitStandby(b, "(epoch 1)");
 
         try (Pool pool = Pool.start(siteA)) {
-            List<EmulatedFlushRequest> flushes = new ArrayList<>(pool.flush(first));
-            Pool.awaitAll(flushes, PHASE_SECONDS);
-            for (EmulatedFlushRequest r : flushes) {
-                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
-            }
-            for (TestFile f : first) {
-                pool.dropReplica(f);
-            }
+            campaign.flushFirstHalf(pool);
 
             // ---- stages of the first half and flushes of the second, in batches; A is cut off in the middle
-            List<EmulatedRequest<?>> campaign = new ArrayList<>();
-            for (int i = 0; i < first.size(); i += 5) {
-                campaign.addAll(pool.stage(first.subList(i, Math.min(first.size(), i + 5))));
-                List<EmulatedFlushRequest> fl = pool.flush(second.subList(i, Math.min(second.size(), i + 5)));
-                flushes.addAll(fl);
-                campaign.addAll(fl);
-                Thread.sleep(100);
-            }
-            int total = campaign.size();
+            campaign.submitAll(pool);
+            int total = campaign.requests.size();
             Poll.until("A has answered a sixth of the campaign", Duration.ofSeconds(PHASE_SECONDS),
-                    () -> answered(campaign) >= total / 6);
+                    () -> campaign.answered() >= total / 6);
             net.down(CATALOG_LINK);
             long cut = System.nanoTime();
-            note("A's link to the catalog down with " + answered(campaign) + "/" + total + " answered");
+            note("A's link to the catalog down with " + campaign.answered() + "/" + total + " answered");
 
             // ---- A steps down; from then on, until B holds the site, nothing moves in the library or the answers
             Poll.until("A steps down (see " + a.log() + ")", Duration.ofMillis(LEASE_TIMEOUT_MILLIS + 5_000),
@@ -207,7 +176,7 @@ class PartitionTest {
             note("A's commands in the library ended " + (System.nanoTime() - steppedDown) / 1_000_000 + " ms after "
                     + "it stepped down; " + hold.path("waiting").asInt() + " command(s) and answer(s) wait");
             List<String> library = LibraryActivity.writesAndMounts(simlib);
-            int answeredHeld = answered(campaign);
+            int answeredHeld = campaign.answered();
             int samples = 0;
             JsonNode active = null;
             while (active == null) {
@@ -218,7 +187,7 @@ class PartitionTest {
                 }
                 assertEquals(library, LibraryActivity.writesAndMounts(simlib), "the library moved after A stepped "
                         + "down and before B held the site");
-                assertEquals(answeredHeld, answered(campaign), "a request was answered after A stepped down and "
+                assertEquals(answeredHeld, campaign.answered(), "a request was answered after A stepped down and "
                         + "before B held the site");
                 samples++;
                 assertTrue(System.nanoTime() - cut < (LEASE_TIMEOUT_MILLIS + TAKEOVER_MARGIN_MILLIS) * 1_000_000,
@@ -241,42 +210,18 @@ class PartitionTest {
             assertTrue(logA.contains("Deposed: site lease not renewed"), "A's log says it took itself as deposed");
             Poll.until("B answers a request by itself (not restarted; see " + b.log() + ")",
                     Duration.ofNanos(cut + (LEASE_TIMEOUT_MILLIS + TAKEOVER_MARGIN_MILLIS) * 1_000_000
-                            - System.nanoTime()), () -> answered(campaign) > answeredHeld);
+                            - System.nanoTime()), () -> campaign.answered() > answeredHeld);
             note("B answered again " + (System.nanoTime() - cut) / 1_000_000 + " ms after the cut");
             assertEquals(null, b.awaitExit(Duration.ZERO), "B's start failed; see " + b.log());
             net.up(CATALOG_LINK);
 
             // ---- B completes every request exactly once
-            Pool.awaitAll(campaign, PHASE_SECONDS);
-            for (EmulatedRequest<?> r : campaign) {
-                assertTrue(r.outcome().isCompleted(), r + ": " + r.outcome());
-            }
-            for (TestFile f : first) {
-                assertArrayEquals(f.content(), Files.readAllBytes(pool.emulator.replicaPath(f.pnfsId())),
-                        "staged bytes of " + f);
-            }
-            Map<String, EmulatedFlushRequest> flushOf = new HashMap<>();
-            flushes.forEach(r -> flushOf.put(r.getFileAttributes().getPnfsId().toString(), r));
-            for (TestFile f : files) {
-                Outcome o = flushOf.get(f.pnfsid()).outcome();
-                assertEquals(Set.of(Pool.flushUri(f)), o.result(), "flush of " + f + ": " + o);
-            }
-            assertEquals(List.of(), pool.emulator.violations(), "SPI violations (a second completion is one)");
-            assertEquals(flushes.size() + first.size(), pool.emulator.completedCount(),
-                    "every request completed once");
-            assertEquals(0, pool.emulator.failedCount());
+            campaign.assertCampaignCompleted(pool);
+            campaign.assertEachCompletedOnce(pool, 0);
         }
 
+        campaign.assertCatalogHoldsEveryFile(url);
         try (JdbcCatalog catalog = JdbcCatalog.open(url)) {
-            Map<String, Integer> seen = new HashMap<>();
-            catalog.forEachFile(r -> seen.merge(r.pnfsid(), 1, Integer::sum));
-            assertEquals(files.size(), seen.size(), "the catalog holds exactly the files flushed");
-            for (TestFile f : files) {
-                FileRecord r = catalog.file(f.pnfsid()).orElseThrow(() -> new AssertionError(f + " flushed and "
-                        + "acknowledged, but not in the catalog"));
-                assertEquals(f.size(), r.size(), f.toString());
-                assertEquals("adler32:" + f.adler32(), r.checksum(), f.toString());
-            }
             SiteLease lease = catalog.lease(SITE).orElseThrow();
             assertTrue(lease.epoch() >= 2, lease.toString());
             assertEquals(b.pid(), lease.pid(), "B holds the site: " + lease);
@@ -290,10 +235,6 @@ class PartitionTest {
         } catch (java.io.IOException e) {
             return false;
         }
-    }
-
-    private static int answered(List<? extends EmulatedRequest<?>> requests) {
-        return (int) requests.stream().filter(r -> r.outcome() != null).count();
     }
 
     private static void note(String s) {
