@@ -2,7 +2,6 @@ package org.tapeq.daemon;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -10,12 +9,9 @@ import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.TapeFault;
-import org.tapeq.scheduler.tape.ByteSink;
-import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
-import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -27,19 +23,18 @@ import org.tapeq.scheduler.time.EventLoop;
  * cartridge is in or being moved into. It counts double mounts, loads the robot did of a cartridge the ledger had
  * in another drive, and double mount requests, mounts asked of a cartridge another drive holds or is being loaded
  * with (whoever asked lost track of it; a real robot, like the simulated one, refuses it). Passes every call on
- * to the library it stands in front of.
+ * to the library it stands in front of ({@link ForwardingLibrary}).
  *
  * <p>Design notes. Its maps are owned by the library's loop, on which every call and every completion runs
  * (TapeLibrary's contract); the counters are volatile for readers on other threads. A cartridge counts as placed
  * from the mount's request on (the robot is taking it) until its unmount succeeds; a failed mount places it
  * nowhere, a failed unmount leaves it in the drive, as the simulated library does.
  */
-public final class MountLedger implements TapeLibrary {
+public final class MountLedger extends ForwardingLibrary {
 
     private static final Logger LOG = LoggerFactory.getLogger(MountLedger.class);
     private static final long INVENTORY_WAIT_SECONDS = 60;
 
-    private final TapeLibrary library;
     /** The drive each cartridge is in (loaded and not unloaded since); loop only. */
     private final Map<String, String> driveOf = new HashMap<>();
     /** The cartridge each drive holds; loop only. */
@@ -53,7 +48,7 @@ public final class MountLedger implements TapeLibrary {
     private volatile long doubleMountRequests;
 
     private MountLedger(TapeLibrary library) {
-        this.library = library;
+        super(library);
     }
 
     /** A ledger in front of {@code library}, starting from its inventory (read on {@code loop}, waited for). */
@@ -121,7 +116,7 @@ public final class MountLedger implements TapeLibrary {
                     barcode, drive, other);
         }
         loadingInto.put(barcode, drive);
-        library.mount(drive, barcode, new Completion<>() {
+        delegate().mount(drive, barcode, new Completion<>() {
             @Override
             public void succeeded(Void value) {
                 mounts++;
@@ -151,7 +146,7 @@ public final class MountLedger implements TapeLibrary {
 
     @Override
     public void unmount(String drive, Completion<Void> done) {
-        library.unmount(drive, new Completion<>() {
+        delegate().unmount(drive, new Completion<>() {
             @Override
             public void succeeded(Void value) {
                 String barcode = heldBy.remove(drive);
@@ -169,34 +164,9 @@ public final class MountLedger implements TapeLibrary {
     }
 
     @Override
-    public int blockSize() {
-        return library.blockSize();
-    }
-
-    @Override
-    public void inventory(Completion<Inventory> done) {
-        library.inventory(done);
-    }
-
-    @Override
-    public void locate(String drive, long block, Completion<Void> done) {
-        library.locate(drive, block, done);
-    }
-
-    @Override
-    public void locateFile(String drive, int fileNumber, Completion<Long> done) {
-        library.locateFile(drive, fileNumber, done);
-    }
-
-    @Override
-    public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
-        library.read(drive, skipBytes, length, sink, done);
-    }
-
-    @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
         String barcode = heldBy.get(drive);
-        library.append(drive, source, new Completion<>() {
+        delegate().append(drive, source, new Completion<>() {
             @Override
             public void succeeded(WrittenFile value) {
                 if (barcode != null) {
@@ -215,40 +185,5 @@ public final class MountLedger implements TapeLibrary {
     /** Tape files appended (labels left out) per cartridge since the ledger started; a copy, any thread. */
     public Map<String, Long> filesWritten() {
         return Map.copyOf(filesWritten);
-    }
-
-    @Override
-    public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
-        library.writeLabel(drive, label, done);
-    }
-
-    @Override
-    public Optional<CartridgeCapacity> capacity(String drive) {
-        return library.capacity(drive);
-    }
-
-    @Override
-    public Optional<long[]> wrapEnds(String drive) {
-        return library.wrapEnds(drive);
-    }
-
-    @Override
-    public Optional<DriveType> driveType(String drive) {
-        return library.driveType(drive);
-    }
-
-    @Override
-    public int accessOrderLimit(String drive) {
-        return library.accessOrderLimit(drive);
-    }
-
-    @Override
-    public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
-        library.recommendAccessOrder(drive, starts, ends, done);
-    }
-
-    @Override
-    public void alerts(DriveAlerts alerts) {
-        library.alerts(alerts);
     }
 }

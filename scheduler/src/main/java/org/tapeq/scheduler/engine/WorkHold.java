@@ -1,7 +1,6 @@
 package org.tapeq.scheduler.engine;
 
 import java.util.ArrayDeque;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.function.Consumer;
 
@@ -11,10 +10,8 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
-import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
-import org.tapeq.scheduler.tape.DriveAlerts;
-import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -176,19 +173,12 @@ final class WorkHold {
                 () -> listener.completed(request, outcome));
     }
 
-    /** The library, behind this hold (its inventory, static facts and drive alerts are not held: they move nothing). */
+    /**
+     * The library, behind this hold: its commands wait while held; its inventory, static facts and drive alerts
+     * are passed on at once ({@link ForwardingLibrary}): they move nothing.
+     */
     TapeLibrary library(TapeLibrary library) {
-        return new TapeLibrary() {
-            @Override
-            public int blockSize() {
-                return library.blockSize();
-            }
-
-            @Override
-            public void inventory(Completion<Inventory> done) {
-                library.inventory(done);
-            }
-
+        return new ForwardingLibrary(library) {
             @Override
             public void mount(String drive, String barcode, Completion<Void> done) {
                 pass("mount of " + barcode + " in " + drive, done, d -> library.mount(drive, barcode, d));
@@ -226,39 +216,9 @@ final class WorkHold {
             }
 
             @Override
-            public Optional<CartridgeCapacity> capacity(String drive) {
-                return library.capacity(drive);
-            }
-
-            @Override
-            public Optional<long[]> wrapEnds(String drive) {
-                return library.wrapEnds(drive);
-            }
-
-            @Override
-            public int accessOrderLimit(String drive) {
-                return library.accessOrderLimit(drive);
-            }
-
-            @Override
-            public Optional<org.tapeq.scheduler.model.DriveType> driveType(String drive) {
-                return library.driveType(drive);
-            }
-
-            @Override
             public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
                 pass("recommended access order in " + drive, done,
                         d -> library.recommendAccessOrder(drive, starts, ends, d));
-            }
-
-            @Override
-            public void alerts(DriveAlerts alerts) {
-                library.alerts(alerts);
-            }
-
-            @Override
-            public String toString() {
-                return library.toString();
             }
         };
     }

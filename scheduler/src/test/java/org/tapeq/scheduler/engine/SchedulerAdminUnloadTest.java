@@ -18,6 +18,7 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 
 /** An administrative task whose drive cannot give back the cartridge it holds fails instead of waiting forever. */
 class SchedulerAdminUnloadTest {

@@ -31,6 +31,7 @@ import org.tapeq.scheduler.policy.MountPolicy;
 import org.tapeq.scheduler.policy.QueueView;
 import org.tapeq.scheduler.policy.ReadOrder;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.sim.PhysicsProfile;
 

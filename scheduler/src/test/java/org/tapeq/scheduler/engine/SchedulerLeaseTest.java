@@ -16,6 +16,7 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.TapeLibrary;
 
 /** The hold of a daemon that stepped down because its site lease may have lapsed. */

@@ -14,6 +14,7 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 
 /** A command the drive's mover refuses (fenced: another epoch, site or token) counts no drive error. */
 class SchedulerRefusalTest {

@@ -25,6 +25,7 @@ import org.tapeq.scheduler.engine.lifecycle.RelabelReport;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
 

@@ -32,6 +32,7 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 
 /** Cartridge repack as background work, on the simulated library (real bytes) in virtual time. */
 class SchedulerRepackTest {

@@ -18,6 +18,7 @@ import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.StageRequest;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 
 /**
  * A drive switching cartridges whose unload fails gives the cartridge it reserved back to dispatch: when the

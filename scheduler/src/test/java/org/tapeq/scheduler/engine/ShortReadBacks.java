@@ -6,6 +6,7 @@ import java.util.function.LongUnaryOperator;
 
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.WrittenFile;
