@@ -1,23 +1,21 @@
 package org.tapeq.it;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.testing.support.Poll;
+import org.tapeq.tools.demo.HostProcess;
 
 /**
- * The real daemon as a separate JVM, started the way the launcher starts it
- * ({@code java -cp ... org.tapeq.daemon.cli.TapeqCommand daemon -c tapeq.yaml}) with this JVM's class path and
- * java binary, so that it can be killed with SIGKILL. Its output is appended to the site's log ({@link Site#log()}).
+ * The real daemon as a separate JVM ({@link HostProcess}: started as the launcher starts it, with this JVM's class
+ * path and java binary), so that it can be killed with SIGKILL, and what the tests ask of it through its control
+ * socket. Its output is appended to the site's log ({@link Site#log()}).
  */
 final class DaemonProcess implements AutoCloseable {
 
@@ -29,10 +27,10 @@ final class DaemonProcess implements AutoCloseable {
     private final String subcommand;
     /** The network namespace it runs in ({@link #inNetworkNamespace}), or null. */
     private String netns;
-    private Process process;
-    private int starts;
     /** Whether the daemon runs in a pid namespace of its own ({@link #ownPidNamespace}). */
     private boolean ownPidNamespace;
+    /** Made at the first start, once the namespaces are known. */
+    private HostProcess process;
 
     DaemonProcess(Site site) throws IOException {
         this(site, site.writeConfig(), site.log(), "daemon");
@@ -68,16 +66,7 @@ final class DaemonProcess implements AutoCloseable {
      * allowed with a {@code /proc} to mount).
      */
     static boolean pidNamespacesAvailable() {
-        try {
-            Process p = new ProcessBuilder("unshare", "--pid", "--fork", "--mount-proc", "true")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return HostProcess.pidNamespacesAvailable();
     }
 
     /**
@@ -93,68 +82,32 @@ final class DaemonProcess implements AutoCloseable {
 
     /** Starts a new daemon JVM; does not wait for it to be ready. */
     void start() throws IOException {
-        if (process != null && process.isAlive()) {
-            throw new IllegalStateException("the daemon is already running (pid " + process.pid() + ")");
+        if (process == null) {
+            process = new HostProcess(subcommand, List.of(subcommand, "-c", config.toString()), log, ownPidNamespace)
+                    .jvmOption("-Dtapeq.log.level=" + System.getProperty("tapeq.it.daemon.log.level", "INFO"));
+            if (netns != null) {
+                process.inNetworkNamespace(netns);
+            }
         }
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>();
-        if (netns != null) {
-            command.addAll(List.of("ip", "netns", "exec", netns));
-        }
-        if (ownPidNamespace) {
-            command.addAll(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"));
-        }
-        command.addAll(List.of(java,
-                "-cp", System.getProperty("java.class.path"),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dtapeq.log.level=" + System.getProperty("tapeq.it.daemon.log.level", "INFO"),
-                "org.tapeq.daemon.cli.TapeqCommand", subcommand, "-c", config.toString()));
-        starts++;
-        Files.writeString(log, "==== start " + starts + " ====\n", StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        process.start();
     }
 
     long pid() {
-        return daemonProcess().pid();
-    }
-
-    /** The daemon's JVM: the process started, or in a pid namespace of its own the child of {@code unshare}. */
-    private ProcessHandle daemonProcess() {
-        if (!ownPidNamespace) {
-            return process.toHandle();
-        }
-        try {
-            return Poll.value("the daemon's JVM under unshare", Duration.ofSeconds(10),
-                    () -> process.toHandle().children().findFirst().orElse(null));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return process.pid();
     }
 
     boolean isAlive() {
-        return process != null && process.isAlive();
+        return process != null && process.alive();
     }
 
     /** Waits up to {@code timeout} for the process to end by itself: its exit status, or null if it still runs. */
     Integer awaitExit(Duration timeout) throws InterruptedException {
-        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+        return process.awaitExit(timeout);
     }
 
     /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux), then waits for the process to be gone. */
     void kill() throws InterruptedException, IOException {
-        if (ownPidNamespace && process.isAlive()) {
-            daemonProcess().destroyForcibly(); // unshare (--kill-child) goes with it
-        }
-        process.destroyForcibly();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the daemon (pid " + process.pid() + ") survived SIGKILL");
-        }
-        Files.writeString(log, "==== killed with SIGKILL (pid " + process.pid() + ", exit " + process.exitValue()
-                + ") ====\n", StandardOpenOption.APPEND);
+        process.kill();
     }
 
     /** SIGTERM: the daemon's shutdown hook closes it; returns its exit code. */
@@ -162,16 +115,11 @@ final class DaemonProcess implements AutoCloseable {
         if (process == null) {
             return 0;
         }
-        if (ownPidNamespace && process.isAlive()) {
-            daemonProcess().destroy(); // unshare does not pass SIGTERM on; it exits with its child's status
-        } else {
-            process.destroy();
+        Integer exit = process.stop();
+        if (exit == null) {
+            throw new IllegalStateException("the daemon did not stop within a minute of SIGTERM; killed");
         }
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            kill();
-            throw new IllegalStateException("the daemon did not stop within 60 s of SIGTERM; killed");
-        }
-        return process.exitValue();
+        return exit;
     }
 
     /** Calls the control socket; null while the daemon is not (yet) answering. */
@@ -191,7 +139,7 @@ final class DaemonProcess implements AutoCloseable {
         return Poll.value("the daemon answers on " + site.controlSocket() + " with its scheduler up (see " + log
                 + ")", timeout, () -> {
             if (!isAlive()) {
-                throw new IllegalStateException("the daemon exited with " + process.exitValue() + "; see " + log);
+                throw new IllegalStateException("the daemon exited with " + awaitExit(Duration.ZERO) + "; see " + log);
             }
             JsonNode status = control("status", List.of());
             return status == null || status.path("scheduler").isMissingNode() || status.path("scheduler").isNull()
@@ -225,13 +173,8 @@ final class DaemonProcess implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        if (isAlive()) {
-            try {
-                kill();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while killing the daemon", e);
-            }
+        if (process != null) {
+            process.close();
         }
     }
 }

@@ -4,37 +4,64 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One process of a demo "host": {@code tapeq daemon}, {@code tapeq mover} or {@code tapeq sim-library} as a JVM of
- * its own (this JVM's java and class path), its output appended to a log file. Where the kernel allows it (root,
- * or user namespaces), it runs in a pid namespace of its own ({@code unshare --pid}), as on another host: a standby
- * cannot see that the active daemon died and waits its site lease out, as it would across machines.
+ * One tapeq process as a JVM of its own, as on a host of its own: {@code tapeq daemon}, {@code tapeq mover} or
+ * {@code tapeq sim-library} started the way the launcher starts it ({@code java -cp ... TapeqCommand <args>}) with
+ * this JVM's java binary and class path, its output appended to a log file with a line at each start and kill.
+ * The demo of several hosts and the integration tests that kill daemons start their processes with it.
+ *
+ * <p>It can run in a pid namespace of its own ({@code unshare --pid}; root, or user namespaces allowed), as on
+ * another host: a standby cannot see that the active daemon died and waits its site lease out, as it would across
+ * machines; and in a network namespace ({@code ip netns exec}, which executes the command in place).
  */
-final class HostProcess implements AutoCloseable {
+public final class HostProcess implements AutoCloseable {
 
     private static final long STOP_WAIT_SECONDS = 60;
+    private static final long KILL_WAIT_SECONDS = 30;
+    /** How long the JVM under {@code unshare} may take to appear as its child. */
+    private static final long CHILD_WAIT_MILLIS = 10_000;
 
     private final String name;
     private final List<String> args;
     private final Path log;
     private final boolean ownPidNamespace;
+    private final List<String> jvmOptions = new ArrayList<>();
+    /** The network namespace it runs in, or null. */
+    private String netns;
     private Process process;
     private int starts;
 
-    HostProcess(String name, List<String> args, Path log, boolean ownPidNamespace) {
+    /**
+     * @param args            the launcher's arguments ({@code daemon -c tapeq.yaml})
+     * @param ownPidNamespace whether it runs in a pid namespace of its own ({@link #pidNamespacesAvailable})
+     */
+    public HostProcess(String name, List<String> args, Path log, boolean ownPidNamespace) {
         this.name = name;
         this.args = List.copyOf(args);
         this.log = log;
         this.ownPidNamespace = ownPidNamespace;
     }
 
+    /** Runs it in the network namespace {@code name} ({@code ip netns exec}): {@link #pid} stays the JVM's. */
+    public HostProcess inNetworkNamespace(String namespace) {
+        this.netns = namespace;
+        return this;
+    }
+
+    /** Adds an option of the JVM ({@code -Dkey=value}) for the next starts. */
+    public HostProcess jvmOption(String option) {
+        jvmOptions.add(option);
+        return this;
+    }
+
     /** Whether {@code unshare} can run a process in a pid namespace of its own here. */
-    static boolean pidNamespacesAvailable() {
+    public static boolean pidNamespacesAvailable() {
         try {
             Process p = new ProcessBuilder("unshare", "--pid", "--fork", "--mount-proc", "true")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -47,27 +74,33 @@ final class HostProcess implements AutoCloseable {
         }
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
-    void start() throws IOException {
+    /** Starts a new JVM; does not wait for it to be ready. */
+    public void start() throws IOException {
         if (alive()) {
-            throw new IllegalStateException(name + " is already running");
+            throw new IllegalStateException(name + " is already running (pid " + pid() + ")");
         }
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>();
+        if (netns != null) {
+            command.addAll(List.of("ip", "netns", "exec", netns));
+        }
         if (ownPidNamespace) {
             command.addAll(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"));
         }
         // no perf data file: in pid namespaces of their own every JVM is pid 1, and they would share one
         command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "-Xmx256m", "-XX:+UseSerialGC",
-                "-XX:-UsePerfData", "-XX:TieredStopAtLevel=1", "org.tapeq.daemon.cli.TapeqCommand"));
+                "-XX:-UsePerfData", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.add("org.tapeq.daemon.cli.TapeqCommand");
         command.addAll(args);
         starts++;
         Files.writeString(log, "==== start " + starts + ": " + String.join(" ", args) + " ====\n",
@@ -76,46 +109,72 @@ final class HostProcess implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process != null && process.isAlive();
     }
 
-    /** The JVM: the process started, or under {@code unshare} its child. */
+    /** The JVM: the process started, or under {@code unshare} its child once it has appeared. */
     private Optional<ProcessHandle> jvm() {
         if (process == null) {
             return Optional.empty();
         }
-        return ownPidNamespace ? process.toHandle().children().findFirst() : Optional.of(process.toHandle());
+        if (!ownPidNamespace) {
+            return Optional.of(process.toHandle());
+        }
+        long deadline = System.nanoTime() + CHILD_WAIT_MILLIS * 1_000_000;
+        while (true) {
+            Optional<ProcessHandle> child = process.toHandle().children().findFirst();
+            if (child.isPresent() || !process.isAlive() || System.nanoTime() > deadline) {
+                return child;
+            }
+            try {
+                Thread.sleep(20); // unshare forks the JVM right after its own start
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
     }
 
     /** The JVM's pid as this host sees it, or -1. */
-    long pid() {
+    public long pid() {
         return jvm().map(ProcessHandle::pid).orElse(-1L);
     }
 
-    /** SIGKILL to the JVM (a host that dies), then waits until it is gone. */
-    void kill() throws IOException, InterruptedException {
+    /** Waits up to {@code timeout} for it to end by itself: its exit status, or null if it still runs. */
+    public Integer awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+    }
+
+    /** SIGKILL to the JVM (a host that dies), then waits until it is gone; nothing if it does not run. */
+    public void kill() throws IOException, InterruptedException {
         if (!alive()) {
             return;
         }
         long pid = pid();
-        jvm().ifPresent(ProcessHandle::destroyForcibly);
+        jvm().ifPresent(ProcessHandle::destroyForcibly); // unshare (--kill-child) goes with it
         process.destroyForcibly();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        if (!process.waitFor(KILL_WAIT_SECONDS, TimeUnit.SECONDS)) {
             throw new IOException(name + " (pid " + pid + ") survived SIGKILL");
         }
-        Files.writeString(log, "==== killed with SIGKILL (pid " + pid + ") ====\n", StandardOpenOption.APPEND);
+        Files.writeString(log, "==== killed with SIGKILL (pid " + pid + ", exit " + process.exitValue() + ") ====\n",
+                StandardOpenOption.APPEND);
     }
 
-    /** SIGTERM to the JVM (its shutdown hook closes it); SIGKILL if it has not stopped within a minute. */
-    void stop() throws IOException, InterruptedException {
+    /**
+     * SIGTERM to the JVM (its shutdown hook closes it; {@code unshare} would not pass it on) and waits a minute:
+     * its exit status, or null if it had not stopped by then and was killed.
+     */
+    public Integer stop() throws IOException, InterruptedException {
         if (!alive()) {
-            return;
+            return process == null ? null : process.exitValue();
         }
         jvm().ifPresent(ProcessHandle::destroy);
         if (!process.waitFor(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
             kill();
+            return null;
         }
+        return process.exitValue();
     }
 
     @Override
