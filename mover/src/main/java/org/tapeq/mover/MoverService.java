@@ -244,6 +244,7 @@ final class MoverService {
         call.request(1); // the command; the data is asked for as the drive takes it (IncomingBytes)
         return new StreamObserver<>() {
             private IncomingBytes in;
+            private boolean started;
 
             @Override
             public void onNext(WriteChunk chunk) {
@@ -255,25 +256,22 @@ final class MoverService {
             }
 
             private void start(DriveCommand c) {
-                String what = c.getLabel() ? "label write" : "append of " + c.getLength() + " bytes";
-                if (in != null) {
+                if (started) {
                     return;
                 }
+                started = true;
+                if (c.hasSource()) { // written from the pool files: no data follows
+                    PoolWrites.Write source = PoolWrites.start(name, pools, c);
+                    run(c, source.what(), call, call::isCancelled, source::stop, t -> write(t, c, source, call));
+                    return;
+                }
+                String what = c.getLabel() ? "label write" : "append of " + c.getLength() + " bytes";
                 IncomingBytes source = new IncomingBytes(call, c.getLength(), stallMillis);
                 in = source;
                 // stopped by a newer epoch: the library sees its source fail and aborts, keeping no partial file;
                 // bytes already all queued are written all the same, and the answer names that tape file
                 run(c, what, call, call::isCancelled, () -> source.fail(new IOException(
-                        "stopped: a newer lease epoch has taken the site over")), t -> {
-                    Completion<WrittenFile> done = answer(t, call, w -> Done.newBuilder().setWritten(
-                            Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
-                                    .setBlockCount(w.blockCount()).setBytes(w.bytes())));
-                    if (c.getLabel()) {
-                        library.writeLabel(c.getDrive(), source, done);
-                    } else {
-                        library.append(c.getDrive(), source, done);
-                    }
-                });
+                        "stopped: a newer lease epoch has taken the site over")), t -> write(t, c, source, call));
             }
 
             @Override
@@ -290,6 +288,19 @@ final class MoverService {
                 }
             }
         };
+    }
+
+    /** Turn {@code t}'s append (or label write) of {@code source}, answered on {@code out}. */
+    private void write(DriveTurns.Turn t, DriveCommand c, org.tapeq.scheduler.tape.TapeFileSource source,
+                       StreamObserver<Done> out) {
+        Completion<WrittenFile> done = answer(t, out, w -> Done.newBuilder().setWritten(
+                Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
+                        .setBlockCount(w.blockCount()).setBytes(w.bytes())));
+        if (c.getLabel()) {
+            library.writeLabel(c.getDrive(), source, done);
+        } else {
+            library.append(c.getDrive(), source, done);
+        }
     }
 
     /**

@@ -1,20 +1,24 @@
 package org.tapeq.mover;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.tapeq.protocol.HeldRequestDirectory;
 import org.tapeq.protocol.RequestDirectory;
+import org.tapeq.scheduler.model.SourceAccess;
 
 /**
  * The request directories on the shared pool filesystem whose files a data mover reads and writes itself (its
  * {@code pools.directories}, with {@code pools.shared: true}), held open from its start as the daemon holds them
  * ({@link HeldRequestDirectory}): a stage target is written through the held {@code in/} by the daemon's own rule
  * ({@link HeldRequestDirectory#openStageTarget}: a temporary name directly in {@code in/}, never through a
- * symbolic link). A path in no configured directory, a path with {@code ..}, or a directory whose path names
+ * symbolic link), and a flush's source is read through the held {@code out/} ({@link #sources}). A path in no
+ * configured directory, a path with {@code ..}, or a directory whose path names
  * something else since the mover opened it (replaced by a link while running) is refused with an error naming
  * the path. Immutable after {@link #open}; its methods are called from the library's copy threads.
  */
@@ -62,6 +66,34 @@ public final class PoolFiles implements AutoCloseable {
     SeekableByteChannel openStageTarget(Path target) throws IOException {
         return holding(target, true).openStageTarget(target);
     }
+
+    /**
+     * Flush sources as a data mover reads them: files directly in a configured {@code out/}, looked at and read
+     * through the held {@code out/} by the daemon's rule ({@link HeldRequestDirectory#sourceName}), never through a
+     * link; anything else is refused with an IOException naming the path.
+     */
+    SourceAccess sources() {
+        return sources;
+    }
+
+    private final SourceAccess sources = new SourceAccess() {
+        @Override
+        public BasicFileAttributes attributes(Path source) throws IOException {
+            HeldRequestDirectory d = holding(source, false);
+            return d.out().attributes(d.sourceName(source));
+        }
+
+        @Override
+        public InputStream open(Path source) throws IOException {
+            HeldRequestDirectory d = holding(source, false);
+            return d.out().openRead(d.sourceName(source));
+        }
+
+        @Override
+        public boolean pooled() {
+            return true;
+        }
+    };
 
     /** The held request directory whose {@code in/} (or {@code out/}) {@code file} is directly in, still unchanged. */
     private HeldRequestDirectory holding(Path file, boolean in) throws IOException {

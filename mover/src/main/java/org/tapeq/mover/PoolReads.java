@@ -1,6 +1,5 @@
 package org.tapeq.mover;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -71,14 +70,14 @@ final class PoolReads {
         private final PoolFiles pools;
         private final List<StageFiles.Member> members;
         private final MemberSplitter files;
-        private final Stoppable output;
+        private final StoppableOutput output;
 
         private Read(String mover, PoolFiles pools, List<StageFiles.Member> members) {
             this.mover = mover;
             this.pools = pools;
             this.members = members;
             this.files = new MemberSplitter(members, i -> pools.openStageTarget(members.get(i).target()), true);
-            this.output = new Stoppable(files);
+            this.output = new StoppableOutput(files);
         }
 
         String what() {
@@ -96,7 +95,7 @@ final class PoolReads {
 
         /** Stops the read: its next write fails, so the library aborts it. */
         void stop() {
-            output.stopped = true;
+            output.stop();
         }
 
         /** Each file's outcome after the library read {@code delivered} bytes; on the library's loop. */
@@ -120,33 +119,6 @@ final class PoolReads {
                         .setError(error == null ? "" : error).build());
             }
             return results;
-        }
-    }
-
-    /** The splitter as the library's output, failing every write once stopped. */
-    private static final class Stoppable extends FilterOutputStream {
-        private volatile boolean stopped;
-
-        Stoppable(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            check();
-            out.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            check();
-            out.write(b, off, len);
-        }
-
-        private void check() throws IOException {
-            if (stopped) {
-                throw new IOException("stopped: a newer lease epoch has taken the site over");
-            }
         }
     }
 }

@@ -215,7 +215,9 @@ final class RemoteTransfers implements AutoCloseable {
     }
 
     void write(MoverClient m, DriveCommand c, TapeFileSource source, Completion<WrittenFile> done) {
-        String what = (c.getLabel() ? "label write" : "append") + " on drive " + c.getDrive();
+        org.tapeq.scheduler.tape.DescribedSource described = m.sharedPools() ? source.described() : null;
+        String what = (c.getLabel() ? "label write" : "append") + (described != null ? " from pool files" : "")
+                + " on drive " + c.getDrive();
         ReadyGate[] gate = new ReadyGate[1];
         AtomicReference<Exception> sourceError = new AtomicReference<>();
         StreamObserver<WriteChunk> out = ClientCalls.asyncClientStreamingCall(
@@ -257,6 +259,11 @@ final class RemoteTransfers implements AutoCloseable {
                         }
                     }
                 });
+        if (described != null) { // the mover writes from the pool files itself: the command alone
+            out.onNext(WriteChunk.newBuilder().setCommand(PoolWrites.described(c, described)).build());
+            out.onCompleted();
+            return;
+        }
         try {
             send.execute(() -> copy(c, source, out, gate[0], sourceError));
         } catch (RejectedExecutionException e) {

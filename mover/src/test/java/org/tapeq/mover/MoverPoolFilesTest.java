@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -18,6 +21,8 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.RequestOrigin;
+import org.tapeq.scheduler.model.SourceAccess;
 import org.tapeq.scheduler.model.StageRequest;
 
 /**
@@ -152,6 +157,77 @@ class MoverPoolFilesTest {
         java.util.zip.Adler32 a = new java.util.zip.Adler32();
         a.update(data);
         return Checksums.format(a.getValue());
+    }
+
+    /**
+     * Requests of a pool whose out/ files a mover on the shared pool filesystem may read (as the daemon's). The
+     * scheduler still reads each source once when it plans the aggregate (its announced checksum checked).
+     */
+    private static final RequestOrigin POOL = new RequestOrigin() {
+        @Override
+        public String name() {
+            return "pool";
+        }
+
+        @Override
+        public SourceAccess sources() {
+            return new SourceAccess() {
+                @Override
+                public BasicFileAttributes attributes(Path source) throws IOException {
+                    return BY_PATH.attributes(source);
+                }
+
+                @Override
+                public InputStream open(Path source) throws IOException {
+                    return BY_PATH.open(source);
+                }
+
+                @Override
+                public boolean pooled() {
+                    return true;
+                }
+            };
+        }
+    };
+
+    @Test
+    void aFlushIsWrittenByTheMoverFromTheOutDirectoryWithNoBytesOverTheStream() throws Exception {
+        RequestDirectory pool = pool();
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, List.of(pool.base()), CARTRIDGES)) {
+            site.label("raw", CARTRIDGES);
+            long before = site.remote.streamedBytes();
+            List<FlushRequest> flushes = site.flush(1, 8, i -> pool.outDir().resolve(MoverSiteFixture.pnfsid(i)),
+                    POOL);
+            site.awaitOutcomes(flushes);
+            for (FlushRequest f : flushes) {
+                assertInstanceOf(Outcome.Flushed.class, site.outcomes.get(f.id()), f.pnfsid());
+            }
+            assertTrue(site.remote.streamedBytes() - before < 900_000, "flushed bytes crossed the gRPC stream: "
+                    + (site.remote.streamedBytes() - before));
+            List<StageRequest> stages = site.stage(1, 8, i -> target(pool, i));
+            site.awaitOutcomes(stages);
+            for (int i = 1; i <= 8; i++) {
+                assertInstanceOf(Outcome.Staged.class, site.outcomes.get(stages.get(i - 1).id()), "file " + i);
+                assertArrayEquals(Files.readAllBytes(pool.outDir().resolve(MoverSiteFixture.pnfsid(i))),
+                        Files.readAllBytes(target(pool, i)), "file " + i);
+            }
+        }
+    }
+
+    @Test
+    void aFlushSourceOutsideThePoolDirectoriesIsRefusedAndNotAcknowledged() throws Exception {
+        RequestDirectory pool = pool();
+        RequestDirectory other = RequestDirectory.create(dir.resolve("other"));
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, List.of(pool.base()), CARTRIDGES)) {
+            site.label("raw", CARTRIDGES);
+            List<FlushRequest> flushes = site.flush(1, 1, i -> other.outDir().resolve(MoverSiteFixture.pnfsid(i)),
+                    POOL);
+            Path source = other.outDir().resolve(MoverSiteFixture.pnfsid(1));
+            org.tapeq.testing.support.Poll.until("the mover refused the source",
+                    () -> site.scheduler.status(1000).join().toString().contains("refuses " + source));
+            assertFalse(site.outcomes.get(flushes.get(0).id()) instanceof Outcome.Flushed);
+            assertTrue(site.catalog.files(List.of(flushes.get(0).pnfsid())).isEmpty());
+        }
     }
 
     private static void assertRefused(MoverSiteFixture site, StageRequest stage, String path, String reason) {

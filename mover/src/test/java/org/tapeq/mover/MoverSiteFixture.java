@@ -169,15 +169,28 @@ final class MoverSiteFixture implements AutoCloseable {
 
     /** Queues flushes of files {@code first..first+count-1}, about 900 kB of seeded random bytes each. */
     List<FlushRequest> flush(int first, int count) throws IOException {
+        return flush(first, count, this::source, org.tapeq.scheduler.model.RequestOrigin.NONE);
+    }
+
+    /**
+     * As above, file i's bytes written to {@code source.apply(i)}, the requests coming from {@code origin}; a
+     * request of an origin other than {@code NONE} carries the file's Adler-32, as a pool's does.
+     */
+    List<FlushRequest> flush(int first, int count, java.util.function.IntFunction<Path> source,
+                             org.tapeq.scheduler.model.RequestOrigin origin) throws IOException {
         List<FlushRequest> flushes = new ArrayList<>();
         for (int i = first; i < first + count; i++) {
-            Path src = source(i);
+            Path src = source.apply(i);
             Files.createDirectories(src.getParent());
             byte[] data = new byte[900_000 + i];
             new Random(i).nextBytes(data);
             Files.write(src, data);
+            java.util.zip.Adler32 adler = new java.util.zip.Adler32();
+            adler.update(data);
+            String checksum = origin == org.tapeq.scheduler.model.RequestOrigin.NONE ? null
+                    : org.tapeq.scheduler.format.Checksums.format(adler.getValue());
             flushes.add(new FlushRequest(nextId++, pnfsid(i), data.length, "atlas:raw@osm", "/data/ds" + (i % 2)
-                    + "/f" + i, null, "atlas", 0, 0, null, src));
+                    + "/f" + i, null, "atlas", 0, 0, checksum, src, origin));
         }
         flushes.forEach(scheduler::flush);
         return flushes;

@@ -114,6 +114,17 @@ public final class HeldRequestDirectory implements Closeable {
     }
 
     /**
+     * The name of {@code source}, a flush's source file directly in {@code out/} as this directory's layout names
+     * it, to be looked at and read through the held {@code out/}; an IOException for any other path.
+     */
+    public String sourceName(Path source) throws IOException {
+        if (source == null || !layout.outDir().equals(source.getParent())) {
+            throw new IOException("is not in " + layout.outDir());
+        }
+        return source.getFileName().toString();
+    }
+
+    /**
      * Null while every path still names the directory opened at start; otherwise what changed, one sentence
      * per directory, for an operator.
      */

@@ -301,6 +301,11 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         public InputStream open(Path source) throws IOException {
             return guard.held.out().openRead(inOut(source));
         }
+
+        @Override
+        public boolean pooled() {
+            return true;
+        }
     };
 
     /** The name of {@code source} in out/; refused once the bridge stopped serving the directory. */
@@ -309,10 +314,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         if (stopped != null) {
             throw new IOException("request directory " + dir.base() + " is no longer served (" + stopped + ")");
         }
-        if (!dir.outDir().equals(source.getParent())) {
-            throw new IOException("is not in " + dir.outDir());
-        }
-        return source.getFileName().toString();
+        return guard.held.sourceName(source);
     }
 
     /**
