@@ -46,9 +46,9 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * (the library's own event loop), and its completion, also on that loop, sends the answer. Read and write move
  * their bytes on the library's copy thread through {@link ChunkedOutput} and {@link IncomingBytes}, both flow
  * controlled, so neither side buffers a whole tape file; a read whose command names pool files (a mover with
- * {@code pools.shared}) writes them itself instead ({@link PoolReads}) and sends only the answer. A refused command
- * never reaches the library. An admitted
- * command waits for its drive ({@link DriveTurns}: one operation per drive, a deposed epoch's commands stopped).
+ * {@code pools.shared}) writes them itself instead ({@link PoolReads}) and sends only the answer, and a write whose
+ * command describes its tape file reads the pool files itself ({@link PoolWrites}), receiving no data. A refused
+ * command never reaches the library. An admitted command waits for its drive ({@link DriveTurns}: one operation per drive, a deposed epoch's commands stopped).
  */
 final class MoverService {
 

@@ -27,7 +27,8 @@ final class PoolWrites {
     /** {@code c} with {@code source}'s description: the command of a write the mover makes from the pool files. */
     static DriveCommand described(DriveCommand c, DescribedSource source) {
         org.tapeq.mover.proto.DescribedSource.Builder d = org.tapeq.mover.proto.DescribedSource.newBuilder()
-                .setFormat(source.format()).setDescription(com.google.protobuf.ByteString.copyFrom(source.description()));
+                .setFormat(source.format())
+                .setDescription(com.google.protobuf.ByteString.copyFrom(source.description()));
         source.sources().forEach(p -> d.addSources(p.toString()));
         return c.toBuilder().setSource(d).build();
     }

@@ -28,11 +28,12 @@ import org.tapeq.scheduler.time.Threads;
 
 /**
  * The scheduler's side of the byte-moving commands. To a mover with {@code pools.shared} a read whose sink has a
- * described form ({@link StageFiles}) names the files and the mover writes them itself: only its report comes
- * back. Otherwise the bytes cross the gRPC channel (docs/architecture.md, "Where the bytes flow"): a read's chunks
- * are written to the stage target as they arrive, on the call's callback thread, and gRPC asks the mover for the
- * next chunk only after that (inbound flow control). A write's source is copied on {@code tapeq-mover-send-N}, one thread
- * per drive at most, each chunk sent when the channel can take it ({@link ReadyGate}).
+ * described form ({@link StageFiles}) names the files and the mover writes them itself, only its report comes
+ * back; a write whose source has one ({@code TapeFileSource.described}) sends the description and no data.
+ * Otherwise the bytes cross the gRPC channel (docs/architecture.md, "Where the bytes flow"): a read's chunks are
+ * written to the stage target as they arrive, on the call's callback thread, and gRPC asks the mover for the next
+ * chunk only after that (inbound flow control); a write's source is copied on {@code tapeq-mover-send-N}, one
+ * thread per drive at most, each chunk sent when the channel can take it ({@link ReadyGate}).
  */
 final class RemoteTransfers implements AutoCloseable {
 
