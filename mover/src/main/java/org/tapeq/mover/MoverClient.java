@@ -33,6 +33,8 @@ final class MoverClient implements AutoCloseable {
     private final String scheduler;
     private final SiteIdentity identity;
     private volatile boolean closed;
+    /** Whether the mover said in its last hello that it reads and writes the pool files itself. */
+    private volatile boolean sharedPools;
 
     /**
      * The cause this scheduler gives a call it cancels itself (its source or target failed, no thread to send
@@ -55,6 +57,15 @@ final class MoverClient implements AutoCloseable {
 
     String name() {
         return endpoint.name();
+    }
+
+    /** Whether the mover reads and writes the pool files itself (its last hello said so). */
+    boolean sharedPools() {
+        return sharedPools;
+    }
+
+    void sharedPools(boolean shared) {
+        sharedPools = shared;
     }
 
     /** host:port, for messages. */

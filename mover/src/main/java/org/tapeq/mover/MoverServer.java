@@ -54,8 +54,10 @@ public final class MoverServer implements AutoCloseable {
     private final Server server;
     private final ThreadPoolExecutor rpc;
     private final MoverService service;
+    private final PoolFiles pools;
 
-    private MoverServer(String name, Server server, ThreadPoolExecutor rpc, MoverService service) {
+    private MoverServer(String name, Server server, ThreadPoolExecutor rpc, MoverService service, PoolFiles pools) {
+        this.pools = pools;
         this.name = name;
         this.server = server;
         this.rpc = rpc;
@@ -72,6 +74,16 @@ public final class MoverServer implements AutoCloseable {
     public static MoverServer start(String name, InetSocketAddress listen, Set<String> drives, TapeLibrary library,
                                     AlertBox alerts, Executor loop, Path state, SiteIdentity identity,
                                     long stallMillis) throws IOException {
+        return start(name, listen, drives, library, alerts, loop, state, identity, stallMillis, null);
+    }
+
+    /**
+     * As above; with {@code pools} (not null) the mover reads and writes the pool files on the shared filesystem
+     * itself, only under those request directories (its {@code pools.shared}), and closes them at its stop.
+     */
+    public static MoverServer start(String name, InetSocketAddress listen, Set<String> drives, TapeLibrary library,
+                                    AlertBox alerts, Executor loop, Path state, SiteIdentity identity,
+                                    long stallMillis, PoolFiles pools) throws IOException {
         if (drives.isEmpty()) {
             throw new IllegalArgumentException("mover " + name + " owns no drive");
         }
@@ -80,7 +92,7 @@ public final class MoverServer implements AutoCloseable {
                 new ArrayBlockingQueue<>(RPC_QUEUE), Threads.numbered("tapeq-mover-rpc"),
                 new ThreadPoolExecutor.AbortPolicy());
         MoverService service = new MoverService(name, drives, library, alerts, loop, fence, identity,
-                stallMillis);
+                stallMillis, pools);
         Server server = NettyServerBuilder.forAddress(listen).executor(rpc).addService(MoverRpc.bind(service))
                 .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
@@ -92,8 +104,10 @@ public final class MoverServer implements AutoCloseable {
             rpc.shutdownNow();
             throw new IOException("mover " + name + " cannot listen on " + listen + ": " + e.getMessage(), e);
         }
-        LOG.info("Mover {} listening on {} for drives {}", name, server.getListenSockets(), drives);
-        return new MoverServer(name, server, rpc, service);
+        LOG.info("Mover {} listening on {} for drives {}; {}", name, server.getListenSockets(), drives,
+                pools == null ? "pool files cross the network (no pools.shared)"
+                        : "reading and writing the pool files of " + pools.bases() + " itself");
+        return new MoverServer(name, server, rpc, service, pools);
     }
 
     /** The port it listens on (the one chosen when started on port 0). */
@@ -140,6 +154,9 @@ public final class MoverServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             rpc.shutdownNow();
+            if (pools != null) {
+                pools.close();
+            }
         }
     }
 }

@@ -45,8 +45,10 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * <p>Design notes. gRPC threads only decode, check and hand over; every library call starts on {@code loop}
  * (the library's own event loop), and its completion, also on that loop, sends the answer. Read and write move
  * their bytes on the library's copy thread through {@link ChunkedOutput} and {@link IncomingBytes}, both flow
- * controlled, so neither side buffers a whole tape file. A refused command never reaches the library. An admitted
- * command waits for its drive ({@link DriveTurns}: one operation per drive, a deposed epoch's commands stopped).
+ * controlled, so neither side buffers a whole tape file; a read whose command names pool files (a mover with
+ * {@code pools.shared}) writes them itself instead ({@link PoolReads}) and sends only the answer, and a write whose
+ * command describes its tape file reads the pool files itself ({@link PoolWrites}), receiving no data. A refused
+ * command never reaches the library. An admitted command waits for its drive ({@link DriveTurns}: one operation per drive, a deposed epoch's commands stopped).
  */
 final class MoverService {
 
@@ -62,10 +64,13 @@ final class MoverService {
     private final long stallMillis;
     private final AtomicLong refused = new AtomicLong();
     private final DriveTurns turns;
+    /** The pool files this mover reads and writes itself, or null: bytes cross the stream. */
+    private final PoolFiles pools;
     private static final Runnable NOTHING = () -> { };
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
-                 EpochFence fence, SiteIdentity identity, long stallMillis) {
+                 EpochFence fence, SiteIdentity identity, long stallMillis, PoolFiles pools) {
+        this.pools = pools;
         this.name = name;
         this.drives = Set.copyOf(drives);
         this.library = library;
@@ -111,7 +116,7 @@ final class MoverService {
         fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
         out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site())
                 .addAllDrives(drives.stream().sorted().toList())
-                .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).build());
+                .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).setSharedPools(pools != null).build());
         out.onCompleted();
     }
 
@@ -185,13 +190,39 @@ final class MoverService {
 
     void read(DriveCommand c, StreamObserver<ReadChunk> out) {
         ServerCallStreamObserver<ReadChunk> call = (ServerCallStreamObserver<ReadChunk>) out;
+        if (c.getFilesCount() > 0) {
+            readIntoFiles(c, call);
+            return;
+        }
         ReadyGate gate = new ReadyGate(call, stallMillis);
         call.setOnReadyHandler(gate);
         call.setOnCancelHandler(gate::close);
-        StreamObserver<Done> last = new StreamObserver<>() {
+        StreamObserver<Done> last = lastChunk(call, gate::close);
+        run(c, "read", last, call::isCancelled, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(),
+                c.getLength(),
+                () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
+                answer(t, last, n -> Done.newBuilder().setValue(n))));
+    }
+
+    /**
+     * A read whose bytes the mover writes into the pool files the command names ({@link PoolFiles}: only under
+     * its configured request directories), each forced to disk before the answer; only the answer crosses the
+     * stream, with each file's bytes and Adler-32 ({@link PoolReads}).
+     */
+    private void readIntoFiles(DriveCommand c, ServerCallStreamObserver<ReadChunk> call) {
+        PoolReads.Read read = PoolReads.start(name, pools, c);
+        StreamObserver<Done> last = lastChunk(call, () -> { });
+        run(c, read.what(), last, call::isCancelled, read::stop, t -> library.read(c.getDrive(), c.getSkipBytes(),
+                c.getLength(), read::output, answer(t, last, n -> Done.newBuilder().setValue(n)
+                        .addAllFiles(read.results(n)))));
+    }
+
+    /** The last message of a read's stream: its answer ({@code before} runs first), then the stream's end. */
+    private static StreamObserver<Done> lastChunk(ServerCallStreamObserver<ReadChunk> call, Runnable before) {
+        return new StreamObserver<>() {
             @Override
             public void onNext(Done done) {
-                gate.close();
+                before.run();
                 call.onNext(ReadChunk.newBuilder().setDone(done).build());
             }
 
@@ -205,10 +236,6 @@ final class MoverService {
                 call.onCompleted();
             }
         };
-        run(c, "read", last, call::isCancelled, gate::close, t -> library.read(c.getDrive(), c.getSkipBytes(),
-                c.getLength(),
-                () -> new ChunkedOutput(gate, chunk -> call.onNext(ReadChunk.newBuilder().setData(chunk).build())),
-                answer(t, last, n -> Done.newBuilder().setValue(n))));
     }
 
     StreamObserver<WriteChunk> write(StreamObserver<Done> out) {
@@ -217,6 +244,7 @@ final class MoverService {
         call.request(1); // the command; the data is asked for as the drive takes it (IncomingBytes)
         return new StreamObserver<>() {
             private IncomingBytes in;
+            private boolean started;
 
             @Override
             public void onNext(WriteChunk chunk) {
@@ -228,25 +256,22 @@ final class MoverService {
             }
 
             private void start(DriveCommand c) {
-                String what = c.getLabel() ? "label write" : "append of " + c.getLength() + " bytes";
-                if (in != null) {
+                if (started) {
                     return;
                 }
+                started = true;
+                if (c.hasSource()) { // written from the pool files: no data follows
+                    PoolWrites.Write source = PoolWrites.start(name, pools, c);
+                    run(c, source.what(), call, call::isCancelled, source::stop, t -> write(t, c, source, call));
+                    return;
+                }
+                String what = c.getLabel() ? "label write" : "append of " + c.getLength() + " bytes";
                 IncomingBytes source = new IncomingBytes(call, c.getLength(), stallMillis);
                 in = source;
                 // stopped by a newer epoch: the library sees its source fail and aborts, keeping no partial file;
                 // bytes already all queued are written all the same, and the answer names that tape file
                 run(c, what, call, call::isCancelled, () -> source.fail(new IOException(
-                        "stopped: a newer lease epoch has taken the site over")), t -> {
-                    Completion<WrittenFile> done = answer(t, call, w -> Done.newBuilder().setWritten(
-                            Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
-                                    .setBlockCount(w.blockCount()).setBytes(w.bytes())));
-                    if (c.getLabel()) {
-                        library.writeLabel(c.getDrive(), source, done);
-                    } else {
-                        library.append(c.getDrive(), source, done);
-                    }
-                });
+                        "stopped: a newer lease epoch has taken the site over")), t -> write(t, c, source, call));
             }
 
             @Override
@@ -263,6 +288,19 @@ final class MoverService {
                 }
             }
         };
+    }
+
+    /** Turn {@code t}'s append (or label write) of {@code source}, answered on {@code out}. */
+    private void write(DriveTurns.Turn t, DriveCommand c, org.tapeq.scheduler.tape.TapeFileSource source,
+                       StreamObserver<Done> out) {
+        Completion<WrittenFile> done = answer(t, out, w -> Done.newBuilder().setWritten(
+                Written.newBuilder().setFileNumber(w.fileNumber()).setStartBlock(w.startBlock())
+                        .setBlockCount(w.blockCount()).setBytes(w.bytes())));
+        if (c.getLabel()) {
+            library.writeLabel(c.getDrive(), source, done);
+        } else {
+            library.append(c.getDrive(), source, done);
+        }
     }
 
     /**

@@ -143,6 +143,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
      * drives, another block size), or null. Such a mover is not used: its drives stay unavailable with this reason.
      */
     String mismatch(MoverClient m, HelloReply r) {
+        m.sharedPools(r.getSharedPools()); // what the mover says of itself, whatever else fits
         String site = this.site.identity().site();
         if (!site.equals(r.getSite())) {
             return "refused: mover " + m.name() + " reports site '" + r.getSite() + "', this scheduler's site is '"
@@ -165,6 +166,14 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
                     + " bytes, this scheduler's library.blockSize is " + blockSize;
         }
         return null;
+    }
+
+    /**
+     * Bytes of reads and writes that crossed the gRPC channels to and from the movers so far (none for a read a
+     * mover delivered into the pool files itself).
+     */
+    public long streamedBytes() {
+        return transfers.streamedBytes();
     }
 
     /** Whether {@code mover} is known not to answer now. */

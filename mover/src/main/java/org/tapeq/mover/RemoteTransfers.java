@@ -21,16 +21,19 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.StageFiles;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
 import org.tapeq.scheduler.time.Threads;
 
 /**
- * The scheduler's side of the byte-moving commands (an interim step: the bytes cross the gRPC channel; the next
- * step is the mover reading and writing the pool files itself, docs/architecture.md). A read's chunks are written
- * to the stage target as they arrive, on the call's callback thread, and gRPC asks the mover for the next chunk
- * only after that (inbound flow control). A write's source is copied on {@code tapeq-mover-send-N}, one thread
- * per drive at most, each chunk sent when the channel can take it ({@link ReadyGate}).
+ * The scheduler's side of the byte-moving commands. To a mover with {@code pools.shared} a read whose sink has a
+ * described form ({@link StageFiles}) names the files and the mover writes them itself, only its report comes
+ * back; a write whose source has one ({@code TapeFileSource.described}) sends the description and no data.
+ * Otherwise the bytes cross the gRPC channel (docs/architecture.md, "Where the bytes flow"): a read's chunks are
+ * written to the stage target as they arrive, on the call's callback thread, and gRPC asks the mover for the next
+ * chunk only after that (inbound flow control); a write's source is copied on {@code tapeq-mover-send-N}, one
+ * thread per drive at most, each chunk sent when the channel can take it ({@link ReadyGate}).
  */
 final class RemoteTransfers implements AutoCloseable {
 
@@ -39,6 +42,7 @@ final class RemoteTransfers implements AutoCloseable {
     /** A read's callbacks, which write the staged bytes to disk: never on the shared call threads. */
     private final ThreadPoolExecutor receive;
     private final long stallMillis;
+    private final java.util.concurrent.atomic.AtomicLong streamed = new java.util.concurrent.atomic.AtomicLong();
 
     RemoteTransfers(RemoteLibrary library, int drives, long stallMillis) {
         this.library = library;
@@ -57,6 +61,11 @@ final class RemoteTransfers implements AutoCloseable {
     private static final int RECEIVE_QUEUE_PER_DRIVE = 16;
 
     void read(MoverClient m, DriveCommand c, ByteSink sink, Completion<Long> done) {
+        StageFiles files = m.sharedPools() ? sink.files() : null;
+        if (files != null) {
+            readIntoFiles(m, PoolReads.described(c, files), files, done);
+            return;
+        }
         String what = "read on drive " + c.getDrive();
         ClientCalls.asyncServerStreamingCall(m.call(MoverRpc.READ, library.siteCommandMillis(), receive), c,
                 new ClientResponseObserver<DriveCommand, ReadChunk>() {
@@ -86,6 +95,7 @@ final class RemoteTransfers implements AutoCloseable {
                             }
                             chunk.getData().writeTo(target);
                             received += chunk.getData().size();
+                            streamed.addAndGet(chunk.getData().size());
                         } catch (IOException e) {
                             targetError = e;
                             call.cancel("the stage target failed", new MoverClient.CancelledHere(
@@ -143,8 +153,72 @@ final class RemoteTransfers implements AutoCloseable {
                 });
     }
 
+    /**
+     * A read the mover delivers into the pool files {@code c} names: no data crosses the stream, the answer
+     * reports each file, and {@code files} takes the reports before the completion, so the engine checks sizes
+     * and checksums as for streamed bytes. An answer with data, or with another number of files, fails the read.
+     */
+    private void readIntoFiles(MoverClient m, DriveCommand c, StageFiles files, Completion<Long> done) {
+        String what = "read into pool files on drive " + c.getDrive();
+        ClientCalls.asyncServerStreamingCall(m.call(MoverRpc.READ, library.siteCommandMillis(), receive), c,
+                new StreamObserver<ReadChunk>() {
+                    private Done answer;
+                    private long data;
+
+                    @Override
+                    public void onNext(ReadChunk chunk) {
+                        if (chunk.hasDone()) {
+                            answer = chunk.getDone();
+                        } else {
+                            data += chunk.getData().size();
+                            streamed.addAndGet(chunk.getData().size());
+                        }
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        library.failed(m, what, t, done);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        String wrong = answer == null ? null : wrong(answer, files, data);
+                        if (answer == null) {
+                            library.failed(m, what, new IOException("the mover ended the read without an answer"),
+                                    done);
+                        } else if (wrong != null) {
+                            library.loop().execute(() -> done.failed(new TapeFault(FaultKind.DRIVE, what + ": mover "
+                                    + m.name() + " " + wrong)));
+                        } else {
+                            if (!answer.hasFault()) {
+                                files.reported(answer.getValue(), PoolReads.results(answer));
+                            }
+                            library.answered(m, c.getDrive(), answer, done, Done::getValue, d -> { });
+                        }
+                    }
+                });
+    }
+
+    /** What is wrong with a mover's answer to a read into files, or null. */
+    private static String wrong(Done answer, StageFiles files, long data) {
+        if (data > 0) {
+            return "sent " + data + " bytes of a read it was to deliver into the pool files itself";
+        }
+        if (!answer.hasFault() && answer.getFilesCount() != files.members().size()) {
+            return "reports " + answer.getFilesCount() + " files of " + files.members().size();
+        }
+        return null;
+    }
+
+    /** Read and write bytes that crossed the channels so far. */
+    long streamedBytes() {
+        return streamed.get();
+    }
+
     void write(MoverClient m, DriveCommand c, TapeFileSource source, Completion<WrittenFile> done) {
-        String what = (c.getLabel() ? "label write" : "append") + " on drive " + c.getDrive();
+        org.tapeq.scheduler.tape.DescribedSource described = m.sharedPools() ? source.described() : null;
+        String what = (c.getLabel() ? "label write" : "append") + (described != null ? " from pool files" : "")
+                + " on drive " + c.getDrive();
         ReadyGate[] gate = new ReadyGate[1];
         AtomicReference<Exception> sourceError = new AtomicReference<>();
         StreamObserver<WriteChunk> out = ClientCalls.asyncClientStreamingCall(
@@ -186,6 +260,11 @@ final class RemoteTransfers implements AutoCloseable {
                         }
                     }
                 });
+        if (described != null) { // the mover writes from the pool files itself: the command alone
+            out.onNext(WriteChunk.newBuilder().setCommand(PoolWrites.described(c, described)).build());
+            out.onCompleted();
+            return;
+        }
         try {
             send.execute(() -> copy(c, source, out, gate[0], sourceError));
         } catch (RejectedExecutionException e) {
@@ -197,12 +276,14 @@ final class RemoteTransfers implements AutoCloseable {
      * Sends the command, then the source's bytes; a source that fails half-closes the stream short, so the
      * mover records nothing and answers with a {@code SOURCE} fault (the drive is free when the answer comes).
      */
-    private static void copy(DriveCommand c, TapeFileSource source, StreamObserver<WriteChunk> out, ReadyGate gate,
+    private void copy(DriveCommand c, TapeFileSource source, StreamObserver<WriteChunk> out, ReadyGate gate,
                              AtomicReference<Exception> sourceError) {
         try {
             out.onNext(WriteChunk.newBuilder().setCommand(c).build());
-            try (ChunkedOutput data = new ChunkedOutput(gate, b -> out.onNext(WriteChunk.newBuilder().setData(b)
-                    .build()))) {
+            try (ChunkedOutput data = new ChunkedOutput(gate, b -> {
+                out.onNext(WriteChunk.newBuilder().setData(b).build());
+                streamed.addAndGet(b.size());
+            })) {
                 source.writeTo(data);
             }
         } catch (IOException | RuntimeException e) {

@@ -67,6 +67,8 @@ final class MoverSiteFixture implements AutoCloseable {
     /** The drives that moved bytes, written by the scheduler's loop. */
     final Set<String> drivesUsed = ConcurrentHashMap.newKeySet();
     private long nextId = 1;
+    /** The request directories both movers read and write themselves (pools.shared), or null: none. */
+    private final List<Path> sharedPools;
 
     MoverSiteFixture(Path dir, String... barcodes) throws IOException {
         this(dir, b -> b.drives(4), barcodes);
@@ -75,7 +77,18 @@ final class MoverSiteFixture implements AutoCloseable {
     /** As above, with the library's drives (drive0..drive3) and features set by {@code drives}. */
     MoverSiteFixture(Path dir, java.util.function.Consumer<SimLibraryBuilder> drives, String... barcodes)
             throws IOException {
+        this(dir, drives, null, barcodes);
+    }
+
+    /** With movers that read and write the pool files of the request directories {@code sharedPools} themselves. */
+    MoverSiteFixture(Path dir, List<Path> sharedPools, String... barcodes) throws IOException {
+        this(dir, b -> b.drives(4), sharedPools, barcodes);
+    }
+
+    private MoverSiteFixture(Path dir, java.util.function.Consumer<SimLibraryBuilder> drives, List<Path> sharedPools,
+                             String... barcodes) throws IOException {
         this.dir = dir;
+        this.sharedPools = sharedPools;
         Files.createDirectories(dir.resolve("tapes"));
         Files.createDirectories(dir.resolve("staged"));
         libraryLoop = new RealTimeEventLoop("test-library", SPEED);
@@ -128,9 +141,10 @@ final class MoverSiteFixture implements AutoCloseable {
 
     /** Starts mover {@code i} (m1 or m2), on the port it had before if it ran already. */
     void startMover(int i) throws IOException {
-        movers[i] = MoverServer.start("m" + (i + 1), new InetSocketAddress("127.0.0.1", ports[i]),
+        String name = "m" + (i + 1);
+        movers[i] = MoverServer.start(name, new InetSocketAddress("127.0.0.1", ports[i]),
                 Set.copyOf(i == 0 ? M1_DRIVES : M2_DRIVES), library, alerts, libraryLoop, moverState(i),
-                moverIdentity[i], 10_000);
+                moverIdentity[i], 10_000, sharedPools == null ? null : PoolFiles.open(name, sharedPools));
         ports[i] = movers[i].port();
     }
 
@@ -155,25 +169,43 @@ final class MoverSiteFixture implements AutoCloseable {
 
     /** Queues flushes of files {@code first..first+count-1}, about 900 kB of seeded random bytes each. */
     List<FlushRequest> flush(int first, int count) throws IOException {
+        return flush(first, count, this::source, org.tapeq.scheduler.model.RequestOrigin.NONE);
+    }
+
+    /**
+     * As above, file i's bytes written to {@code source.apply(i)}, the requests coming from {@code origin}; a
+     * request of an origin other than {@code NONE} carries the file's Adler-32, as a pool's does.
+     */
+    List<FlushRequest> flush(int first, int count, java.util.function.IntFunction<Path> source,
+                             org.tapeq.scheduler.model.RequestOrigin origin) throws IOException {
         List<FlushRequest> flushes = new ArrayList<>();
         for (int i = first; i < first + count; i++) {
-            Path src = source(i);
+            Path src = source.apply(i);
             Files.createDirectories(src.getParent());
             byte[] data = new byte[900_000 + i];
             new Random(i).nextBytes(data);
             Files.write(src, data);
+            java.util.zip.Adler32 adler = new java.util.zip.Adler32();
+            adler.update(data);
+            String checksum = origin == org.tapeq.scheduler.model.RequestOrigin.NONE ? null
+                    : org.tapeq.scheduler.format.Checksums.format(adler.getValue());
             flushes.add(new FlushRequest(nextId++, pnfsid(i), data.length, "atlas:raw@osm", "/data/ds" + (i % 2)
-                    + "/f" + i, null, "atlas", 0, 0, null, src));
+                    + "/f" + i, null, "atlas", 0, 0, checksum, src, origin));
         }
         flushes.forEach(scheduler::flush);
         return flushes;
     }
 
     List<StageRequest> stage(int first, int count) {
+        return stage(first, count, this::staged);
+    }
+
+    /** Queues stages of files {@code first..first+count-1}, file i's bytes to {@code target.apply(i)}. */
+    List<StageRequest> stage(int first, int count, java.util.function.IntFunction<Path> target) {
         List<StageRequest> stages = new ArrayList<>();
         for (int i = first; i < first + count; i++) {
             stages.add(new StageRequest(nextId++, pnfsid(i), -1, "atlas:raw@osm", "/f" + i, "atlas", null, 0, 0,
-                    staged(i)));
+                    target.apply(i)));
         }
         stages.forEach(scheduler::stage);
         return stages;

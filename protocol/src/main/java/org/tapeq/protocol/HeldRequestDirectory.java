@@ -2,6 +2,7 @@ package org.tapeq.protocol;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,45 @@ public final class HeldRequestDirectory implements Closeable {
             }
         }
         throw new IllegalArgumentException(file + " is not in a subdirectory of " + layout);
+    }
+
+    /**
+     * Opens {@code target} for writing through the held {@code in/}, created or truncated, never through a
+     * symbolic link: how a stage's bytes are written into {@code in/}, by the daemon and by a data mover on the
+     * shared pool filesystem alike. {@code target} must be a temporary name ({@code .NAME.tmp}, renamed into
+     * place once delivered) directly in {@code in/} as this directory's layout names it; anything else (another
+     * directory, a path with {@code ..}, a final name, a symbolic link at the name) is refused with an
+     * IOException naming it.
+     */
+    public SeekableByteChannel openStageTarget(Path target) throws IOException {
+        if (target == null || !layout.inDir().equals(target.getParent())) {
+            throw new IOException(target + " is not in " + layout.inDir());
+        }
+        String name = target.getFileName().toString();
+        if (!AtomicFiles.isTemporaryName(name)) {
+            throw new ProtocolException(target, "is not a temporary name (.NAME" + AtomicFiles.TEMPORARY_SUFFIX
+                    + "); a stage is written under one and renamed into place", null);
+        }
+        try {
+            return in.openWrite(name);
+        } catch (IOException e) { // ELOOP comes as a FileSystemException without the name
+            if (in.isLink(name)) {
+                throw new ProtocolException(target, "is a symbolic link; a stage target is never written through one",
+                        e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The name of {@code source}, a flush's source file directly in {@code out/} as this directory's layout names
+     * it, to be looked at and read through the held {@code out/}; an IOException for any other path.
+     */
+    public String sourceName(Path source) throws IOException {
+        if (source == null || !layout.outDir().equals(source.getParent())) {
+            throw new IOException("is not in " + layout.outDir());
+        }
+        return source.getFileName().toString();
     }
 
     /**

@@ -23,6 +23,14 @@ public interface SourceAccess {
     /** Opens the source for reading, never through a symbolic link. */
     InputStream open(Path source) throws IOException;
 
+    /**
+     * Whether the sources are files in a pool's {@code out/} on the pool filesystem, which a data mover with
+     * {@code pools.shared} may read itself by the same paths; false (the default) for files only this host has.
+     */
+    default boolean pooled() {
+        return false;
+    }
+
     /** By the source's path. */
     SourceAccess BY_PATH = new SourceAccess() {
         @Override

@@ -11,4 +11,12 @@ public interface ByteSink {
 
     /** Opens the stream the backend writes to; the backend closes it. */
     OutputStream open() throws IOException;
+
+    /**
+     * The files this sink writes, for a library that can write them itself instead of handing it the bytes; null
+     * (the default): the bytes only.
+     */
+    default StageFiles files() {
+        return null;
+    }
 }

@@ -12,4 +12,12 @@ public interface TapeFileSource {
     long length();
 
     void writeTo(OutputStream out) throws IOException;
+
+    /**
+     * The described form of these bytes, for a library that can produce them from the files itself (a data mover
+     * on the shared pool filesystem); null (the default): the bytes only, through {@link #writeTo}.
+     */
+    default DescribedSource described() {
+        return null;
+    }
 }

@@ -9,7 +9,9 @@ import java.util.Set;
 
 import org.tapeq.protocol.PnfsIds;
 import org.tapeq.scheduler.model.FaultKind;
+import org.tapeq.scheduler.model.SourceAccess;
 import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.DescribedSource;
 import org.tapeq.scheduler.tape.TapeFileSource;
 
 /**
@@ -205,6 +207,16 @@ public final class AggregatePlan {
      */
     public TapeFileSource source() {
         return source(AggregateWriter.SOURCE_FILES);
+    }
+
+    /**
+     * The tape file a described aggregate stands for ({@link TapeFileSource#described}), its members read through
+     * {@code access} and checked as {@link #source()} checks them: how a data mover on the shared pool filesystem
+     * writes a flush from {@code out/} itself. A description that is not this format's manifest is refused.
+     */
+    public static TapeFileSource describedSource(DescribedSource described, SourceAccess access)
+            throws TapeFormatException {
+        return AggregateWriter.of(described, access);
     }
 
     AggregateLayout layout() {

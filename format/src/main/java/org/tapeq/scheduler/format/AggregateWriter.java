@@ -4,10 +4,14 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.Adler32;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.tapeq.scheduler.model.SourceAccess;
+import org.tapeq.scheduler.tape.DescribedSource;
 import org.tapeq.scheduler.tape.TapeFileSource;
 
 /**
@@ -63,6 +67,53 @@ final class AggregateWriter implements TapeFileSource {
     @Override
     public long length() {
         return layout.manifest.length();
+    }
+
+    /**
+     * The manifest and the members' source files, when every member is a file in a pool's {@code out/} that a data
+     * mover on the shared pool filesystem may read ({@link SourceAccess#pooled}); null otherwise (a repack's spool
+     * files, size-only members, tests' generated data).
+     */
+    @Override
+    public DescribedSource described() {
+        if (data != SOURCE_FILES) {
+            return null;
+        }
+        List<Path> sources = new ArrayList<>(members.size());
+        for (AggregateMember m : members) {
+            if (m.source() == null || !m.access().pooled()) {
+                return null;
+            }
+            sources.add(m.source());
+        }
+        return new DescribedSource(Manifest.FORMAT, layout.manifestJson, sources);
+    }
+
+    /**
+     * The aggregate {@code d} describes, its members read from their sources through {@code access} (a data mover's
+     * pool files) and checked as the scheduler checks them ({@link #SOURCE_FILES}: no link, regular, same size, same
+     * Adler-32); the bytes are those the scheduler would have streamed. A description that is not a manifest of
+     * this format, or names another number of sources than members, is refused.
+     */
+    static AggregateWriter of(DescribedSource d, SourceAccess access) throws TapeFormatException {
+        if (!Manifest.FORMAT.equals(d.format())) {
+            throw new TapeFormatException("described tape file of format '" + d.format() + "', not " + Manifest.FORMAT);
+        }
+        Manifest manifest = Manifest.fromJson(d.description());
+        List<Manifest.Entry> entries = manifest.members();
+        if (entries.size() != d.sources().size()) {
+            throw new TapeFormatException("described aggregate of " + entries.size() + " members names "
+                    + d.sources().size() + " source files");
+        }
+        List<AggregateMember> members = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            Manifest.Entry e = entries.get(i);
+            members.add(new AggregateMember(e.pnfsid(), e.size(), e.checksum(), e.storageClass(), e.path(),
+                    e.dataset(), d.sources().get(i), access));
+        }
+        long header = TarFormat.headerLength(TarFormat.fileEntry(Manifest.MEMBER_NAME, d.description().length,
+                manifest.createdMillis()));
+        return new AggregateWriter(members, new AggregateLayout(manifest, d.description(), header, 0), SOURCE_FILES);
     }
 
     @Override

@@ -276,11 +276,8 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
             throw new IOException("not writing " + target + ": request directory " + dir.base()
                     + " is no longer served (" + stopped + ")");
         }
-        if (target == null || !dir.inDir().equals(target.getParent())) {
-            throw new IOException(target + " is not in " + dir.inDir());
-        }
         try {
-            return guard.held.in().openWrite(target.getFileName().toString());
+            return guard.held.openStageTarget(target);
         } catch (ClosedDirectoryStreamException e) {
             // Only if a drive outlived the stop's wait for it: the request stays for the next start.
             throw new IOException("not writing " + target + ": the daemon is stopping and has let go of "
@@ -304,6 +301,11 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         public InputStream open(Path source) throws IOException {
             return guard.held.out().openRead(inOut(source));
         }
+
+        @Override
+        public boolean pooled() {
+            return true;
+        }
     };
 
     /** The name of {@code source} in out/; refused once the bridge stopped serving the directory. */
@@ -312,10 +314,7 @@ public final class DirectoryBridge implements RequestOrigin, AutoCloseable {
         if (stopped != null) {
             throw new IOException("request directory " + dir.base() + " is no longer served (" + stopped + ")");
         }
-        if (!dir.outDir().equals(source.getParent())) {
-            throw new IOException("is not in " + dir.outDir());
-        }
-        return source.getFileName().toString();
+        return guard.held.sourceName(source);
     }
 
     /**

@@ -20,6 +20,7 @@ import org.tapeq.daemon.config.LibraryConfig;
 import org.tapeq.daemon.config.MoverConfig;
 import org.tapeq.mover.AlertBox;
 import org.tapeq.mover.MoverServer;
+import org.tapeq.mover.PoolFiles;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
 import org.tapeq.scheduler.time.Threads;
@@ -78,7 +79,8 @@ final class MoverCommand implements Callable<Integer> {
         AlertBox alerts = new AlertBox();
         library.alerts(alerts);
         MoverServer server = MoverServer.start(c.name(), c.listen(), Set.copyOf(c.drives()), library, alerts, loop,
-                c.state(), c.identity(), c.stallMillis());
+                c.state(), c.identity(), c.stallMillis(),
+                c.sharedPools().isEmpty() ? null : PoolFiles.open(c.name(), c.sharedPools()));
         self.set(server);
         closeables.add(server);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -26,9 +26,12 @@ import org.tapeq.mover.SiteIdentity;
  * @param state         its own directory (the simulated library's files by default)
  * @param stallMillis   how long a transfer may stand still before the mover gives it up
  * @param library       its library
+ * @param sharedPools   the request directories whose pool files it reads and writes itself on the shared pool
+ *                      filesystem ({@code pools.shared: true}, {@code pools.directories}); empty: the bytes cross
+ *                      the network to and from the scheduler
  */
 public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress listen, List<String> drives, Path state, long stallMillis,
-                          LibraryConfig library) {
+                          LibraryConfig library, List<Path> sharedPools) {
 
     static final String MOVER = "mover";
     static final String NAME = "name";
@@ -39,7 +42,11 @@ public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress 
     static final String TOKEN_FILE = "tokenFile";
     static final List<String> MOVER_KEYS = List.of(NAME, SITE, TOKEN_FILE, LISTEN, DRIVES, STALL_TIMEOUT);
     static final String STATE = "state";
-    static final List<String> KEYS = List.of(MOVER, STATE, DaemonConfig.LIBRARY);
+    static final String POOLS = "pools";
+    static final String SHARED = "shared";
+    static final String POOL_DIRECTORIES = "directories";
+    static final String POOL_PATH = "path";
+    static final List<String> KEYS = List.of(MOVER, STATE, DaemonConfig.LIBRARY, POOLS);
     public static final Path DEFAULT_STATE = Path.of("/var/lib/tapeq-mover");
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[^:\\[\\]]+):(\\d{1,5})");
 
@@ -94,6 +101,45 @@ public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress 
                 }
             }
         }
-        return new MoverConfig(name, identity, address, drives, state, stall, library);
+        return new MoverConfig(name, identity, address, drives, state, stall, library, sharedPools(root));
+    }
+
+    /**
+     * {@code pools:}: with {@code shared: true}, the request directories ({@code directories: - path: ...}, as the
+     * daemon's {@code directories}) whose stage targets the mover writes itself; nothing else on the pool
+     * filesystem is touched. Left out or {@code shared: false}: none.
+     */
+    private static List<Path> sharedPools(ConfigNode root) {
+        if (!root.has(POOLS)) {
+            return List.of();
+        }
+        ConfigNode pools = root.map(POOLS);
+        pools.allow(List.of(SHARED, POOL_DIRECTORIES));
+        boolean shared = pools.bool(SHARED, false);
+        List<ConfigNode> items = pools.list(POOL_DIRECTORIES);
+        if (!shared) {
+            if (!items.isEmpty()) {
+                throw pools.error(POOL_DIRECTORIES, "is set but shared is not true: set shared: true for the mover "
+                        + "to read and write these directories' files itself, or leave directories out");
+            }
+            return List.of();
+        }
+        if (items.isEmpty()) {
+            throw pools.error(POOL_DIRECTORIES, "required with shared: true: the request directories (- path: ...) "
+                    + "whose files this mover may write");
+        }
+        List<Path> paths = new java.util.ArrayList<>();
+        for (ConfigNode item : items) {
+            item.allow(List.of(POOL_PATH));
+            Path p = item.path(POOL_PATH, null);
+            if (p == null) {
+                throw item.error(POOL_PATH, "required");
+            }
+            if (paths.contains(p)) {
+                throw item.error(POOL_PATH, p + " is listed twice");
+            }
+            paths.add(p);
+        }
+        return List.copyOf(paths);
     }
 }

@@ -131,4 +131,48 @@ class MoversConfigTest {
                 """, "mover.yaml"));
         assertTrue(e.getMessage().contains("mover.yaml") && e.getMessage().contains("drive drive7"), e.getMessage());
     }
+
+    private static final String MOVER = """
+            mover:
+              name: ts1
+              site: default
+              listen: 127.0.0.1:9280
+              drives: drive0
+            """;
+
+    @Test
+    void sharedPools_readWithTheirDirectories_leftOutNone() {
+        assertEquals(List.of(), MoverConfig.parse(MOVER, "mover.yaml").sharedPools());
+        MoverConfig c = MoverConfig.parse(MOVER + """
+                pools:
+                  shared: true
+                  directories:
+                    - path: /pools/a/tape
+                    - path: /pools/b/../b2/tape
+                """, "mover.yaml");
+        assertEquals(List.of(Path.of("/pools/a/tape"), Path.of("/pools/b2/tape")), c.sharedPools());
+    }
+
+    @Test
+    void sharedPoolsWithoutDirectories_orDirectoriesNotShared_refusedNamingTheKey() {
+        ConfigException none = assertThrows(ConfigException.class, () -> MoverConfig.parse(MOVER + """
+                pools:
+                  shared: true
+                """, "mover.yaml"));
+        assertTrue(none.getMessage().contains("mover.yaml") && none.getMessage().contains("pools.directories")
+                && none.getMessage().contains("required"), none.getMessage());
+        ConfigException notShared = assertThrows(ConfigException.class, () -> MoverConfig.parse(MOVER + """
+                pools:
+                  directories:
+                    - path: /pools/a/tape
+                """, "mover.yaml"));
+        assertTrue(notShared.getMessage().contains("shared is not true"), notShared.getMessage());
+        ConfigException relative = assertThrows(ConfigException.class, () -> MoverConfig.parse(MOVER + """
+                pools:
+                  shared: true
+                  directories:
+                    - path: pools/a
+                """, "mover.yaml"));
+        assertTrue(relative.getMessage().contains("absolute"), relative.getMessage());
+    }
 }

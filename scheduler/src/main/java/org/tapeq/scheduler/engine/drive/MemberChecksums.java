@@ -4,8 +4,9 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.format.Checksums;
+import org.tapeq.scheduler.format.MemberSplitter;
+import org.tapeq.scheduler.tape.StageFiles;
 
 /**
  * The Adler-32 of each member over one read of a tape file from its first byte, to compare with the checksums
@@ -19,17 +20,19 @@ public final class MemberChecksums extends OutputStream {
     }
 
     private final List<Member> members;
-    private final MemberSink sink;
+    private final MemberSplitter sink;
     private boolean closed;
 
     /** {@code members} in tape-file order. */
     public MemberChecksums(List<Member> members) {
         this.members = List.copyOf(members);
-        List<StageItem> probes = new ArrayList<>(members.size());
+        List<StageFiles.Member> probes = new ArrayList<>(members.size());
         for (Member m : members) {
-            probes.add(new StageItem(null, 0, 0, 0, m.offset(), m.size(), m.checksum()));
+            probes.add(new StageFiles.Member(null, m.offset(), m.size(), m.checksum()));
         }
-        this.sink = new MemberSink(probes, 0);
+        this.sink = new MemberSplitter(probes, i -> {
+            throw new IllegalStateException("a checksum probe has no file");
+        }, false);
     }
 
     @Override

@@ -354,7 +354,7 @@ final class ReadPass {
                 context.located(drive.mounted(), plannedMedia, fromBlock, unit.startBlock,
                         context.loop().now() - locateStarted);
                 drive.log.readStarted();
-                context.library().read(id, skip, length, () -> sink, new Completion<>() {
+                context.library().read(id, skip, length, sink.byteSink(), new Completion<>() {
                     @Override
                     public void succeeded(Long n) {
                         sink.close();

@@ -352,6 +352,12 @@ final class WriteStep {
             return source.length();
         }
 
+        /** A data mover that rebuilds the aggregate from it reports a changed source as a SOURCE fault itself. */
+        @Override
+        public org.tapeq.scheduler.tape.DescribedSource described() {
+            return source.described();
+        }
+
         @Override
         public void writeTo(OutputStream out) throws IOException {
             try {
