@@ -195,8 +195,23 @@ public final class MountLedger implements TapeLibrary {
 
     @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        library.append(drive, source, counted(drive, done));
+    }
+
+    @Override
+    public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        library.appendBuffered(drive, source, counted(drive, done));
+    }
+
+    @Override
+    public void flush(String drive, Completion<Void> done) {
+        library.flush(drive, done);
+    }
+
+    /** {@code done}, counting the tape file appended on the cartridge in {@code drive} first. */
+    private Completion<WrittenFile> counted(String drive, Completion<WrittenFile> done) {
         String barcode = heldBy.get(drive);
-        library.append(drive, source, new Completion<>() {
+        return new Completion<>() {
             @Override
             public void succeeded(WrittenFile value) {
                 if (barcode != null) {
@@ -209,7 +224,7 @@ public final class MountLedger implements TapeLibrary {
             public void failed(TapeFault fault) {
                 done.failed(fault);
             }
-        });
+        };
     }
 
     /** Tape files appended (labels left out) per cartridge since the ledger started; a copy, any thread. */

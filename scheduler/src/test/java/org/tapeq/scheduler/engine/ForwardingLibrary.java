@@ -11,7 +11,11 @@ import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.WrittenFile;
 
-/** A library that passes every call on to another one; tests override what they change. */
+/**
+ * A library that passes every call on to another one; tests override what they change. Buffered appends and flushes
+ * are the interface's defaults (a synchronous {@link #append}, a flush with nothing to do), so a test's {@code append}
+ * sees every write.
+ */
 class ForwardingLibrary implements TapeLibrary {
     private final TapeLibrary to;
 

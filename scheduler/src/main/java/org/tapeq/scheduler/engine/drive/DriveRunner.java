@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
-import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
@@ -591,8 +590,13 @@ public final class DriveRunner implements WorkQueue.Holder {
 
     void work() {
         if (unreachable != null) {
+            writes.abandonHeld(); // never flushed: written again
             context.unaccount(this);
             set(State.DOWN, unreachableActivity()); // its mover was lost during the last operation
+            return;
+        }
+        if (down && writes.holding()) {
+            writes.flushNow(); // then commits them and comes back here
             return;
         }
         if (down) {
@@ -605,9 +609,7 @@ public final class DriveRunner implements WorkQueue.Holder {
             label.check(mounted);
             return;
         }
-        PendingAggregate agg = writes.take();
-        if (agg != null) {
-            writes.write(agg);
+        if (writes.next()) {
             return;
         }
         if (reads.readNext()) {

@@ -35,10 +35,11 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * <p>Design notes. A drive that dispatch sent to a family queue is one of that queue's writers until its pass
  * ends ({@link #claimPool}/{@link #releasePool}); dispatch gives a family queue no further drive while its
  * writers cover its aggregates. A tape file is only committed after the drive reported exactly the bytes and
- * blocks of the plan (and, with verify, after the read-back matched the manifest); the commit is the one
- * catalog write of the write path, handed to the catalog writer; the drive stays busy until it is done.
+ * blocks of the plan (and, with verify, after the read-back matched the manifest) and, with buffered tape marks,
+ * after the drive's next flush ({@link HeldWrites}); the commit is the one catalog write of the write path, handed
+ * to the catalog writer; the drive stays busy until it is done.
  */
-final class WriteStep {
+final class WriteStep implements HeldWrites.Outcome {
 
     private static final Logger LOG = LoggerFactory.getLogger(WriteStep.class);
 
@@ -48,10 +49,40 @@ final class WriteStep {
     private String writingTo;
     /** The family this drive writes for, or null. */
     private String familyPool;
+    /** Written with buffered marks, waiting for the drive's flush. */
+    private final HeldWrites held;
 
     WriteStep(DriveRunner drive) {
         this.drive = drive;
         this.context = drive.context;
+        this.held = new HeldWrites(drive);
+    }
+
+    /**
+     * Starts the drive's next write step: the flush of the files held since the last one if it is due, else the
+     * next aggregate. Returns false, with nothing held, when there is nothing to write.
+     */
+    boolean next() {
+        if (held.due(available() != null)) {
+            held.flush(this);
+            return true;
+        }
+        PendingAggregate agg = take();
+        if (agg == null) {
+            return false;
+        }
+        write(agg);
+        return true;
+    }
+
+    /** Whether tape files wait for the drive's flush (the drive flushes before it unloads). */
+    boolean holding() {
+        return !held.isEmpty();
+    }
+
+    /** Flushes the held tape files now, then commits them and goes on with the drive's work. */
+    void flushNow() {
+        held.flush(this);
     }
 
     /** This drive writes for a family queue until {@link #releasePool()}. */
@@ -85,7 +116,8 @@ final class WriteStep {
         long now = context.loop().now();
         WorkQueue queue = drive.queue();
         PendingAggregate own = queue.peekWrite();
-        if (own != null && own.notBefore() <= now && context.cartridges().writable(c, own.liveBytes())) {
+        long pending = held.bytes(); // written since the last flush, not yet in the cartridge's record
+        if (own != null && own.notBefore() <= now && context.cartridges().writable(c, own.liveBytes() + pending)) {
             return own;
         }
         if (c.family() == null || (familyPool == null && queue.hasPendingReads())) {
@@ -93,7 +125,7 @@ final class WriteStep {
         }
         WorkQueue fq = context.queues().familyQueueIfAny(c.family());
         PendingAggregate pooled = fq == null ? null : fq.peekWrite();
-        if (pooled != null && context.cartridges().writable(c, pooled.liveBytes()) && pooled.notBefore() <= now
+        if (pooled != null && context.cartridges().writable(c, pooled.liveBytes() + pending) && pooled.notBefore() <= now
                 && now >= fq.retryNotBefore()) {
             return pooled;
         }
@@ -101,7 +133,7 @@ final class WriteStep {
     }
 
     /** Takes the next aggregate off its queue, or returns null. */
-    PendingAggregate take() {
+    private PendingAggregate take() {
         PendingAggregate agg = available();
         if (agg == null) {
             return null;
@@ -117,7 +149,7 @@ final class WriteStep {
         return agg;
     }
 
-    void write(PendingAggregate agg) {
+    private void write(PendingAggregate agg) {
         List<FlushItem> live = agg.live();
         if (live.isEmpty()) {
             drive.work();
@@ -157,7 +189,7 @@ final class WriteStep {
                 + " bytes) of " + agg.family() + "/" + agg.dataset() + " to " + barcode);
         GuardedSource source = new GuardedSource(plan.source());
         drive.log.writeStarted();
-        context.library().append(id, source, new Completion<>() {
+        Completion<WrittenFile> appended = new Completion<>() {
             @Override
             public void succeeded(WrittenFile written) {
                 drive.succeeded();
@@ -173,7 +205,7 @@ final class WriteStep {
                 if (context.settings().verifyAfterWrite()) {
                     verify(agg, plan, written);
                 } else {
-                    commit(agg, plan, written);
+                    written(agg, plan, written);
                 }
             }
 
@@ -183,7 +215,59 @@ final class WriteStep {
                         ? new TapeFault(FaultKind.SOURCE, source.failure.getMessage(), source.failure) : fault;
                 writeFailed(agg, f);
             }
-        });
+        };
+        if (held.buffered()) {
+            context.library().appendBuffered(id, source, appended);
+        } else {
+            context.library().append(id, source, appended);
+        }
+    }
+
+    /**
+     * The tape file is written and checked: with synchronous marks it is on tape and is committed now; with
+     * buffered marks it waits for the drive's next flush and the drive goes on. Either way the write's count on
+     * the cartridge ({@link #writeBegun}) is now ended by its commit or failure.
+     */
+    private void written(PendingAggregate agg, AggregatePlan plan, WrittenFile written) {
+        String barcode = drive.mounted();
+        writingTo = null;
+        if (held.buffered()) {
+            held.hold(agg, plan, written, barcode);
+            drive.work();
+        } else {
+            commit(agg, plan, written, barcode, drive::work);
+        }
+    }
+
+    @Override
+    public void flushed(List<HeldWrites.Held> batch) {
+        int[] left = {batch.size()};
+        Runnable oneDone = () -> {
+            if (--left[0] == 0) {
+                drive.work();
+            }
+        };
+        for (HeldWrites.Held h : batch) {
+            commit(h.agg(), h.plan(), h.written(), h.barcode(), oneDone);
+        }
+    }
+
+    @Override
+    public void flushFailed(List<HeldWrites.Held> batch, TapeFault fault) {
+        writesFailed(batch, fault, "flush");
+    }
+
+    /**
+     * The drive's mover was lost with tape files held: they were never flushed, so they are written again (not
+     * counted as an attempt).
+     */
+    void abandonHeld() {
+        List<HeldWrites.Held> batch = held.drain();
+        for (HeldWrites.Held h : batch) {
+            context.cartridges().writeEnded(h.barcode());
+            context.writeFailed(h.agg(), new TapeFault(FaultKind.DRIVE, "tape file " + h.written().fileNumber()
+                    + " on " + h.barcode() + " was not flushed: " + drive.unreachable()), true);
+        }
     }
 
     /** Reads the tape file back and compares each member's checksum with the manifest before committing. */
@@ -208,7 +292,7 @@ final class WriteStep {
                             writeFailed(agg, new TapeFault(FaultKind.MEDIA, "read-back of tape file "
                                     + written.fileNumber() + " on " + drive.mounted() + ": " + mismatch));
                         } else {
-                            commit(agg, plan, written);
+                            written(agg, plan, written);
                         }
                     }
 
@@ -231,8 +315,8 @@ final class WriteStep {
      * members are reported only after it succeeded, and a failed commit fails them ({@code COMMIT} in
      * {@link FaultReactions}).
      */
-    private void commit(PendingAggregate agg, AggregatePlan plan, WrittenFile written) {
-        String barcode = drive.mounted();
+    private void commit(PendingAggregate agg, AggregatePlan plan, WrittenFile written, String barcode,
+                        Runnable then) {
         int bs = context.library().blockSize();
         long now = context.loop().now();
         AggregateRecord aggregate = plan.manifest().toAggregateRecord(barcode, written.fileNumber(),
@@ -242,18 +326,20 @@ final class WriteStep {
             @Override
             public void succeeded(CartridgeRecord after) {
                 committed(agg, plan, barcode, files, after);
+                then.run();
             }
 
             @Override
             public void failed(RuntimeException e) {
                 commitFailed(agg, barcode, written, e);
+                then.run();
             }
         });
     }
 
     private void commitFailed(PendingAggregate agg, String barcode, WrittenFile written, RuntimeException e) {
         // COMMIT in FaultReactions: the members fail at once; the tape file stays unreferenced
-        writeEnded();
+        context.cartridges().writeEnded(barcode);
         agg.writing(false);
         context.fault(FaultKind.CATALOG, drive.id(), barcode, "tape file " + written.fileNumber()
                 + " written but the catalog commit failed: " + e.getMessage());
@@ -264,12 +350,11 @@ final class WriteStep {
                     "cannot flush " + m.request().pnfsid() + ": written to " + barcode + " tape file "
                             + written.fileNumber() + " but the catalog commit failed: " + e.getMessage(), 1));
         }
-        drive.work();
     }
 
     private void committed(PendingAggregate agg, AggregatePlan plan, String barcode, List<FileRecord> files,
                            CartridgeRecord after) {
-        writeEnded();
+        context.cartridges().writeEnded(barcode);
         agg.writing(false);
         context.written(agg, barcode, plan.length(), after);
         drive.log.written(agg.family(), agg.dataset(), barcode, files.isEmpty() ? -1 : files.get(0).tapeFile(),
@@ -294,16 +379,46 @@ final class WriteStep {
                         m.request().pnfsid() + " was left out of its aggregate", 1));
             }
         }
-        drive.work();
     }
 
-    /** A write, its check or its read-back failed: the reaction of {@link FaultReactions.Operation#WRITE}. */
+    /**
+     * A write, its check or its read-back failed: the reaction of {@link FaultReactions.Operation#WRITE}. The files
+     * held for the drive's flush fail with it: what the drive buffered may be lost.
+     */
     private void writeFailed(PendingAggregate agg, TapeFault fault) {
         writeEnded();
+        List<HeldWrites.Held> batch = held.drain();
+        react(fault, "write", () -> {
+            requeue(batch, fault, "write");
+            context.writeFailed(agg, fault, drive.unreachable() != null);
+        });
+    }
+
+    /** The flush of the held tape files failed: they were not made durable. */
+    private void writesFailed(List<HeldWrites.Held> batch, TapeFault fault, String what) {
+        react(fault, what, () -> requeue(batch, fault, what));
+    }
+
+    /** The held tape files were not made durable ({@code what} failed): they are written again or fail. */
+    private void requeue(List<HeldWrites.Held> batch, TapeFault fault, String what) {
+        boolean moverLost = drive.unreachable() != null;
+        for (HeldWrites.Held h : batch) {
+            context.cartridges().writeEnded(h.barcode());
+            context.writeFailed(h.agg(), new TapeFault(fault.kind(), "tape file " + h.written().fileNumber()
+                    + " on " + h.barcode() + " not flushed: the " + what + " failed: " + fault.getMessage(),
+                    fault), moverLost);
+        }
+    }
+
+    /**
+     * The drive's and cartridge's part of the reaction to a failed write or flush; {@code requeue} hands the
+     * aggregates back once the cartridge's state is updated.
+     */
+    private void react(TapeFault fault, String what, Runnable requeue) {
         // the drive's mover was lost: neither the drive's, the cartridge's nor the data's fault
         boolean moverLost = drive.unreachable() != null;
         if (!moverLost) {
-            context.fault(fault.kind(), drive.id(), drive.mounted(), "write failed: " + fault.getMessage());
+            context.fault(fault.kind(), drive.id(), drive.mounted(), what + " failed: " + fault.getMessage());
         }
         LOG.warn("Drive {}: writing to {} failed: {}", drive.id(), drive.mounted(), fault.toString());
         FaultReactions.Reaction r = FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind());
@@ -320,7 +435,7 @@ final class WriteStep {
         if (r.driveError()) {
             drive.driveError(fault);
         }
-        context.writeFailed(agg, fault, moverLost);
+        requeue.run();
         drive.afterFault(r.then());
     }
 
