@@ -22,9 +22,10 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * time, so a timer could not flush sooner), and whenever it has nothing more to write, which is before every
  * unload and before any read: a drive never idles, reads or unloads with writes held. After the flush the held
  * aggregates are committed together (the catalog writer groups the commits into one transaction) and only then
- * acknowledged. A failed flush, or a failed write while files are held, fails them all like a failed write: they
- * are written again, and the tape files already on the tape stay unrecorded, as after a failed commit. A crash
- * before the flush acknowledges nothing for the same reason. Owned by the drive's {@link WriteStep}, on the loop.
+ * acknowledged. A failed write while files are held flushes them first (a full tape keeps what it took) and
+ * commits them before the write's own fault is answered. A failed flush fails its files like a failed write: they
+ * are written again, and the tape files already on the tape stay unrecorded, as after a failed commit; so do the
+ * files of a drive whose mover was lost. A crash before the flush acknowledges nothing for the same reason. Owned by the drive's {@link WriteStep}, on the loop.
  */
 final class HeldWrites {
 

@@ -241,10 +241,15 @@ final class WriteStep implements HeldWrites.Outcome {
 
     @Override
     public void flushed(List<HeldWrites.Held> batch) {
+        commitAll(batch, drive::work);
+    }
+
+    /** Commits the flushed tape files (the catalog writer groups the commits), then runs {@code then}. */
+    private void commitAll(List<HeldWrites.Held> batch, Runnable then) {
         int[] left = {batch.size()};
         Runnable oneDone = () -> {
             if (--left[0] == 0) {
-                drive.work();
+                then.run();
             }
         };
         for (HeldWrites.Held h : batch) {
@@ -387,6 +392,24 @@ final class WriteStep implements HeldWrites.Outcome {
      */
     private void writeFailed(PendingAggregate agg, TapeFault fault) {
         writeEnded();
+        if (!held.isEmpty() && drive.unreachable() == null) {
+            // the tape files written before it (a full tape keeps them) are flushed and committed first
+            held.flush(new HeldWrites.Outcome() {
+                @Override
+                public void flushed(List<HeldWrites.Held> batch) {
+                    commitAll(batch, () -> react(fault, "write", () -> context.writeFailed(agg, fault, false)));
+                }
+
+                @Override
+                public void flushFailed(List<HeldWrites.Held> batch, TapeFault flushFault) {
+                    react(fault, "write", () -> {
+                        requeue(batch, flushFault, "flush");
+                        context.writeFailed(agg, fault, drive.unreachable() != null);
+                    });
+                }
+            });
+            return;
+        }
         List<HeldWrites.Held> batch = held.drain();
         react(fault, "write", () -> {
             requeue(batch, fault, "write");
