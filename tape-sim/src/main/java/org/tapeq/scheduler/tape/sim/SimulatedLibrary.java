@@ -175,6 +175,15 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         return faults;
     }
 
+    /**
+     * Tape files appended with a buffered mark on {@code drive} and not flushed since ({@link #appendBuffered}); 0 for
+     * an unknown drive. Read on the library's loop.
+     */
+    public int unflushedFiles(String drive) {
+        SimDrive d = drives.get(drive);
+        return d == null ? 0 : d.unflushedFiles;
+    }
+
     /** What the library has done so far. */
     public SimStats stats() {
         return stats.snapshot();
