@@ -93,6 +93,18 @@ final class HeldWrites {
         return batch;
     }
 
+    /**
+     * The tape files of {@code batch} were not made durable ({@code fault}): their aggregates are written again or
+     * fail, as after a failed write; {@code moverLost}: not counted as an attempt.
+     */
+    void handBack(List<Held> batch, TapeFault fault, boolean moverLost) {
+        for (Held h : batch) {
+            context.cartridges().writeEnded(h.barcode());
+            context.writeFailed(h.agg(), new TapeFault(fault.kind(), "tape file " + h.written().fileNumber() + " on "
+                    + h.barcode() + " not flushed: " + fault.getMessage(), fault), moverLost);
+        }
+    }
+
     /** Flushes the drive; then {@code outcome} is told about every file held until now. */
     void flush(Outcome outcome) {
         List<Held> batch = drain();

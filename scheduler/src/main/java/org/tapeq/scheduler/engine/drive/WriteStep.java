@@ -85,6 +85,11 @@ final class WriteStep implements HeldWrites.Outcome {
         held.flush(this);
     }
 
+    /** The drive's mover was lost with tape files held: never flushed, they are written again. */
+    void abandonHeld() {
+        held.handBack(held.drain(), new TapeFault(FaultKind.DRIVE, "not flushed: " + drive.unreachable()), true);
+    }
+
     /** This drive writes for a family queue until {@link #releasePool()}. */
     void claimPool(String pool) {
         if (pool != null) {
@@ -262,19 +267,6 @@ final class WriteStep implements HeldWrites.Outcome {
         writesFailed(batch, fault, "flush");
     }
 
-    /**
-     * The drive's mover was lost with tape files held: they were never flushed, so they are written again (not
-     * counted as an attempt).
-     */
-    void abandonHeld() {
-        List<HeldWrites.Held> batch = held.drain();
-        for (HeldWrites.Held h : batch) {
-            context.cartridges().writeEnded(h.barcode());
-            context.writeFailed(h.agg(), new TapeFault(FaultKind.DRIVE, "tape file " + h.written().fileNumber()
-                    + " on " + h.barcode() + " was not flushed: " + drive.unreachable()), true);
-        }
-    }
-
     /** Reads the tape file back and compares each member's checksum with the manifest before committing. */
     private void verify(PendingAggregate agg, AggregatePlan plan, WrittenFile written) {
         drive.set(DriveRunner.State.BUSY, "verifying tape file " + written.fileNumber() + " on " + drive.mounted());
@@ -403,7 +395,7 @@ final class WriteStep implements HeldWrites.Outcome {
                 @Override
                 public void flushFailed(List<HeldWrites.Held> batch, TapeFault flushFault) {
                     react(fault, "write", () -> {
-                        requeue(batch, flushFault, "flush");
+                        held.handBack(batch, flushFault, drive.unreachable() != null);
                         context.writeFailed(agg, fault, drive.unreachable() != null);
                     });
                 }
@@ -412,25 +404,14 @@ final class WriteStep implements HeldWrites.Outcome {
         }
         List<HeldWrites.Held> batch = held.drain();
         react(fault, "write", () -> {
-            requeue(batch, fault, "write");
+            held.handBack(batch, fault, drive.unreachable() != null);
             context.writeFailed(agg, fault, drive.unreachable() != null);
         });
     }
 
     /** The flush of the held tape files failed: they were not made durable. */
     private void writesFailed(List<HeldWrites.Held> batch, TapeFault fault, String what) {
-        react(fault, what, () -> requeue(batch, fault, what));
-    }
-
-    /** The held tape files were not made durable ({@code what} failed): they are written again or fail. */
-    private void requeue(List<HeldWrites.Held> batch, TapeFault fault, String what) {
-        boolean moverLost = drive.unreachable() != null;
-        for (HeldWrites.Held h : batch) {
-            context.cartridges().writeEnded(h.barcode());
-            context.writeFailed(h.agg(), new TapeFault(fault.kind(), "tape file " + h.written().fileNumber()
-                    + " on " + h.barcode() + " not flushed: the " + what + " failed: " + fault.getMessage(),
-                    fault), moverLost);
-        }
+        react(fault, what, () -> held.handBack(batch, fault, drive.unreachable() != null));
     }
 
     /**
