@@ -184,7 +184,8 @@ final class MoverService {
     }
 
     void flush(DriveCommand c, StreamObserver<Done> out) {
-        run(c, "flush", out, NOTHING, t -> library.flush(c.getDrive(), answer(t, out, v -> Done.newBuilder().setValue(0))));
+        run(c, "flush", out, NOTHING, t -> library.flush(c.getDrive(),
+                answer(t, out, v -> Done.newBuilder().setValue(0))));
     }
 
     void read(DriveCommand c, StreamObserver<ReadChunk> out) {

@@ -126,7 +126,8 @@ public final class SimPolicies {
             register(name, configure, c -> MountPolicies.create(name, c.mountCriteria()),
                     cta ? CTA_MARKS : SYNCHRONOUS, cta ? DriveFeatures.WRAP_ENDS : DriveFeatures.NONE);
         }
-        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1).flushFiles(0), c -> MountPolicies.create("cta", c.mountCriteria()),
+        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1).flushFiles(0),
+                c -> MountPolicies.create("cta", c.mountCriteria()),
                 CTA_MARKS, DriveFeatures.DRIVE_RAO);
         register(TAPEQ_DRIVE_RAO, b -> b, c -> MountPolicies.create("tapeq", c.mountCriteria()),
                 SYNCHRONOUS, DriveFeatures.DRIVE_RAO);

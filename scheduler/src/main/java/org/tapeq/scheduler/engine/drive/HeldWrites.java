@@ -25,7 +25,8 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * acknowledged. A failed write while files are held flushes them first (a full tape keeps what it took) and
  * commits them before the write's own fault is answered. A failed flush fails its files like a failed write: they
  * are written again, and the tape files already on the tape stay unrecorded, as after a failed commit; so do the
- * files of a drive whose mover was lost. A crash before the flush acknowledges nothing for the same reason. Owned by the drive's {@link WriteStep}, on the loop.
+ * files of a drive whose mover was lost. A crash before the flush acknowledges nothing for the same reason.
+ * Owned by the drive's {@link WriteStep}, on the loop.
  */
 final class HeldWrites {
 

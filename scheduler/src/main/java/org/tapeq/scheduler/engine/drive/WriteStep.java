@@ -130,8 +130,8 @@ final class WriteStep implements HeldWrites.Outcome {
         }
         WorkQueue fq = context.queues().familyQueueIfAny(c.family());
         PendingAggregate pooled = fq == null ? null : fq.peekWrite();
-        if (pooled != null && context.cartridges().writable(c, pooled.liveBytes() + pending) && pooled.notBefore() <= now
-                && now >= fq.retryNotBefore()) {
+        if (pooled != null && context.cartridges().writable(c, pooled.liveBytes() + pending)
+                && pooled.notBefore() <= now && now >= fq.retryNotBefore()) {
             return pooled;
         }
         return null;

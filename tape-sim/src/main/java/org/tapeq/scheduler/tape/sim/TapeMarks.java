@@ -76,7 +76,10 @@ public record TapeMarks(long filemarkMillis, int flushFiles, long flushBytes) {
         drive.unflushedBytes += bytes;
     }
 
-    /** What the writer's flush ({@code TapeLibrary#flush}) costs on {@code drive}: a synchronous flush if anything is buffered. */
+    /**
+     * What the writer's flush ({@code TapeLibrary#flush}) costs on {@code drive}: a synchronous flush if anything
+     * is buffered.
+     */
     long flushCost(SimDrive drive) {
         return drive.unflushedFiles > 0 ? filemarkMillis : 0;
     }
