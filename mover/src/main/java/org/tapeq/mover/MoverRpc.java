@@ -33,6 +33,7 @@ final class MoverRpc {
     static final MethodDescriptor<DriveCommand, Done> LOCATE = command("Locate");
     static final MethodDescriptor<DriveCommand, Done> LOCATE_FILE = command("LocateFile");
     static final MethodDescriptor<DriveCommand, Done> ACCESS_ORDER = command("AccessOrder");
+    static final MethodDescriptor<DriveCommand, Done> FLUSH = command("Flush");
     static final MethodDescriptor<DriveCommand, ReadChunk> READ = method("Read", MethodType.SERVER_STREAMING,
             DriveCommand.getDefaultInstance(), ReadChunk.getDefaultInstance());
     static final MethodDescriptor<WriteChunk, Done> WRITE = method("Write", MethodType.CLIENT_STREAMING,
@@ -63,6 +64,7 @@ final class MoverRpc {
                 .addMethod(LOCATE, ServerCalls.asyncUnaryCall(s::locate))
                 .addMethod(LOCATE_FILE, ServerCalls.asyncUnaryCall(s::locateFile))
                 .addMethod(ACCESS_ORDER, ServerCalls.asyncUnaryCall(s::accessOrder))
+                .addMethod(FLUSH, ServerCalls.asyncUnaryCall(s::flush))
                 .addMethod(READ, ServerCalls.asyncServerStreamingCall(s::read))
                 .addMethod(WRITE, ServerCalls.asyncClientStreamingCall(s::write))
                 .build();

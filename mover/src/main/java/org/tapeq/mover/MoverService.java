@@ -188,6 +188,11 @@ final class MoverService {
                         .setOrder(Order.newBuilder().addAllIndex(java.util.Arrays.stream(order).boxed().toList())))));
     }
 
+    void flush(DriveCommand c, StreamObserver<Done> out) {
+        run(c, "flush", out, NOTHING, t -> library.flush(c.getDrive(),
+                answer(t, out, v -> Done.newBuilder().setValue(0))));
+    }
+
     void read(DriveCommand c, StreamObserver<ReadChunk> out) {
         ServerCallStreamObserver<ReadChunk> call = (ServerCallStreamObserver<ReadChunk>) out;
         if (c.getFilesCount() > 0) {
@@ -298,6 +303,8 @@ final class MoverService {
                         .setBlockCount(w.blockCount()).setBytes(w.bytes())));
         if (c.getLabel()) {
             library.writeLabel(c.getDrive(), source, done);
+        } else if (c.getBuffered()) {
+            library.appendBuffered(c.getDrive(), source, done);
         } else {
             library.append(c.getDrive(), source, done);
         }

@@ -228,19 +228,31 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
 
     @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
-        write(drive, source, false, done);
+        write(drive, source, false, false, done);
+    }
+
+    /** The mover's library appends with a buffered tape mark; {@link #flush} makes it durable. */
+    @Override
+    public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        write(drive, source, false, true, done);
+    }
+
+    @Override
+    public void flush(String drive, Completion<Void> done) {
+        command(MoverRpc.FLUSH, drive, "flush", c -> { }, done, d -> null, d -> { });
     }
 
     @Override
     public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
-        write(drive, label, true, done);
+        write(drive, label, true, false, done);
     }
 
-    private void write(String drive, TapeFileSource source, boolean label, Completion<WrittenFile> done) {
+    private void write(String drive, TapeFileSource source, boolean label, boolean buffered,
+                       Completion<WrittenFile> done) {
         MoverClient m = mover(drive, done);
         if (m != null) {
-            transfers.write(m, m.command(epoch.getAsLong(), drive).setLength(source.length()).setLabel(label).build(),
-                    source, done);
+            transfers.write(m, m.command(epoch.getAsLong(), drive).setLength(source.length()).setLabel(label)
+                    .setBuffered(buffered).build(), source, done);
         }
     }
 

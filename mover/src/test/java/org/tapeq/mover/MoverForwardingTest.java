@@ -3,6 +3,8 @@ package org.tapeq.mover;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -14,8 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.WrittenFile;
 
-/** What the scheduler asks of a drive besides moving bytes reaches the mover's library: its type, its access order. */
+/**
+ * What the scheduler asks of a drive besides plain reads and writes reaches the mover's library: its type, its access
+ * order, appends with buffered tape marks and the flush.
+ */
 class MoverForwardingTest {
 
     @TempDir
@@ -34,6 +41,44 @@ class MoverForwardingTest {
                     remote.recommendAccessOrder("drive0", new long[] {0}, new long[] {1}, done));
             assertArrayEquals(new int[] {0}, order);
         }
+    }
+
+    @Test
+    void bufferedAppendAndFlushReachTheMoversLibrary() throws Exception {
+        try (MoverSiteFixture site = new MoverSiteFixture(dir, "A00001")) {
+            RemoteLibrary remote = site.remote;
+            Ops.await(site, (Completion<Void> done) -> remote.mount("drive0", "A00001", done));
+            WrittenFile w = Ops.await(site, (Completion<WrittenFile> done) ->
+                    remote.appendBuffered("drive0", bytes(10_000), done));
+            assertEquals(10_000, w.bytes());
+            assertEquals(1, onLibraryLoop(site, () -> site.library.unflushedFiles("drive0")),
+                    "appended with a buffered mark on the mover's drive");
+            Ops.await(site, (Completion<Void> done) -> remote.flush("drive0", done));
+            assertEquals(0, onLibraryLoop(site, () -> site.library.unflushedFiles("drive0")), "flushed");
+            Ops.await(site, (Completion<WrittenFile> done) -> remote.append("drive0", bytes(10_000), done));
+            assertEquals(0, onLibraryLoop(site, () -> site.library.unflushedFiles("drive0")),
+                    "a plain append stays synchronous");
+        }
+    }
+
+    private static TapeFileSource bytes(int n) {
+        return new TapeFileSource() {
+            @Override
+            public long length() {
+                return n;
+            }
+
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                out.write(new byte[n]);
+            }
+        };
+    }
+
+    private static <T> T onLibraryLoop(MoverSiteFixture site, java.util.function.Supplier<T> what) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        site.libraryLoop.execute(() -> f.complete(what.get()));
+        return f.get(30, TimeUnit.SECONDS);
     }
 
     /** {@code what} asked on the scheduler's loop, after an inventory there (the scheduler's start did one). */

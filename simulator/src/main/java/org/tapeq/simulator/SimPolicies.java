@@ -28,7 +28,8 @@ import org.tapeq.scheduler.tape.sim.TapeMarks;
  * neither (like the virtual labs'). References: {@code tapeq-file-sequence}, tapeq's mount decisions with the reads
  * of each mount in tape file-sequence order; {@code tapeq-nominal}, tapeq's order on the nominal estimate without
  * learning each cartridge's layout from its locates; {@code tapeq-scale}, tapeq learning only each cartridge's
- * bytes-per-wrap scale, not its wrap boundaries; {@code fifo}, one request at a time (a legacy worst case;
+ * bytes-per-wrap scale, not its wrap boundaries; {@code tapeq-sync-marks}, tapeq writing a synchronous tape mark
+ * after every tape file (as before it buffered them); {@code fifo}, one request at a time (a legacy worst case;
  * {@code dcache}, dCache's own recall scheduler, is the "plain dCache" baseline).
  *
  * <p>Writes: dCache's script HSM and CTA write each file as its own tape file, so {@code dcache}, {@code fifo} and
@@ -59,7 +60,11 @@ public final class SimPolicies {
      */
     public static final int DRIVE_RAO_LIMIT = 2048;
 
-    /** A synchronous filemark after every tape file (dCache's HSM script, ENDIT's TSM, tapeq). */
+    /**
+     * A synchronous filemark after every plain append (dCache's HSM script, ENDIT's TSM). tapeq appends with buffered
+     * marks and flushes the drive itself ({@code flushFiles}, {@code flushBytes}: {@code TapeLibrary#flush}), which
+     * the simulated library charges one synchronous flush per flush, whatever this setting.
+     */
     static final TapeMarks SYNCHRONOUS = TapeMarks.synchronous(SimulatedLibrary.DEFAULT_FILEMARK_MILLIS);
     /**
      * CTA: buffered tape marks, flushed after 200 files or 32 GB (cta-taped's {@code ArchiveFlushBytesFiles}
@@ -99,6 +104,7 @@ public final class SimPolicies {
     public static final String TAPEQ_WRAP_ENDS = "tapeq-wrap-ends";
     public static final String TAPEQ_NOMINAL = "tapeq-nominal";
     public static final String TAPEQ_SCALE = "tapeq-scale";
+    public static final String TAPEQ_SYNC_MARKS = "tapeq-sync-marks";
 
     /** Prefix of the parametrised reference rows {@code tapeq-remount-guard-<N>m}. */
     public static final String REMOUNT_GUARD_PREFIX = "tapeq-remount-guard-";
@@ -111,13 +117,17 @@ public final class SimPolicies {
             boolean oneFilePerTapeFile = name.equals("fifo") || name.equals("dcache") || name.equals("cta");
             boolean cta = name.equals("cta");
             // ENDIT runs retriever_maxworkers dsmc retrieves at a time, default 1 (Endit.pm): one reading drive
-            UnaryOperator<SchedulerConfig.Builder> configure = name.equals("endit") ? b -> b.maxReadDrives(1)
+            UnaryOperator<SchedulerConfig.Builder> system = name.equals("endit") ? b -> b.maxReadDrives(1)
                     : b -> oneFilePerTapeFile ? b.aggregateFiles(1) : b;
+            // the baselines write as their systems do (the library's marks: synchronous, or CTA's own flushes)
+            UnaryOperator<SchedulerConfig.Builder> configure = name.equals("tapeq") ? system
+                    : b -> system.apply(b).flushFiles(0);
             // CTA's software RAO positions files with the drive's end-of-wrap positions
             register(name, configure, c -> MountPolicies.create(name, c.mountCriteria()),
                     cta ? CTA_MARKS : SYNCHRONOUS, cta ? DriveFeatures.WRAP_ENDS : DriveFeatures.NONE);
         }
-        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1), c -> MountPolicies.create("cta", c.mountCriteria()),
+        register(CTA_DRIVE_RAO, b -> b.aggregateFiles(1).flushFiles(0),
+                c -> MountPolicies.create("cta", c.mountCriteria()),
                 CTA_MARKS, DriveFeatures.DRIVE_RAO);
         register(TAPEQ_DRIVE_RAO, b -> b, c -> MountPolicies.create("tapeq", c.mountCriteria()),
                 SYNCHRONOUS, DriveFeatures.DRIVE_RAO);
@@ -131,6 +141,9 @@ public final class SimPolicies {
             MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
             return new WithReadOrder(p, p.readOrder(), false, false);
         }, SYNCHRONOUS, DriveFeatures.NONE);
+        // tapeq as it wrote before buffered tape marks: a synchronous mark after every tape file
+        register(TAPEQ_SYNC_MARKS, b -> b.flushFiles(0), c -> MountPolicies.create("tapeq", c.mountCriteria()),
+                SYNCHRONOUS, DriveFeatures.NONE);
         register(TAPEQ_SCALE, b -> b, c -> {
             MountPolicy p = MountPolicies.create("tapeq", c.mountCriteria());
             return new WithReadOrder(p, p.readOrder(), true, false);

@@ -165,8 +165,18 @@ public final class MountLedger extends ForwardingLibrary {
 
     @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        delegate().append(drive, source, counted(drive, done));
+    }
+
+    @Override
+    public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        delegate().appendBuffered(drive, source, counted(drive, done));
+    }
+
+    /** {@code done}, counting the tape file appended on the cartridge in {@code drive} first. */
+    private Completion<WrittenFile> counted(String drive, Completion<WrittenFile> done) {
         String barcode = heldBy.get(drive);
-        delegate().append(drive, source, new Completion<>() {
+        return new Completion<>() {
             @Override
             public void succeeded(WrittenFile value) {
                 if (barcode != null) {
@@ -179,7 +189,7 @@ public final class MountLedger extends ForwardingLibrary {
             public void failed(TapeFault fault) {
                 done.failed(fault);
             }
-        });
+        };
     }
 
     /** Tape files appended (labels left out) per cartridge since the ledger started; a copy, any thread. */

@@ -64,6 +64,16 @@ public abstract class ForwardingLibrary implements TapeLibrary {
     }
 
     @Override
+    public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        delegate.appendBuffered(drive, source, done);
+    }
+
+    @Override
+    public void flush(String drive, Completion<Void> done) {
+        delegate.flush(drive, done);
+    }
+
+    @Override
     public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
         delegate.writeLabel(drive, label, done);
     }

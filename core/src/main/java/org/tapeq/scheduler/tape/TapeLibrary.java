@@ -42,6 +42,27 @@ public interface TapeLibrary {
     /** Writes a new tape file at the end of data, followed by a filemark. */
     void append(String drive, TapeFileSource source, Completion<WrittenFile> done);
 
+    /**
+     * Writes a new tape file at the end of data, followed by a buffered tape mark (WRITE FILEMARKS with the Immed
+     * bit): the drive may still hold the file and its mark in its buffer when this completes, so the tape file is
+     * durable only after the next {@link #flush}. The completion reports the file's number and blocks as
+     * {@link #append} does. Default: {@link #append}, whose synchronous mark leaves nothing buffered. A decorator
+     * must pass it on together with {@link #flush}.
+     */
+    default void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        append(drive, source, done);
+    }
+
+    /**
+     * Writes everything the drive buffers to the tape (a synchronous WRITE FILEMARKS of 0 marks): when it succeeds,
+     * every tape file appended with {@link #appendBuffered} since the mount is on the tape. A drive operation like
+     * the others (one at a time per drive). Default: succeeds at once, for a library whose appends leave nothing
+     * buffered (the default {@link #appendBuffered}).
+     */
+    default void flush(String drive, Completion<Void> done) {
+        done.succeeded(null);
+    }
+
     /** Writes tape file 0 at the beginning of tape. Everything recorded after it becomes unreadable. */
     void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done);
 

@@ -50,7 +50,8 @@ final class EngineContext implements DriveContext {
         this.stageSpace = stageSpace;
         SchedulerConfig c = engine.config;
         this.settings = new DriveSettings(c.checkLabels(), c.verifyAfterWrite(), c.idleUnmountMillis(),
-                c.dwellMillis(), c.retryBackoffMillis(), c.driveErrorLimit(), c.mergeGapBytes());
+                c.dwellMillis(), c.retryBackoffMillis(), c.driveErrorLimit(), c.mergeGapBytes(),
+                c.flushFiles(), c.flushBytes(), c.flushHoldMillis());
     }
 
     @Override public EventLoop loop() { return engine.loop; }

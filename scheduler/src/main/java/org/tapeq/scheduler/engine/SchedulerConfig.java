@@ -60,6 +60,16 @@ public final class SchedulerConfig {
      */
     public static final long DEFAULT_BLOCKED_LIMIT_MILLIS = 4 * 3_600_000L;
     /** A cartridge with less free space than this is closed for writing. */
+    /**
+     * Tape files written with buffered tape marks before the drive is flushed and their flushes acknowledged; 0:
+     * every tape file ends with a synchronous tape mark and is acknowledged at once. Like CTA's default
+     * ({@code ArchiveFlushBytesFiles} in cta-taped's {@code TapedConfiguration.hpp}: 200 files, 32 GB).
+     */
+    public static final int DEFAULT_FLUSH_FILES = 200;
+    /** Bytes written with buffered tape marks before the drive is flushed (see {@link #DEFAULT_FLUSH_FILES}). */
+    public static final long DEFAULT_FLUSH_BYTES = 32_000_000_000L;
+    /** Longest a written tape file waits for the drive's flush (checked between the drive's operations). */
+    public static final long DEFAULT_FLUSH_HOLD_MILLIS = 60_000;
     public static final long DEFAULT_FULL_MARGIN_BYTES = DEFAULT_AGGREGATE_BYTES;
 
     private final String policy;
@@ -80,6 +90,9 @@ public final class SchedulerConfig {
     private final int robotErrorLimit;
     private final long blockedLimitMillis;
     private final long fullMarginBytes;
+    private final int flushFiles;
+    private final long flushBytes;
+    private final long flushHoldMillis;
     private final int maxReadDrives;
     private final int maxWriteDrives;
     private final int maxBackgroundDrives;
@@ -115,6 +128,9 @@ public final class SchedulerConfig {
         robotErrorLimit = b.robotErrorLimit;
         blockedLimitMillis = b.blockedLimitMillis;
         fullMarginBytes = b.fullMarginBytes;
+        flushFiles = b.flushFiles;
+        flushBytes = b.flushBytes;
+        flushHoldMillis = b.flushHoldMillis;
         maxReadDrives = b.maxReadDrives;
         maxWriteDrives = b.maxWriteDrives;
         maxBackgroundDrives = b.maxBackgroundDrives;
@@ -158,6 +174,12 @@ public final class SchedulerConfig {
     public int robotErrorLimit() { return robotErrorLimit; }
     public long blockedLimitMillis() { return blockedLimitMillis; }
     public long fullMarginBytes() { return fullMarginBytes; }
+    /** Tape files written with buffered tape marks between drive flushes; 0: synchronous marks. */
+    public int flushFiles() { return flushFiles; }
+    /** Bytes written with buffered tape marks between drive flushes. */
+    public long flushBytes() { return flushBytes; }
+    /** Longest a written tape file waits for its drive's flush. */
+    public long flushHoldMillis() { return flushHoldMillis; }
     /** The settings a mount policy uses. */
     public MountCriteria mountCriteria() {
         return new MountCriteria(minMountBytes, minMountFiles, quietMillis, maxWaitMillis, remountGuardMillis);
@@ -266,6 +288,9 @@ public final class SchedulerConfig {
         m.put("robotErrorLimit", robotErrorLimit);
         m.put("blockedLimitMillis", blockedLimitMillis);
         m.put("fullMarginBytes", fullMarginBytes);
+        m.put("flushFiles", flushFiles);
+        m.put("flushBytes", flushBytes);
+        m.put("flushHoldMillis", flushHoldMillis);
         m.put("maxReadDrives", maxReadDrives);
         m.put("maxWriteDrives", maxWriteDrives);
         m.put("maxBackgroundDrives", maxBackgroundDrives);
@@ -336,6 +361,9 @@ public final class SchedulerConfig {
         private int robotErrorLimit = DEFAULT_ROBOT_ERROR_LIMIT;
         private long blockedLimitMillis = DEFAULT_BLOCKED_LIMIT_MILLIS;
         private long fullMarginBytes = DEFAULT_FULL_MARGIN_BYTES;
+        private int flushFiles = DEFAULT_FLUSH_FILES;
+        private long flushBytes = DEFAULT_FLUSH_BYTES;
+        private long flushHoldMillis = DEFAULT_FLUSH_HOLD_MILLIS;
         private int maxReadDrives;
         private int maxWriteDrives;
         private int maxBackgroundDrives = 1;
@@ -370,6 +398,9 @@ public final class SchedulerConfig {
         public Builder robotErrorLimit(int v) { robotErrorLimit = v; return this; }
         public Builder blockedLimitMillis(long v) { blockedLimitMillis = v; return this; }
         public Builder fullMarginBytes(long v) { fullMarginBytes = v; return this; }
+        public Builder flushFiles(int v) { flushFiles = v; return this; }
+        public Builder flushBytes(long v) { flushBytes = v; return this; }
+        public Builder flushHoldMillis(long v) { flushHoldMillis = v; return this; }
         public Builder maxReadDrives(int v) { maxReadDrives = v; return this; }
         public Builder maxWriteDrives(int v) { maxWriteDrives = v; return this; }
         public Builder maxBackgroundDrives(int v) { maxBackgroundDrives = v; return this; }
@@ -413,6 +444,9 @@ public final class SchedulerConfig {
             positive("robotErrorLimit", robotErrorLimit);
             nonNegative("blockedLimitMillis", blockedLimitMillis);
             nonNegative("fullMarginBytes", fullMarginBytes);
+            nonNegative("flushFiles", flushFiles);
+            positive("flushBytes", flushBytes);
+            positive("flushHoldMillis", flushHoldMillis);
             nonNegative("maxReadDrives", maxReadDrives);
             nonNegative("maxWriteDrives", maxWriteDrives);
             nonNegative("maxBackgroundDrives", maxBackgroundDrives);

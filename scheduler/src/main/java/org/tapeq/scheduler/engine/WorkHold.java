@@ -211,6 +211,16 @@ final class WorkHold {
             }
 
             @Override
+            public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+                pass("append in " + drive, done, d -> library.appendBuffered(drive, source, d));
+            }
+
+            @Override
+            public void flush(String drive, Completion<Void> done) {
+                pass("flush of " + drive, done, d -> library.flush(drive, d));
+            }
+
+            @Override
             public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
                 pass("label write in " + drive, done, d -> library.writeLabel(drive, label, d));
             }

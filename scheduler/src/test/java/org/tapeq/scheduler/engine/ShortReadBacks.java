@@ -41,7 +41,17 @@ final class ShortReadBacks extends ForwardingLibrary {
 
     @Override
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
-        to.append(drive, source, new Completion<>() {
+        to.append(drive, source, noted(drive, done));
+    }
+
+    @Override
+    public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        to.appendBuffered(drive, source, noted(drive, done));
+    }
+
+    /** {@code done}, noting first that {@code drive} appended, so its next read is a read-back. */
+    private Completion<WrittenFile> noted(String drive, Completion<WrittenFile> done) {
+        return new Completion<>() {
             @Override
             public void succeeded(WrittenFile written) {
                 appended.add(drive);
@@ -52,7 +62,7 @@ final class ShortReadBacks extends ForwardingLibrary {
             public void failed(org.tapeq.scheduler.model.TapeFault fault) {
                 done.failed(fault);
             }
-        });
+        };
     }
 
     @Override

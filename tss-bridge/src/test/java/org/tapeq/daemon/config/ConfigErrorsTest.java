@@ -105,6 +105,10 @@ class ConfigErrorsTest {
                 Arguments.of(DIRECTORY + "scheduler:\n  quietTime: 2h\n",
                         "scheduler.quietTime: quietMillis (7200000) must not exceed maxWaitMillis (3600000)"),
                 Arguments.of(DIRECTORY + "scheduler:\n  maxWait: 0\n", "scheduler.maxWait: maxWaitMillis must be > 0"),
+                Arguments.of(DIRECTORY + "scheduler:\n  flushBytes: 0\n",
+                        "scheduler.flushBytes: flushBytes must be > 0"),
+                Arguments.of(DIRECTORY + "scheduler:\n  flushHold: 0\n",
+                        "scheduler.flushHold: flushHoldMillis must be > 0"),
                 // names from a fixed set
                 Arguments.of(DIRECTORY + "scheduler:\n  policy: lru\n",
                         "scheduler.policy: \"lru\" is not one of tapeq, fifo, endit, cta"),

@@ -95,6 +95,9 @@ class DaemonConfigTest {
               driveErrorLimit: 4
               robotErrorLimit: 2
               fullMargin: 5GB
+              flushFiles: 50
+              flushBytes: 20GB
+              flushHold: 2m
               maxReadDrives: 2
               maxWriteDrives: 1
               verifyPerWeek: 20
@@ -185,6 +188,9 @@ class DaemonConfigTest {
         assertEquals(4, s.driveErrorLimit());
         assertEquals(2, s.robotErrorLimit());
         assertEquals(5_000_000_000L, s.fullMarginBytes());
+        assertEquals(50, s.flushFiles());
+        assertEquals(20_000_000_000L, s.flushBytes());
+        assertEquals(120_000, s.flushHoldMillis());
         assertEquals(2, s.maxReadDrives());
         assertEquals(1, s.maxWriteDrives());
         assertEquals(20, s.verifyPerWeek());

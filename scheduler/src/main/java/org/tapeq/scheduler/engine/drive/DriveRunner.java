@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.scheduler.catalog.DriveRecord;
 import org.tapeq.scheduler.engine.fault.FaultReactions;
-import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
@@ -19,8 +18,10 @@ import org.tapeq.scheduler.time.EventLoop;
  * (keeping an emptied cartridge a little longer while its requests still arrive), waiting for stage buffer
  * space, unmounting, or down. Once it holds a cartridge, {@link #work()} repeats: check the label once per
  * mount ({@link LabelCheck}); write the aggregates bound to the cartridge or, if it is an appendable cartridge
- * of a family with waiting aggregates, those ({@link WriteStep}); then read the next unit of the planned pass
- * once the {@code StageSpace} grants room for its files ({@link ReadPass}). When a pass ends the dispatcher
+ * of a family with waiting aggregates, those ({@link WriteStep}; with buffered tape marks the drive flushes
+ * before it reads, idles or unloads, so no written aggregate waits behind a read: {@link HeldWrites}); then
+ * read the next unit of the planned pass once the {@code StageSpace} grants room for its files
+ * ({@link ReadPass}). When a pass ends the dispatcher
  * decides whether the drive keeps the cartridge.
  *
  * <p>A refused unit goes back to the head of the pass, its reads stay queued, and the drive waits with its
@@ -591,8 +592,13 @@ public final class DriveRunner implements WorkQueue.Holder {
 
     void work() {
         if (unreachable != null) {
+            writes.abandonHeld(); // never flushed: written again
             context.unaccount(this);
             set(State.DOWN, unreachableActivity()); // its mover was lost during the last operation
+            return;
+        }
+        if (down && writes.holding()) {
+            writes.flushNow(); // then commits them and comes back here
             return;
         }
         if (down) {
@@ -605,9 +611,7 @@ public final class DriveRunner implements WorkQueue.Holder {
             label.check(mounted);
             return;
         }
-        PendingAggregate agg = writes.take();
-        if (agg != null) {
-            writes.write(agg);
+        if (writes.next()) {
             return;
         }
         if (reads.readNext()) {

@@ -10,7 +10,11 @@ package org.tapeq.scheduler.engine.drive;
  * @param retryBackoffMillis first retry delay (doubles per attempt)
  * @param driveErrorLimit    consecutive errors that take a drive out of service
  * @param mergeGapBytes      members of one tape file this close are read in one unit
+ * @param flushFiles         tape files written with buffered tape marks between drive flushes; 0: synchronous marks
+ * @param flushBytes         bytes written with buffered tape marks between drive flushes
+ * @param flushHoldMillis    longest a written tape file waits for the drive's flush
  */
 public record DriveSettings(boolean checkLabels, boolean verifyAfterWrite, long idleUnmountMillis,
-                            long dwellMillis, long retryBackoffMillis, int driveErrorLimit, long mergeGapBytes) {
+                            long dwellMillis, long retryBackoffMillis, int driveErrorLimit, long mergeGapBytes,
+                            int flushFiles, long flushBytes, long flushHoldMillis) {
 }

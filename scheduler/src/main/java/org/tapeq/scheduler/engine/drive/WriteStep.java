@@ -35,10 +35,11 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * <p>Design notes. A drive that dispatch sent to a family queue is one of that queue's writers until its pass
  * ends ({@link #claimPool}/{@link #releasePool}); dispatch gives a family queue no further drive while its
  * writers cover its aggregates. A tape file is only committed after the drive reported exactly the bytes and
- * blocks of the plan (and, with verify, after the read-back matched the manifest); the commit is the one
- * catalog write of the write path, handed to the catalog writer; the drive stays busy until it is done.
+ * blocks of the plan (and, with verify, after the read-back matched the manifest) and, with buffered tape marks,
+ * after the drive's next flush ({@link HeldWrites}); the commit is the one catalog write of the write path, handed
+ * to the catalog writer; the drive stays busy until it is done.
  */
-final class WriteStep {
+final class WriteStep implements HeldWrites.Outcome {
 
     private static final Logger LOG = LoggerFactory.getLogger(WriteStep.class);
 
@@ -48,10 +49,45 @@ final class WriteStep {
     private String writingTo;
     /** The family this drive writes for, or null. */
     private String familyPool;
+    /** Written with buffered marks, waiting for the drive's flush. */
+    private final HeldWrites held;
 
     WriteStep(DriveRunner drive) {
         this.drive = drive;
         this.context = drive.context;
+        this.held = new HeldWrites(drive);
+    }
+
+    /**
+     * Starts the drive's next write step: the flush of the files held since the last one if it is due, else the
+     * next aggregate. Returns false, with nothing held, when there is nothing to write.
+     */
+    boolean next() {
+        if (held.due(available() != null)) {
+            held.flush(this);
+            return true;
+        }
+        PendingAggregate agg = take();
+        if (agg == null) {
+            return false;
+        }
+        write(agg);
+        return true;
+    }
+
+    /** Whether tape files wait for the drive's flush (the drive flushes before it unloads). */
+    boolean holding() {
+        return !held.isEmpty();
+    }
+
+    /** Flushes the held tape files now, then commits them and goes on with the drive's work. */
+    void flushNow() {
+        held.flush(this);
+    }
+
+    /** The drive's mover was lost with tape files held: never flushed, they are written again. */
+    void abandonHeld() {
+        held.handBack(held.drain(), new TapeFault(FaultKind.DRIVE, "not flushed: " + drive.unreachable()), true);
     }
 
     /** This drive writes for a family queue until {@link #releasePool()}. */
@@ -85,7 +121,8 @@ final class WriteStep {
         long now = context.loop().now();
         WorkQueue queue = drive.queue();
         PendingAggregate own = queue.peekWrite();
-        if (own != null && own.notBefore() <= now && context.cartridges().writable(c, own.liveBytes())) {
+        long pending = held.bytes(); // written since the last flush, not yet in the cartridge's record
+        if (own != null && own.notBefore() <= now && context.cartridges().writable(c, own.liveBytes() + pending)) {
             return own;
         }
         if (c.family() == null || (familyPool == null && queue.hasPendingReads())) {
@@ -93,15 +130,15 @@ final class WriteStep {
         }
         WorkQueue fq = context.queues().familyQueueIfAny(c.family());
         PendingAggregate pooled = fq == null ? null : fq.peekWrite();
-        if (pooled != null && context.cartridges().writable(c, pooled.liveBytes()) && pooled.notBefore() <= now
-                && now >= fq.retryNotBefore()) {
+        if (pooled != null && context.cartridges().writable(c, pooled.liveBytes() + pending)
+                && pooled.notBefore() <= now && now >= fq.retryNotBefore()) {
             return pooled;
         }
         return null;
     }
 
     /** Takes the next aggregate off its queue, or returns null. */
-    PendingAggregate take() {
+    private PendingAggregate take() {
         PendingAggregate agg = available();
         if (agg == null) {
             return null;
@@ -117,7 +154,7 @@ final class WriteStep {
         return agg;
     }
 
-    void write(PendingAggregate agg) {
+    private void write(PendingAggregate agg) {
         List<FlushItem> live = agg.live();
         if (live.isEmpty()) {
             drive.work();
@@ -157,7 +194,7 @@ final class WriteStep {
                 + " bytes) of " + agg.family() + "/" + agg.dataset() + " to " + barcode);
         GuardedSource source = new GuardedSource(plan.source());
         drive.log.writeStarted();
-        context.library().append(id, source, new Completion<>() {
+        Completion<WrittenFile> appended = new Completion<>() {
             @Override
             public void succeeded(WrittenFile written) {
                 drive.succeeded();
@@ -173,7 +210,7 @@ final class WriteStep {
                 if (context.settings().verifyAfterWrite()) {
                     verify(agg, plan, written);
                 } else {
-                    commit(agg, plan, written);
+                    written(agg, plan, written);
                 }
             }
 
@@ -183,7 +220,51 @@ final class WriteStep {
                         ? new TapeFault(FaultKind.SOURCE, source.failure.getMessage(), source.failure) : fault;
                 writeFailed(agg, f);
             }
-        });
+        };
+        if (held.buffered()) {
+            context.library().appendBuffered(id, source, appended);
+        } else {
+            context.library().append(id, source, appended);
+        }
+    }
+
+    /**
+     * The tape file is written and checked: with synchronous marks it is on tape and is committed now; with
+     * buffered marks it waits for the drive's next flush and the drive goes on. Either way the write's count on
+     * the cartridge ({@link #writeBegun}) is now ended by its commit or failure.
+     */
+    private void written(PendingAggregate agg, AggregatePlan plan, WrittenFile written) {
+        String barcode = drive.mounted();
+        writingTo = null;
+        if (held.buffered()) {
+            held.hold(agg, plan, written, barcode);
+            drive.work();
+        } else {
+            commit(agg, plan, written, barcode, drive::work);
+        }
+    }
+
+    @Override
+    public void flushed(List<HeldWrites.Held> batch) {
+        commitAll(batch, drive::work);
+    }
+
+    /** Commits the flushed tape files (the catalog writer groups the commits), then runs {@code then}. */
+    private void commitAll(List<HeldWrites.Held> batch, Runnable then) {
+        int[] left = {batch.size()};
+        Runnable oneDone = () -> {
+            if (--left[0] == 0) {
+                then.run();
+            }
+        };
+        for (HeldWrites.Held h : batch) {
+            commit(h.agg(), h.plan(), h.written(), h.barcode(), oneDone);
+        }
+    }
+
+    @Override
+    public void flushFailed(List<HeldWrites.Held> batch, TapeFault fault) {
+        writesFailed(batch, fault, "flush");
     }
 
     /** Reads the tape file back and compares each member's checksum with the manifest before committing. */
@@ -208,7 +289,7 @@ final class WriteStep {
                             writeFailed(agg, new TapeFault(FaultKind.MEDIA, "read-back of tape file "
                                     + written.fileNumber() + " on " + drive.mounted() + ": " + mismatch));
                         } else {
-                            commit(agg, plan, written);
+                            written(agg, plan, written);
                         }
                     }
 
@@ -231,8 +312,8 @@ final class WriteStep {
      * members are reported only after it succeeded, and a failed commit fails them ({@code COMMIT} in
      * {@link FaultReactions}).
      */
-    private void commit(PendingAggregate agg, AggregatePlan plan, WrittenFile written) {
-        String barcode = drive.mounted();
+    private void commit(PendingAggregate agg, AggregatePlan plan, WrittenFile written, String barcode,
+                        Runnable then) {
         int bs = context.library().blockSize();
         long now = context.loop().now();
         AggregateRecord aggregate = plan.manifest().toAggregateRecord(barcode, written.fileNumber(),
@@ -242,18 +323,20 @@ final class WriteStep {
             @Override
             public void succeeded(CartridgeRecord after) {
                 committed(agg, plan, barcode, files, after);
+                then.run();
             }
 
             @Override
             public void failed(RuntimeException e) {
                 commitFailed(agg, barcode, written, e);
+                then.run();
             }
         });
     }
 
     private void commitFailed(PendingAggregate agg, String barcode, WrittenFile written, RuntimeException e) {
         // COMMIT in FaultReactions: the members fail at once; the tape file stays unreferenced
-        writeEnded();
+        context.cartridges().writeEnded(barcode);
         agg.writing(false);
         context.fault(FaultKind.CATALOG, drive.id(), barcode, "tape file " + written.fileNumber()
                 + " written but the catalog commit failed: " + e.getMessage());
@@ -264,12 +347,11 @@ final class WriteStep {
                     "cannot flush " + m.request().pnfsid() + ": written to " + barcode + " tape file "
                             + written.fileNumber() + " but the catalog commit failed: " + e.getMessage(), 1));
         }
-        drive.work();
     }
 
     private void committed(PendingAggregate agg, AggregatePlan plan, String barcode, List<FileRecord> files,
                            CartridgeRecord after) {
-        writeEnded();
+        context.cartridges().writeEnded(barcode);
         agg.writing(false);
         context.written(agg, barcode, plan.length(), after);
         drive.log.written(agg.family(), agg.dataset(), barcode, files.isEmpty() ? -1 : files.get(0).tapeFile(),
@@ -294,16 +376,53 @@ final class WriteStep {
                         m.request().pnfsid() + " was left out of its aggregate", 1));
             }
         }
-        drive.work();
     }
 
-    /** A write, its check or its read-back failed: the reaction of {@link FaultReactions.Operation#WRITE}. */
+    /**
+     * A write, its check or its read-back failed: the reaction of {@link FaultReactions.Operation#WRITE}. The files
+     * held for the drive's flush fail with it: what the drive buffered may be lost.
+     */
     private void writeFailed(PendingAggregate agg, TapeFault fault) {
         writeEnded();
+        if (!held.isEmpty() && drive.unreachable() == null) {
+            // the tape files written before it (a full tape keeps them) are flushed and committed first
+            held.flush(new HeldWrites.Outcome() {
+                @Override
+                public void flushed(List<HeldWrites.Held> batch) {
+                    commitAll(batch, () -> react(fault, "write", () -> context.writeFailed(agg, fault, false)));
+                }
+
+                @Override
+                public void flushFailed(List<HeldWrites.Held> batch, TapeFault flushFault) {
+                    react(fault, "write", () -> {
+                        held.handBack(batch, flushFault, drive.unreachable() != null);
+                        context.writeFailed(agg, fault, drive.unreachable() != null);
+                    });
+                }
+            });
+            return;
+        }
+        List<HeldWrites.Held> batch = held.drain();
+        react(fault, "write", () -> {
+            held.handBack(batch, fault, drive.unreachable() != null);
+            context.writeFailed(agg, fault, drive.unreachable() != null);
+        });
+    }
+
+    /** The flush of the held tape files failed: they were not made durable. */
+    private void writesFailed(List<HeldWrites.Held> batch, TapeFault fault, String what) {
+        react(fault, what, () -> held.handBack(batch, fault, drive.unreachable() != null));
+    }
+
+    /**
+     * The drive's and cartridge's part of the reaction to a failed write or flush; {@code requeue} hands the
+     * aggregates back once the cartridge's state is updated.
+     */
+    private void react(TapeFault fault, String what, Runnable requeue) {
         // the drive's mover was lost: neither the drive's, the cartridge's nor the data's fault
         boolean moverLost = drive.unreachable() != null;
         if (!moverLost) {
-            context.fault(fault.kind(), drive.id(), drive.mounted(), "write failed: " + fault.getMessage());
+            context.fault(fault.kind(), drive.id(), drive.mounted(), what + " failed: " + fault.getMessage());
         }
         LOG.warn("Drive {}: writing to {} failed: {}", drive.id(), drive.mounted(), fault.toString());
         FaultReactions.Reaction r = FaultReactions.of(FaultReactions.Operation.WRITE, fault.kind());
@@ -320,7 +439,7 @@ final class WriteStep {
         if (r.driveError()) {
             drive.driveError(fault);
         }
-        context.writeFailed(agg, fault, moverLost);
+        requeue.run();
         drive.afterFault(r.then());
     }
 

@@ -95,6 +95,9 @@ class ScsiLibraryFakeHostTest {
                 + " (50000):\\n DR_OPEN IM_REP_EN\\n'; fi;;\n"
                 + "  offline) touch $S/ejected;;\n"
                 + "  setblk) ;;\n"
+                + "  eod) echo eod >> $S/mt.log;;\n"
+                + "  weof) echo \"weof $4\" >> $S/mt.log; if [ -e $S/failweof ]; then"
+                + " echo \"$2: Input/output error\" >&2; exit 1; fi;;\n"
                 + "  rewind) if [ -e $S/failrewind ]; then rm $S/failrewind; touch $S/media;"
                 + " echo \"$2: Input/output error\" >&2; exit 1; fi;;\n"
                 + "  *) exit 2;;\n"
@@ -171,6 +174,29 @@ class ScsiLibraryFakeHostTest {
     private List<String> sgRawCalls() throws IOException {
         Path log = host.resolve("state/sg_raw.log");
         return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    }
+
+    @Test
+    void flush_writesZeroFilemarksAtEndOfData_andItsFailureIsAFault() throws Exception {
+        fakeHost();
+        await(done -> library.mount("d0", X, done));
+        Path log = host.resolve("state/mt.log");
+        Files.deleteIfExists(log);
+        await(done -> library.flush("d0", done));
+        assertEquals(List.of("eod", "weof 0"), Files.readAllLines(log),
+                "a synchronous WRITE FILEMARKS of 0 marks, at end of data");
+        Files.createFile(host.resolve("state/failweof"));
+        TapeFault f = fault((Completion<Void> done) -> library.flush("d0", done));
+        assertFalse(f.refusal(), f.toString());
+        assertTrue(f.getMessage().contains("flush of d0"), f.getMessage());
+    }
+
+    @Test
+    void flushOnAnEmptyDrive_failsWithoutACommand() throws Exception {
+        fakeHost();
+        TapeFault f = fault((Completion<Void> done) -> library.flush("d0", done));
+        assertFalse(f.refusal(), f.toString());
+        assertFalse(Files.exists(host.resolve("state/mt.log")), "no mt weof on an empty drive");
     }
 
     @Test

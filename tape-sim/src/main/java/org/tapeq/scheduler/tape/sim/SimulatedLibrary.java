@@ -175,6 +175,15 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         return faults;
     }
 
+    /**
+     * Tape files appended with a buffered mark on {@code drive} and not flushed since ({@link #appendBuffered}); 0 for
+     * an unknown drive. Read on the library's loop.
+     */
+    public int unflushedFiles(String drive) {
+        SimDrive d = drives.get(drive);
+        return d == null ? 0 : d.unflushedFiles;
+    }
+
     /** What the library has done so far. */
     public SimStats stats() {
         return stats.snapshot();
@@ -417,7 +426,22 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(done, "done");
-        onLoop(drive, done, () -> doAppend(drive, source, done));
+        onLoop(drive, done, () -> doAppend(drive, source, false, done));
+    }
+
+    /** An append whose tape mark waits in the drive's buffer for {@link #flush} ({@link TapeMarks}). */
+    @Override
+    public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(done, "done");
+        onLoop(drive, done, () -> doAppend(drive, source, true, done));
+    }
+
+    /** One synchronous flush if anything was appended with a buffered mark since the last one, else nothing. */
+    @Override
+    public void flush(String drive, Completion<Void> done) {
+        Objects.requireNonNull(done, "done");
+        onLoop(drive, done, () -> doFlush(drive, done));
     }
 
     @Override
@@ -667,7 +691,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         });
     }
 
-    private void doAppend(String driveId, TapeFileSource source, Completion<WrittenFile> done) {
+    private void doAppend(String driveId, TapeFileSource source, boolean buffered, Completion<WrittenFile> done) {
         SimDrive drive = claim(driveId, "append", true, done);
         if (drive == null) {
             return;
@@ -697,7 +721,8 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         boolean full = length > free;
         long keep = full ? free / blockSize * blockSize : length;
         boolean records = !full || keep > 0;
-        long write = TapePhysics.streamMillis(keep, rate) + (records ? tapeMarks.costAfterTapeFile(drive, keep) : 0);
+        long mark = !records || buffered ? 0 : tapeMarks.costAfterTapeFile(drive, keep);
+        long write = TapePhysics.streamMillis(keep, rate) + mark;
         WrittenFile planned = files.next(keep);
         Transfers.Copy<String> copy = store.keepsBytes() && records
                 ? () -> store.stage(cartridge.barcode, planned.fileNumber(), source, keep) : null;
@@ -720,7 +745,11 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             if (records) {
                 files.append(keep);
                 cartridge.dataFiles.add(name);
-                tapeMarks.written(drive, keep);
+                if (buffered) {
+                    tapeMarks.bufferedByWriter(drive, keep);
+                } else {
+                    tapeMarks.written(drive, keep);
+                }
             }
             drive.head = cartridge.headAt(files.eodOffset());
             drive.position = files.eodBlock();
@@ -734,6 +763,20 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             } else {
                 done.failed(new TapeFault(FaultKind.TAPE_FULL, operation + ": cartridge full, nothing written"));
             }
+        });
+    }
+
+    private void doFlush(String driveId, Completion<Void> done) {
+        SimDrive drive = claim(driveId, "flush", true, done);
+        if (drive == null) {
+            return;
+        }
+        long cost = tapeMarks.flushCost(drive);
+        loop.schedule(cost, () -> {
+            TapeMarks.flushed(drive);
+            drive.busy = false;
+            stats.flushed(drive.index, cost);
+            done.succeeded(null);
         });
     }
 

@@ -95,6 +95,12 @@ final class StatsRecorder {
         filemarks += marks;
     }
 
+    /** A flush of the drive's buffer (buffered tape marks): charged as write time. */
+    synchronized void flushed(int drive, long millis) {
+        perDrive[drive][WRITE] += millis;
+        perDrive[drive][OPS]++;
+    }
+
     /** An operation that failed; its time is charged as fault time unless positioning was {@code located}. */
     synchronized void failed(int drive, long millis, long located) {
         failedOps++;

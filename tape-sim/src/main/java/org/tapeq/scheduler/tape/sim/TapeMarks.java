@@ -5,6 +5,8 @@ package org.tapeq.scheduler.tape.sim;
  * flush the drive's buffer at every one: {@code filemarkMillis} each. Buffered tape marks (written with the Immed
  * bit, as CTA writes them) cost nothing until the files or bytes written since the last flush reach the system's
  * flush limit; that append then pays one synchronous flush. The final flush before an unload is not charged.
+ * A writer that flushes the drive itself ({@code TapeLibrary#appendBuffered} and {@code #flush}, as tapeq does)
+ * pays one synchronous flush per flush it asks for, whatever the library's own setting.
  *
  * @param filemarkMillis time of one synchronous flush (buffer drain and back-hitch)
  * @param flushFiles     buffered marks: a flush after this many tape files; 0 = every tape mark is synchronous
@@ -53,6 +55,7 @@ public record TapeMarks(long filemarkMillis, int flushFiles, long flushBytes) {
     /** A tape file of {@code bytes} was written on {@code drive}: counted toward its next flush, or flushed. */
     void written(SimDrive drive, long bytes) {
         if (!buffered()) {
+            flushed(drive); // a synchronous mark writes whatever a buffered append left in the buffer
             return;
         }
         if (reachesFlush(drive, bytes)) {
@@ -62,6 +65,29 @@ public record TapeMarks(long filemarkMillis, int flushFiles, long flushBytes) {
             drive.unflushedFiles++;
             drive.unflushedBytes += bytes;
         }
+    }
+
+    /**
+     * A tape file of {@code bytes} was appended with a buffered mark at the writer's request ({@code
+     * TapeLibrary#appendBuffered}): it costs nothing now and waits in the buffer for the writer's flush.
+     */
+    void bufferedByWriter(SimDrive drive, long bytes) {
+        drive.unflushedFiles++;
+        drive.unflushedBytes += bytes;
+    }
+
+    /**
+     * What the writer's flush ({@code TapeLibrary#flush}) costs on {@code drive}: a synchronous flush if anything
+     * is buffered.
+     */
+    long flushCost(SimDrive drive) {
+        return drive.unflushedFiles > 0 ? filemarkMillis : 0;
+    }
+
+    /** The drive's buffer was written to tape. */
+    static void flushed(SimDrive drive) {
+        drive.unflushedFiles = 0;
+        drive.unflushedBytes = 0;
     }
 
     private boolean reachesFlush(SimDrive drive, long bytes) {

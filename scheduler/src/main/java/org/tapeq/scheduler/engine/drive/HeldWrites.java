@@ -1,0 +1,127 @@
+package org.tapeq.scheduler.engine.drive;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.tapeq.scheduler.engine.queue.PendingAggregate;
+import org.tapeq.scheduler.format.AggregatePlan;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.WrittenFile;
+
+/**
+ * The tape files one drive wrote with buffered tape marks since its last flush: their aggregates wait, neither
+ * committed nor acknowledged, until the drive's next flush.
+ *
+ * <p>Design notes. A tape file appended with a buffered mark ({@code TapeLibrary#appendBuffered}) may still sit in
+ * the drive's buffer, so it is not durable until a synchronous flush ({@code TapeLibrary#flush}) succeeded. The
+ * durability rule stays the one of synchronous marks: a flush request is acknowledged only once its bytes are on
+ * tape and its catalog record is committed. So the drive holds its written aggregates here and flushes
+ * ({@link #due}) when the held files or bytes reach the configured limit ({@code flushFiles}, {@code flushBytes}),
+ * when the oldest has waited {@code flushHold} (checked between the drive's operations: the drive runs one at a
+ * time, so a timer could not flush sooner), and whenever it has nothing more to write, which is before every
+ * unload and before any read: a drive never idles, reads or unloads with writes held. After the flush the held
+ * aggregates are committed together (the catalog writer groups the commits into one transaction) and only then
+ * acknowledged. A failed write while files are held flushes them first (a full tape keeps what it took) and
+ * commits them before the write's own fault is answered. A failed flush fails its files like a failed write: they
+ * are written again, and the tape files already on the tape stay unrecorded, as after a failed commit; so do the
+ * files of a drive whose mover was lost. A crash before the flush acknowledges nothing for the same reason.
+ * Owned by the drive's {@link WriteStep}, on the loop.
+ */
+final class HeldWrites {
+
+    /** A tape file written with a buffered mark, its aggregate not yet committed; {@code at}: loop time written. */
+    record Held(PendingAggregate agg, AggregatePlan plan, WrittenFile written, String barcode, long at) {
+    }
+
+    /** What the write step does with the held files once the flush succeeded or failed. */
+    interface Outcome {
+        /** The drive flushed: commit {@code batch} and acknowledge it. */
+        void flushed(List<Held> batch);
+
+        /** The flush failed: {@code batch} was not made durable. */
+        void flushFailed(List<Held> batch, TapeFault fault);
+    }
+
+    private final DriveRunner drive;
+    private final DriveContext context;
+    private final List<Held> held = new ArrayList<>();
+    private long bytes;
+
+    HeldWrites(DriveRunner drive) {
+        this.drive = drive;
+        this.context = drive.context;
+    }
+
+    /** Whether this drive writes buffered tape marks (a flush limit is configured). */
+    boolean buffered() {
+        return context.settings().flushFiles() > 0;
+    }
+
+    boolean isEmpty() {
+        return held.isEmpty();
+    }
+
+    /** Bytes written since the last flush (counted against the cartridge's free space until committed). */
+    long bytes() {
+        return bytes;
+    }
+
+    /** A tape file was written with a buffered mark: its aggregate waits for the next flush. */
+    void hold(PendingAggregate agg, AggregatePlan plan, WrittenFile written, String barcode) {
+        held.add(new Held(agg, plan, written, barcode, context.loop().now()));
+        bytes += plan.length();
+    }
+
+    /**
+     * Whether the drive must flush before its next step: files are held and they reached a limit, the oldest waited
+     * the hold time, or {@code moreToWrite} is false (the queue ran dry: before a read, an unload or idling).
+     */
+    boolean due(boolean moreToWrite) {
+        if (held.isEmpty()) {
+            return false;
+        }
+        DriveSettings s = context.settings();
+        return !moreToWrite || held.size() >= s.flushFiles() || bytes >= s.flushBytes()
+                || context.loop().now() - held.get(0).at() >= s.flushHoldMillis();
+    }
+
+    /** Takes every held file out (they are failed or committed by the caller). */
+    List<Held> drain() {
+        List<Held> batch = new ArrayList<>(held);
+        held.clear();
+        bytes = 0;
+        return batch;
+    }
+
+    /**
+     * The tape files of {@code batch} were not made durable ({@code fault}): their aggregates are written again or
+     * fail, as after a failed write; {@code moverLost}: not counted as an attempt.
+     */
+    void handBack(List<Held> batch, TapeFault fault, boolean moverLost) {
+        for (Held h : batch) {
+            context.cartridges().writeEnded(h.barcode());
+            context.writeFailed(h.agg(), new TapeFault(fault.kind(), "tape file " + h.written().fileNumber() + " on "
+                    + h.barcode() + " not flushed: " + fault.getMessage(), fault), moverLost);
+        }
+    }
+
+    /** Flushes the drive; then {@code outcome} is told about every file held until now. */
+    void flush(Outcome outcome) {
+        List<Held> batch = drain();
+        String barcode = batch.get(0).barcode();
+        drive.set(DriveRunner.State.BUSY, "flushing " + batch.size() + " tape files to " + barcode);
+        context.library().flush(drive.id(), new Completion<>() {
+            @Override
+            public void succeeded(Void v) {
+                drive.succeeded();
+                outcome.flushed(batch);
+            }
+
+            @Override
+            public void failed(TapeFault fault) {
+                outcome.flushFailed(batch, fault);
+            }
+        });
+    }
+}

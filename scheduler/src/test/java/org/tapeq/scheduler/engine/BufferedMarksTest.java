@@ -1,0 +1,163 @@
+package org.tapeq.scheduler.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tapeq.scheduler.catalog.Catalog;
+import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
+import org.tapeq.scheduler.model.FileRecord;
+import org.tapeq.scheduler.model.FlushRequest;
+import org.tapeq.scheduler.model.Outcome;
+import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
+import org.tapeq.scheduler.tape.TapeFileSource;
+import org.tapeq.scheduler.tape.TapeLibrary;
+import org.tapeq.scheduler.tape.WrittenFile;
+
+/**
+ * Buffered tape marks: a written aggregate is committed and its flushes acknowledged only after the drive's next
+ * flush, which comes at the configured limit or when the drive has nothing more to write; a crash before the flush
+ * acknowledges nothing, and the tape files it left are passed over like any unrecorded tape file.
+ */
+class BufferedMarksTest {
+
+    @TempDir
+    Path dir;
+
+    /** Files of this size close an aggregate each ({@code aggregateBytes} 4 MB in the test configuration). */
+    private static final long SIZE = 4_100_000;
+
+    /** Records buffered appends and flushes; a flush waits while the gate is shut. */
+    private static final class GatedFlushes extends ForwardingLibrary {
+        final TapeLibrary to;
+        final List<String> calls = new ArrayList<>();
+        final List<Runnable> waiting = new ArrayList<>();
+        boolean shut = true;
+
+        GatedFlushes(TapeLibrary to) {
+            super(to);
+            this.to = to;
+        }
+
+        @Override
+        public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+            to.appendBuffered(drive, source, new Completion<>() {
+                @Override
+                public void succeeded(WrittenFile w) {
+                    calls.add("append " + w.fileNumber());
+                    done.succeeded(w);
+                }
+
+                @Override
+                public void failed(TapeFault fault) {
+                    done.failed(fault);
+                }
+            });
+        }
+
+        @Override
+        public void flush(String drive, Completion<Void> done) {
+            calls.add("flush");
+            Runnable go = () -> to.flush(drive, done);
+            if (shut) {
+                waiting.add(go);
+            } else {
+                go.run();
+            }
+        }
+
+        void open() {
+            shut = false;
+            List<Runnable> now = new ArrayList<>(waiting);
+            waiting.clear();
+            now.forEach(Runnable::run);
+        }
+    }
+
+    private static SchedulerConfig config() {
+        return EngineFixture.testConfig().flushFiles(3).build();
+    }
+
+    private List<FlushRequest> submit(EngineFixture f, int first, int count) throws Exception {
+        List<FlushRequest> rs = new ArrayList<>();
+        for (int i = first; i < first + count; i++) {
+            rs.add(f.flushRequest(i, SIZE, "ds", "atlas:raw@osm"));
+        }
+        rs.forEach(f.scheduler::flush);
+        return rs;
+    }
+
+    /** Runs the loop in steps until the library saw {@code flushes} flush calls (at most a simulated day). */
+    private static void runUntilFlushes(EngineFixture f, GatedFlushes lib, long flushes) {
+        for (int i = 0; i < 1_440 && lib.calls.stream().filter("flush"::equals).count() < flushes; i++) {
+            f.loop.runFor(60_000);
+        }
+    }
+
+    @Test
+    void acknowledgementsWaitForTheDriveFlush_atTheLimit_andWhenTheQueueRunsDry() throws Exception {
+        GatedFlushes[] lib = new GatedFlushes[1];
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config(), l -> lib[0] = new GatedFlushes(l), 1,
+                2_000_000_000L, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            List<FlushRequest> rs = submit(f, 0, 5);
+            runUntilFlushes(f, lib[0], 1);
+            f.loop.runFor(600_000); // the drive waits for its flush meanwhile
+            assertEquals(List.of("append 1", "append 2", "append 3", "flush"), lib[0].calls,
+                    "three tape files (the limit), then the flush");
+            for (FlushRequest r : rs) {
+                assertNull(f.outcome(r), r.pnfsid() + " acknowledged before the drive flushed");
+                assertTrue(f.catalog.file(r.pnfsid()).isEmpty(), r.pnfsid() + " committed before the drive flushed");
+            }
+            lib[0].open();
+            f.loop.runUntilIdle();
+            assertEquals(List.of("append 1", "append 2", "append 3", "flush", "append 4", "append 5", "flush"),
+                    lib[0].calls, "the last two flushed when the queue ran dry");
+            for (FlushRequest r : rs) {
+                assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
+            }
+        }
+    }
+
+    @Test
+    void crashBeforeTheFlush_acknowledgesNothing_andTheRewriteGoesAfterTheUnrecordedTapeFiles() throws Exception {
+        GatedFlushes[] lib = new GatedFlushes[1];
+        List<Integer> ids = List.of(0, 1, 2);
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config(), l -> lib[0] = new GatedFlushes(l), 1,
+                2_000_000_000L, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            List<FlushRequest> rs = submit(f, 0, ids.size());
+            runUntilFlushes(f, lib[0], 1);
+            assertEquals(List.of("append 1", "append 2", "append 3", "flush"), lib[0].calls);
+            for (FlushRequest r : rs) {
+                assertNull(f.outcome(r), r.pnfsid());
+            }
+        } // the daemon dies with its flush in flight: nothing acknowledged, nothing committed
+        try (Catalog catalog = JdbcCatalog.open("jdbc:sqlite:" + dir.resolve("catalog.db"))) {
+            for (int i : ids) {
+                assertTrue(catalog.file(EngineFixture.pnfsid(i)).isEmpty(), "committed without a flush: " + i);
+            }
+        }
+        // dCache asks again after the restart; the files are written after the three unrecorded tape files
+        try (EngineFixture f = EngineFixture.open(dir, config(), 1, 2_000_000_000L, "A00001L9")) {
+            List<FlushRequest> again = submit(f, 0, ids.size());
+            f.loop.runUntilIdle();
+            for (FlushRequest r : again) {
+                assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
+                FileRecord where = f.catalog.file(r.pnfsid()).orElseThrow();
+                assertTrue(where.tapeFile() > 3, r.pnfsid() + " recorded in tape file " + where.tapeFile()
+                        + ", one the crashed run had written");
+            }
+            f.stageAllByteIdentical(ids);
+        }
+    }
+}
