@@ -168,7 +168,10 @@ class CatalogRestartTest {
             SiteLease lease = catalog.lease(SITE).orElseThrow();
             assertEquals(1, lease.epoch(), "the site changed hands: " + lease);
         }
-        assertEquals(200, Net.get(portA, "/ready").statusCode());
+        // A counts the catalog reachable again at its next successful lease renewal (every third of the lease
+        // timeout), which may come after the campaign has ended
+        Poll.until("A ready again (a lease renewal after the restart)", Duration.ofMillis(LEASE_TIMEOUT_MILLIS),
+                () -> Net.get(portA, "/ready").statusCode() == 200);
         assertTrue(Net.get(portA, "/metrics").body().contains("tapeq_catalog_connected 1.0"));
         awaitStandbyOfA(b);
         String log = Files.readString(a.log());
