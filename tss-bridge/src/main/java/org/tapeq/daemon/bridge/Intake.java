@@ -30,7 +30,9 @@ import org.tapeq.scheduler.format.Checksums;
  *     not a stat. Requests no longer queued get one stat of their file, through its identity (inode and time):
  *     one rewritten after its answer is read again. A rescan after lost events waits at least
  *     {@value #RESCAN_COST_FACTOR} times as long as the last one took, so rescans take at most a fifth of this
- *     thread at a million files, and everything lost meanwhile is found by the next one.</li>
+ *     thread at a million files, and everything lost meanwhile is found by the next one. While the first
+ *     listing's files are still being read (a restart), a rescan that comes due waits until they are: it would
+ *     list every queued name again for nothing.</li>
  * <li><b>Reading, with back-pressure.</b> Names to read wait here in batches of {@value #PARSE_BATCH}; at most
  *     {@code maxBatchesOut} of this directory's batches are in the shared {@link ReadPool} at a time, and the
  *     next is handed over when one comes back, so one directory's million files do not starve the others. If
@@ -78,6 +80,8 @@ final class Intake {
     private boolean paused;
     private boolean initialScanDone;
     private boolean rescanRequested;
+    /** A rescan came due while the first listing's files were read; it runs once they are. */
+    private boolean rescanAfterReady;
     private long lastRescanMillis;
     private long rescans;
     private long reads;
@@ -193,6 +197,13 @@ final class Intake {
      * that appeared in out/ start their flush. Cheap at a million files: names only, no stat per known file.
      */
     void rescan() {
+        if (initialScanDone && !ready.isDone()) {
+            // The first listing's files are still being read (a restart with millions queued): listing them all
+            // again would find nothing new but what events name, at seconds per pass. One rescan follows the
+            // first read instead, for whatever was lost meanwhile.
+            rescanAfterReady = true;
+            return;
+        }
         long started = System.nanoTime();
         try {
             scanDirectories();
@@ -361,6 +372,10 @@ final class Intake {
         if (initialScanDone && batchesOut == 0 && waiting.isEmpty() && !ready.isDone()) {
             ready.complete(null);
             LOG.info("{}: serving {} ({} request(s) found at start)", cx.name(), cx.dir.base(), table.size());
+            if (rescanAfterReady) {
+                rescanAfterReady = false;
+                cx.thread.run(this::rescan);
+            }
         }
     }
 

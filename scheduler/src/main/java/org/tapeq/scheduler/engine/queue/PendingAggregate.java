@@ -86,6 +86,17 @@ public final class PendingAggregate {
         return live;
     }
 
+    /** How many members {@link #live} lists. */
+    public int liveCount() {
+        int n = 0;
+        for (FlushItem m : members) {
+            if (!m.cancelled() && !m.done()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Drops finished and cancelled members from the totals. */
     public void recount() {
         members.removeIf(m -> m.cancelled() || m.done());

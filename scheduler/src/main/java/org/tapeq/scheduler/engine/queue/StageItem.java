@@ -142,11 +142,17 @@ public final class StageItem extends StageRequest implements Ticket {
 
     /** A drive reads it now. */
     public void reading() {
+        if (state == QUEUED && queue != null) {
+            queue.readStarted();
+        }
         state = READING;
     }
 
     /** Back in the queue after a failed read. */
     public void requeued() {
+        if (state == READING && queue != null) {
+            queue.readStopped();
+        }
         state = QUEUED;
     }
 
@@ -156,6 +162,9 @@ public final class StageItem extends StageRequest implements Ticket {
     public boolean markDone() {
         if (state == DONE) {
             return false;
+        }
+        if (state == READING && queue != null) {
+            queue.readStopped();
         }
         state = DONE;
         if (queue != null) {

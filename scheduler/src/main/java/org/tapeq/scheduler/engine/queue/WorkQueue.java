@@ -51,6 +51,9 @@ public final class WorkQueue implements QueueView {
     private final List<StageItem> readsView = Collections.unmodifiableList(reads);
     private int head;
     private int finished;
+    /** Reads not done, and of those the ones a drive reads now: the rest wait (the status counts them in O(1)). */
+    private long readsLeft;
+    private long readsBeingRead;
     private final ArrayDeque<PendingAggregate> writes = new ArrayDeque<>();
     private long files;
     private long bytes;
@@ -247,6 +250,10 @@ public final class WorkQueue implements QueueView {
     public void addRead(StageItem item) {
         reads.add(item);
         item.admittedTo(this);
+        readsLeft++;
+        if (!item.queued()) {
+            readsBeingRead++;
+        }
         files++;
         bytes += item.size();
         readRuns.add(item.tapeFile());
@@ -277,6 +284,7 @@ public final class WorkQueue implements QueueView {
 
     /** A read left the queue (served, failed or cancelled). */
     void readGone(StageItem item) {
+        readsLeft--;
         files--;
         bytes -= item.size();
         readRuns.remove(item.tapeFile());
@@ -338,6 +346,21 @@ public final class WorkQueue implements QueueView {
         maxPriority = prio;
         earliestDeadline = deadline;
         retryNotBefore = anyNow || soonestRetry == Long.MAX_VALUE ? Long.MIN_VALUE : soonestRetry;
+    }
+
+    /** A drive started reading one of its reads ({@link StageItem#reading}). */
+    void readStarted() {
+        readsBeingRead++;
+    }
+
+    /** A read being read went back to waiting or ended ({@link StageItem#requeued}, {@link StageItem#markDone}). */
+    void readStopped() {
+        readsBeingRead--;
+    }
+
+    /** Reads waiting, cancelled or not, not being read and not done ({@link StageItem#queued}); O(1). */
+    public long queuedReads() {
+        return readsLeft - readsBeingRead;
     }
 
     /** Whether any read is waiting (possibly in backoff). */
