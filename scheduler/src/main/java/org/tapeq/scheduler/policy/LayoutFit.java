@@ -78,6 +78,17 @@ public final class LayoutFit {
         return new Result(best, bestResidual, nominalResidual, n);
     }
 
+    /**
+     * Whether {@code scale}, chosen earlier, still explains the locates {@code from[i] -> to[i]} (the first {@code n})
+     * at least as well as nominal. A refit on the latest locates that finds no scale clearly better than nominal
+     * keeps the cartridge's scale while this holds on all its locates: a window of short hops tells the scales apart
+     * less clearly than the locates that chose it, and dropping back to nominal there put a tape with 3 % more per
+     * wrap several wraps off until the next refit.
+     */
+    public boolean stillExplains(double scale, long[] from, long[] to, double[] seconds, int n) {
+        return n >= MIN_OBSERVATIONS && residual(scale, from, to, seconds, n) <= residual(1.0, from, to, seconds, n);
+    }
+
     /** The nominal estimate with wraps of {@code blocksPerWrap * scale} blocks (1.0: nominal itself). */
     public EstimatedGeometry geometry(double scale) {
         if (scale == 1.0) {
