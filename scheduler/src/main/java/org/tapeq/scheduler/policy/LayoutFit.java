@@ -25,7 +25,10 @@ package org.tapeq.scheduler.policy;
  * variation and compression offsets the simulator's physics profiles span (+-3 %). The fit is accepted only
  * when it explains the observations clearly better than nominal (ACCEPT_RATIO of nominal's residual): with
  * observations consistent with nominal, s = 1 stays, so learning never makes the estimate worse than nominal on
- * a nominal tape. Per-wrap jitter is not a scale and is not corrected here (the drive-reported wrap ends are).
+ * a nominal tape. The converse does not hold: a window that tells no scale from nominal (hops between neighbouring
+ * wraps) is no evidence for nominal, so a scale once learnt is kept while all the cartridge's locates still fit it at
+ * least as well as nominal (stillExplains, CartridgeLayouts). Per-wrap jitter is not a scale and is not corrected
+ * here (the drive-reported wrap ends are).
  */
 
 /** Fits a cartridge's bytes-per-wrap scale from observed locates; see the design notes. Pure, not thread-safe. */
