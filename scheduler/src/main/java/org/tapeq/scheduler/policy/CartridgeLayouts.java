@@ -131,7 +131,13 @@ public final class CartridgeLayouts {
         if (++l.sinceFit >= every && l.count >= LayoutFit.MIN_OBSERVATIONS) {
             l.sinceFit = 0;
             Recent r = recent(l, WINDOW);
-            l.last = l.fit.fit(r.from, r.to, r.seconds, r.from.length);
+            LayoutFit.Result f = l.fit.fit(r.from, r.to, r.seconds, r.from.length);
+            if (!f.accepted() && l.scale != 1.0
+                    && l.fit.stillExplains(l.scale, l.from, l.to, l.seconds, Math.min(l.count, HISTORY))) {
+                // the latest window does not tell the scales apart; all the locates still prefer the one learnt
+                f = new LayoutFit.Result(l.scale, f.residual(), f.nominalResidual(), f.observations());
+            }
+            l.last = f;
             double scale = l.last.scale();
             // a new instance only when it moved: the read pass replans the rest of its pass on a new instance
             if (Math.abs(scale - l.scale) >= MIN_CHANGE || (scale == 1.0) != (l.scale == 1.0)) {

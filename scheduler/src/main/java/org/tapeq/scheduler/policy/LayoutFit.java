@@ -25,7 +25,10 @@ package org.tapeq.scheduler.policy;
  * variation and compression offsets the simulator's physics profiles span (+-3 %). The fit is accepted only
  * when it explains the observations clearly better than nominal (ACCEPT_RATIO of nominal's residual): with
  * observations consistent with nominal, s = 1 stays, so learning never makes the estimate worse than nominal on
- * a nominal tape. Per-wrap jitter is not a scale and is not corrected here (the drive-reported wrap ends are).
+ * a nominal tape. The converse does not hold: a window that tells no scale from nominal (hops between neighbouring
+ * wraps) is no evidence for nominal, so a scale once learnt is kept while all the cartridge's locates still fit it at
+ * least as well as nominal (stillExplains, CartridgeLayouts). Per-wrap jitter is not a scale and is not corrected
+ * here (the drive-reported wrap ends are).
  */
 
 /** Fits a cartridge's bytes-per-wrap scale from observed locates; see the design notes. Pure, not thread-safe. */
@@ -76,6 +79,17 @@ public final class LayoutFit {
             return new Result(1.0, nominalResidual, nominalResidual, n);
         }
         return new Result(best, bestResidual, nominalResidual, n);
+    }
+
+    /**
+     * Whether {@code scale}, chosen earlier, still explains the locates {@code from[i] -> to[i]} (the first {@code n})
+     * at least as well as nominal. A refit on the latest locates that finds no scale clearly better than nominal
+     * keeps the cartridge's scale while this holds on all its locates: a window of short hops tells the scales apart
+     * less clearly than the locates that chose it, and dropping back to nominal there put a tape with 3 % more per
+     * wrap several wraps off until the next refit.
+     */
+    public boolean stillExplains(double scale, long[] from, long[] to, double[] seconds, int n) {
+        return n >= MIN_OBSERVATIONS && residual(scale, from, to, seconds, n) <= residual(1.0, from, to, seconds, n);
     }
 
     /** The nominal estimate with wraps of {@code blocksPerWrap * scale} blocks (1.0: nominal itself). */

@@ -35,6 +35,29 @@ class CartridgeLayoutsTest {
     }
 
     @Test
+    void located_shortHopsAfterTheScaleWasLearnt_keepTheScale() {
+        LayoutFitTest.SyntheticTape tape = new LayoutFitTest.SyntheticTape(nominal, 1.03, 0.5, 1);
+        locates("A00001L9", tape, 40, 2);
+        assertEquals(1.03, layouts.lastFit("A00001L9").scale(), 2 * LayoutFit.STEP);
+        // then a read pass's hops between neighbours late on the tape: on one wrap every scale predicts the same
+        // distance, so the latest 64 locates alone tell no scale from nominal (which is 6 wraps off there)
+        Random random = new Random(3);
+        long perWrap = Math.round(nominal.blocksPerWrap() * 1.03);
+        long head = 200 * perWrap + perWrap / 10;
+        for (int i = 0; i < 80; i++) {
+            long to = head + perWrap / 200 + (long) (random.nextDouble() * perWrap / 100);
+            layouts.located("A00001L9", nominal, head, to, Math.round(tape.seconds(head, to) * 1000), false);
+            head = to + 1_000;
+            if (head > 200 * perWrap + perWrap * 9 / 10) {
+                head = 200 * perWrap + perWrap / 10;
+            }
+        }
+        assertEquals(1.03, layouts.lastFit("A00001L9").scale(), 2 * LayoutFit.STEP,
+                "the scale all the locates support is kept");
+        assertEquals(tape.wrap(205 * perWrap), layouts.geometry("A00001L9", nominal).wrap(205 * perWrap));
+    }
+
+    @Test
     void located_irregularWraps_learnsTheirBoundariesOnlyWhenAsked() {
         WrapFitTest.IrregularTape tape = new WrapFitTest.IrregularTape(nominal, 0, 0.10, 0.3, 1);
         Random random = new Random(2);

@@ -115,6 +115,29 @@ class LayoutFitTest {
     }
 
     @Test
+    void stillExplains_aScaleTheLocatesSupport_butNotOneTheyContradict() {
+        SyntheticTape offset = new SyntheticTape(nominal, 1.03, 0.5, 5);
+        SyntheticTape plain = new SyntheticTape(nominal, 1.0, 0.5, 6);
+        long[] from = new long[64];
+        long[] to = new long[64];
+        double[] onOffset = new double[64];
+        double[] onPlain = new double[64];
+        Random random = new Random(12);
+        long last = Math.min(offset.lastBlock(), plain.lastBlock());
+        long head = 0;
+        for (int i = 0; i < 64; i++) {
+            from[i] = head;
+            to[i] = (long) (random.nextDouble() * last);
+            onOffset[i] = offset.seconds(from[i], to[i]);
+            onPlain[i] = plain.seconds(from[i], to[i]);
+            head = to[i] + 1_000;
+        }
+        assertTrue(fit.stillExplains(1.03, from, to, onOffset, 64));
+        assertFalse(fit.stillExplains(1.03, from, to, onPlain, 64), "a scale nominal explains better is dropped");
+        assertFalse(fit.stillExplains(1.03, from, to, onOffset, LayoutFit.MIN_OBSERVATIONS - 1), "too few");
+    }
+
+    @Test
     void fit_fewerThanTheMinimum_keepsNominal() {
         LayoutFit.Result r = observe(new SyntheticTape(nominal, 1.03, 0.0, 4), LayoutFit.MIN_OBSERVATIONS - 1,
                 new Random(11));
