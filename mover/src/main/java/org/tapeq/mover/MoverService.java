@@ -35,6 +35,7 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.RobotMoves;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.WrittenFile;
 
@@ -62,11 +63,16 @@ final class MoverService {
     private final long stallMillis;
     private final AtomicLong refused = new AtomicLong();
     private final DriveTurns turns;
+    /** Whether this mover drives the changer: it alone takes robot commands, for any mover's drive. */
+    private final boolean changer;
     private static final Runnable NOTHING = () -> { };
+    /** The turns of the robot's commands: one at a time, fenced like a drive's (no drive is named so). */
+    static final String ROBOT = "(robot)";
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
-                 EpochFence fence, SiteIdentity identity, long stallMillis) {
+                 EpochFence fence, SiteIdentity identity, long stallMillis, boolean changer) {
         this.name = name;
+        this.changer = changer;
         this.drives = Set.copyOf(drives);
         this.library = library;
         this.alerts = alerts;
@@ -111,7 +117,7 @@ final class MoverService {
         fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
         out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site())
                 .addAllDrives(drives.stream().sorted().toList())
-                .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).build());
+                .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).setChanger(changer).build());
         out.onCompleted();
     }
 
@@ -181,6 +187,67 @@ final class MoverService {
         run(c, "recommended access order of " + c.getStartsCount() + " ranges", out, NOTHING,
                 t -> library.recommendAccessOrder(c.getDrive(), starts, ends, answer(t, out, order -> Done.newBuilder()
                         .setOrder(Order.newBuilder().addAllIndex(java.util.Arrays.stream(order).boxed().toList())))));
+    }
+
+    /** The robot moves a cartridge from its slot into a drive, any mover's: only the changer's mover does. */
+    void robotLoad(DriveCommand c, StreamObserver<Done> out) {
+        robot(c, "robot move of " + c.getBarcode() + " into drive " + c.getDrive(), out,
+                (m, t) -> m.robotLoad(c.getDrive(), c.getBarcode(), answer(t, out, v -> Done.newBuilder().setValue(0))));
+    }
+
+    /** The robot returns the cartridge a drive (any mover's) ejected to a slot: only the changer's mover does. */
+    void robotUnload(DriveCommand c, StreamObserver<Done> out) {
+        robot(c, "robot move out of drive " + c.getDrive(), out,
+                (m, t) -> m.robotUnload(c.getDrive(), answer(t, out, v -> Done.newBuilder().setValue(0))));
+    }
+
+    /** The drive loads the cartridge the robot put into it; the answer carries what it learnt, as a mount's. */
+    void load(DriveCommand c, StreamObserver<Done> out) {
+        RobotMoves m = split(out, "load of " + c.getBarcode() + " on drive " + c.getDrive());
+        if (m != null) {
+            run(c, "load of " + c.getBarcode(), out, NOTHING, t -> m.load(c.getDrive(), c.getBarcode(),
+                    answer(t, out, v -> Done.newBuilder().setValue(0).setFacts(facts(c.getDrive())))));
+        }
+    }
+
+    /** The drive rewinds and ejects its cartridge for the robot. */
+    void unload(DriveCommand c, StreamObserver<Done> out) {
+        RobotMoves m = split(out, "unload of drive " + c.getDrive());
+        if (m != null) {
+            run(c, "unload", out, NOTHING, t -> m.unload(c.getDrive(), answer(t, out, v -> Done.newBuilder().setValue(0))));
+        }
+    }
+
+    /**
+     * A robot command: refused unless this mover drives the changer and its library moves the robot apart from the
+     * drives; fenced like a drive command, and run one at a time (the robot's own turns), whichever drive it names.
+     */
+    private void robot(DriveCommand c, String what, StreamObserver<Done> out,
+                       java.util.function.BiConsumer<RobotMoves, DriveTurns.Turn> operation) {
+        String refused = refusal(c.getFence(), what);
+        if (refused == null && !changer) {
+            refused = "mover " + name + " does not drive the changer (mover.changer): " + what + " refused";
+        }
+        if (refused != null) {
+            refuse(out, refused);
+            return;
+        }
+        RobotMoves m = split(out, what);
+        if (m != null) {
+            turns.submit(new DriveTurns.Turn(ROBOT, c.getFence().getEpoch(), what,
+                    t -> startOnLoop(t, out, x -> operation.accept(m, x)), NOTHING, why -> refuse(out, why),
+                    ((ServerCallStreamObserver<?>) out)::isCancelled));
+        }
+    }
+
+    /** The library as robot moves apart from drive loads, or null (the caller refused: it cannot split them). */
+    private RobotMoves split(StreamObserver<Done> out, String what) {
+        if (library instanceof RobotMoves m) {
+            return m;
+        }
+        refuse(out, "mover " + name + "'s library does not move the robot apart from the drives: " + what
+                + " refused");
+        return null;
     }
 
     void read(DriveCommand c, StreamObserver<ReadChunk> out) {
@@ -281,7 +348,7 @@ final class MoverService {
         if (!admitted(c, what, out)) {
             return;
         }
-        turns.submit(new DriveTurns.Turn(c.getDrive(), c.getFence().getEpoch(), what,
+        turns.submit(new DriveTurns.Turn(ROBOT, c.getFence().getEpoch(), what,
                 t -> startOnLoop(t, out, operation), cancel, why -> refuse(out, why), abandoned));
     }
 

@@ -78,7 +78,7 @@ final class MoverCommand implements Callable<Integer> {
         AlertBox alerts = new AlertBox();
         library.alerts(alerts);
         MoverServer server = MoverServer.start(c.name(), c.listen(), Set.copyOf(c.drives()), library, alerts, loop,
-                c.state(), c.identity(), c.stallMillis());
+                c.state(), c.identity(), c.stallMillis(), c.changer());
         self.set(server);
         closeables.add(server);
         CountDownLatch stopped = new CountDownLatch(1);

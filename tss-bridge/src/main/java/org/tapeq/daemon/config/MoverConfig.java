@@ -26,9 +26,11 @@ import org.tapeq.mover.SiteIdentity;
  * @param state         its own directory (the simulated library's files by default)
  * @param stallMillis   how long a transfer may stand still before the mover gives it up
  * @param library       its library
+ * @param changer       it drives the site's changer ({@code mover.changer}): it takes robot commands for any
+ *                      mover's drive, which every other mover refuses
  */
 public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress listen, List<String> drives, Path state, long stallMillis,
-                          LibraryConfig library) {
+                          LibraryConfig library, boolean changer) {
 
     static final String MOVER = "mover";
     static final String NAME = "name";
@@ -37,7 +39,8 @@ public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress 
     static final String STALL_TIMEOUT = "stallTimeout";
     static final String SITE = "site";
     static final String TOKEN_FILE = "tokenFile";
-    static final List<String> MOVER_KEYS = List.of(NAME, SITE, TOKEN_FILE, LISTEN, DRIVES, STALL_TIMEOUT);
+    static final String CHANGER = "changer";
+    static final List<String> MOVER_KEYS = List.of(NAME, SITE, TOKEN_FILE, LISTEN, DRIVES, STALL_TIMEOUT, CHANGER);
     static final String STATE = "state";
     static final List<String> KEYS = List.of(MOVER, STATE, DaemonConfig.LIBRARY);
     public static final Path DEFAULT_STATE = Path.of("/var/lib/tapeq-mover");
@@ -94,6 +97,6 @@ public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress 
                 }
             }
         }
-        return new MoverConfig(name, identity, address, drives, state, stall, library);
+        return new MoverConfig(name, identity, address, drives, state, stall, library, mover.bool(CHANGER, false));
     }
 }
