@@ -192,7 +192,8 @@ final class MoverService {
     /** The robot moves a cartridge from its slot into a drive, any mover's: only the changer's mover does. */
     void robotLoad(DriveCommand c, StreamObserver<Done> out) {
         robot(c, "robot move of " + c.getBarcode() + " into drive " + c.getDrive(), out,
-                (m, t) -> m.robotLoad(c.getDrive(), c.getBarcode(), answer(t, out, v -> Done.newBuilder().setValue(0))));
+                (m, t) -> m.robotLoad(c.getDrive(), c.getBarcode(),
+                        answer(t, out, v -> Done.newBuilder().setValue(0))));
     }
 
     /** The robot returns the cartridge a drive (any mover's) ejected to a slot: only the changer's mover does. */
@@ -214,7 +215,8 @@ final class MoverService {
     void unload(DriveCommand c, StreamObserver<Done> out) {
         RobotMoves m = split(out, "unload of drive " + c.getDrive());
         if (m != null) {
-            run(c, "unload", out, NOTHING, t -> m.unload(c.getDrive(), answer(t, out, v -> Done.newBuilder().setValue(0))));
+            run(c, "unload", out, NOTHING, t -> m.unload(c.getDrive(),
+                    answer(t, out, v -> Done.newBuilder().setValue(0))));
         }
     }
 

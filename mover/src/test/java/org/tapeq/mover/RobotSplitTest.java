@@ -132,7 +132,8 @@ class RobotSplitTest {
         await(done -> remote.mount("drive1", "A00002", done)); // the changer's mover's own drive: one mount there
         await(done -> remote.unmount("drive1", done));
         assertEquals(List.of("m1 mount drive1 A00002", "m1 unmount drive1"), log.subList(4, log.size()));
-        assertTrue(log.stream().filter(e -> e.contains("robot") || e.contains("mount")).allMatch(e -> e.startsWith("m1 ")),
+        assertTrue(log.stream().filter(e -> e.contains("robot") || e.contains("mount"))
+                        .allMatch(e -> e.startsWith("m1 ")),
                 "a robot move by another mover than m1: " + log);
     }
 
@@ -228,7 +229,8 @@ class RobotSplitTest {
                 }
             });
             org.tapeq.testing.support.Poll.until("both movers refused", () -> reasons.size() == 2);
-            assertTrue(reasons.stream().anyMatch(r -> r.contains("mover m1 drives the changer too")), reasons.toString());
+            assertTrue(reasons.stream().anyMatch(r -> r.contains("mover m1 drives the changer too")),
+                    reasons.toString());
             assertTrue(reasons.stream().anyMatch(r -> r.contains("mover m2 is the site's changer mover (movers.changer)"
                     + " but does not drive the changer")), reasons.toString());
         }

@@ -34,7 +34,10 @@ public final class MoversConfig {
     static final String PROBE_TIMEOUT = "probeTimeout";
     static final String STALL_TIMEOUT = "stallTimeout";
     static final String TOKEN_FILE = "tokenFile";
-    /** Who moves cartridges: {@link #ROBOT_DRIVES} (each drive's mover, through its library) or {@link #ROBOT_CHANGER}. */
+    /**
+     * Who moves cartridges: {@link #ROBOT_DRIVES} (each drive's mover, through its library) or {@link
+     * #ROBOT_CHANGER} (the changer's mover; the drives' movers only load and unload).
+     */
     static final String ROBOT = "robot";
     static final String ROBOT_DRIVES = "drives";
     static final String ROBOT_CHANGER = "changer";
