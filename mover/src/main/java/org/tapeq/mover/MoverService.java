@@ -162,11 +162,17 @@ final class MoverService {
     }
 
     void mount(DriveCommand c, StreamObserver<Done> out) {
+        if (robotNotOurs(c, "mount of " + c.getBarcode(), out)) {
+            return;
+        }
         run(c, "mount of " + c.getBarcode(), out, NOTHING, t -> library.mount(c.getDrive(), c.getBarcode(),
                 answer(t, out, v -> Done.newBuilder().setValue(0).setFacts(facts(c.getDrive())))));
     }
 
     void unmount(DriveCommand c, StreamObserver<Done> out) {
+        if (robotNotOurs(c, "unmount", out)) {
+            return;
+        }
         run(c, "unmount", out, NOTHING, t -> library.unmount(c.getDrive(),
                 answer(t, out, v -> Done.newBuilder().setValue(0))));
     }
@@ -187,6 +193,22 @@ final class MoverService {
         run(c, "recommended access order of " + c.getStartsCount() + " ranges", out, NOTHING,
                 t -> library.recommendAccessOrder(c.getDrive(), starts, ends, answer(t, out, order -> Done.newBuilder()
                         .setOrder(Order.newBuilder().addAllIndex(java.util.Arrays.stream(order).boxed().toList())))));
+    }
+
+    /**
+     * Whether a mount or unmount (a robot move and a load or unload) is refused: this mover does not drive the
+     * changer and its library could leave the robot to the mover that does (a real library's shared changer, which
+     * only one host may move), so the scheduler must split it ({@code movers.robot: changer}). A library that cannot
+     * split (the simulated one, or one served elsewhere) keeps mounting through its own robot.
+     */
+    private boolean robotNotOurs(DriveCommand c, String what, StreamObserver<Done> out) {
+        if (changer || !(library instanceof RobotMoves)) {
+            return false;
+        }
+        refuse(out, "mover " + name + " does not drive the changer (mover.changer): " + what + " on drive "
+                + c.getDrive() + " refused; its drives are loaded and unloaded, the changer's mover moves the"
+                + " cartridges (movers.robot: changer in the scheduler's configuration)");
+        return true;
     }
 
     /** The robot moves a cartridge from its slot into a drive, any mover's: only the changer's mover does. */

@@ -147,8 +147,13 @@ class RobotSplitTest {
                     robotLoad.getFault().getMessage());
             Done robotUnload = call(m2, MoverRpc.ROBOT_UNLOAD, m2.command(2, "drive3").build());
             assertTrue(robotUnload.getFault().getRefusal(), robotUnload.toString());
+            // a whole mount of its own drive would move the robot too
+            Done mount = call(m2, MoverRpc.MOUNT, m2.command(2, "drive2").setBarcode("A00001").build());
+            assertTrue(mount.getFault().getRefusal() && mount.getFault().getMessage().contains(
+                    "mover m2 does not drive the changer (mover.changer): mount of A00001 on drive drive2 refused"),
+                    mount.toString());
         }
-        assertEquals(before + 2, movers[1].refusals());
+        assertEquals(before + 3, movers[1].refusals());
         assertEquals(List.of(), log, "the library was not asked");
         assertTrue(location("A00001").startsWith("slot:"), location("A00001"));
     }
