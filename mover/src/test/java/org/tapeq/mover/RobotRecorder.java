@@ -33,6 +33,8 @@ final class RobotRecorder implements TapeLibrary, RobotMoves {
     private final AtomicInteger robotMostBusy;
     /** Non-null: the next loads fail with this reason (a drive that does not come ready). */
     volatile String failLoads;
+    /** Non-null: the next loads end (succeed) only when this completes, on the thread that completes it. */
+    volatile java.util.concurrent.CompletableFuture<Void> holdLoads;
 
     RobotRecorder(String mover, TapeLibrary library, List<String> log, AtomicInteger robotBusy,
                   AtomicInteger robotMostBusy) {
@@ -76,6 +78,11 @@ final class RobotRecorder implements TapeLibrary, RobotMoves {
     public void load(String drive, String barcode, Completion<Void> done) {
         log.add(mover + " load " + drive + " " + barcode);
         String fail = failLoads;
+        java.util.concurrent.CompletableFuture<Void> hold = holdLoads;
+        if (hold != null) {
+            hold.thenRun(() -> done.succeeded(null));
+            return;
+        }
         if (fail != null) {
             done.failed(new TapeFault(FaultKind.DRIVE, "load " + barcode + " in " + drive + ": " + fail));
             return;

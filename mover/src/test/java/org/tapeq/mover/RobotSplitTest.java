@@ -188,6 +188,51 @@ class RobotSplitTest {
     }
 
     @Test
+    void theDrivesMoverLostDuringTheLoad_theCartridgeStaysInTheDrive_nothingIsGivenBack() throws Exception {
+        CompletableFuture<Void> hold = new CompletableFuture<>();
+        recorders[1].holdLoads = hold;
+        CompletableFuture<Void> mount = start(done -> remote.mount("drive2", "A00001", done));
+        org.tapeq.testing.support.Poll.until("m2 loads", () -> log.contains("m2 load drive2 A00001"));
+        Thread stopper = new Thread(movers[1]::close, "test-stop-m2"); // waits for the load it runs to end
+        stopper.start();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> mount.get(60, TimeUnit.SECONDS));
+        hold.complete(null);
+        stopper.join(30_000);
+        TapeFault f = assertInstanceOf(TapeFault.class, e.getCause());
+        assertTrue(f.getMessage().contains("mover m2 unreachable"), f.getMessage());
+        assertTrue(remote.lost("m2"));
+        assertEquals(List.of("m1 robotLoad drive2 A00001", "m2 load drive2 A00001"), log, "nothing given back");
+        assertEquals("A00001", loaded("drive2"), "the cartridge stays in the drive, for the mover's return");
+    }
+
+    @Test
+    void aLoadRefusedToADeposedScheduler_leavesTheCartridgeForItsSuccessor() throws Exception {
+        try (MoverClient successor = client(1, "successor")) { // m2 has heard of epoch 3, m1 not yet
+            CompletableFuture<org.tapeq.mover.proto.HelloReply> hello = new CompletableFuture<>();
+            successor.hello(3, 10_000, new StreamObserver<>() {
+                @Override
+                public void onNext(org.tapeq.mover.proto.HelloReply r) {
+                    hello.complete(r);
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    hello.completeExceptionally(t);
+                }
+
+                @Override
+                public void onCompleted() {
+                }
+            });
+            assertEquals(3, hello.get(30, TimeUnit.SECONDS).getEpochSeen());
+        }
+        TapeFault f = fault(done -> remote.mount("drive2", "A00001", done)); // this scheduler still at epoch 2
+        assertTrue(f.refusal() && f.getMessage().contains("epoch 3 has taken the site over"), f.getMessage());
+        assertEquals(List.of("m1 robotLoad drive2 A00001"), log, "the load was refused, nothing given back");
+        assertEquals("A00001", loaded("drive2"));
+    }
+
+    @Test
     void robotCommandsOfADeposedSchedulerAreRefused() throws Exception {
         await(done -> remote.mount("drive2", "A00001", done)); // m1 and m2 have seen epoch 2
         log.clear();

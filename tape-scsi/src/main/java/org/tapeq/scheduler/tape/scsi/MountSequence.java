@@ -11,7 +11,10 @@ import org.tapeq.scheduler.model.TapeFault;
 /**
  * The steps of a mount and of an unmount on a real library: the TapeAlert check before the load, the robot's
  * move, waiting for the drive to report the tape, and after a failed mount the reconcile that leaves the drive
- * empty, as the scheduler takes it to be.
+ * empty, as the scheduler takes it to be. At a site whose changer one host drives, the robot's part and the
+ * drive's part run apart, on different hosts ({@code RobotMoves}): no reconcile then, the scheduler gives a
+ * cartridge back itself, and the TapeAlert check before the load is not made (flags read after the robot put
+ * the new cartridge in would be blamed on it).
  *
  * <p>Design notes. A mount fails before any robot move if the flags read while the drive is empty take it out
  * ({@link AlertBlame#beforeLoad}); a cartridge the changer reports in a drive this library holds none in is

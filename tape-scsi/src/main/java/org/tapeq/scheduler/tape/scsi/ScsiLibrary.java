@@ -57,7 +57,8 @@ import org.tapeq.scheduler.time.EventLoop;
  * <li>One {@code mtx} command at a time (one robot: {@link Changer}, which also returns a cartridge a drive holds
  *     against this library's view); each drive runs one operation at a time (the scheduler's
  *     contract). Per-drive state ({@link DriveState}) is only touched by the job running on that drive.</li>
- * <li>The parts: mount and unmount, with the reconcile after a failed mount, are {@link MountSequence}; the
+ * <li>The parts: mount and unmount, with the reconcile after a failed mount, and their robot and drive parts
+ *     apart ({@link RobotMoves}: a site whose changer one host drives) are {@link MountSequence}; the
  *     TapeAlert readings and who is blamed for them are {@link AlertBlame}; the inventory, with the drives'
  *     reconcile at start, is {@link LibraryInventory}; this class keeps positioning and data.</li>
  * </ul>
