@@ -372,7 +372,7 @@ final class MoverService {
         if (!admitted(c, what, out)) {
             return;
         }
-        turns.submit(new DriveTurns.Turn(ROBOT, c.getFence().getEpoch(), what,
+        turns.submit(new DriveTurns.Turn(c.getDrive(), c.getFence().getEpoch(), what,
                 t -> startOnLoop(t, out, operation), cancel, why -> refuse(out, why), abandoned));
     }
 
