@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tapeq.mover.proto.Done;
 import org.tapeq.mover.proto.HelloReply;
+import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 
@@ -62,6 +63,16 @@ final class RobotSplit {
         return null;
     }
 
+    /**
+     * A robot step's fault as the engine must take it: the changer's mover unreachable is the robot's failure
+     * ({@code ROBOT}: counted against the robot, the unload retried), not the drive's, whose mover is fine; a
+     * {@code DRIVE} fault would count a drive error at a mount and take the drive down at an unload.
+     */
+    private TapeFault robotFault(TapeFault f) {
+        return !f.refusal() && f.kind() == FaultKind.DRIVE && library.lost(changer.name())
+                ? new TapeFault(FaultKind.ROBOT, f.getMessage(), f) : f;
+    }
+
     /** The robot moves {@code barcode} into {@code drive}, then {@code owner} (the drive's mover) loads it. */
     void mount(MoverClient owner, String drive, String barcode, Consumer<Done> learnt, Completion<Void> done) {
         String what = "mount of " + barcode + " into drive " + drive;
@@ -74,7 +85,7 @@ final class RobotSplit {
 
                     @Override
                     public void failed(TapeFault f) {
-                        done.failed(f); // nothing was loaded: the drive's mover was not asked
+                        done.failed(robotFault(f)); // nothing was loaded: the drive's mover was not asked
                     }
                 }, d -> null, d -> { });
     }
@@ -137,7 +148,8 @@ final class RobotSplit {
                             @Override
                             public void failed(TapeFault f) {
                                 String m = f.getMessage() + "; the cartridge is unloaded but still in drive " + drive;
-                                done.failed(f.refusal() ? TapeFault.refusal(m) : new TapeFault(f.kind(), m, f));
+                                done.failed(f.refusal() ? TapeFault.refusal(m)
+                                        : new TapeFault(robotFault(f).kind(), m, f));
                             }
                         }, d -> null, forget);
             }

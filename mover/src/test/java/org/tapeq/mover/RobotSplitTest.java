@@ -163,6 +163,7 @@ class RobotSplitTest {
         movers[0].close();
         TapeFault f = fault(done -> remote.mount("drive2", "A00001", done));
         assertTrue(f.getMessage().contains("mover m1 unreachable"), f.getMessage());
+        assertEquals(org.tapeq.scheduler.model.FaultKind.ROBOT, f.kind(), "the robot's failure, not drive2's");
         assertEquals(List.of(), log, "the drive's mover was not asked to load: " + log);
         assertTrue(location("A00001").startsWith("slot:"), location("A00001"));
         assertEquals(null, loaded("drive2"));
@@ -173,6 +174,22 @@ class RobotSplitTest {
         org.tapeq.testing.support.Poll.until("m1 answers again", () -> !remote.lost("m1"));
         await(done -> remote.mount("drive2", "A00001", done));
         assertEquals("A00001", loaded("drive2"));
+    }
+
+    @Test
+    void anUnmountWhenTheChangersMoverIsDown_leavesTheCartridgeEjectedInTheDrive_aRobotFault() throws Exception {
+        await(done -> remote.mount("drive2", "A00001", done));
+        movers[0].close();
+        TapeFault f = fault(done -> remote.unmount("drive2", done));
+        assertEquals(org.tapeq.scheduler.model.FaultKind.ROBOT, f.kind(), "retried as a robot error: " + f);
+        assertTrue(f.getMessage().contains("mover m1 unreachable")
+                && f.getMessage().contains("the cartridge is unloaded but still in drive drive2"), f.getMessage());
+        assertEquals(List.of("m1 robotLoad drive2 A00001", "m2 load drive2 A00001", "m2 unload drive2"), log);
+        assertEquals("A00001", loaded("drive2"));
+        startMover(0);
+        org.tapeq.testing.support.Poll.until("m1 answers again", () -> !remote.lost("m1"));
+        await(done -> remote.unmount("drive2", done)); // the retry: unload again (nothing to do), then the robot
+        assertTrue(location("A00001").startsWith("slot:"), location("A00001"));
     }
 
     @Test
