@@ -34,6 +34,10 @@ final class MoverRpc {
     static final MethodDescriptor<DriveCommand, Done> LOCATE_FILE = command("LocateFile");
     static final MethodDescriptor<DriveCommand, Done> ACCESS_ORDER = command("AccessOrder");
     static final MethodDescriptor<DriveCommand, Done> FLUSH = command("Flush");
+    static final MethodDescriptor<DriveCommand, Done> ROBOT_LOAD = command("RobotLoad");
+    static final MethodDescriptor<DriveCommand, Done> ROBOT_UNLOAD = command("RobotUnload");
+    static final MethodDescriptor<DriveCommand, Done> LOAD = command("Load");
+    static final MethodDescriptor<DriveCommand, Done> UNLOAD = command("Unload");
     static final MethodDescriptor<DriveCommand, ReadChunk> READ = method("Read", MethodType.SERVER_STREAMING,
             DriveCommand.getDefaultInstance(), ReadChunk.getDefaultInstance());
     static final MethodDescriptor<WriteChunk, Done> WRITE = method("Write", MethodType.CLIENT_STREAMING,
@@ -67,6 +71,10 @@ final class MoverRpc {
                 .addMethod(FLUSH, ServerCalls.asyncUnaryCall(s::flush))
                 .addMethod(READ, ServerCalls.asyncServerStreamingCall(s::read))
                 .addMethod(WRITE, ServerCalls.asyncClientStreamingCall(s::write))
+                .addMethod(ROBOT_LOAD, ServerCalls.asyncUnaryCall(s::robotLoad))
+                .addMethod(ROBOT_UNLOAD, ServerCalls.asyncUnaryCall(s::robotUnload))
+                .addMethod(LOAD, ServerCalls.asyncUnaryCall(s::load))
+                .addMethod(UNLOAD, ServerCalls.asyncUnaryCall(s::unload))
                 .build();
     }
 }

@@ -74,16 +74,18 @@ public final class MoverServer implements AutoCloseable {
     public static MoverServer start(String name, InetSocketAddress listen, Set<String> drives, TapeLibrary library,
                                     AlertBox alerts, Executor loop, Path state, SiteIdentity identity,
                                     long stallMillis) throws IOException {
-        return start(name, listen, drives, library, alerts, loop, state, identity, stallMillis, null);
+        return start(name, listen, drives, library, alerts, loop, state, identity, stallMillis, null, false);
     }
 
     /**
      * As above; with {@code pools} (not null) the mover reads and writes the pool files on the shared filesystem
-     * itself, only under those request directories (its {@code pools.shared}), and closes them at its stop.
+     * itself, only under those request directories (its {@code pools.shared}), and closes them at its stop;
+     * {@code changer}: this mover drives the site's changer, so it takes robot commands for any mover's drive
+     * ({@code RobotLoad}, {@code RobotUnload}), which every other mover refuses.
      */
     public static MoverServer start(String name, InetSocketAddress listen, Set<String> drives, TapeLibrary library,
                                     AlertBox alerts, Executor loop, Path state, SiteIdentity identity,
-                                    long stallMillis, PoolFiles pools) throws IOException {
+                                    long stallMillis, PoolFiles pools, boolean changer) throws IOException {
         if (drives.isEmpty()) {
             throw new IllegalArgumentException("mover " + name + " owns no drive");
         }
@@ -92,7 +94,7 @@ public final class MoverServer implements AutoCloseable {
                 new ArrayBlockingQueue<>(RPC_QUEUE), Threads.numbered("tapeq-mover-rpc"),
                 new ThreadPoolExecutor.AbortPolicy());
         MoverService service = new MoverService(name, drives, library, alerts, loop, fence, identity,
-                stallMillis, pools);
+                stallMillis, pools, changer);
         Server server = NettyServerBuilder.forAddress(listen).executor(rpc).addService(MoverRpc.bind(service))
                 .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)

@@ -35,6 +35,7 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.RobotMoves;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.WrittenFile;
 
@@ -66,12 +67,17 @@ final class MoverService {
     private final DriveTurns turns;
     /** The pool files this mover reads and writes itself, or null: bytes cross the stream. */
     private final PoolFiles pools;
+    /** Whether this mover drives the changer: it alone takes robot commands, for any mover's drive. */
+    private final boolean changer;
     private static final Runnable NOTHING = () -> { };
+    /** The turns of the robot's commands: one at a time, fenced like a drive's (no drive is named so). */
+    static final String ROBOT = "(robot)";
 
     MoverService(String name, Set<String> drives, TapeLibrary library, AlertBox alerts, Executor loop,
-                 EpochFence fence, SiteIdentity identity, long stallMillis, PoolFiles pools) {
+                 EpochFence fence, SiteIdentity identity, long stallMillis, PoolFiles pools, boolean changer) {
         this.pools = pools;
         this.name = name;
+        this.changer = changer;
         this.drives = Set.copyOf(drives);
         this.library = library;
         this.alerts = alerts;
@@ -116,7 +122,8 @@ final class MoverService {
         fence.refusal(request.getFence(), "hello"); // a newer epoch is remembered; an older one learns it is deposed
         out.onNext(HelloReply.newBuilder().setMover(name).setSite(identity.site())
                 .addAllDrives(drives.stream().sorted().toList())
-                .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).setSharedPools(pools != null).build());
+                .setEpochSeen(fence.newest()).setBlockSize(library.blockSize()).setSharedPools(pools != null)
+                .setChanger(changer).build());
         out.onCompleted();
     }
 
@@ -161,11 +168,17 @@ final class MoverService {
     }
 
     void mount(DriveCommand c, StreamObserver<Done> out) {
+        if (robotNotOurs(c, "mount of " + c.getBarcode(), out)) {
+            return;
+        }
         run(c, "mount of " + c.getBarcode(), out, NOTHING, t -> library.mount(c.getDrive(), c.getBarcode(),
                 answer(t, out, v -> Done.newBuilder().setValue(0).setFacts(facts(c.getDrive())))));
     }
 
     void unmount(DriveCommand c, StreamObserver<Done> out) {
+        if (robotNotOurs(c, "unmount", out)) {
+            return;
+        }
         run(c, "unmount", out, NOTHING, t -> library.unmount(c.getDrive(),
                 answer(t, out, v -> Done.newBuilder().setValue(0))));
     }
@@ -191,6 +204,85 @@ final class MoverService {
     void flush(DriveCommand c, StreamObserver<Done> out) {
         run(c, "flush", out, NOTHING, t -> library.flush(c.getDrive(),
                 answer(t, out, v -> Done.newBuilder().setValue(0))));
+    }
+
+    /**
+     * Whether a mount or unmount (a robot move and a load or unload) is refused: this mover does not drive the
+     * changer and its library could leave the robot to the mover that does (a real library's shared changer, which
+     * only one host may move), so the scheduler must split it ({@code movers.robot: changer}). A library that cannot
+     * split (the simulated one, or one served elsewhere) keeps mounting through its own robot.
+     */
+    private boolean robotNotOurs(DriveCommand c, String what, StreamObserver<Done> out) {
+        if (changer || !(library instanceof RobotMoves)) {
+            return false;
+        }
+        refuse(out, "mover " + name + " does not drive the changer (mover.changer): " + what + " on drive "
+                + c.getDrive() + " refused; its drives are loaded and unloaded, the changer's mover moves the"
+                + " cartridges (movers.robot: changer in the scheduler's configuration)");
+        return true;
+    }
+
+    /** The robot moves a cartridge from its slot into a drive, any mover's: only the changer's mover does. */
+    void robotLoad(DriveCommand c, StreamObserver<Done> out) {
+        robot(c, "robot move of " + c.getBarcode() + " into drive " + c.getDrive(), out,
+                (m, t) -> m.robotLoad(c.getDrive(), c.getBarcode(),
+                        answer(t, out, v -> Done.newBuilder().setValue(0))));
+    }
+
+    /** The robot returns the cartridge a drive (any mover's) ejected to a slot: only the changer's mover does. */
+    void robotUnload(DriveCommand c, StreamObserver<Done> out) {
+        robot(c, "robot move out of drive " + c.getDrive(), out,
+                (m, t) -> m.robotUnload(c.getDrive(), answer(t, out, v -> Done.newBuilder().setValue(0))));
+    }
+
+    /** The drive loads the cartridge the robot put into it; the answer carries what it learnt, as a mount's. */
+    void load(DriveCommand c, StreamObserver<Done> out) {
+        RobotMoves m = split(out, "load of " + c.getBarcode() + " on drive " + c.getDrive());
+        if (m != null) {
+            run(c, "load of " + c.getBarcode(), out, NOTHING, t -> m.load(c.getDrive(), c.getBarcode(),
+                    answer(t, out, v -> Done.newBuilder().setValue(0).setFacts(facts(c.getDrive())))));
+        }
+    }
+
+    /** The drive rewinds and ejects its cartridge for the robot. */
+    void unload(DriveCommand c, StreamObserver<Done> out) {
+        RobotMoves m = split(out, "unload of drive " + c.getDrive());
+        if (m != null) {
+            run(c, "unload", out, NOTHING, t -> m.unload(c.getDrive(),
+                    answer(t, out, v -> Done.newBuilder().setValue(0))));
+        }
+    }
+
+    /**
+     * A robot command: refused unless this mover drives the changer and its library moves the robot apart from the
+     * drives; fenced like a drive command, and run one at a time (the robot's own turns), whichever drive it names.
+     */
+    private void robot(DriveCommand c, String what, StreamObserver<Done> out,
+                       java.util.function.BiConsumer<RobotMoves, DriveTurns.Turn> operation) {
+        String refused = refusal(c.getFence(), what);
+        if (refused == null && !changer) {
+            refused = "mover " + name + " does not drive the changer (mover.changer): " + what + " refused";
+        }
+        if (refused != null) {
+            refuse(out, refused);
+            return;
+        }
+        RobotMoves m = split(out, what);
+        if (m != null) {
+            turns.submit(new DriveTurns.Turn(ROBOT, c.getFence().getEpoch(), what,
+                    t -> startOnLoop(t, out, x -> operation.accept(m, x)), NOTHING, why -> refuse(out, why),
+                    ((ServerCallStreamObserver<?>) out)::isCancelled));
+        }
+    }
+
+    /** The library as robot moves apart from drive loads, or null (the caller refused: it cannot split them). */
+    private RobotMoves split(StreamObserver<Done> out, String what) {
+        if (library instanceof RobotMoves m) {
+            return m;
+        }
+        refuse(out, "mover " + name + "'s library does not move the robot apart from the drives: " + what
+                + " refused");
+        return null;
     }
 
     void read(DriveCommand c, StreamObserver<ReadChunk> out) {

@@ -61,6 +61,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     private final Map<String, MoverClient> byDrive = new LinkedHashMap<>();
     private final List<MoverClient> movers = new ArrayList<>();
     private final MoverClient changer;
+    private final RobotSplit robot;
     private final ThreadPoolExecutor calls;
     private final RemoteTransfers transfers;
     private final MoverWatch watch;
@@ -123,6 +124,7 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
             throw new IllegalArgumentException("the changer's mover '" + site.changer() + "' is not one of the movers");
         }
         this.changer = chosen;
+        this.robot = new RobotSplit(this, chosen);
         this.transfers = new RemoteTransfers(this, byDrive.size(), site.stallMillis());
         this.watch = new MoverWatch(movers, epoch, site.probeMillis(), site.probeTimeoutMillis());
         watch.check(this::mismatch);
@@ -161,6 +163,10 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
             return "refused: mover " + m.name() + " owns drives " + r.getDrivesList() + ", movers.servers gives "
                     + drives;
         }
+        String role = robot.roleMismatch(m, r);
+        if (role != null) {
+            return role;
+        }
         if (r.getBlockSize() != blockSize) {
             return "refused: mover " + m.name() + "'s library writes blocks of " + r.getBlockSize()
                     + " bytes, this scheduler's library.blockSize is " + blockSize;
@@ -195,15 +201,36 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
         m.unary(MoverRpc.INVENTORY, m.fence(epoch.getAsLong()), site.commandMillis(), answer);
     }
 
+    /** A mount; at a site whose changer one mover drives, of a drive of another mover: {@link RobotSplit}. */
     @Override
     public void mount(String drive, String barcode, Completion<Void> done) {
-        command(MoverRpc.MOUNT, drive, "mount of " + barcode, c -> c.setBarcode(barcode), done, d -> null,
-                d -> facts.put(drive, d.getFacts()));
+        Consumer<Done> learnt = d -> facts.put(drive, d.getFacts());
+        MoverClient m = splitMover(drive);
+        if (m != null) {
+            robot.mount(m, drive, barcode, learnt, done);
+            return;
+        }
+        command(MoverRpc.MOUNT, drive, "mount of " + barcode, c -> c.setBarcode(barcode), done, d -> null, learnt);
     }
 
+    /** An unmount; at a site whose changer one mover drives, of a drive of another mover: {@link RobotSplit}. */
     @Override
     public void unmount(String drive, Completion<Void> done) {
+        MoverClient m = splitMover(drive);
+        if (m != null) {
+            robot.unmount(m, drive, d -> facts.remove(drive), done);
+            return;
+        }
         command(MoverRpc.UNMOUNT, drive, "unmount", c -> { }, done, d -> null, d -> facts.remove(drive));
+    }
+
+    /**
+     * The mover of {@code drive} when its mount and unmount are split between it and the changer's mover (the site
+     * says so, and it is not the changer's mover, which does both itself); null otherwise.
+     */
+    private MoverClient splitMover(String drive) {
+        MoverClient m = byDrive.get(drive);
+        return site.robotByChanger() && m != null && m != changer ? m : null;
     }
 
     @Override
@@ -315,9 +342,18 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
                              Consumer<DriveCommand.Builder> fill, Completion<T> done, Function<Done, T> value,
                              Consumer<Done> beforeSuccess) {
         MoverClient m = mover(drive, done);
-        if (m == null) {
-            return;
+        if (m != null) {
+            call(m, method, drive, what, fill, done, value, beforeSuccess);
         }
+    }
+
+    /**
+     * One unary command to mover {@code m} about {@code drive} (its own, or any drive for the changer's robot),
+     * fenced with the epoch of the moment it is sent; answered on the loop.
+     */
+    <T> void call(MoverClient m, io.grpc.MethodDescriptor<DriveCommand, Done> method, String drive, String what,
+                  Consumer<DriveCommand.Builder> fill, Completion<T> done, Function<Done, T> value,
+                  Consumer<Done> beforeSuccess) {
         DriveCommand.Builder c = m.command(epoch.getAsLong(), drive);
         fill.accept(c);
         m.unary(method, c.build(), site.commandMillis(), new StreamObserver<>() {
@@ -461,6 +497,11 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
             kind = FaultKind.DRIVE;
         }
         return new TapeFault(kind, message);
+    }
+
+    /** Whether the changer's mover makes every robot move ({@code movers.robot: changer}). */
+    boolean robotByChanger() {
+        return site.robotByChanger();
     }
 
     long siteCommandMillis() {

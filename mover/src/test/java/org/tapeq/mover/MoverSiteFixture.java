@@ -144,7 +144,7 @@ final class MoverSiteFixture implements AutoCloseable {
         String name = "m" + (i + 1);
         movers[i] = MoverServer.start(name, new InetSocketAddress("127.0.0.1", ports[i]),
                 Set.copyOf(i == 0 ? M1_DRIVES : M2_DRIVES), library, alerts, libraryLoop, moverState(i),
-                moverIdentity[i], 10_000, sharedPools == null ? null : PoolFiles.open(name, sharedPools));
+                moverIdentity[i], 10_000, sharedPools == null ? null : PoolFiles.open(name, sharedPools), false);
         ports[i] = movers[i].port();
     }
 

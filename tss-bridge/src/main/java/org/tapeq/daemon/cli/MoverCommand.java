@@ -80,7 +80,7 @@ final class MoverCommand implements Callable<Integer> {
         library.alerts(alerts);
         MoverServer server = MoverServer.start(c.name(), c.listen(), Set.copyOf(c.drives()), library, alerts, loop,
                 c.state(), c.identity(), c.stallMillis(),
-                c.sharedPools().isEmpty() ? null : PoolFiles.open(c.name(), c.sharedPools()));
+                c.sharedPools().isEmpty() ? null : PoolFiles.open(c.name(), c.sharedPools()), c.changer());
         self.set(server);
         closeables.add(server);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -29,9 +29,12 @@ import org.tapeq.mover.SiteIdentity;
  * @param sharedPools   the request directories whose pool files it reads and writes itself on the shared pool
  *                      filesystem ({@code pools.shared: true}, {@code pools.directories}); empty: the bytes cross
  *                      the network to and from the scheduler
+ * @param changer       it drives the site's changer ({@code mover.changer}): it takes robot commands for any
+ *                      mover's drive, which every other mover refuses
  */
 public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress listen, List<String> drives, Path state, long stallMillis,
-                          LibraryConfig library, List<Path> sharedPools) {
+                          LibraryConfig library, List<Path> sharedPools,
+                          boolean changer) {
 
     static final String MOVER = "mover";
     static final String NAME = "name";
@@ -40,7 +43,8 @@ public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress 
     static final String STALL_TIMEOUT = "stallTimeout";
     static final String SITE = "site";
     static final String TOKEN_FILE = "tokenFile";
-    static final List<String> MOVER_KEYS = List.of(NAME, SITE, TOKEN_FILE, LISTEN, DRIVES, STALL_TIMEOUT);
+    static final String CHANGER = "changer";
+    static final List<String> MOVER_KEYS = List.of(NAME, SITE, TOKEN_FILE, LISTEN, DRIVES, STALL_TIMEOUT, CHANGER);
     static final String STATE = "state";
     static final String POOLS = "pools";
     static final String SHARED = "shared";
@@ -101,7 +105,8 @@ public record MoverConfig(String name, SiteIdentity identity, InetSocketAddress 
                 }
             }
         }
-        return new MoverConfig(name, identity, address, drives, state, stall, library, sharedPools(root));
+        return new MoverConfig(name, identity, address, drives, state, stall, library, sharedPools(root),
+                mover.bool(CHANGER, false));
     }
 
     /**

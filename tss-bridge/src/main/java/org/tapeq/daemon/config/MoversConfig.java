@@ -34,8 +34,15 @@ public final class MoversConfig {
     static final String PROBE_TIMEOUT = "probeTimeout";
     static final String STALL_TIMEOUT = "stallTimeout";
     static final String TOKEN_FILE = "tokenFile";
+    /**
+     * Who moves cartridges: {@link #ROBOT_DRIVES} (each drive's mover, through its library) or {@link
+     * #ROBOT_CHANGER} (the changer's mover; the drives' movers only load and unload).
+     */
+    static final String ROBOT = "robot";
+    static final String ROBOT_DRIVES = "drives";
+    static final String ROBOT_CHANGER = "changer";
     static final List<String> KEYS = List.of(SERVERS, CHANGER, COMMAND_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
-            STALL_TIMEOUT, TOKEN_FILE);
+            STALL_TIMEOUT, TOKEN_FILE, ROBOT);
     static final String NAME = "name";
     static final String ADDRESS = "address";
     static final String DRIVES = "drives";
@@ -104,7 +111,14 @@ public final class MoversConfig {
         long timeout = positive(movers, PROBE_TIMEOUT, DEFAULT_PROBE_TIMEOUT_MILLIS);
         long stall = positive(movers, STALL_TIMEOUT, MoverServer.DEFAULT_STALL_MILLIS);
         SiteIdentity identity = new SiteIdentity(site, token(movers, TOKEN_FILE));
-        return Optional.of(new MoverSite(endpoints, changer, command, interval, timeout, stall, identity));
+        String robot = movers.string(ROBOT, ROBOT_DRIVES);
+        if (!robot.equals(ROBOT_DRIVES) && !robot.equals(ROBOT_CHANGER)) {
+            throw movers.error(ROBOT, "\"" + robot + "\" must be " + ROBOT_DRIVES + " (each drive's mover moves its"
+                    + " cartridges through its library) or " + ROBOT_CHANGER + " (the changer's mover makes every"
+                    + " robot move, the drives' movers only load and unload)");
+        }
+        return Optional.of(new MoverSite(endpoints, changer, command, interval, timeout, stall, identity,
+                robot.equals(ROBOT_CHANGER)));
     }
 
     /** The token in the file {@code key} names, or empty when the key is left out; a bad file fails, named. */
@@ -148,6 +162,7 @@ public final class MoversConfig {
         }
         MoverSite s = site.get();
         out.put(0, MOVERS, null).put(1, CHANGER, YamlText.quote(s.changer()))
+                .put(1, ROBOT, s.robotByChanger() ? ROBOT_CHANGER : ROBOT_DRIVES)
                 .put(1, COMMAND_TIMEOUT, Units.formatDuration(s.commandMillis()))
                 .put(1, PROBE_INTERVAL, Units.formatDuration(s.probeMillis()))
                 .put(1, PROBE_TIMEOUT, Units.formatDuration(s.probeTimeoutMillis()))

@@ -59,6 +59,33 @@ class MoversConfigTest {
     }
 
     @Test
+    void robotByTheChanger_parsedAndReadBack_drivesByDefault_anotherValueRefused() {
+        assertTrue(!DaemonConfig.parse(MOVERS, "tapeq.yaml").movers().orElseThrow().robotByChanger());
+        DaemonConfig c = DaemonConfig.parse(MOVERS.replace("  probeInterval: 1s\n", "  robot: changer\n"),
+                "tapeq.yaml");
+        assertTrue(c.movers().orElseThrow().robotByChanger());
+        assertTrue(DaemonConfig.parse(c.describe(), "described").movers().orElseThrow().robotByChanger());
+        ConfigException e = assertThrows(ConfigException.class, () -> DaemonConfig.parse(
+                MOVERS.replace("  probeInterval: 1s\n", "  robot: everyone\n"), "tapeq.yaml"));
+        assertTrue(e.getMessage().contains("tapeq.yaml") && e.getMessage().contains("movers.robot")
+                && e.getMessage().contains("\"everyone\" must be drives"), e.getMessage());
+    }
+
+    @Test
+    void aMoverDrivingTheChanger_saysSo() {
+        MoverConfig c = MoverConfig.parse("""
+                mover:
+                  name: ts1
+                  site: gridka
+                  listen: 127.0.0.1:9280
+                  drives: drive0
+                  changer: true
+                """, "mover.yaml");
+        assertTrue(c.changer());
+        assertTrue(!MoverConfig.load(Path.of("../docs/mover.example.yaml")).changer());
+    }
+
+    @Test
     void moverExample_parses() {
         MoverConfig c = MoverConfig.load(Path.of("../docs/mover.example.yaml"));
         assertEquals("ts1", c.name());

@@ -11,7 +11,10 @@ import org.tapeq.scheduler.model.TapeFault;
 /**
  * The steps of a mount and of an unmount on a real library: the TapeAlert check before the load, the robot's
  * move, waiting for the drive to report the tape, and after a failed mount the reconcile that leaves the drive
- * empty, as the scheduler takes it to be.
+ * empty, as the scheduler takes it to be. At a site whose changer one host drives, the robot's part and the
+ * drive's part run apart, on different hosts ({@code RobotMoves}): no reconcile then, the scheduler gives a
+ * cartridge back itself, and the TapeAlert check before the load is not made (flags read after the robot put
+ * the new cartridge in would be blamed on it).
  *
  * <p>Design notes. A mount fails before any robot move if the flags read while the drive is empty take it out
  * ({@link AlertBlame#beforeLoad}); a cartridge the changer reports in a drive this library holds none in is
@@ -67,18 +70,7 @@ final class MountSequence {
                 }
                 seen = changer.look(d.config, what);
             }
-            ChangerStatus status = seen.status();
-            ChangerStatus.Element drive = seen.drive();
-            if (drive.full()) {
-                throw new TapeFault(FaultKind.DRIVE, what + ": the drive already holds "
-                        + (drive.barcode() == null ? "a cartridge without barcode" : drive.barcode()));
-            }
-            ChangerStatus.Element slot = status.slotOf(barcode).orElse(null);
-            if (slot == null) {
-                throw new TapeFault(FaultKind.ROBOT, what + ": " + status.driveOf(barcode)
-                        .map(e -> "the cartridge is in drive " + e.number())
-                        .orElse("no such cartridge in the library's slots"));
-            }
+            ChangerStatus.Element slot = source(seen, barcode, what);
             CommandRunner.Result r = changer.move("load", slot.number(), d.config.changerIndex());
             if (!r.ok()) {
                 TapeFault fault = FaultMap.fault(FaultMap.Op.ROBOT, what, r);
@@ -88,13 +80,8 @@ final class MountSequence {
         } finally {
             changer.unlock();
         }
-        d.forget();
-        d.barcode = barcode;
         try {
-            awaitReady(d, what);
-            mt.prepare(d, what);
-            check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what);
-            blame.checkLoaded(d, what);
+            ready(d, barcode, what);
         } catch (TapeFault fault) {
             changer.lock();
             try {
@@ -104,9 +91,97 @@ final class MountSequence {
             }
             throw fault;
         }
+        return null;
+    }
+
+    /**
+     * The robot's part of a mount of a drive another host loads ({@code RobotMoves.robotLoad}): {@code mtx load}
+     * of the cartridge from its slot into the empty drive, under the robot lock; the drive is not asked (its
+     * device may be on another host), so nothing is reconciled after a failed move.
+     */
+    Void robotLoad(ScsiSettings.Drive drive, String barcode) throws TapeFault {
+        String what = "robot move of " + barcode + " into " + drive.name();
+        changer.lock();
+        try {
+            ChangerStatus.Element slot = source(changer.look(drive, what), barcode, what);
+            CommandRunner.Result r = changer.move("load", slot.number(), drive.changerIndex());
+            if (!r.ok()) {
+                throw FaultMap.fault(FaultMap.Op.ROBOT, what, r);
+            }
+        } finally {
+            changer.unlock();
+        }
+        return null;
+    }
+
+    /**
+     * The robot's part of an unmount of a drive another host unloaded ({@code RobotMoves.robotUnload}):
+     * {@code mtx unload} of the cartridge in the drive to a free slot, under the robot lock.
+     */
+    Void robotUnload(ScsiSettings.Drive drive) throws TapeFault {
+        String what = "robot move out of " + drive.name();
+        changer.lock();
+        try {
+            Changer.View seen = changer.look(drive, what);
+            if (!seen.drive().full()) {
+                throw new TapeFault(FaultKind.DRIVE, what + ": the drive is empty");
+            }
+            changer.unload(drive, seen.status(), seen.drive(), what, null);
+        } finally {
+            changer.unlock();
+        }
+        return null;
+    }
+
+    /**
+     * The drive's part of a mount whose robot move another host made ({@code RobotMoves.load}): waits until the
+     * drive reports the tape the robot put in ready, rewound and checked. No robot command: on failure the cartridge
+     * stays in the drive for the scheduler to give back.
+     */
+    Void load(DriveState d, String barcode) throws TapeFault {
+        ready(d, barcode, "load " + barcode + " in " + d.config.name());
+        return null;
+    }
+
+    /**
+     * The drive's part of an unmount whose robot move another host makes ({@code RobotMoves.unload}): {@code mt
+     * offline} when the drive reports a tape (an ejected one is left as it is), then the TapeAlert reading of every
+     * unload. No robot command.
+     */
+    Void unload(DriveState d) throws TapeFault {
+        String what = "unload " + (d.barcode == null ? "" : d.barcode + " ") + "from " + d.config.name();
+        String unloaded = d.barcode;
+        CommandRunner.Result offline = changer.offline(d.device(), what);
+        if (offline != null && !offline.ok()) {
+            throw FaultMap.fault(FaultMap.Op.POSITION, what, offline);
+        }
+        blame.unloaded(d, unloaded, what);
+        return null;
+    }
+
+    /** The slot {@code barcode} is in, the drive {@code seen} being empty; else why the robot must not move it. */
+    private static ChangerStatus.Element source(Changer.View seen, String barcode, String what) throws TapeFault {
+        ChangerStatus status = seen.status();
+        ChangerStatus.Element drive = seen.drive();
+        if (drive.full()) {
+            throw new TapeFault(FaultKind.DRIVE, what + ": the drive already holds "
+                    + (drive.barcode() == null ? "a cartridge without barcode" : drive.barcode()));
+        }
+        return status.slotOf(barcode).orElseThrow(() -> new TapeFault(FaultKind.ROBOT, what + ": "
+                + status.driveOf(barcode).map(e -> "the cartridge is in drive " + e.number())
+                .orElse("no such cartridge in the library's slots")));
+    }
+
+    /** After the robot's load: the drive holds {@code barcode}, ready at block 0, its flags and capacity read. */
+    private void ready(DriveState d, String barcode, String what) throws TapeFault {
+        d.forget();
+        d.barcode = barcode;
+        awaitReady(d, what);
+        mt.prepare(d, what);
+        check(mt.run(d, "rewind"), FaultMap.Op.POSITION, what);
+        blame.checkLoaded(d, what);
         d.capacity = probe.capacity(d.device()).orElse(null);
         order.loaded(d);
-        return null;
     }
 
     /**

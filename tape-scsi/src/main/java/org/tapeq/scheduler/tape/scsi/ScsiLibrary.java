@@ -26,6 +26,7 @@ import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.LabelVerifier;
+import org.tapeq.scheduler.tape.RobotMoves;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
 import org.tapeq.scheduler.tape.WrittenFile;
@@ -56,12 +57,13 @@ import org.tapeq.scheduler.time.EventLoop;
  * <li>One {@code mtx} command at a time (one robot: {@link Changer}, which also returns a cartridge a drive holds
  *     against this library's view); each drive runs one operation at a time (the scheduler's
  *     contract). Per-drive state ({@link DriveState}) is only touched by the job running on that drive.</li>
- * <li>The parts: mount and unmount, with the reconcile after a failed mount, are {@link MountSequence}; the
+ * <li>The parts: mount and unmount, with the reconcile after a failed mount, and their robot and drive parts
+ *     apart ({@link RobotMoves}: a site whose changer one host drives) are {@link MountSequence}; the
  *     TapeAlert readings and who is blamed for them are {@link AlertBlame}; the inventory, with the drives'
  *     reconcile at start, is {@link LibraryInventory}; this class keeps positioning and data.</li>
  * </ul>
  */
-public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
+public final class ScsiLibrary implements TapeLibrary, RobotMoves, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScsiLibrary.class);
     private static final Pattern RECORDS_OUT = Pattern.compile("(\\d+)\\+(\\d+) records out");
@@ -165,6 +167,30 @@ public final class ScsiLibrary implements TapeLibrary, AutoCloseable {
     @Override
     public void unmount(String drive, Completion<Void> done) {
         submit(drive, "unmount " + drive, done, mounts::unmount);
+    }
+
+    /**
+     * The robot's part only, for a drive another host loads (its device is not opened): the drive must be configured
+     * here with its changer index, as every drive of the changer is on the host that drives it.
+     */
+    @Override
+    public void robotLoad(String drive, String barcode, Completion<Void> done) {
+        submit(drive, "robot move of " + barcode + " into " + drive, done, d -> mounts.robotLoad(d.config, barcode));
+    }
+
+    @Override
+    public void robotUnload(String drive, Completion<Void> done) {
+        submit(drive, "robot move out of " + drive, done, d -> mounts.robotUnload(d.config));
+    }
+
+    @Override
+    public void load(String drive, String barcode, Completion<Void> done) {
+        submit(drive, "load " + barcode + " in " + drive, done, d -> mounts.load(d, barcode));
+    }
+
+    @Override
+    public void unload(String drive, Completion<Void> done) {
+        submit(drive, "unload " + drive, done, mounts::unload);
     }
 
     @Override
