@@ -18,19 +18,28 @@ import java.util.concurrent.TimeUnit;
 final class HostProcess implements AutoCloseable {
 
     private static final long STOP_WAIT_SECONDS = 60;
+    /** The demo's processes: a small heap, the serial collector, the quick compiler (short runs, small work). */
+    static final List<String> DEMO_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final String name;
     private final List<String> args;
     private final Path log;
     private final boolean ownPidNamespace;
+    private final List<String> jvmOptions;
     private Process process;
     private int starts;
 
     HostProcess(String name, List<String> args, Path log, boolean ownPidNamespace) {
+        this(name, args, log, ownPidNamespace, DEMO_JVM);
+    }
+
+    /** {@code jvmOptions}: heap, collector and the like, before the main class. */
+    HostProcess(String name, List<String> args, Path log, boolean ownPidNamespace, List<String> jvmOptions) {
         this.name = name;
         this.args = List.copyOf(args);
         this.log = log;
         this.ownPidNamespace = ownPidNamespace;
+        this.jvmOptions = List.copyOf(jvmOptions);
     }
 
     /** Whether {@code unshare} can run a process in a pid namespace of its own here. */
@@ -66,8 +75,9 @@ final class HostProcess implements AutoCloseable {
             command.addAll(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"));
         }
         // no perf data file: in pid namespaces of their own every JVM is pid 1, and they would share one
-        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "-Xmx256m", "-XX:+UseSerialGC",
-                "-XX:-UsePerfData", "-XX:TieredStopAtLevel=1", "org.tapeq.daemon.cli.TapeqCommand"));
+        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "-XX:-UsePerfData"));
+        command.addAll(jvmOptions);
+        command.add("org.tapeq.daemon.cli.TapeqCommand");
         command.addAll(args);
         starts++;
         Files.writeString(log, "==== start " + starts + ": " + String.join(" ", args) + " ====\n",
@@ -91,6 +101,14 @@ final class HostProcess implements AutoCloseable {
     /** The JVM's pid as this host sees it, or -1. */
     long pid() {
         return jvm().map(ProcessHandle::pid).orElse(-1L);
+    }
+
+    /**
+     * CPU time the JVM has used so far (user and system, as {@code /proc/PID/stat} counts it), in seconds; -1 when
+     * it is not running or the system does not say.
+     */
+    double cpuSeconds() {
+        return jvm().flatMap(h -> h.info().totalCpuDuration()).map(d -> d.toNanos() / 1e9).orElse(-1.0);
     }
 
     /** SIGKILL to the JVM (a host that dies), then waits until it is gone. */
