@@ -56,7 +56,8 @@ public final class HostsBenchCommand implements Callable<Integer> {
     @Option(names = "--dir", description = "work directory (default: a new temporary directory, removed at the end)")
     Path dir;
 
-    @Option(names = "--keep", description = "keep the work directory (configurations, logs) at the end")
+    @Option(names = "--keep", description = "keep the work directory (configurations, logs) and the run's "
+            + "PostgreSQL database at the end")
     boolean keep;
 
     @Option(names = "--timeout", defaultValue = "3600",
