@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.config.DaemonConfig;
+import org.tapeq.loadtest.run.PoolSide;
 import org.tapeq.loadtest.run.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;

@@ -71,12 +71,19 @@ class SharedLibraryTest {
 
     @BeforeEach
     void start() throws IOException {
+        start(false);
+    }
+
+    /** The library (holding bytes, or only the lengths), its process's server, the movers and the scheduler. */
+    private void start(boolean sizeOnly) throws IOException {
         libraryLoop = new RealTimeEventLoop("test-library", SPEED);
         copies = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(100),
                 Threads.numbered("test-copy"), new ThreadPoolExecutor.AbortPolicy());
-        simulated = SimulatedLibrary.builder(libraryLoop).drives(4).seed(3).bytes(Files.createDirectories(
-                dir.resolve("tapes"))).copyExecutor(copies).cartridge("A00001", MediaType.LTO9, 200_000_000L)
-                .cartridge("A00002", MediaType.LTO9, 200_000_000L).build();
+        Path tapes = Files.createDirectories(dir.resolve(sizeOnly ? "size-only-tapes" : "tapes"));
+        org.tapeq.scheduler.tape.sim.SimLibraryBuilder b = SimulatedLibrary.builder(libraryLoop).drives(4).seed(3);
+        simulated = (sizeOnly ? b.sizeOnly(tapes) : b.bytes(tapes)).copyExecutor(copies)
+                .cartridge("A00001", MediaType.LTO9, 200_000_000L).cartridge("A00002", MediaType.LTO9, 200_000_000L)
+                .build();
         AlertBox alerts = new AlertBox();
         simulated.alerts(alerts);
         library = MoverServer.start("library", new InetSocketAddress("127.0.0.1", 0),
@@ -236,6 +243,24 @@ class SharedLibraryTest {
         } finally {
             stray.close();
         }
+    }
+    @Test
+    void aSizeOnlyLibrarysRead_throughAMover_reportsTheLengthWithoutOpeningTheTarget_asOnTheSchedulersHost()
+            throws Exception {
+        stop();
+        start(true);
+        call(scheduler, (Completion<Void> c) -> scheduler.mount("drive2", "A00001", c));
+        byte[] data = new byte[700_000];
+        WrittenFile w = call(scheduler, c -> scheduler.append("drive2", source(data), c));
+        assertEquals(data.length, w.bytes());
+        call(scheduler, (Completion<Void> c) -> scheduler.locate("drive2", w.startBlock(), c));
+        AtomicLong opened = new AtomicLong();
+        long n = call(scheduler, c -> scheduler.read("drive2", 0, data.length, () -> {
+            opened.incrementAndGet();
+            return new ByteArrayOutputStream();
+        }, c));
+        assertEquals(data.length, n, "the length the library read, through both hops (library, mover)");
+        assertEquals(0, opened.get(), "no bytes: the target is not opened, as a size-only library does locally");
     }
 
     private static String location(Inventory inv, String barcode) {

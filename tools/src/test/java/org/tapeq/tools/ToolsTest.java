@@ -14,9 +14,9 @@ import picocli.CommandLine;
 class ToolsTest {
 
     @Test
-    void tapeq_withTheToolsOnTheClassPath_hasDemoSimulateAndLoadtest() {
+    void tapeq_withTheToolsOnTheClassPath_hasDemoSimulateLoadtestAndBenchHosts() {
         CommandLine cl = TapeqCommand.commandLine();
-        for (String tool : new String[] {"demo", "simulate", "loadtest"}) {
+        for (String tool : new String[] {"demo", "simulate", "loadtest", "bench-hosts"}) {
             assertTrue(cl.getSubcommands().containsKey(tool), tool + " missing: " + cl.getSubcommands().keySet());
             Run help = run(tool, "--help");
             assertEquals(0, help.code, help.err);
@@ -42,6 +42,16 @@ class ToolsTest {
         Run odd = run("demo", "--hosts", "3", "--drives", "3");
         assertEquals(1, odd.code);
         assertTrue(odd.err.contains("--hosts 3 --drives 3") && odd.err.contains("two movers"), odd.err);
+    }
+
+    @Test
+    void benchHosts_drivesThatDoNotSplitOverTwoMovers_orABadHeap_refusedNamingTheOption() {
+        Run odd = run("bench-hosts", "--drives", "3");
+        assertEquals(1, odd.code);
+        assertTrue(odd.err.contains("--drives 3") && odd.err.contains("two movers"), odd.err);
+        Run heap = run("bench-hosts", "--heap", "lots");
+        assertEquals(1, heap.code);
+        assertTrue(heap.err.contains("--heap lots"), heap.err);
     }
 
     private record Run(int code, String out, String err) {

@@ -68,11 +68,17 @@ public final class SizeOnlyTapes {
      */
     public static void write(Path catalogFile, Path libraryDir, int drives, MediaType media, int cartridges, int n,
                              long size) throws IOException {
+        write(sqlite(catalogFile), libraryDir, drives, media, cartridges, n, size);
+    }
+
+    /** As {@link #write(Path, Path, int, MediaType, int, int, long)}, into the catalog at a JDBC URL (PostgreSQL). */
+    public static void write(String catalogUrl, Path libraryDir, int drives, MediaType media, int cartridges, int n,
+                             long size) throws IOException {
         List<String> labels = new ArrayList<>();
         for (int c = 0; c < cartridges; c++) {
             labels.add(storageClass(c, cartridges));
         }
-        write(catalogFile, libraryDir, drives, media, labels, Map.of(), n,
+        write(catalogUrl, libraryDir, drives, media, labels, Map.of(), n,
                 i -> new TapeFile(pnfsid(i), size, storageClass(i, cartridges), path(i, cartridges), "bench", null));
     }
 
@@ -83,6 +89,15 @@ public final class SizeOnlyTapes {
      */
     public static void write(Path catalogFile, Path libraryDir, int drives, MediaType media, List<String> labels,
                              Map<String, String> familyRules, int n, IntFunction<TapeFile> file) throws IOException {
+        write(sqlite(catalogFile), libraryDir, drives, media, labels, familyRules, n, file);
+    }
+
+    private static String sqlite(Path catalogFile) {
+        return "jdbc:sqlite:" + catalogFile;
+    }
+
+    private static void write(String catalogUrl, Path libraryDir, int drives, MediaType media, List<String> labels,
+                              Map<String, String> familyRules, int n, IntFunction<TapeFile> file) throws IOException {
         VirtualEventLoop loop = new VirtualEventLoop(System.currentTimeMillis() - THIRTY_DAYS);
         AtomicLong flushed = new AtomicLong();
         AtomicLong failed = new AtomicLong();
@@ -100,7 +115,7 @@ public final class SizeOnlyTapes {
         familyRules.forEach(config::familyRule);
         try (SimulatedLibrary library = SimulatedLibrary.builder(loop).drives(drives)
                 .cartridges(BARCODE_PREFIX, labels.size(), media).seed(SEED).sizeOnly(libraryDir).build();
-             JdbcCatalog catalog = JdbcCatalog.open("jdbc:sqlite:" + catalogFile)) {
+             JdbcCatalog catalog = JdbcCatalog.open(catalogUrl)) {
             Scheduler scheduler = Scheduler.builder().loop(loop).library(library).catalog(catalog)
                     .config(config.build()).listener(listener).build();
             await(loop, scheduler.start());

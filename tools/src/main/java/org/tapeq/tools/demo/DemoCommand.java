@@ -154,11 +154,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** The server of the three-host demo's catalog: --catalog-url, else TAPEQ_DEMO_PG_URL, else null (embedded). */
     String catalogUrl() {
-        if (catalogUrl != null) {
-            return catalogUrl;
-        }
-        String env = System.getenv("TAPEQ_DEMO_PG_URL");
-        return env == null || env.isBlank() ? null : env;
+        return DemoPostgres.serverUrl(catalogUrl);
     }
 
     private DemoResult run(Path root, long started) throws Exception {

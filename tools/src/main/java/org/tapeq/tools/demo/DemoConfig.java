@@ -21,17 +21,23 @@ final class DemoConfig {
 
     /** The {@code library:} section of a simulated library holding real bytes in {@code dir}. */
     static String simulatedLibrary(Path dir, int drives, int cartridges, double speed, long seed) {
+        return simulatedLibrary(dir, "bytes", drives, cartridges, speed, "DM", seed);
+    }
+
+    /** The {@code library:} section of a simulated LTO-9 library in {@code dir}; {@code data}: bytes or size-only. */
+    static String simulatedLibrary(Path dir, String data, int drives, int cartridges, double speed,
+                                   String barcodePrefix, long seed) {
         return String.join("\n",
                 "library:",
                 "  backend: simulated",
                 "  simulated:",
                 "    dir: " + dir,
-                "    data: bytes",
+                "    data: " + data,
                 "    speed: " + speed,
                 "    drives: " + drives,
                 "    media: LTO9",
                 "    cartridges: " + cartridges,
-                "    barcodePrefix: DM",
+                "    barcodePrefix: " + barcodePrefix,
                 "    seed: " + seed);
     }
 

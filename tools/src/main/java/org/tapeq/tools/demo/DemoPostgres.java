@@ -37,6 +37,15 @@ final class DemoPostgres implements AutoCloseable {
         this.keep = keep;
     }
 
+    /** The server to use: {@code option} (--catalog-url), else TAPEQ_DEMO_PG_URL, else null (an embedded one). */
+    static String serverUrl(String option) {
+        if (option != null) {
+            return option;
+        }
+        String env = System.getenv("TAPEQ_DEMO_PG_URL");
+        return env == null || env.isBlank() ? null : env;
+    }
+
     /**
      * A new database on {@code serverUrl} (a {@code jdbc:postgresql://host:port/db?user=...} URL), or on an embedded
      * server under {@code dir} when it is null. {@code keep}: the database is not dropped at the end.

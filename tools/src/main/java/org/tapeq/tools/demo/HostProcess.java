@@ -26,11 +26,16 @@ public final class HostProcess implements AutoCloseable {
     private static final long KILL_WAIT_SECONDS = 30;
     /** How long the JVM under {@code unshare} may take to appear as its child. */
     private static final long CHILD_WAIT_MILLIS = 10_000;
+    /** The demo's processes: a small heap, the serial collector, the quick compiler (short runs, small work). */
+    static final List<String> DEMO_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final String name;
     private final List<String> args;
     private final Path log;
     private final boolean ownPidNamespace;
+    /** Heap, collector and the like (the demo's by default). */
+    private final List<String> baseOptions;
+    /** Options added by {@link #jvmOption}, after the base ones. */
     private final List<String> jvmOptions = new ArrayList<>();
     /** The network namespace it runs in, or null. */
     private String netns;
@@ -42,10 +47,16 @@ public final class HostProcess implements AutoCloseable {
      * @param ownPidNamespace whether it runs in a pid namespace of its own ({@link #pidNamespacesAvailable})
      */
     public HostProcess(String name, List<String> args, Path log, boolean ownPidNamespace) {
+        this(name, args, log, ownPidNamespace, DEMO_JVM);
+    }
+
+    /** As above, with {@code baseOptions} (heap, collector and the like) instead of the demo's. */
+    public HostProcess(String name, List<String> args, Path log, boolean ownPidNamespace, List<String> baseOptions) {
         this.name = name;
         this.args = List.copyOf(args);
         this.log = log;
         this.ownPidNamespace = ownPidNamespace;
+        this.baseOptions = List.copyOf(baseOptions);
     }
 
     /** Runs it in the network namespace {@code name} ({@code ip netns exec}): {@link #pid} stays the JVM's. */
@@ -97,8 +108,8 @@ public final class HostProcess implements AutoCloseable {
             command.addAll(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"));
         }
         // no perf data file: in pid namespaces of their own every JVM is pid 1, and they would share one
-        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "-Xmx256m", "-XX:+UseSerialGC",
-                "-XX:-UsePerfData", "-XX:TieredStopAtLevel=1"));
+        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"), "-XX:-UsePerfData"));
+        command.addAll(baseOptions);
         command.addAll(jvmOptions);
         command.add("org.tapeq.daemon.cli.TapeqCommand");
         command.addAll(args);
@@ -144,6 +155,14 @@ public final class HostProcess implements AutoCloseable {
     /** Waits up to {@code timeout} for it to end by itself: its exit status, or null if it still runs. */
     public Integer awaitExit(Duration timeout) throws InterruptedException {
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+    }
+
+    /**
+     * CPU time the JVM has used so far (user and system, as {@code /proc/PID/stat} counts it), in seconds; -1 when
+     * it is not running or the system does not say.
+     */
+    double cpuSeconds() {
+        return jvm().flatMap(h -> h.info().totalCpuDuration()).map(d -> d.toNanos() / 1e9).orElse(-1.0);
     }
 
     /** SIGKILL to the JVM (a host that dies), then waits until it is gone; nothing if it does not run. */

@@ -27,22 +27,41 @@ final class HostsConfig {
 
     static String daemon(Path state, List<Path> endits, String catalogUrl, double speed, List<Mover> movers,
                          String changer, String httpBind) {
-        StringBuilder y = new StringBuilder("# written by tapeq demo --hosts 3\ndirectories:\n");
-        for (int i = 0; i < endits.size(); i++) {
-            y.append("  - path: ").append(endits.get(i)).append("\n    name: pool").append(i + 1).append('\n');
-        }
+        return daemon(state, endits, catalogUrl, speed, null, "3s", movers, changer,
+                DemoConfig.policy(speed, httpBind));
+    }
+
+    /**
+     * A scheduler daemon's file: {@code data} is the library's (size-only; null: the default), {@code probeTimeout}
+     * how long a mover call may take (the movers' first answers, at the scheduler's start, take longest on a busy
+     * machine), {@code policy} the sections after {@code movers:} (families, scheduler, intake, http).
+     */
+    static String daemon(Path state, List<Path> endits, String catalogUrl, double speed, String data,
+                         String probeTimeout, List<Mover> movers, String changer, String policy) {
+        StringBuilder y = new StringBuilder("# written by tapeq demo --hosts 3\n").append(directories(endits));
         y.append("state: ").append(state).append('\n')
                 .append("catalog:\n  url: \"").append(catalogUrl).append("\"\n  site: ").append(SITE)
                 .append("\n  leaseTimeout: ").append(LEASE_TIMEOUT).append("\n  standby: true\n")
-                .append("library:\n  backend: simulated\n  simulated:\n    speed: ").append(speed)
+                .append("library:\n  backend: simulated\n  simulated:\n")
+                .append(data == null ? "" : "    data: " + data + "\n").append("    speed: ").append(speed)
                 .append("\n    drives: ").append(movers.stream().mapToInt(m -> m.drives().size()).sum()).append('\n')
                 .append("movers:\n  changer: ").append(changer)
-                .append("\n  probeInterval: 1s\n  probeTimeout: 3s\n  stallTimeout: 30s\n  servers:\n");
+                .append("\n  probeInterval: 1s\n  probeTimeout: ").append(probeTimeout)
+                .append("\n  stallTimeout: 30s\n  servers:\n");
         for (Mover m : movers) {
             y.append("    - name: ").append(m.name()).append("\n      address: ").append(m.address())
                     .append("\n      drives: ").append(String.join(", ", m.drives())).append('\n');
         }
-        return y + DemoConfig.policy(speed, httpBind);
+        return y + policy;
+    }
+
+    /** The {@code directories:} section: one request directory per pool, named pool1, pool2, ... */
+    static String directories(List<Path> endits) {
+        StringBuilder y = new StringBuilder("directories:\n");
+        for (int i = 0; i < endits.size(); i++) {
+            y.append("  - path: ").append(endits.get(i)).append("\n    name: pool").append(i + 1).append('\n');
+        }
+        return y.toString();
     }
 
     static String mover(Mover m, Path state, Mover library) {
@@ -51,9 +70,13 @@ final class HostsConfig {
     }
 
     static String library(Mover library, Path state, int cartridges, double speed, long seed) {
-        return moverSection(library) + "state: " + state + "\n"
-                + DemoConfig.simulatedLibrary(state.resolve("tapes"), library.drives().size(), cartridges, speed, seed)
-                + "\n";
+        return library(library, state, DemoConfig.simulatedLibrary(state.resolve("tapes"), library.drives().size(),
+                cartridges, speed, seed));
+    }
+
+    /** The library process's file with {@code librarySection} ({@link DemoConfig#simulatedLibrary}). */
+    static String library(Mover library, Path state, String librarySection) {
+        return moverSection(library) + "state: " + state + "\n" + librarySection + "\n";
     }
 
     private static String moverSection(Mover m) {

@@ -8,7 +8,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,8 +22,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.dcache.pool.nearline.spi.NearlineStorage;
 import org.tapeq.config.Units;
-import org.tapeq.daemon.Daemon;
-import org.tapeq.daemon.control.ControlProtocol;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;
 import org.tapeq.poolemulator.EmulatedStageRequest;
@@ -56,16 +53,16 @@ final class HostsDemo {
     private static final int POOLS = 2;
     /** How long a killed mover's tape server stays down before it is started again. */
     private static final long MOVER_DOWN_MILLIS = 3_000;
-    private static final Duration START_WAIT = Duration.ofSeconds(180);
     private static final long TICK_MILLIS = 100;
 
     private final DemoCommand o;
     private final PrintStream progress;
-    private final List<HostProcess> processes = new ArrayList<>();
+    private final HostGroup processes;
 
     HostsDemo(DemoCommand options, PrintStream progress) {
         this.o = options;
         this.progress = progress;
+        this.processes = new HostGroup(progress);
     }
 
     static String host(int i) {
@@ -95,30 +92,18 @@ final class HostsDemo {
                     : "no pid namespaces here: a standby sees at once that a killed daemon of this machine is gone%n");
             // a demo stopped with ^C or SIGTERM kills its processes too (and, closing pg, drops its database)
             Thread hook = new Thread(() -> {
-                closeAll();
+                processes.close();
                 pg.closeQuietly(progress);
             }, "tapeq-demo-cleanup");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
                 return run(root, started, pg, endits, poolData, library, m1, m2, separate);
             } finally {
-                closeAll();
+                processes.close();
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
                 } catch (IllegalStateException e) { // already shutting down: the hook runs
                 }
-            }
-        }
-    }
-
-    /** Kills every process started, newest first, each on its own: one that fails does not keep the rest alive. */
-    private synchronized void closeAll() {
-        for (int i = processes.size() - 1; i >= 0; i--) {
-            HostProcess p = processes.get(i);
-            try {
-                p.close();
-            } catch (IOException | RuntimeException e) {
-                progress.printf("could not stop %s: %s%n", p.name(), e.getMessage());
             }
         }
     }
@@ -145,13 +130,13 @@ final class HostsDemo {
         mover1.start();
         mover2.start();
         // the scheduler asks the movers (and m2 the library) for the inventory at its start: wait until they listen
-        awaitListening(lib, library);
-        awaitListening(mover1, m1);
-        awaitListening(mover2, m2);
+        HostGroup.awaitListening(lib, library);
+        HostGroup.awaitListening(mover1, m1);
+        HostGroup.awaitListening(mover2, m2);
         a.start();
-        awaitRole(a, stateA, "active");
+        HostGroup.awaitRole(a, stateA, "active");
         b.start();
-        awaitRole(b, stateB, "standby");
+        HostGroup.awaitRole(b, stateB, "standby");
         progress.printf("host1 %s: scheduler (active); host2 %s: standby scheduler, mover m1; host3 %s: mover m2, "
                 + "library%n", host(1), host(2), host(3));
         label(stateA);
@@ -197,12 +182,7 @@ final class HostsDemo {
 
     private HostProcess process(String name, String command, Path config, String yaml, boolean separate)
             throws IOException {
-        Files.createDirectories(config.getParent());
-        Files.writeString(config, yaml);
-        HostProcess p = new HostProcess(name, List.of(command, "-c", config.toString()),
-                config.resolveSibling(config.getFileName().toString().replace(".yaml", ".log")), separate);
-        processes.add(p);
-        return p;
+        return processes.add(name, command, config, yaml, separate, HostProcess.DEMO_JVM);
     }
 
     private DemoResult campaign(List<PoolEmulator> pools, long started, HostProcess mover1, List<String> m1Drives,
@@ -289,7 +269,7 @@ final class HostsDemo {
                         + "; see " + standby.log());
             }
             r.leaseTakeoverSeconds = (System.nanoTime() - killed) / 1e9;
-            awaitRole(standby, standbyState, "active");
+            HostGroup.awaitRole(standby, standbyState, "active");
             r.failoverSeconds = (System.nanoTime() - killed) / 1e9;
             progress.printf("host2's standby took the site lease over %.1f s after the kill (epoch %d) and serves "
                     + "%.1f s after it%n", r.leaseTakeoverSeconds, lease.epoch(), r.failoverSeconds);
@@ -330,7 +310,7 @@ final class HostsDemo {
      * as "state on drive (activity)", or null when none is or the daemon does not answer.
      */
     private static String busyDrive(Path activeState, List<String> driveIds) {
-        JsonNode s = control(activeState, "status", List.of());
+        JsonNode s = HostGroup.control(activeState, "status", List.of());
         if (s == null) {
             return null;
         }
@@ -347,45 +327,9 @@ final class HostsDemo {
         return (int) requests.stream().filter(q -> q.outcome() != null).count();
     }
 
-    /** Waits until {@code p} accepts connections on its gRPC address. */
-    private static void awaitListening(HostProcess p, Mover m) throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + START_WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!p.alive()) {
-                throw new IOException(p.name() + " exited; see " + p.log());
-            }
-            try (java.net.Socket s = new java.net.Socket()) {
-                s.connect(new InetSocketAddress(m.host(), m.port()), 1000);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(TICK_MILLIS * 2);
-            }
-        }
-        throw new IOException(p.name() + " did not listen on " + m.address() + " within " + START_WAIT.toSeconds()
-                + " s; see " + p.log());
-    }
-
-    /** Waits until the daemon of {@code state} answers with {@code role} and, when active, its scheduler up. */
-    private void awaitRole(HostProcess p, Path state, String role) throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + START_WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!p.alive()) {
-                throw new IOException(p.name() + " exited; see " + p.log());
-            }
-            JsonNode s = control(state, "status", List.of());
-            if (s != null && role.equals(s.path("site").path("role").asText())
-                    && (!"active".equals(role) || s.path("scheduler").isObject())) {
-                return;
-            }
-            Thread.sleep(TICK_MILLIS * 2);
-        }
-        throw new IOException(p.name() + " did not report itself " + role + " within " + START_WAIT.toSeconds()
-                + " s; see " + p.log());
-    }
-
     /** Labels every cartridge through the active daemon, the first half for atlas, the rest for cms. */
     private void label(Path state) throws IOException {
-        JsonNode list = control(state, "cartridge-list", List.of());
+        JsonNode list = HostGroup.control(state, "cartridge-list", List.of());
         if (list == null) {
             throw new IOException("the active daemon did not list its cartridges");
         }
@@ -394,19 +338,11 @@ final class HostsDemo {
         Collections.sort(barcodes);
         for (int i = 0; i < barcodes.size(); i++) {
             String family = DemoCommand.EXPERIMENTS[i * DemoCommand.EXPERIMENTS.length / barcodes.size()];
-            if (control(state, "cartridge-label", List.of(barcodes.get(i), family, "false")) == null) {
+            if (HostGroup.control(state, "cartridge-label", List.of(barcodes.get(i), family, "false")) == null) {
                 throw new IOException("labelling " + barcodes.get(i) + " failed");
             }
         }
         progress.printf("labelled %s%n", barcodes);
-    }
-
-    private static JsonNode control(Path state, String command, List<String> args) {
-        try {
-            return ControlProtocol.call(state.resolve(Daemon.CONTROL_SOCKET), command, args);
-        } catch (IOException | RuntimeException e) { // not listening yet, or killed while answering
-            return null;
-        }
     }
 
     /** What the library process saw: mounts, double mounts, each cartridge's mounts and each drive's work. */
@@ -440,7 +376,7 @@ final class HostsDemo {
         r.drives.putAll(drives);
     }
 
-    private static int freePort(String host) throws IOException {
+    static int freePort(String host) throws IOException {
         try (ServerSocket s = new ServerSocket()) {
             s.bind(new InetSocketAddress(InetAddress.getByName(host), 0));
             return s.getLocalPort();

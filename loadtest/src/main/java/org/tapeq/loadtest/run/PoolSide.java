@@ -1,4 +1,4 @@
-package org.tapeq.bench;
+package org.tapeq.loadtest.run;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,11 +10,11 @@ import org.tapeq.protocol.PnfsIds;
 import org.tapeq.protocol.RequestDirectory;
 
 /**
- * The pool's side of stage completions, on one thread: lists {@code in/} and takes every delivered file as the
- * providers do, request file first, then the staged file (the providers move it into the pool; removing it is
+ * The pool's side of stage completions, for benchmarks, on one thread: lists {@code in/} and takes every
+ * delivered file as the providers do, request file first, then the staged file (the providers move it into the pool; removing it is
  * the same event for the daemon). Lists again at once while it finds files, else after 1 ms.
  */
-final class PoolSide {
+public final class PoolSide {
 
     private final RequestDirectory dir;
     private final Thread thread;
@@ -24,34 +24,34 @@ final class PoolSide {
     private volatile long lastTakenNanos;
     private volatile Throwable failure;
 
-    PoolSide(RequestDirectory dir) {
+    public PoolSide(RequestDirectory dir) {
         this.dir = dir;
         this.thread = new Thread(this::run, "bench-pool");
         this.thread.setDaemon(true);
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         stopped = true;
         thread.join();
     }
 
     /** Files taken so far; rethrows what stopped the thread. */
-    long taken() {
+    public long taken() {
         if (failure != null) {
             throw new IllegalStateException("the pool thread failed", failure);
         }
         return taken;
     }
 
-    long firstTakenNanos() {
+    public long firstTakenNanos() {
         return firstTakenNanos;
     }
 
-    long lastTakenNanos() {
+    public long lastTakenNanos() {
         return lastTakenNanos;
     }
 
