@@ -135,26 +135,14 @@ public final class Scheduler {
         return onLoop(f -> f.complete(Optional.ofNullable(hold.reason())));
     }
 
-    /** Reads the library's inventory and starts scheduling; completes when ready. */
+    /**
+     * Reads the library's inventory and starts scheduling; completes when ready. An inventory the library fails is
+     * asked again a few times ({@link FirstInventory}) before the start fails.
+     */
     public CompletableFuture<Void> start() {
         LOG.info("Scheduler configuration: {}", config);
         CompletableFuture<Void> started = new CompletableFuture<>();
-        loop.execute(() -> engine.library.inventory(new Completion<>() {
-            @Override
-            public void succeeded(Inventory inventory) {
-                try {
-                    engine.start(inventory);
-                    started.complete(null);
-                } catch (RuntimeException e) {
-                    started.completeExceptionally(e);
-                }
-            }
-
-            @Override
-            public void failed(TapeFault fault) {
-                started.completeExceptionally(fault);
-            }
-        }));
+        loop.execute(() -> new FirstInventory(loop, engine.library, engine::start, started).ask());
         return started;
     }
 
