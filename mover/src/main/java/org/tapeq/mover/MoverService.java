@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -308,6 +309,7 @@ final class MoverService {
      */
     private void readIntoFiles(DriveCommand c, ServerCallStreamObserver<ReadChunk> call) {
         PoolReads.Read read = PoolReads.start(name, pools, c);
+        call.setOnCancelHandler(read::stop); // the caller gave up (deadline, lost connection): stop writing the files
         StreamObserver<Done> last = lastChunk(call, () -> { });
         run(c, read.what(), last, call::isCancelled, read::stop, t -> library.read(c.getDrive(), c.getSkipBytes(),
                 c.getLength(), read::output, answer(t, last, n -> Done.newBuilder().setValue(n)
@@ -339,6 +341,15 @@ final class MoverService {
         ServerCallStreamObserver<Done> call = (ServerCallStreamObserver<Done>) out;
         call.disableAutoRequest();
         call.request(1); // the command; the data is asked for as the drive takes it (IncomingBytes)
+        // a write from the pool files gets no data and may be half-closed at once: its caller's cancel (deadline,
+        // lost connection) reaches it only here, and stops it as a newer epoch would
+        AtomicReference<Runnable> stopOnCancel = new AtomicReference<>();
+        call.setOnCancelHandler(() -> {
+            Runnable stop = stopOnCancel.get();
+            if (stop != null) {
+                stop.run();
+            }
+        });
         return new StreamObserver<>() {
             private IncomingBytes in;
             private boolean started;
@@ -359,6 +370,10 @@ final class MoverService {
                 started = true;
                 if (c.hasSource()) { // written from the pool files: no data follows
                     PoolWrites.Write source = PoolWrites.start(name, pools, c);
+                    stopOnCancel.set(source::stop);
+                    if (call.isCancelled()) {
+                        return;
+                    }
                     run(c, source.what(), call, call::isCancelled, source::stop, t -> write(t, c, source, call));
                     return;
                 }

@@ -224,6 +224,16 @@ public final class HeldDirectory implements Closeable {
         return Channels.newInputStream(open(name, EnumSet.of(StandardOpenOption.READ)));
     }
 
+    /**
+     * Creates {@code name} anew for writing, never through a link: whatever is there first is removed (a file left by
+     * an earlier attempt, a hard link to a file elsewhere, a FIFO, a link), so the channel is a new file no one else
+     * holds open; a writer of an earlier attempt still running writes into the removed file, not this one.
+     */
+    public SeekableByteChannel createNew(String name) throws IOException {
+        delete(name);
+        return open(name, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+    }
+
     /** Opens {@code name} for writing, created or truncated, never through a link. */
     public SeekableByteChannel openWrite(String name) throws IOException {
         return open(name, EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,

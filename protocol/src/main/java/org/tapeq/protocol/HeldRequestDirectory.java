@@ -86,8 +86,9 @@ public final class HeldRequestDirectory implements Closeable {
     }
 
     /**
-     * Opens {@code target} for writing through the held {@code in/}, created or truncated, never through a
-     * symbolic link: how a stage's bytes are written into {@code in/}, by the daemon and by a data mover on the
+     * Creates {@code target} anew for writing through the held {@code in/} ({@link HeldDirectory#createNew}: a file,
+     * hard link or FIFO left at the name is removed first, so no earlier writer shares the new file), never through
+     * a symbolic link: how a stage's bytes are written into {@code in/}, by the daemon and by a data mover on the
      * shared pool filesystem alike. {@code target} must be a temporary name ({@code .NAME.tmp}, renamed into
      * place once delivered) directly in {@code in/} as this directory's layout names it; anything else (another
      * directory, a path with {@code ..}, a final name, a symbolic link at the name) is refused with an
@@ -102,8 +103,12 @@ public final class HeldRequestDirectory implements Closeable {
             throw new ProtocolException(target, "is not a temporary name (.NAME" + AtomicFiles.TEMPORARY_SUFFIX
                     + "); a stage is written under one and renamed into place", null);
         }
+        if (in.isLink(name)) {
+            throw new ProtocolException(target, "is a symbolic link; a stage target is never written through one",
+                    null);
+        }
         try {
-            return in.openWrite(name);
+            return in.createNew(name);
         } catch (IOException e) { // ELOOP comes as a FileSystemException without the name
             if (in.isLink(name)) {
                 throw new ProtocolException(target, "is a symbolic link; a stage target is never written through one",

@@ -129,6 +129,31 @@ class BufferedMarksTest {
     }
 
     @Test
+    void moverLostAndBackWhileFilesAreHeld_theyAreWrittenAgain_notFlushedOnTheMoversNextSession() throws Exception {
+        GatedFlushes[] lib = new GatedFlushes[1];
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config(), l -> lib[0] = new GatedFlushes(l), 1,
+                2_000_000_000L, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            lib[0].open();
+            List<FlushRequest> rs = submit(f, 0, 5);
+            for (int i = 0; i < 100_000 && !lib[0].calls.contains("append 1"); i++) {
+                f.loop.runFor(10);
+            }
+            assertEquals(List.of("append 1"), lib[0].calls, "tape file 1 held, the second being written");
+            // the mover is lost and back (a restarted tape server) while tape file 1 waits in the drive's buffer
+            f.scheduler.driveUnavailable("drive0", "mover m1 unreachable: test");
+            f.scheduler.driveReturned("drive0", "A00001L9");
+            f.loop.runUntilIdle();
+            int firstFlush = lib[0].calls.indexOf("flush");
+            assertTrue(firstFlush > lib[0].calls.indexOf("append 3") && lib[0].calls.contains("append 4"),
+                    "the files held across the loss were flushed on the mover's next session: " + lib[0].calls);
+            for (FlushRequest r : rs) {
+                assertInstanceOf(Outcome.Flushed.class, f.outcome(r), r.pnfsid());
+            }
+        }
+    }
+
+    @Test
     void crashBeforeTheFlush_acknowledgesNothing_andTheRewriteGoesAfterTheUnrecordedTapeFiles() throws Exception {
         GatedFlushes[] lib = new GatedFlushes[1];
         List<Integer> ids = List.of(0, 1, 2);

@@ -197,6 +197,7 @@ public final class DriveRunner implements WorkQueue.Holder {
     public void markUnreachable(String reason) {
         boolean first = unreachable == null;
         unreachable = reason;
+        writes.moverLost(reason); // held tape files: not flushed by the mover's next session
         if (!first) {
             return;
         }

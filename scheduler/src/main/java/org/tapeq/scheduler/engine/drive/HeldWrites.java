@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.format.AggregatePlan;
+import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.WrittenFile;
@@ -47,6 +48,8 @@ final class HeldWrites {
     private final DriveContext context;
     private final List<Held> held = new ArrayList<>();
     private long bytes;
+    /** Why the held files can no longer be flushed (their drive's mover was lost meanwhile), or null. */
+    private String lostReason;
 
     HeldWrites(DriveRunner drive) {
         this.drive = drive;
@@ -91,6 +94,7 @@ final class HeldWrites {
         List<Held> batch = new ArrayList<>(held);
         held.clear();
         bytes = 0;
+        lostReason = null;
         return batch;
     }
 
@@ -106,9 +110,26 @@ final class HeldWrites {
         }
     }
 
+    /**
+     * The drive's mover was lost ({@code reason}) while files were held: the drive's buffer may be gone with the
+     * mover's session (a reset drive, a restarted tape server), so a later flush proves nothing about them. They
+     * are handed back at the next flush instead, even if the mover has come back by then.
+     */
+    void moverLost(String reason) {
+        if (!held.isEmpty() && lostReason == null) {
+            lostReason = reason;
+        }
+    }
+
     /** Flushes the drive; then {@code outcome} is told about every file held until now. */
     void flush(Outcome outcome) {
+        String lost = lostReason;
         List<Held> batch = drain();
+        if (lost != null) { // written before the mover was lost: not flushed on its next session, written again
+            outcome.flushFailed(batch, new TapeFault(FaultKind.DRIVE, "the drive's mover was lost while they waited "
+                    + "for the flush (" + lost + "); the drive's buffer may be gone"));
+            return;
+        }
         String barcode = batch.get(0).barcode();
         drive.set(DriveRunner.State.BUSY, "flushing " + batch.size() + " tape files to " + barcode);
         context.library().flush(drive.id(), new Completion<>() {

@@ -85,6 +85,11 @@ final class WriteStep implements HeldWrites.Outcome {
         held.flush(this);
     }
 
+    /** The drive's mover was lost ({@code reason}): tape files held now are never flushed, but written again. */
+    void moverLost(String reason) {
+        held.moverLost(reason);
+    }
+
     /** The drive's mover was lost with tape files held: never flushed, they are written again. */
     void abandonHeld() {
         held.handBack(held.drain(), new TapeFault(FaultKind.DRIVE, "not flushed: " + drive.unreachable()), true);
