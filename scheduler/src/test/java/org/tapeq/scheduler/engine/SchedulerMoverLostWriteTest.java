@@ -34,10 +34,10 @@ class SchedulerMoverLostWriteTest {
         AtomicInteger lost = new AtomicInteger();
         AtomicReference<EngineFixture> fixture = new AtomicReference<>();
         try (EngineFixture f = EngineFixture.openWrapped(dir, config, lib -> new ForwardingLibrary(lib) {
-            @Override
-            public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+            @Override // the engine's appends (buffered tape marks, its default)
+            public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
                 if (lost.get() >= losses) {
-                    super.append(drive, source, done);
+                    super.appendBuffered(drive, source, done);
                     return;
                 }
                 lost.incrementAndGet();

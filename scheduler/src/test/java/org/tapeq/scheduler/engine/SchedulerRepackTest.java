@@ -485,10 +485,10 @@ class SchedulerRepackTest {
         AtomicReference<Runnable> held = new AtomicReference<>();
         try (EngineFixture f = EngineFixture.openWrapped(dir, config().build(),
                 l -> new ForwardingLibrary(l) {
-                    @Override
-                    public void append(String drive, org.tapeq.scheduler.tape.TapeFileSource source,
+                    @Override // the engine's appends (buffered tape marks, its default)
+                    public void appendBuffered(String drive, org.tapeq.scheduler.tape.TapeFileSource source,
                                        org.tapeq.scheduler.tape.Completion<org.tapeq.scheduler.tape.WrittenFile> done) {
-                        held.set(() -> l.append(drive, source, done));
+                        held.set(() -> l.appendBuffered(drive, source, done));
                     }
                 }, 1, CAPACITY, A, B)) {
             f.label("raw", B);
