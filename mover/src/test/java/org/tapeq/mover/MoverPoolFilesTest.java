@@ -225,7 +225,9 @@ class MoverPoolFilesTest {
             Path source = other.outDir().resolve(MoverSiteFixture.pnfsid(1));
             org.tapeq.testing.support.Poll.until("the mover refused the source",
                     () -> site.scheduler.status(1000).join().toString().contains("refuses " + source));
-            assertFalse(site.outcomes.get(flushes.get(0).id()) instanceof Outcome.Flushed);
+            site.awaitOutcomes(flushes); // the write is tried again until its attempts are spent, then fails
+            Outcome.Failed failed = assertInstanceOf(Outcome.Failed.class, site.outcomes.get(flushes.get(0).id()));
+            assertTrue(failed.message().contains(source.toString()), failed.message());
             assertTrue(site.catalog.files(List.of(flushes.get(0).pnfsid())).isEmpty());
         }
     }
