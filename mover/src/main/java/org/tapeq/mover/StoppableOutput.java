@@ -5,8 +5,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * A transfer's output that a newer lease epoch can stop: every write after {@link #stop} fails, so the library
- * aborts the transfer (and keeps no partial tape file), as when a streamed transfer's channel is cut.
+ * A transfer's output that can be stopped (a newer lease epoch, or the caller gave up on the call): every write
+ * after {@link #stop} fails, so the library aborts the transfer (and keeps no partial tape file), as when a
+ * streamed transfer's channel is cut.
  */
 final class StoppableOutput extends FilterOutputStream {
 
@@ -34,7 +35,7 @@ final class StoppableOutput extends FilterOutputStream {
 
     private void check() throws IOException {
         if (stopped) {
-            throw new IOException("stopped: a newer lease epoch has taken the site over");
+            throw new IOException("stopped: a newer lease epoch has taken the site over, or the caller gave up");
         }
     }
 }

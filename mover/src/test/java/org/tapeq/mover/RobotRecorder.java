@@ -1,30 +1,25 @@
 package org.tapeq.mover;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
-import org.tapeq.scheduler.tape.ByteSink;
-import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.DriveAlerts;
-import org.tapeq.scheduler.tape.Inventory;
+import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.RobotMoves;
-import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
-import org.tapeq.scheduler.tape.WrittenFile;
 
 /**
  * One mover's view of a library shared in this process, which records every robot move and every load and unload
  * the mover asks of it ({@code "m1 robotLoad drive2 A00001"}) in a log shared by all movers, with how many robot
  * moves ran at once at most. The simulated library makes the robot's move and the drive's load in one mount: here
  * {@link #robotLoad} is that mount and {@link #load} only checks the drive holds the cartridge (or fails as told);
- * {@link #unload} does nothing and {@link #robotUnload} is the simulated unmount.
+ * {@link #unload} does nothing and {@link #robotUnload} is the simulated unmount. Everything else is passed on
+ * ({@link ForwardingLibrary}), buffered appends and flushes too.
  */
-final class RobotRecorder implements TapeLibrary, RobotMoves {
+final class RobotRecorder extends ForwardingLibrary implements RobotMoves {
 
     private final String mover;
     private final TapeLibrary library;
@@ -38,6 +33,7 @@ final class RobotRecorder implements TapeLibrary, RobotMoves {
 
     RobotRecorder(String mover, TapeLibrary library, List<String> log, AtomicInteger robotBusy,
                   AtomicInteger robotMostBusy) {
+        super(library);
         this.mover = mover;
         this.library = library;
         this.log = log;
@@ -106,66 +102,6 @@ final class RobotRecorder implements TapeLibrary, RobotMoves {
     public void unmount(String drive, Completion<Void> done) {
         log.add(mover + " unmount " + drive);
         library.unmount(drive, done);
-    }
-
-    @Override
-    public int blockSize() {
-        return library.blockSize();
-    }
-
-    @Override
-    public void inventory(Completion<Inventory> done) {
-        library.inventory(done);
-    }
-
-    @Override
-    public void locate(String drive, long block, Completion<Void> done) {
-        library.locate(drive, block, done);
-    }
-
-    @Override
-    public void locateFile(String drive, int fileNumber, Completion<Long> done) {
-        library.locateFile(drive, fileNumber, done);
-    }
-
-    @Override
-    public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
-        library.read(drive, skipBytes, length, sink, done);
-    }
-
-    @Override
-    public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
-        library.append(drive, source, done);
-    }
-
-    @Override
-    public void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done) {
-        library.writeLabel(drive, label, done);
-    }
-
-    @Override
-    public Optional<CartridgeCapacity> capacity(String drive) {
-        return library.capacity(drive);
-    }
-
-    @Override
-    public Optional<long[]> wrapEnds(String drive) {
-        return library.wrapEnds(drive);
-    }
-
-    @Override
-    public Optional<DriveType> driveType(String drive) {
-        return library.driveType(drive);
-    }
-
-    @Override
-    public int accessOrderLimit(String drive) {
-        return library.accessOrderLimit(drive);
-    }
-
-    @Override
-    public void recommendAccessOrder(String drive, long[] starts, long[] ends, Completion<int[]> done) {
-        library.recommendAccessOrder(drive, starts, ends, done);
     }
 
     @Override
