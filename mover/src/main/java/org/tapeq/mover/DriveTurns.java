@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -149,27 +151,8 @@ final class DriveTurns {
      * the fence.
      */
     void fence(long epoch) {
-        List<Turn> stop = new ArrayList<>();
-        List<Turn> refuse = new ArrayList<>();
-        synchronized (this) {
-            for (Turn t : running.values()) {
-                if (t.epoch < epoch && t.fenced == null) {
-                    t.fenced = fencedMessage(t, epoch);
-                    stop.add(t);
-                }
-            }
-            for (ArrayDeque<Turn> q : waiting.values()) {
-                q.removeIf(t -> t.epoch < epoch && refuse.add(t));
-            }
-        }
-        for (Turn t : stop) {
-            LOG.warn("Mover {}: stopping {} on drive {} of lease epoch {}: epoch {} has taken the site over; the "
-                    + "drive's next command waits until it has stopped", mover, t.what, t.drive, t.epoch, epoch);
-            t.cancel.run();
-        }
-        for (Turn t : refuse) {
-            t.refuse.accept(fencedMessage(t, epoch));
-        }
+        stop(t -> t.epoch < epoch, t -> fencedMessage(t, epoch), "epoch " + epoch + " has taken the site over; the "
+                + "drive's next command waits until it has stopped");
     }
 
     /**
@@ -179,25 +162,37 @@ final class DriveTurns {
      * library that outlives it (the library process, or a test's shared one) until the stall timeout.
      */
     void stopAll(String why) {
+        synchronized (this) {
+            stopping = why;
+        }
+        stop(t -> true, t -> why, why);
+    }
+
+    /**
+     * Stops the running commands {@code which} selects (not stopped yet) and refuses the waiting ones it selects,
+     * each with {@code message}; {@code logged} says why in the log.
+     */
+    private void stop(Predicate<Turn> which, Function<Turn, String> message, String logged) {
         List<Turn> stop = new ArrayList<>();
         List<Turn> refuse = new ArrayList<>();
         synchronized (this) {
-            stopping = why;
             for (Turn t : running.values()) {
-                if (t.fenced == null) {
-                    t.fenced = why;
+                if (which.test(t) && t.fenced == null) {
+                    t.fenced = message.apply(t);
                     stop.add(t);
                 }
             }
-            waiting.values().forEach(refuse::addAll);
-            waiting.clear();
+            for (ArrayDeque<Turn> q : waiting.values()) {
+                q.removeIf(t -> which.test(t) && refuse.add(t));
+            }
         }
         for (Turn t : stop) {
-            LOG.warn("Mover {}: stopping {} on drive {}: {}", mover, t.what, t.drive, why);
+            LOG.warn("Mover {}: stopping {} on drive {} of lease epoch {}: {}", mover, t.what, t.drive, t.epoch,
+                    logged);
             t.cancel.run();
         }
         for (Turn t : refuse) {
-            t.refuse.accept(why);
+            t.refuse.accept(message.apply(t));
         }
     }
 
