@@ -17,7 +17,8 @@ import org.tapeq.protocol.RequestCodec;
  * @param request the parsed request, or null
  * @param error   why it is refused (names the file), or null
  * @param retry   not readable as a request yet: empty, truncated or malformed (perhaps still being written
- *                in place), or a transient I/O error; read again shortly before it is refused
+ *                in place), changed while being read, or a transient I/O error; read again shortly before it is
+ *                refused
  * @param gone    the file disappeared before it could be read
  * @param version the file's identity when read (inode and modification time), to notice a rewrite; may be null
  */
@@ -25,18 +26,37 @@ record Parsed(String pnfsid, Request request, String error, boolean retry, boole
 
     /** Reads and parses {@code file}; never throws. */
     static Parsed read(HeldDirectory requests, String pnfsid, int maxBytes) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = requests.attributes(pnfsid);
+        } catch (NoSuchFileException e) {
+            return new Parsed(pnfsid, null, null, false, true, null);
+        } catch (IOException | RuntimeException e) {
+            return new Parsed(pnfsid, null, named(requests.resolve(pnfsid), e), true, false, null);
+        }
+        return read(requests, pnfsid, maxBytes, attributes);
+    }
+
+    /**
+     * As {@link #read(HeldDirectory, String, int)} with the file's {@code attributes} taken just before. A file
+     * these attributes let through that is refused while being read (it grew past the limit, it became a link)
+     * changed under the reader, as one written in place does: it is read again shortly rather than refused at
+     * once for what it looked like halfway through, and refused again with another reason once finished.
+     */
+    static Parsed read(HeldDirectory requests, String pnfsid, int maxBytes, BasicFileAttributes attributes) {
         Path file = requests.resolve(pnfsid);
-        String version = null;
+        String version = version(attributes);
+        boolean acceptable = !attributes.isSymbolicLink() && attributes.isRegularFile()
+                && attributes.size() <= maxBytes;
         byte[] content;
         try {
-            BasicFileAttributes attributes = requests.attributes(pnfsid);
-            version = version(attributes);
             content = requests.readSmall(pnfsid, maxBytes, attributes);
         } catch (NoSuchFileException e) {
             return new Parsed(pnfsid, null, null, false, true, null);
         } catch (ProtocolException e) {
-            // A symbolic link, not a regular file, too large: that does not change by waiting.
-            return new Parsed(pnfsid, null, e.getMessage(), false, false, version);
+            // A symbolic link, not a regular file, too large: that does not change by waiting, unless the file
+            // changed while it was read.
+            return new Parsed(pnfsid, null, e.getMessage(), acceptable, false, version);
         } catch (IOException | RuntimeException e) {
             return new Parsed(pnfsid, null, named(file, e), true, false, version);
         }
