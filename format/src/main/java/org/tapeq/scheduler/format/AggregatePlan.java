@@ -23,6 +23,23 @@ public final class AggregatePlan {
     private final AggregateLayout layout;
     private final int blockSize;
 
+    /** When a member's announced Adler-32 is compared with its file's bytes. */
+    public enum ChecksumCheck {
+        /**
+         * Before the plan is made: every member's file is read once here. For a source whose checksums are
+         * themselves to be checked (a repack's spool), and after a write failed on a source, to find which member
+         * is bad.
+         */
+        BEFORE_WRITE,
+        /**
+         * As the bytes stream to tape ({@link AggregateWriter} compares each member's Adler-32 as it copies it and
+         * fails the write with a {@link SourceChangedException} naming it): a member with an announced Adler-32 is
+         * only looked at here (link, type, size), not read, so a flushed file is read once, by the write. A member
+         * without one is still read here, since the manifest written before the data records it.
+         */
+        WHILE_WRITING
+    }
+
     /** A member left out of the plan, and why ({@link FaultKind#SOURCE}). */
     public record Rejected(AggregateMember member, TapeFault fault) {
     }
@@ -62,7 +79,18 @@ public final class AggregatePlan {
      */
     public static Prepared prepare(String cartridge, String family, String dataset, long createdMillis,
                                    List<AggregateMember> members, int blockSize) {
+        return prepare(cartridge, family, dataset, createdMillis, members, blockSize, ChecksumCheck.BEFORE_WRITE);
+    }
+
+    /**
+     * As {@link #prepare(String, String, String, long, List, int)}, with announced Adler-32 checksums compared
+     * when {@code check} says; with {@link ChecksumCheck#WHILE_WRITING} a member whose file's bytes contradict its
+     * announced checksum passes here and fails the write.
+     */
+    public static Prepared prepare(String cartridge, String family, String dataset, long createdMillis,
+                                   List<AggregateMember> members, int blockSize, ChecksumCheck check) {
         Objects.requireNonNull(cartridge, "cartridge");
+        Objects.requireNonNull(check, "check");
         Objects.requireNonNull(family, "family");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockSize);
@@ -75,7 +103,7 @@ public final class AggregatePlan {
             AggregateMember checked = member;
             if (problem == null) {
                 try {
-                    checked = check(member);
+                    checked = check(member, check);
                 } catch (SourceProblem e) {
                     problem = e.getMessage();
                 }
@@ -106,7 +134,7 @@ public final class AggregatePlan {
     }
 
     /** The member with its checksum normalised or computed. */
-    private static AggregateMember check(AggregateMember member) throws SourceProblem {
+    private static AggregateMember check(AggregateMember member, ChecksumCheck when) throws SourceProblem {
         String checksum = member.checksum();
         boolean adler = Checksums.isAdler32(checksum);
         if (adler) {
@@ -125,6 +153,9 @@ public final class AggregatePlan {
         }
         if (checksum != null && !adler) {
             return member;
+        }
+        if (checksum != null && when == ChecksumCheck.WHILE_WRITING) {
+            return member.withChecksum(checksum);
         }
         String actual;
         try {

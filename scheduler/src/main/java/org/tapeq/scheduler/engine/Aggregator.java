@@ -16,6 +16,7 @@ import org.tapeq.scheduler.engine.queue.FlushItem;
 import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
+import org.tapeq.scheduler.format.AggregatePlan;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
 
@@ -23,7 +24,8 @@ import org.tapeq.scheduler.model.TapeFault;
  * Collects flushes into aggregates per tape family and dataset. An aggregate closes when it reaches the
  * target size or file count, or when its first file has waited the maximum time; a single file at least
  * the target size is an aggregate of its own. A closed aggregate is checked off the loop (each source file
- * exists, has its size, and gets its checksum), then queued for writing: on a cartridge that holds its
+ * exists and has its size; one without an announced Adler-32 is read for it, an announced one is compared as the
+ * write streams the file), then queued for writing: on a cartridge that holds its
  * dataset if one has room (looked up on the catalog writer once per dataset), else on its family's queue. A
  * member that fails the check fails alone; a failed write puts the aggregate back or fails its members, as
  * {@link FaultReactions} says.
@@ -83,6 +85,15 @@ final class Aggregator {
     }
 
     private void close(PendingAggregate agg) {
+        close(agg, AggregatePlan.ChecksumCheck.WHILE_WRITING);
+    }
+
+    /**
+     * Closes {@code agg} and checks its members off the loop: their announced Adler-32 compared as the write
+     * streams them ({@code WHILE_WRITING}, each file read once, by the write), or, after a write failed on a
+     * source, read here first ({@code BEFORE_WRITE}) so that the bad member fails alone.
+     */
+    private void close(PendingAggregate agg, AggregatePlan.ChecksumCheck check) {
         if (!agg.close()) {
             return;
         }
@@ -94,7 +105,7 @@ final class Aggregator {
         long now = engine.loop.now();
         int blockSize = engine.library.blockSize();
         engine.io.execute(() -> {
-            AggregateFormat.Checked checked = AggregateFormat.prepare(agg, members, now, blockSize);
+            AggregateFormat.Checked checked = AggregateFormat.prepare(agg, members, now, blockSize, check);
             engine.loop.execute(() -> prepared(agg, checked));
         });
     }
@@ -230,7 +241,7 @@ final class Aggregator {
         if (reaction == FaultReactions.Requests.RECHECK) {
             // A file changed while it was written: check the members again; the bad ones fail alone.
             agg.reopen();
-            close(agg);
+            close(agg, AggregatePlan.ChecksumCheck.BEFORE_WRITE);
             return;
         }
         agg.recount();

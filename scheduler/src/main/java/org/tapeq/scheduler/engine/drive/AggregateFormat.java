@@ -28,7 +28,8 @@ public final class AggregateFormat {
      * Blocking I/O: checks each source and computes missing checksums. Two requests for one pnfsid share one
      * member (and its outcome).
      */
-    public static Checked prepare(PendingAggregate agg, List<FlushItem> items, long now, int blockSize) {
+    public static Checked prepare(PendingAggregate agg, List<FlushItem> items, long now, int blockSize,
+                                  AggregatePlan.ChecksumCheck check) {
         Map<String, FlushItem> first = new LinkedHashMap<>();
         for (FlushItem item : items) {
             first.putIfAbsent(item.request().pnfsid(), item);
@@ -38,7 +39,7 @@ public final class AggregateFormat {
             members.add(member(item));
         }
         AggregatePlan.Prepared prepared = AggregatePlan.prepare("", agg.family(), agg.dataset(), now, members,
-                blockSize);
+                blockSize, check);
         Map<FlushItem, TapeFault> rejected = new HashMap<>();
         for (AggregatePlan.Rejected r : prepared.rejected()) {
             for (FlushItem item : items) {
