@@ -400,7 +400,10 @@ final class HostsBench {
 
     /** The schedulers run with the packaged daemon's collector and the heap of --heap. */
     private List<String> schedulerJvm() {
-        return List.of("-Xmx" + o.heap, "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError");
+        List<String> options = new java.util.ArrayList<>(List.of("-Xmx" + o.heap, "-XX:+UseParallelGC",
+                "-XX:+ExitOnOutOfMemoryError"));
+        options.addAll(o.schedulerJvmOptions);
+        return options;
     }
 
     private static double since(long nanos) {

@@ -43,6 +43,11 @@ public final class HostsBenchCommand implements Callable<Integer> {
     @Option(names = "--heap", defaultValue = "4g", description = "the schedulers' -Xmx (default ${DEFAULT-VALUE})")
     String heap;
 
+    @Option(names = "--scheduler-jvm-option", paramLabel = "OPTION", description = "one more option for the "
+            + "schedulers' JVMs, repeatable: e.g. -XX:StartFlightRecording=filename=sched-%%p.jfr,settings=profile to "
+            + "profile the standby's takeover (JFR puts each process's id in place of %%p)")
+    java.util.List<String> schedulerJvmOptions = new java.util.ArrayList<>();
+
     @Option(names = "--catalog-url", paramLabel = "JDBC-URL", description = "the PostgreSQL server on which a fresh "
             + "database is made for the run (default: TAPEQ_DEMO_PG_URL, else an embedded PostgreSQL)")
     String catalogUrl;
