@@ -44,8 +44,8 @@ public final class HostsBenchCommand implements Callable<Integer> {
     String heap;
 
     @Option(names = "--scheduler-jvm-option", paramLabel = "OPTION", description = "one more option for the "
-            + "schedulers' JVMs, repeatable: e.g. -XX:StartFlightRecording=filename=sched-%%p.jfr,settings=profile to "
-            + "profile the standby's takeover (JFR puts each process's id in place of %%p)")
+            + "schedulers' JVMs, repeatable: e.g. -XX:StartFlightRecording=filename=DIR/,settings=profile to profile "
+            + "the standby's takeover (with an existing directory JFR names each process's file by its pid)")
     java.util.List<String> schedulerJvmOptions = new java.util.ArrayList<>();
 
     @Option(names = "--catalog-url", paramLabel = "JDBC-URL", description = "the PostgreSQL server on which a fresh "
