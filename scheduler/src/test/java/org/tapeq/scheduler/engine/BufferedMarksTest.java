@@ -18,6 +18,7 @@ import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -65,9 +66,9 @@ class BufferedMarksTest {
         }
 
         @Override
-        public void flush(String drive, Completion<Void> done) {
+        public void flush(String drive, FlushCheck expected, Completion<Void> done) {
             calls.add("flush");
-            Runnable go = () -> to.flush(drive, done);
+            Runnable go = () -> to.flush(drive, expected, done);
             if (shut) {
                 waiting.add(go);
             } else {
