@@ -131,6 +131,14 @@ final class HeldWrites {
         return new FlushCheck(batch.get(0).barcode(), last.fileNumber(), last.startBlock() + last.blockCount() + 1);
     }
 
+    /**
+     * Where the next append must start while files are held (the block after the last one's mark), or -1 when none
+     * is held: an append elsewhere means the drive lost what it buffered (a reset between two appends).
+     */
+    long expectedStart() {
+        return held.isEmpty() ? -1 : check(held).endOfData();
+    }
+
     /** Flushes the drive; then {@code outcome} is told about every file held until now. */
     void flush(Outcome outcome) {
         String lost = lostReason;
