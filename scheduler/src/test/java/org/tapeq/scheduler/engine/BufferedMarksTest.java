@@ -21,6 +21,7 @@ import org.tapeq.scheduler.model.MediaType;
 import org.tapeq.scheduler.model.FlushRequest;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
+import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.ForwardingLibrary;
@@ -368,6 +369,70 @@ class BufferedMarksTest {
             for (FlushRequest r : again) {
                 assertTrue(f.catalog.file(r.pnfsid()).orElseThrow().tapeFile() > 3, r.pnfsid());
             }
+        }
+    }
+
+    /** Records whether the drive reads or positions while tape files appended with buffered marks are unflushed. */
+    private static final class ReadsWhileHeld extends ForwardingLibrary {
+        final List<String> violations = new ArrayList<>();
+        int held;
+
+        ReadsWhileHeld(TapeLibrary to) {
+            super(to);
+        }
+
+        @Override
+        public void appendBuffered(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+            held++;
+            super.appendBuffered(drive, source, done);
+        }
+
+        @Override
+        public void append(String drive, TapeFileSource source, Completion<WrittenFile> done) {
+            held = 0; // its synchronous mark writes the buffer
+            super.append(drive, source, done);
+        }
+
+        @Override
+        public void flush(String drive, FlushCheck expected, Completion<Void> done) {
+            held = 0;
+            super.flush(drive, expected, done);
+        }
+
+        @Override
+        public void locate(String drive, long block, Completion<Void> done) {
+            if (held > 0) {
+                violations.add("locate to block " + block + " with " + held + " tape files held");
+            }
+            super.locate(drive, block, done);
+        }
+
+        @Override
+        public void read(String drive, long skipBytes, long length, ByteSink sink, Completion<Long> done) {
+            if (held > 0) {
+                violations.add("read with " + held + " tape files held");
+            }
+            super.read(drive, skipBytes, length, sink, done);
+        }
+    }
+
+    /**
+     * Verify-after-write reads each tape file back before its commit; a drive never reads with writes held, so with
+     * it the marks are synchronous. Before, the read-back of a tape file appended with a buffered mark ran while it
+     * (and the files before it) still waited for the flush.
+     */
+    @Test
+    void verifyAfterWrite_neverReadsBackWithWritesHeld() throws Exception {
+        ReadsWhileHeld[] lib = new ReadsWhileHeld[1];
+        SchedulerConfig config = EngineFixture.testConfig().flushFiles(3).verifyAfterWrite(true).build();
+        try (EngineFixture f = EngineFixture.openWrapped(dir, config, l -> lib[0] = new ReadsWhileHeld(l), 1,
+                2_000_000_000L, "A00001L9")) {
+            f.label("raw", "A00001L9");
+            Acks acks = new Acks(f);
+            List<FlushRequest> rs = submit(f, 0, 4);
+            f.loop.runUntilIdle();
+            assertEquals(List.of(), lib[0].violations);
+            acks.assertAllFlushedOnceAndOnTape(f, rs, ids(0, 4));
         }
     }
 }

@@ -60,9 +60,15 @@ final class HeldWrites {
         this.context = drive.context;
     }
 
-    /** Whether this drive writes buffered tape marks (a flush limit is configured). */
+    /**
+     * Whether this drive writes buffered tape marks: a flush limit is configured and written tape files are not
+     * read back (verify-after-write reads each one before its commit, and a drive never reads with writes held, so
+     * with it every mark is synchronous: the same one synchronous mark per tape file a flush before the read-back
+     * would cost).
+     */
     boolean buffered() {
-        return context.settings().flushFiles() > 0;
+        DriveSettings s = context.settings();
+        return s.flushFiles() > 0 && !s.verifyAfterWrite();
     }
 
     boolean isEmpty() {
