@@ -266,7 +266,7 @@ class BufferedMarksTest {
      * block and writes all of them again, without flushing first.
      */
     @Test
-    void driveResetBetweenBufferedAppends_theNextAppendStartsElsewhere_andTheHeldOnesAreWrittenAgain() throws Exception {
+    void driveResetBetweenBufferedAppends_theNextAppendStartsElsewhere_heldOnesWrittenAgain() throws Exception {
         GatedFlushes[] lib = new GatedFlushes[1];
         try (EngineFixture f = EngineFixture.openWrapped(dir, config(), l -> lib[0] = new GatedFlushes(l), 1,
                 2_000_000_000L, "A00001L9")) {

@@ -37,9 +37,10 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * (which cartridge is in which drive), and per cartridge a directory named by its barcode holding an append-only
  * {@code journal} and, in BYTES mode, one data file per tape file. Journal lines: {@code F <n> <bytes> <file>}
  * (tape file n appended), {@code T <n>} (tape files from n on lost: never flushed from a drive's buffer),
- * {@code L <bytes> <file>} (label written: everything before is erased) and {@code C} (calibrated). A data file is complete and renamed into place before its journal line is written, so the journal
- * is the commit point: a crash leaves at most an unreferenced data file (deleted on the next open) or a torn last
- * line (ignored). This survives a process restart; it does not fsync, so it is not meant to survive power loss.
+ * {@code L <bytes> <file>} (label written: everything before is erased) and {@code C} (calibrated). A data file
+ * is complete and renamed into place before its journal line is written, so the journal is the commit point: a
+ * crash leaves at most an unreferenced data file (deleted on the next open) or a torn last line (ignored). This
+ * survives a process restart; it does not fsync, so it is not meant to survive power loss.
  *
  * <p>One process at a time: each process keeps the whole state in memory and appends to it, so a second one on
  * the same directory would append to the same cartridges and rewrite {@code drives.state} under the first

@@ -37,7 +37,8 @@ class DriveBufferTest {
     }
 
     private WrittenFile appendBuffered(SimHarness h, byte[] data) {
-        return h.run((Completion<WrittenFile> c) -> h.library.appendBuffered("drive0", SimHarness.bytes(data), c)).get();
+        return h.run((Completion<WrittenFile> c) -> h.library.appendBuffered("drive0", SimHarness.bytes(data), c))
+                .get();
     }
 
     private static FlushCheck after(WrittenFile last) {
