@@ -247,9 +247,10 @@ public final class ScsiLibrary implements TapeLibrary, RobotMoves, AutoCloseable
             CommandRunner.Result r = mt.run(d, List.of("eod"), List.of("weof", 0), List.of("tell"));
             check(r, FaultMap.Op.WRITE, what);
             TapeFault lost = expected.check(d.config.name(), d.barcode, parseTell(r, what));
-            if (lost != null) {
-                d.eod = -1; // counted again from the beginning of tape before the next append
+            if (lost != null) { // before the next append: end of data counted again, the label read again
+                d.eod = -1;
                 d.files = -1;
+                d.labelVerified = false;
                 throw lost;
             }
             return null;

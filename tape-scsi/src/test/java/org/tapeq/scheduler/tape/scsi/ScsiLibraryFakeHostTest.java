@@ -131,6 +131,25 @@ class ScsiLibraryFakeHostTest {
                 "found cartridge " + X), other.getMessage());
     }
 
+    /** After a flush that found the held files gone, end of data is counted again from the beginning of tape. */
+    @Test
+    void flushFindingAnotherEndOfData_endOfDataIsCountedAgain() throws Exception {
+        fakeHost();
+        await(done -> library.mount("d0", X, done));
+        Files.writeString(host.resolve("state/tell"), "1200");
+        fault((Completion<Long> done) -> library.locateFile("d0", 3, done)); // counts end of data (the fake has no asf)
+        Path commands = host.resolve("state/commands");
+        await(done -> library.flush("d0", new FlushCheck(X, 7, 1200), done));
+        Files.writeString(commands, "");
+        fault((Completion<Long> done) -> library.locateFile("d0", 3, done));
+        assertFalse(Files.readString(commands).contains("mt rewind"), "end of data known: not counted again");
+        fault((Completion<Void> done) -> library.flush("d0", new FlushCheck(X, 7, 1234), done));
+        Files.writeString(commands, "");
+        fault((Completion<Long> done) -> library.locateFile("d0", 3, done));
+        assertTrue(Files.readString(commands).contains("mt rewind"), "end of data counted again after the flush "
+                + "found another one: " + Files.readString(commands));
+    }
+
     @Test
     void flushOnAnEmptyDrive_failsWithoutACommand() throws Exception {
         fakeHost();
