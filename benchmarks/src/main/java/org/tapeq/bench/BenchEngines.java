@@ -92,6 +92,7 @@ public final class BenchEngines {
         @Override public void read(String d, long skip, long len, ByteSink sink, Completion<Long> done) { }
         @Override public void append(String d, TapeFileSource s, Completion<WrittenFile> done) { }
         @Override public void writeLabel(String d, TapeFileSource s, Completion<WrittenFile> done) { }
+        @Override public void flush(String d, org.tapeq.scheduler.tape.FlushCheck e, Completion<Void> done) { }
         @Override public Optional<CartridgeCapacity> capacity(String d) { return Optional.empty(); }
         @Override public void alerts(DriveAlerts alerts) { }
     }

@@ -35,6 +35,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.RobotMoves;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -203,8 +204,9 @@ final class MoverService {
     }
 
     void flush(DriveCommand c, StreamObserver<Done> out) {
-        run(c, "flush", out, NOTHING, t -> library.flush(c.getDrive(),
-                answer(t, out, v -> Done.newBuilder().setValue(0))));
+        // a check the scheduler did not fill in (a flush from an older scheduler) fails to start, never succeeds
+        run(c, "flush", out, NOTHING, t -> library.flush(c.getDrive(), new FlushCheck(c.getBarcode(),
+                c.getFileNumber(), c.getEndOfData()), answer(t, out, v -> Done.newBuilder().setValue(0))));
     }
 
     /**

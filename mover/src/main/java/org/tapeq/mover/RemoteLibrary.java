@@ -26,6 +26,7 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.DriveAlerts;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
@@ -265,8 +266,9 @@ public final class RemoteLibrary implements TapeLibrary, AutoCloseable {
     }
 
     @Override
-    public void flush(String drive, Completion<Void> done) {
-        command(MoverRpc.FLUSH, drive, "flush", c -> { }, done, d -> null, d -> { });
+    public void flush(String drive, FlushCheck expected, Completion<Void> done) {
+        command(MoverRpc.FLUSH, drive, "flush", c -> c.setBarcode(expected.barcode())
+                .setFileNumber(expected.lastFile()).setEndOfData(expected.endOfData()), done, d -> null, d -> { });
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.tapeq.mover;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
 
@@ -53,7 +55,13 @@ class MoverForwardingTest {
             assertEquals(10_000, w.bytes());
             assertEquals(1, onLibraryLoop(site, () -> site.library.unflushedFiles("drive0")),
                     "appended with a buffered mark on the mover's drive");
-            Ops.await(site, (Completion<Void> done) -> remote.flush("drive0", done));
+            long end = w.startBlock() + w.blockCount() + 1;
+            TapeFault wrong = Ops.fault(site, (Completion<Void> done) ->
+                    remote.flush("drive0", new FlushCheck("A00001", w.fileNumber(), end + 1), done));
+            assertTrue(wrong.getMessage().contains("expected cartridge A00001 with end of data at block " + (end + 1))
+                    && wrong.getMessage().contains("drive0"), "the check crossed to the mover: " + wrong);
+            Ops.await(site, (Completion<Void> done) ->
+                    remote.flush("drive0", new FlushCheck("A00001", w.fileNumber(), end), done));
             assertEquals(0, onLibraryLoop(site, () -> site.library.unflushedFiles("drive0")), "flushed");
             Ops.await(site, (Completion<WrittenFile> done) -> remote.append("drive0", bytes(10_000), done));
             assertEquals(0, onLibraryLoop(site, () -> site.library.unflushedFiles("drive0")),
@@ -104,6 +112,13 @@ class MoverForwardingTest {
                 }
             }));
             return f.get(30, TimeUnit.SECONDS);
+        }
+
+        /** Runs a library operation that must fail and returns its fault. */
+        static TapeFault fault(MoverSiteFixture site, Consumer<Completion<Void>> op) {
+            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class, () -> await(site, op));
+            return org.junit.jupiter.api.Assertions.assertInstanceOf(TapeFault.class, e.getCause());
         }
     }
 }

@@ -69,8 +69,8 @@ public abstract class ForwardingLibrary implements TapeLibrary {
     }
 
     @Override
-    public void flush(String drive, Completion<Void> done) {
-        delegate.flush(drive, done);
+    public void flush(String drive, FlushCheck expected, Completion<Void> done) {
+        delegate.flush(drive, expected, done);
     }
 
     @Override

@@ -54,14 +54,19 @@ public interface TapeLibrary {
     }
 
     /**
-     * Writes everything the drive buffers to the tape (a synchronous WRITE FILEMARKS of 0 marks): when it succeeds,
-     * every tape file appended with {@link #appendBuffered} since the mount is on the tape. A drive operation like
-     * the others (one at a time per drive). Default: succeeds at once, for a library whose appends leave nothing
-     * buffered (the default {@link #appendBuffered}).
+     * Writes everything the drive buffers to the tape (a synchronous WRITE FILEMARKS of 0 marks), then checks that
+     * the tape files the writer holds are there: the drive holds {@code expected.barcode()} and its tape file
+     * {@code expected.lastFile()} ends right before block {@code expected.endOfData()} ({@link FlushCheck}); a
+     * library that leaves nothing after a failed append (the SCSI backend) checks that end of data is that block, one
+     * that keeps the short tape file of a full tape (the simulated library) checks the tape file. Succeeds only then;
+     * otherwise fails with the fault of {@link FlushCheck#check} (or {@link FlushCheck#lost}) naming the drive, the
+     * cartridge and the expected and found positions: the drive was reset, power-cycled or its cartridge exchanged
+     * since the buffered appends, and the held tape files must be written again. A drive operation like the others
+     * (one at a time per drive). Abstract on purpose: a default that succeeded without asking the drive let a
+     * decorator that forgot it acknowledge files that were never on the tape; a decorator must pass it on with
+     * {@code expected} unchanged.
      */
-    default void flush(String drive, Completion<Void> done) {
-        done.succeeded(null);
-    }
+    void flush(String drive, FlushCheck expected, Completion<Void> done);
 
     /** Writes tape file 0 at the beginning of tape. Everything recorded after it becomes unreadable. */
     void writeLabel(String drive, TapeFileSource label, Completion<WrittenFile> done);

@@ -216,8 +216,8 @@ final class WorkHold {
             }
 
             @Override
-            public void flush(String drive, Completion<Void> done) {
-                pass("flush of " + drive, done, d -> library.flush(drive, d));
+            public void flush(String drive, org.tapeq.scheduler.tape.FlushCheck expected, Completion<Void> done) {
+                pass("flush of " + drive, done, d -> library.flush(drive, expected, d));
             }
 
             @Override

@@ -8,6 +8,7 @@ import org.tapeq.scheduler.format.AggregatePlan;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.WrittenFile;
 
 /**
@@ -24,7 +25,10 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * unload and before any read: a drive never idles, reads or unloads with writes held. After the flush the held
  * aggregates are committed together (the catalog writer groups the commits into one transaction) and only then
  * acknowledged. A failed write while files are held flushes them first (a full tape keeps what it took) and
- * commits them before the write's own fault is answered. A failed flush fails its files like a failed write: they
+ * commits them before the write's own fault is answered. The flush names the cartridge and the end of data the held
+ * files left ({@link #check}) and the library fails it when the drive holds another cartridge or another end of data:
+ * a drive reset, power-cycled or given another cartridge since the appends still answers the synchronous mark, and
+ * only this check tells that the held files are gone. A failed flush fails its files like a failed write: they
  * are written again, and the tape files already on the tape stay unrecorded, as after a failed commit; so do the
  * files of a drive whose mover was lost. A crash before the flush acknowledges nothing for the same reason.
  * Owned by the drive's {@link WriteStep}, on the loop.
@@ -56,9 +60,15 @@ final class HeldWrites {
         this.context = drive.context;
     }
 
-    /** Whether this drive writes buffered tape marks (a flush limit is configured). */
+    /**
+     * Whether this drive writes buffered tape marks: a flush limit is configured and written tape files are not
+     * read back (verify-after-write reads each one before its commit, and a drive never reads with writes held, so
+     * with it every mark is synchronous: the same one synchronous mark per tape file a flush before the read-back
+     * would cost).
+     */
     boolean buffered() {
-        return context.settings().flushFiles() > 0;
+        DriveSettings s = context.settings();
+        return s.flushFiles() > 0 && !s.verifyAfterWrite();
     }
 
     boolean isEmpty() {
@@ -121,6 +131,20 @@ final class HeldWrites {
         }
     }
 
+    /** What the flush of {@code batch} must find on the drive: its cartridge, end of data after its last file. */
+    static FlushCheck check(List<Held> batch) {
+        WrittenFile last = batch.get(batch.size() - 1).written();
+        return new FlushCheck(batch.get(0).barcode(), last.fileNumber(), last.startBlock() + last.blockCount() + 1);
+    }
+
+    /**
+     * Where the next append must start while files are held (the block after the last one's mark), or -1 when none
+     * is held: an append elsewhere means the drive lost what it buffered (a reset between two appends).
+     */
+    long expectedStart() {
+        return held.isEmpty() ? -1 : check(held).endOfData();
+    }
+
     /** Flushes the drive; then {@code outcome} is told about every file held until now. */
     void flush(Outcome outcome) {
         String lost = lostReason;
@@ -132,7 +156,7 @@ final class HeldWrites {
         }
         String barcode = batch.get(0).barcode();
         drive.set(DriveRunner.State.BUSY, "flushing " + batch.size() + " tape files to " + barcode);
-        context.library().flush(drive.id(), new Completion<>() {
+        context.library().flush(drive.id(), check(batch), new Completion<>() {
             @Override
             public void succeeded(Void v) {
                 drive.succeeded();

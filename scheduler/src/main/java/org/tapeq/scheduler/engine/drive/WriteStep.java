@@ -1,7 +1,5 @@
 package org.tapeq.scheduler.engine.drive;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,14 +15,12 @@ import org.tapeq.scheduler.engine.queue.PendingAggregate;
 import org.tapeq.scheduler.engine.queue.WorkQueue;
 import org.tapeq.scheduler.engine.store.CatalogWriter;
 import org.tapeq.scheduler.format.AggregatePlan;
-import org.tapeq.scheduler.format.SourceChangedException;
 import org.tapeq.scheduler.model.AggregateRecord;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.FileRecord;
 import org.tapeq.scheduler.model.Outcome;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
-import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
 
 /**
@@ -209,6 +205,15 @@ final class WriteStep implements HeldWrites.Outcome {
                     writeFailed(agg, new TapeFault(FaultKind.MEDIA, "drive " + id + " reports " + written.bytes()
                             + " bytes in " + written.blockCount() + " blocks for tape file " + written.fileNumber()
                             + " on " + barcode + ", expected " + plan.length() + " bytes in " + expectedBlocks));
+                    return;
+                }
+                long expectedStart = held.expectedStart();
+                if (expectedStart >= 0 && written.startBlock() != expectedStart) {
+                    // not flushed first: a flush could find this file where the lost ones were and pass its check
+                    failWithHeld(agg, new TapeFault(FaultKind.DRIVE, "drive " + id + " wrote tape file "
+                            + written.fileNumber() + " at block " + written.startBlock() + " of " + barcode
+                            + ", expected block " + expectedStart + " after the tape files held for its flush: the"
+                            + " drive lost what it buffered (reset or power cycle)"));
                     return;
                 }
                 drive.position(written.startBlock() + written.blockCount() + 1);
@@ -407,6 +412,12 @@ final class WriteStep implements HeldWrites.Outcome {
             });
             return;
         }
+        failWithHeld(agg, fault);
+    }
+
+    /** A write failed ({@code fault}) and so did the tape files held for the flush: all are written again. */
+    private void failWithHeld(PendingAggregate agg, TapeFault fault) {
+        writeEnded();
         List<HeldWrites.Held> batch = held.drain();
         react(fault, "write", () -> {
             held.handBack(batch, fault, drive.unreachable() != null);
@@ -459,37 +470,6 @@ final class WriteStep implements HeldWrites.Outcome {
         if (writingTo != null) {
             context.cartridges().writeEnded(writingTo);
             writingTo = null;
-        }
-    }
-
-    /** Remembers the first exception the aggregate's source threw, to tell a source problem from a tape one. */
-    private static final class GuardedSource implements TapeFileSource {
-        private final TapeFileSource source;
-        volatile IOException failure;
-
-        GuardedSource(TapeFileSource source) {
-            this.source = source;
-        }
-
-        @Override
-        public long length() {
-            return source.length();
-        }
-
-        /** A data mover that rebuilds the aggregate from it reports a changed source as a SOURCE fault itself. */
-        @Override
-        public org.tapeq.scheduler.tape.DescribedSource described() {
-            return source.described();
-        }
-
-        @Override
-        public void writeTo(OutputStream out) throws IOException {
-            try {
-                source.writeTo(out);
-            } catch (SourceChangedException e) {
-                failure = e;
-                throw e;
-            }
         }
     }
 }

@@ -35,6 +35,7 @@ class DriveOrderRequestTest {
         @Override public void read(String d, long s, long l, ByteSink k, Completion<Long> done) { throw new UnsupportedOperationException(); }
         @Override public void append(String d, TapeFileSource s, Completion<WrittenFile> done) { throw new UnsupportedOperationException(); }
         @Override public void writeLabel(String d, TapeFileSource s, Completion<WrittenFile> done) { throw new UnsupportedOperationException(); }
+        @Override public void flush(String d, org.tapeq.scheduler.tape.FlushCheck e, Completion<Void> done) { throw new UnsupportedOperationException(); }
         @Override public java.util.Optional<org.tapeq.scheduler.tape.CartridgeCapacity> capacity(String d) { return java.util.Optional.empty(); }
         @Override public void alerts(org.tapeq.scheduler.tape.DriveAlerts alerts) { }
 

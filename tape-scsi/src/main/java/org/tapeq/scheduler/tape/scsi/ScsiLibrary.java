@@ -24,6 +24,7 @@ import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.LabelVerifier;
 import org.tapeq.scheduler.tape.RobotMoves;
@@ -222,22 +223,36 @@ public final class ScsiLibrary implements TapeLibrary, RobotMoves, AutoCloseable
     }
 
     /**
-     * A synchronous WRITE FILEMARKS of 0 marks ({@code mt weof 0}): the drive writes what it buffers to the tape
-     * before it answers (the Linux st driver's MTWEOF without the Immed bit, Documentation/scsi/st.rst, "Writing
-     * filemarks without the immediate bit set ... acts as a synchronization point"). {@link #appendBuffered} is the
-     * interface's synchronous {@link #append}, so there is little to flush: a tape file written by {@code dd} ends
-     * with the filemark the st driver writes when {@code dd} closes the device, which "is always flushing the drive
-     * buffers" (same file) unless the driver's MT_ST_NOWAIT_EOF option is set, which this library does not do (not
-     * tried on a drive). The flush is kept as the point where the writer's durability rule is checked. Whether a
-     * drive takes a count of 0 as documented (SSC: no filemark, the buffer written) is not checked on a drive either.
+     * A synchronous WRITE FILEMARKS of 0 marks ({@code mt weof 0}) at end of data, then the position ({@code mt
+     * tell}) checked against {@code expected}: the drive writes what it buffers to the tape before it answers (the
+     * Linux st driver's MTWEOF without the Immed bit, Documentation/scsi/st.rst, "Writing filemarks without the
+     * immediate bit set ... acts as a synchronization point"), and after it end of data must be the block after the
+     * last held tape file. A drive reset or power-cycled since the appends answers the mark all the same; its end of
+     * data is then short of the expected block (or {@code mt eod} fails while the st driver no longer knows the
+     * position), and the flush fails naming both. The cartridge compared is the one this library loaded: an exchange
+     * behind its back with the same end of data is not seen here (the label is read before the next append after a
+     * load). {@link #appendBuffered} is the interface's synchronous {@link #append}, so there is little to flush: a
+     * tape file written by {@code dd} ends with the filemark the st driver writes when {@code dd} closes the device,
+     * which "is always flushing the drive buffers" (same file) unless the driver's MT_ST_NOWAIT_EOF option is set,
+     * which this library does not do (not tried on a drive). Whether a drive takes a count of 0 as documented (SSC:
+     * no filemark, the buffer written) is not checked on a drive either.
      */
     @Override
-    public void flush(String drive, Completion<Void> done) {
+    public void flush(String drive, FlushCheck expected, Completion<Void> done) {
+        Objects.requireNonNull(expected, "expected");
         submit(drive, "flush on " + drive, done, d -> {
             String what = "flush of " + d.config.name();
             needTape(d, what);
             // at end of data: a write-type command elsewhere (after a read-back) could cut off what follows it
-            check(mt.run(d, List.of("eod"), List.of("weof", 0)), FaultMap.Op.WRITE, what);
+            CommandRunner.Result r = mt.run(d, List.of("eod"), List.of("weof", 0), List.of("tell"));
+            check(r, FaultMap.Op.WRITE, what);
+            TapeFault lost = expected.check(d.config.name(), d.barcode, parseTell(r, what));
+            if (lost != null) { // before the next append: end of data counted again, the label read again
+                d.eod = -1;
+                d.files = -1;
+                d.labelVerified = false;
+                throw lost;
+            }
             return null;
         });
     }

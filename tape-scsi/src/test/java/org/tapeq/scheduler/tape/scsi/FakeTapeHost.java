@@ -43,6 +43,7 @@ final class FakeTapeHost {
             throw new IllegalStateException("the TapeAlert dump changed; set flag 0x04 another way");
         }
         Files.writeString(host.resolve("alerts-media"), media);
+        Files.writeString(host.resolve("mt-tell.txt"), Recorded.text("lab/mt-tell.txt"));
         script(bin.resolve("mtx"), "S=" + s + "\n"
                 + "echo \"$TAPEQ_HOST mtx $3\" >> $S/commands\n"
                 + "case \"$3\" in\n"
@@ -67,6 +68,9 @@ final class FakeTapeHost {
                 + "  offline) touch $S/ejected;;\n"
                 + "  setblk) ;;\n"
                 + "  eod) echo eod >> $S/mt.log;;\n"
+                // the recorded answer of the tgt lab's drive, at the block in state/tell (1234 if none)
+                + "  tell) echo tell >> $S/mt.log; sed \"s/1234/$(cat $S/tell 2>/dev/null || echo 1234)/\" "
+                + host.resolve("mt-tell.txt") + ";;\n"
                 + "  weof) echo \"weof $4\" >> $S/mt.log; if [ -e $S/failweof ]; then"
                 + " echo \"$2: Input/output error\" >&2; exit 1; fi;;\n"
                 + "  rewind) if [ -e $S/failrewind ]; then rm $S/failrewind; touch $S/media;"

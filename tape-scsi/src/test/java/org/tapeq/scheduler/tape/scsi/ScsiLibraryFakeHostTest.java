@@ -26,6 +26,7 @@ import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.time.RealTimeEventLoop;
 
@@ -104,19 +105,55 @@ class ScsiLibraryFakeHostTest {
         await(done -> library.mount("d0", X, done));
         Path log = host.resolve("state/mt.log");
         Files.deleteIfExists(log);
-        await(done -> library.flush("d0", done));
-        assertEquals(List.of("eod", "weof 0"), Files.readAllLines(log),
-                "a synchronous WRITE FILEMARKS of 0 marks, at end of data");
+        await(done -> library.flush("d0", new FlushCheck(X, 7, 1234), done));
+        assertEquals(List.of("eod", "weof 0", "tell"), Files.readAllLines(log),
+                "a synchronous WRITE FILEMARKS of 0 marks at end of data, then the position");
         Files.createFile(host.resolve("state/failweof"));
-        TapeFault f = fault((Completion<Void> done) -> library.flush("d0", done));
+        TapeFault f = fault((Completion<Void> done) -> library.flush("d0", new FlushCheck(X, 7, 1234), done));
         assertFalse(f.refusal(), f.toString());
         assertTrue(f.getMessage().contains("flush of d0"), f.getMessage());
+    }
+
+    /** The drive was reset after the buffered appends: end of data is short of the held files' end. */
+    @Test
+    void flushFindingAnotherEndOfData_failsNamingDriveCartridgeAndBothPositions() throws Exception {
+        fakeHost();
+        await(done -> library.mount("d0", X, done));
+        Files.writeString(host.resolve("state/tell"), "1200");
+        TapeFault f = fault((Completion<Void> done) -> library.flush("d0", new FlushCheck(X, 7, 1234), done));
+        assertEquals(FaultKind.DRIVE, f.kind(), f.toString());
+        assertFalse(f.refusal(), f.toString());
+        for (String part : List.of("drive d0", "cartridge " + X, "block 1234", "block 1200")) {
+            assertTrue(f.getMessage().contains(part), part + " missing: " + f.getMessage());
+        }
+        TapeFault other = fault((Completion<Void> done) -> library.flush("d0", new FlushCheck(Y, 7, 1200), done));
+        assertTrue(other.getMessage().contains("expected cartridge " + Y) && other.getMessage().contains(
+                "found cartridge " + X), other.getMessage());
+    }
+
+    /** After a flush that found the held files gone, end of data is counted again from the beginning of tape. */
+    @Test
+    void flushFindingAnotherEndOfData_endOfDataIsCountedAgain() throws Exception {
+        fakeHost();
+        await(done -> library.mount("d0", X, done));
+        Files.writeString(host.resolve("state/tell"), "1200");
+        fault((Completion<Long> done) -> library.locateFile("d0", 3, done)); // counts end of data (the fake has no asf)
+        Path commands = host.resolve("state/commands");
+        await(done -> library.flush("d0", new FlushCheck(X, 7, 1200), done));
+        Files.writeString(commands, "");
+        fault((Completion<Long> done) -> library.locateFile("d0", 3, done));
+        assertFalse(Files.readString(commands).contains("mt rewind"), "end of data known: not counted again");
+        fault((Completion<Void> done) -> library.flush("d0", new FlushCheck(X, 7, 1234), done));
+        Files.writeString(commands, "");
+        fault((Completion<Long> done) -> library.locateFile("d0", 3, done));
+        assertTrue(Files.readString(commands).contains("mt rewind"), "end of data counted again after the flush "
+                + "found another one: " + Files.readString(commands));
     }
 
     @Test
     void flushOnAnEmptyDrive_failsWithoutACommand() throws Exception {
         fakeHost();
-        TapeFault f = fault((Completion<Void> done) -> library.flush("d0", done));
+        TapeFault f = fault((Completion<Void> done) -> library.flush("d0", new FlushCheck(X, 7, 1234), done));
         assertFalse(f.refusal(), f.toString());
         assertFalse(Files.exists(host.resolve("state/mt.log")), "no mt weof on an empty drive");
     }

@@ -36,10 +36,11 @@ import org.tapeq.scheduler.tape.WrittenFile;
  * <p>Layout: {@code library.properties} (data mode and block size, checked on re-open), {@code drives.state}
  * (which cartridge is in which drive), and per cartridge a directory named by its barcode holding an append-only
  * {@code journal} and, in BYTES mode, one data file per tape file. Journal lines: {@code F <n> <bytes> <file>}
- * (tape file n appended), {@code L <bytes> <file>} (label written: everything before is erased) and {@code C}
- * (calibrated). A data file is complete and renamed into place before its journal line is written, so the journal
- * is the commit point: a crash leaves at most an unreferenced data file (deleted on the next open) or a torn last
- * line (ignored). This survives a process restart; it does not fsync, so it is not meant to survive power loss.
+ * (tape file n appended), {@code T <n>} (tape files from n on lost: never flushed from a drive's buffer),
+ * {@code L <bytes> <file>} (label written: everything before is erased) and {@code C} (calibrated). A data file
+ * is complete and renamed into place before its journal line is written, so the journal is the commit point: a
+ * crash leaves at most an unreferenced data file (deleted on the next open) or a torn last line (ignored). This
+ * survives a process restart; it does not fsync, so it is not meant to survive power loss.
  *
  * <p>One process at a time: each process keeps the whole state in memory and appends to it, so a second one on
  * the same directory would append to the same cartridges and rewrite {@code drives.state} under the first
@@ -195,6 +196,14 @@ final class LibraryStore {
                     cartridge.files.append(Long.parseLong(f[2]));
                     cartridge.dataFiles.add(NO_FILE.equals(f[3]) ? null : f[3]);
                 }
+                case "T" -> {
+                    int keep = Integer.parseInt(f[1]);
+                    if (keep > cartridge.files.count()) {
+                        throw new IOException("cut to " + keep + " of " + cartridge.files.count() + " tape files");
+                    }
+                    cartridge.files.truncate(keep);
+                    cartridge.dataFiles.subList(keep, cartridge.dataFiles.size()).clear();
+                }
                 case "L" -> {
                     cartridge.files.clear();
                     cartridge.dataFiles.clear();
@@ -339,6 +348,19 @@ final class LibraryStore {
         appendJournal(cartridge.barcode, "L " + bytes + " " + (name == null ? NO_FILE : name) + "\n");
         for (String old : replaced) {
             if (old != null && !old.equals(name)) {
+                deleteQuietly(dir.resolve(cartridge.barcode).resolve(old));
+            }
+        }
+    }
+
+    /**
+     * Records that the tape files from {@code keep} on were lost (never flushed from a drive's buffer) and deletes
+     * their data files, {@code lost}.
+     */
+    void commitTruncate(SimCartridge cartridge, int keep, List<String> lost) throws IOException {
+        appendJournal(cartridge.barcode, "T " + keep + "\n");
+        for (String old : lost) {
+            if (old != null && dir != null) {
                 deleteQuietly(dir.resolve(cartridge.barcode).resolve(old));
             }
         }

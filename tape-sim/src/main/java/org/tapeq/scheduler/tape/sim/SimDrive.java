@@ -19,6 +19,11 @@ final class SimDrive {
     /** Tape files and bytes written since the last flush, with buffered tape marks ({@link TapeMarks}). */
     int unflushedFiles;
     long unflushedBytes;
+    /**
+     * The first tape file appended with a buffered mark at the writer's request ({@code appendBuffered}) and not
+     * flushed since, or -1: it and those after it are lost if the drive is reset or unloads before the flush.
+     */
+    int heldFrom = -1;
 
     SimDrive(String id, int index, org.tapeq.scheduler.model.DriveType type) {
         this.id = id;

@@ -17,6 +17,7 @@ public final class SimFaults {
     private final Set<String> tapeFullNext = new HashSet<>();
     private final Map<String, Map<Integer, Set<Long>>> corruptBytes = new HashMap<>();
     private final Map<String, Double> rateFactors = new HashMap<>();
+    private final Set<String> resetNext = new HashSet<>();
     private int robotFailuresLeft;
     private boolean robotFailed;
 
@@ -32,6 +33,16 @@ public final class SimFaults {
     public synchronized void failNextDriveOps(String drive, int count) {
         requireNonNegative(count);
         driveFailuresLeft.put(drive, count);
+    }
+
+    /**
+     * The drive is reset (a power cycle, a bus reset) just before its next operation: the tape files appended with
+     * a buffered mark ({@code appendBuffered}) and not flushed since are lost, and the tape is at block 0. The
+     * operation itself then runs as usual. An injected drive failure ({@link #failDrive}, {@link
+     * #failNextDriveOps}) loses them too.
+     */
+    public synchronized void resetDriveBeforeNextOp(String drive) {
+        resetNext.add(drive);
     }
 
     /** Clears {@link #failDrive}, {@link #failNextDriveOps} and {@link #slowDrive} for the drive. */
@@ -103,6 +114,7 @@ public final class SimFaults {
         tapeFullNext.clear();
         corruptBytes.clear();
         rateFactors.clear();
+        resetNext.clear();
         restoreRobot();
     }
 
@@ -121,6 +133,11 @@ public final class SimFaults {
             driveFailuresLeft.put(drive, left - 1);
         }
         return true;
+    }
+
+    /** Whether the drive is to be reset before the operation starting now; consumes the switch. */
+    synchronized boolean takeReset(String drive) {
+        return resetNext.remove(drive);
     }
 
     synchronized boolean driveFailed(String drive) {

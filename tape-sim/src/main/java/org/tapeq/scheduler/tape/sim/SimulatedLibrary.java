@@ -18,6 +18,7 @@ import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.model.DriveType;
 import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -49,6 +50,11 @@ import org.tapeq.scheduler.time.EventLoop;
  * <li>Mount = robot move + load (+ one-time calibration of a never-loaded cartridge if configured). A failed robot
  *     move leaves the cartridge in its slot. Robot moves are served first come, first served by the arm free
  *     earliest.</li>
+ * <li>Tape files appended with {@link #appendBuffered} and not flushed since are lost (cut off the tape, end of
+ *     data where the first of them started) when the drive is reset ({@link SimFaults#resetDriveBeforeNextOp}),
+ *     an injected drive fault fails an operation, or the cartridge is unloaded before a flush. A synchronous
+ *     {@link #append} or {@link #flush} makes them durable. {@link #flush} checks its {@link FlushCheck} against
+ *     the tape, so it fails after such a loss.</li>
  * <li>Injected drive faults fail after {@link #DRIVE_FAULT_MILLIS}; media errors after the skip was streamed and
  *     {@link #MEDIA_ERROR_MILLIS} of retries, leaving the position unchanged.</li>
  * <li>In BYTES mode the recorded data, which cartridge is in which drive and which cartridges were ever loaded
@@ -82,6 +88,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     private final int accessOrderLimit;
     private final Map<String, SimDrive> drives = new LinkedHashMap<>();
     private int incompatibleMounts;
+    private int lostTapeFiles;
     private final Map<String, SimCartridge> cartridges = new LinkedHashMap<>();
     private final Robot robot;
     private final SimFaults faults = new SimFaults();
@@ -182,6 +189,24 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
     public int unflushedFiles(String drive) {
         SimDrive d = drives.get(drive);
         return d == null ? 0 : d.unflushedFiles;
+    }
+
+    /**
+     * Tape files lost so far because they were appended with a buffered mark and the drive was reset, failed or
+     * unloaded before a flush. Read on the library's loop.
+     */
+    public int lostTapeFiles() {
+        return lostTapeFiles;
+    }
+
+    /**
+     * Whether tape file {@code fileNumber} of a cartridge is on the tape: recorded, and not only in the buffer of the
+     * drive it is in (appended with a buffered mark and not flushed since). Loop thread only.
+     */
+    public boolean onTape(String barcode, int fileNumber) {
+        SimCartridge c = knownCartridge(barcode);
+        int held = c.drive == null ? -1 : c.drive.heldFrom;
+        return fileNumber >= 0 && fileNumber < c.files.count() && (held < 0 || fileNumber < held);
     }
 
     /** What the library has done so far. */
@@ -437,11 +462,15 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         onLoop(drive, done, () -> doAppend(drive, source, true, done));
     }
 
-    /** One synchronous flush if anything was appended with a buffered mark since the last one, else nothing. */
+    /**
+     * One synchronous flush if anything was appended with a buffered mark since the last one, else nothing; then
+     * fails unless the drive holds {@code expected}'s cartridge with its last tape file ending where expected.
+     */
     @Override
-    public void flush(String drive, Completion<Void> done) {
+    public void flush(String drive, FlushCheck expected, Completion<Void> done) {
+        Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(done, "done");
-        onLoop(drive, done, () -> doFlush(drive, done));
+        onLoop(drive, done, () -> doFlush(drive, expected, done));
     }
 
     @Override
@@ -529,6 +558,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             return;
         }
         String operation = "unmount " + cartridge.barcode + " from " + driveId;
+        loseHeld(drive, "unloaded before a flush");
         long start = loop.now();
         long rewind = drive.ejected ? 0 : cartridge.physics.unloadRewindMillis(drive.head, cartridge.headAt(0));
         long unload = drive.ejected ? 0 : cartridge.media.unloadMillis();
@@ -747,8 +777,12 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 cartridge.dataFiles.add(name);
                 if (buffered) {
                     tapeMarks.bufferedByWriter(drive, keep);
+                    if (drive.heldFrom < 0) {
+                        drive.heldFrom = planned.fileNumber();
+                    }
                 } else {
                     tapeMarks.written(drive, keep);
+                    drive.heldFrom = -1; // its synchronous mark wrote the buffer to the tape
                 }
             }
             drive.head = cartridge.headAt(files.eodOffset());
@@ -766,7 +800,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         });
     }
 
-    private void doFlush(String driveId, Completion<Void> done) {
+    private void doFlush(String driveId, FlushCheck expected, Completion<Void> done) {
         SimDrive drive = claim(driveId, "flush", true, done);
         if (drive == null) {
             return;
@@ -774,10 +808,21 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
         long cost = tapeMarks.flushCost(drive);
         loop.schedule(cost, () -> {
             TapeMarks.flushed(drive);
+            drive.heldFrom = -1;
             drive.busy = false;
             stats.flushed(drive.index, cost);
-            done.succeeded(null);
+            TapeFault lost = DriveBuffer.notOnTape(drive, expected);
+            if (lost != null) {
+                done.failed(lost);
+            } else {
+                done.succeeded(null);
+            }
         });
+    }
+
+    /** The drive's buffer is gone ({@code why}): what it held is cut off the tape ({@link DriveBuffer#lose}). */
+    private void loseHeld(SimDrive drive, String why) {
+        lostTapeFiles += DriveBuffer.lose(drive, store, why);
     }
 
     private void doWriteLabel(String driveId, TapeFileSource label, Completion<WrittenFile> done) {
@@ -822,6 +867,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             }
             files.clear();
             cartridge.dataFiles.clear();
+            drive.heldFrom = -1;
             WrittenFile written = files.append(length);
             cartridge.dataFiles.add(name);
             drive.head = cartridge.headAt(files.eodOffset());
@@ -882,7 +928,15 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             return null;
         }
         drive.busy = true;
+        if (faults.takeReset(drive.id)) {
+            loseHeld(drive, "reset (simulated)");
+            if (drive.cartridge != null && !drive.ejected) {
+                drive.position = 0;
+                drive.head = drive.cartridge.headAt(0);
+            }
+        }
         if (faults.driveOpFails(drive.id)) {
+            loseHeld(drive, "failed (simulated)");
             failLater(drive, done, DRIVE_FAULT_MILLIS, FaultKind.DRIVE, operation + ": drive " + drive.describe()
                     + " failed (simulated)");
             return null;

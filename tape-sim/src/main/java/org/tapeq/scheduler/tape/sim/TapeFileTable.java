@@ -75,6 +75,15 @@ final class TapeFileTable {
         return written;
     }
 
+    /** Forgets tape file {@code keep} and every one after it: end of data is where {@code keep} started. */
+    void truncate(int keep) {
+        if (keep < count) {
+            eodBlock = startBlock[keep];
+            eodOffset = startOffset[keep];
+            count = keep;
+        }
+    }
+
     void clear() {
         count = 0;
         eodBlock = 0;
