@@ -8,7 +8,9 @@ import java.util.Map;
  * seconds) in a ring, the scale last fitted from the latest WINDOW of them (LayoutFit) and, for policies that learn
  * wraps, the wrap boundaries last fitted from all of them (WrapFit, on top of the scale). The scale is refitted every
  * REFIT_EVERY locates, the boundaries every WRAP_REFIT_EVERY (a boundary fit is some million predicted locates):
- * from scratch whenever the locates have doubled since the last fit from scratch, else refining the last one.
+ * from scratch whenever the locates have doubled or grown by FRESH_EVERY since the last fit from scratch, and then
+ * the last fit refined too, the one that explains the locates better kept (a fit from scratch on more locates may
+ * find a mode the refinement does not leave, or miss one the earlier fit found); else refining the last one.
  * Cartridges are kept in access order and the least recently used is dropped past MAX_CARTRIDGES, so memory is
  * bounded by MAX_CARTRIDGES * HISTORY * 24 bytes (about 12.6 MB) whatever the library's size. Nothing is persisted:
  * a restarted daemon starts from nominal and relearns within a few dozen locates of a mount.
@@ -34,6 +36,8 @@ public final class CartridgeLayouts {
     public static final int HISTORY = 512;
     /** Locates between fits of the wrap boundaries. */
     public static final int WRAP_REFIT_EVERY = 32;
+    /** Locates after which the boundaries are fitted from scratch again (also whenever the locates have doubled). */
+    public static final int FRESH_EVERY = 64;
     /** A refit of the boundaries replaces the estimate only if a knot moved at least this much (wraps). */
     public static final double MIN_SHIFT_CHANGE = 0.02;
     /** Locates between fits while no fit is accepted, and once one is (it then only needs confirming). */
@@ -157,14 +161,21 @@ public final class CartridgeLayouts {
 
     /** Refits the wrap boundaries on the scale estimate; the estimate changes only if the fit moved. */
     private static void fitWraps(Layout l) {
-        // from scratch whenever the evidence has doubled (an early fit on few locates may sit in a wrong minimum
-        // that refining does not leave), else refining the last fit
-        boolean fresh = l.shift == null || l.count >= 2 * l.freshAt;
+        // from scratch whenever the evidence has doubled or grown by FRESH_EVERY (a fit may sit in a wrong minimum
+        // that refining does not leave), and then the refined last fit too, the one with less loss kept; else
+        // refining the last fit
+        boolean fresh = l.shift == null || l.count >= 2 * l.freshAt || l.count >= l.freshAt + FRESH_EVERY;
         if (fresh) {
             l.freshAt = l.count;
         }
-        WrapFit.Result r = l.wrapFit.fit(l.scale, fresh ? null : l.shift, l.from, l.to, l.seconds,
-                Math.min(l.count, HISTORY));
+        int n = Math.min(l.count, HISTORY);
+        WrapFit.Result r = l.wrapFit.fit(l.scale, fresh ? null : l.shift, l.from, l.to, l.seconds, n);
+        if (fresh && l.shift != null) {
+            WrapFit.Result refined = l.wrapFit.fit(l.scale, l.shift, l.from, l.to, l.seconds, n);
+            if (refined.loss() < r.loss()) {
+                r = refined;
+            }
+        }
         l.lastWrap = r;
         l.shift = r.shift();
         if (!r.accepted()) {

@@ -81,6 +81,35 @@ class CartridgeLayoutsTest {
         assertEquals(null, layouts.lastWrapFit("A00002L9"), "no boundary fit where only the scale is learnt");
     }
 
+    /**
+     * Twelve +-10 % cartridges, each learnt over one mount of 500 random locates: the mean error of the learnt wrap
+     * ends over all twelve. Measured: 0.038 wrap (one cartridge at 0.18, the others 0.020-0.030); with a fit from
+     * scratch only when the locates had doubled (at 256, then not again before 512) and no comparison with the
+     * refined last fit, 0.094 (two cartridges left at 0.40 and 0.46 in the wrong mode of an earlier fit).
+     */
+    @Test
+    void located_tenPerCentJitter_learnsTheWrapEndsOfMostCartridges() {
+        double perWrap = nominal.blocksPerWrap();
+        double sum = 0;
+        StringBuilder errors = new StringBuilder();
+        for (long seed = 1; seed <= 12; seed++) {
+            WrapFitTest.IrregularTape tape = new WrapFitTest.IrregularTape(nominal, 0, 0.10, 0.3, seed);
+            Random random = new Random(seed + 50);
+            String barcode = String.format("B%05dL9", seed);
+            long head = 0;
+            for (int i = 0; i < 500; i++) {
+                long to = (long) (random.nextDouble() * tape.lastBlock() * 0.995);
+                layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000), true);
+                head = to + 4_000;
+            }
+            double e = tape.meanEndError(layouts.geometry(barcode, nominal), perWrap);
+            errors.append(String.format(" %.3f", e));
+            sum += e;
+        }
+        assertTrue(sum / 12 < 0.06, "wrap ends within 0.06 wrap on average over 12 cartridges, per cartridge:"
+                + errors);
+    }
+
     @Test
     void located_unknownStartOrNoMove_isIgnored() {
         layouts.located("A00001L9", nominal, -1, 5, 1000, true);
