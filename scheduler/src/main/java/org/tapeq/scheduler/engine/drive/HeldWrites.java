@@ -148,15 +148,23 @@ final class HeldWrites {
     /** Flushes the drive; then {@code outcome} is told about every file held until now. */
     void flush(Outcome outcome) {
         String lost = lostReason;
-        List<Held> batch = drain();
         if (lost != null) { // written before the mover was lost: not flushed on its next session, written again
-            outcome.flushFailed(batch, new TapeFault(FaultKind.DRIVE, "the drive's mover was lost while they waited "
-                    + "for the flush (" + lost + "); the drive's buffer may be gone"));
+            outcome.flushFailed(drain(), new TapeFault(FaultKind.DRIVE, "the drive's mover was lost while they "
+                    + "waited for the flush (" + lost + "); the drive's buffer may be gone"));
             return;
         }
+        FlushCheck expected;
+        try {
+            expected = check(held);
+        } catch (IllegalArgumentException e) { // the library reported positions no tape has: nothing is proven
+            outcome.flushFailed(drain(), new TapeFault(FaultKind.DRIVE, "the held tape files' positions are "
+                    + "inconsistent (" + e.getMessage() + "); they are written again", e));
+            return;
+        }
+        List<Held> batch = drain();
         String barcode = batch.get(0).barcode();
         drive.set(DriveRunner.State.BUSY, "flushing " + batch.size() + " tape files to " + barcode);
-        context.library().flush(drive.id(), check(batch), new Completion<>() {
+        context.library().flush(drive.id(), expected, new Completion<>() {
             @Override
             public void succeeded(Void v) {
                 drive.succeeded();

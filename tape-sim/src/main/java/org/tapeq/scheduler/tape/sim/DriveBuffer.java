@@ -58,8 +58,12 @@ final class DriveBuffer {
         TapeFileTable files = drive.cartridge.files;
         String barcode = drive.cartridge.barcode;
         int last = expected.lastFile();
-        if (!barcode.equals(expected.barcode()) || last >= files.count()) {
+        if (!barcode.equals(expected.barcode())) {
             return expected.check(drive.id, barcode, files.eodBlock());
+        }
+        if (last >= files.count()) { // the last held tape file is gone, whatever end of data a later write left
+            return expected.lost(drive.id, "cartridge " + barcode + " with " + files.count() + " tape files, not "
+                    + "tape file " + last + " (end of data at block " + files.eodBlock() + ")");
         }
         long end = files.startBlock(last) + files.blocksFor(files.bytes(last)) + 1;
         return end == expected.endOfData() ? null : expected.lost(drive.id, "cartridge " + barcode + " whose tape file "

@@ -584,7 +584,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 drive.cartridge = null;
                 drive.ejected = false;
                 drive.head = null;
-                drive.unflushedFiles = 0; // the unload flushed the buffer (not charged, TapeMarks)
+                drive.unflushedFiles = 0; // nothing buffered is left: loseHeld dropped it above (TapeMarks)
                 drive.unflushedBytes = 0;
                 cartridge.drive = null;
                 saveDrives();

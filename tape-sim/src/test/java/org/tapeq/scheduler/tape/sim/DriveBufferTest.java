@@ -107,4 +107,22 @@ class DriveBufferTest {
         h.mount("drive0", TAPE);
         h.run((Completion<Long> c) -> h.library.locateFile("drive0", again.fileNumber(), c)).fault(FaultKind.NOT_FOUND);
     }
+
+    @Test
+    void heldFilesLost_andALaterFileEndingWhereTheyEnded_theFlushStillFails() throws IOException {
+        SimHarness h = open();
+        h.mount("drive0", TAPE);
+        h.label("drive0", SimHarness.bytes(new byte[80]));
+        WrittenFile first = appendBuffered(h, SimHarness.randomBytes(2, 7000));
+        WrittenFile last = appendBuffered(h, SimHarness.randomBytes(3, 9000));
+        h.library.faults().resetDriveBeforeNextOp("drive0");
+        // one file written since, where the lost ones began, ending exactly where the last lost one ended
+        long end = after(last).endOfData();
+        int bytes = Math.toIntExact((end - 1 - first.startBlock()) * h.library.blockSize());
+        WrittenFile other = h.append("drive0", SimHarness.bytes(SimHarness.randomBytes(4, bytes)));
+        assertEquals(first.fileNumber(), other.fileNumber());
+        assertEquals(end, other.startBlock() + other.blockCount() + 1, "same end of data as the lost files");
+        TapeFault f = flush(h, after(last)).fault(FaultKind.DRIVE);
+        assertTrue(f.getMessage().contains("tape file " + last.fileNumber()), f.getMessage());
+    }
 }
