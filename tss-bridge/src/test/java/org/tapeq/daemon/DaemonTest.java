@@ -172,6 +172,10 @@ class DaemonTest {
         f.drivesDown();
         f.stage(id, data.length, null, true);
         DaemonFixture.await("the stage is queued", () -> f.daemon.status().directories().get(0).inScheduler() == 1);
+        // handed over is not yet queued: the scheduler looks the file up in the catalog first, and a stage cancelled
+        // before that is never counted by it (a loaded machine showed stages_cancelled 0 here)
+        DaemonFixture.await("the scheduler queued the stage",
+                () -> f.schedulerStatus().counters().get("stages_submitted") == 1L);
         Files.delete(f.dir.requestFile(id));
         DaemonFixture.await("the stage is cancelled", () -> f.daemon.status().directories().get(0).inScheduler() == 0);
         f.drivesUp();
