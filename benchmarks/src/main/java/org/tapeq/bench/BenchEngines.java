@@ -20,6 +20,7 @@ import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.CartridgeCapacity;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.DriveAlerts;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.TapeLibrary;
@@ -92,7 +93,7 @@ public final class BenchEngines {
         @Override public void read(String d, long skip, long len, ByteSink sink, Completion<Long> done) { }
         @Override public void append(String d, TapeFileSource s, Completion<WrittenFile> done) { }
         @Override public void writeLabel(String d, TapeFileSource s, Completion<WrittenFile> done) { }
-        @Override public void flush(String d, org.tapeq.scheduler.tape.FlushCheck e, Completion<Void> done) { }
+        @Override public void flush(String d, FlushCheck e, Completion<Void> done) { }
         @Override public Optional<CartridgeCapacity> capacity(String d) { return Optional.empty(); }
         @Override public void alerts(DriveAlerts alerts) { }
     }

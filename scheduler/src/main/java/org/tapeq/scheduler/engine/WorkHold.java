@@ -11,6 +11,7 @@ import org.tapeq.scheduler.model.RequestListener;
 import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
+import org.tapeq.scheduler.tape.FlushCheck;
 import org.tapeq.scheduler.tape.ForwardingLibrary;
 import org.tapeq.scheduler.tape.TapeFileSource;
 import org.tapeq.scheduler.tape.WrittenFile;
@@ -216,7 +217,7 @@ final class WorkHold {
             }
 
             @Override
-            public void flush(String drive, org.tapeq.scheduler.tape.FlushCheck expected, Completion<Void> done) {
+            public void flush(String drive, FlushCheck expected, Completion<Void> done) {
                 pass("flush of " + drive, done, d -> library.flush(drive, expected, d));
             }
 

@@ -76,16 +76,23 @@ class FlushChecksumReadsTest {
                 r.group(), r.priority(), r.deadline(), checksum, r.source(), origin);
     }
 
+    /** Flushes 1 to {@code n} of about {@code size} bytes, each announcing its file's Adler-32, from {@code origin}. */
+    private static List<FlushRequest> withTheirChecksums(EngineFixture f, int n, long size, RequestOrigin origin)
+            throws IOException {
+        List<FlushRequest> list = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            FlushRequest r = f.flushRequest(i, size + i, "ds", "atlas:raw@osm");
+            list.add(withChecksum(r, adler32(r.source()), origin));
+        }
+        return list;
+    }
+
     @Test
     void announcedChecksums_eachSourceReadOnce_byTheWrite() throws IOException {
         CountingOrigin origin = new CountingOrigin();
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, "A00001L9")) {
             f.label("raw", "A00001L9");
-            List<FlushRequest> flushes = new ArrayList<>();
-            for (int i = 1; i <= 5; i++) {
-                FlushRequest r = f.flushRequest(i, 200_000 + i, "ds", "atlas:raw@osm");
-                flushes.add(withChecksum(r, adler32(r.source()), origin));
-            }
+            List<FlushRequest> flushes = withTheirChecksums(f, 5, 200_000, origin);
             flushes.forEach(f.scheduler::flush);
             f.loop.runUntilIdle();
 
@@ -104,11 +111,7 @@ class FlushChecksumReadsTest {
         CountingOrigin origin = new CountingOrigin();
         try (EngineFixture f = EngineFixture.open(dir, EngineFixture.testConfig().build(), 1, CAPACITY, "A00001L9")) {
             f.label("raw", "A00001L9");
-            List<FlushRequest> good = new ArrayList<>();
-            for (int i = 1; i <= 4; i++) {
-                FlushRequest r = f.flushRequest(i, 100_000 + i, "ds", "atlas:raw@osm");
-                good.add(withChecksum(r, adler32(r.source()), origin));
-            }
+            List<FlushRequest> good = withTheirChecksums(f, 4, 100_000, origin);
             FlushRequest plain = f.flushRequest(9, 100_009, "ds", "atlas:raw@osm");
             String wrong = Checksums.format(0x01020304L);
             FlushRequest bad = withChecksum(plain, wrong, origin);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 import org.tapeq.scheduler.format.SourceChangedException;
+import org.tapeq.scheduler.tape.DescribedSource;
 import org.tapeq.scheduler.tape.TapeFileSource;
 
 /** Remembers the first exception the aggregate's source threw, to tell a source problem from a tape one. */
@@ -22,7 +23,7 @@ final class GuardedSource implements TapeFileSource {
 
     /** A data mover that rebuilds the aggregate from it reports a changed source as a SOURCE fault itself. */
     @Override
-    public org.tapeq.scheduler.tape.DescribedSource described() {
+    public DescribedSource described() {
         return source.described();
     }
 

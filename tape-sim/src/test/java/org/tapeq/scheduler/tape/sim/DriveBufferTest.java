@@ -36,6 +36,14 @@ class DriveBufferTest {
                 .cartridges("A", 1, MediaType.LTO9).build());
     }
 
+    /** A library with the cartridge labelled in drive0. */
+    private SimHarness labelledInDrive() throws IOException {
+        SimHarness h = open();
+        h.mount("drive0", TAPE);
+        h.label("drive0", SimHarness.bytes(new byte[80]));
+        return h;
+    }
+
     private WrittenFile appendBuffered(SimHarness h, byte[] data) {
         return h.run((Completion<WrittenFile> c) -> h.library.appendBuffered("drive0", SimHarness.bytes(data), c))
                 .get();
@@ -51,9 +59,7 @@ class DriveBufferTest {
 
     @Test
     void resetBeforeTheFlush_losesTheBufferedFiles_andTheFlushFailsNamingWhatItFound() throws IOException {
-        SimHarness h = open();
-        h.mount("drive0", TAPE);
-        h.label("drive0", SimHarness.bytes(new byte[80]));
+        SimHarness h = labelledInDrive();
         WrittenFile kept = h.append("drive0", SimHarness.bytes(SimHarness.randomBytes(1, 5000)));
         appendBuffered(h, SimHarness.randomBytes(2, 7000));
         WrittenFile last = appendBuffered(h, SimHarness.randomBytes(3, 9000));
@@ -76,9 +82,7 @@ class DriveBufferTest {
 
     @Test
     void flushAfterBufferedAppends_succeedsWhenTheyAreThere_andNotForAnotherEnd() throws IOException {
-        SimHarness h = open();
-        h.mount("drive0", TAPE);
-        h.label("drive0", SimHarness.bytes(new byte[80]));
+        SimHarness h = labelledInDrive();
         appendBuffered(h, SimHarness.randomBytes(2, 7000));
         WrittenFile last = appendBuffered(h, SimHarness.randomBytes(3, 9000));
         flush(h, new FlushCheck(TAPE, last.fileNumber(), after(last).endOfData() + 1)).fault(FaultKind.DRIVE);
@@ -92,9 +96,7 @@ class DriveBufferTest {
 
     @Test
     void failedDriveOperation_andUnloadBeforeTheFlush_loseTheBufferedFiles() throws IOException {
-        SimHarness h = open();
-        h.mount("drive0", TAPE);
-        h.label("drive0", SimHarness.bytes(new byte[80]));
+        SimHarness h = labelledInDrive();
         WrittenFile held = appendBuffered(h, SimHarness.randomBytes(2, 7000));
         h.library.faults().failNextDriveOps("drive0", 1);
         h.run((Completion<Void> c) -> h.library.locate("drive0", 0, c)).fault(FaultKind.DRIVE);
@@ -110,9 +112,7 @@ class DriveBufferTest {
 
     @Test
     void heldFilesLost_andALaterFileEndingWhereTheyEnded_theFlushStillFails() throws IOException {
-        SimHarness h = open();
-        h.mount("drive0", TAPE);
-        h.label("drive0", SimHarness.bytes(new byte[80]));
+        SimHarness h = labelledInDrive();
         WrittenFile first = appendBuffered(h, SimHarness.randomBytes(2, 7000));
         WrittenFile last = appendBuffered(h, SimHarness.randomBytes(3, 9000));
         h.library.faults().resetDriveBeforeNextOp("drive0");
