@@ -134,7 +134,12 @@ final class HeldWrites {
     /** What the flush of {@code batch} must find on the drive: its cartridge, end of data after its last file. */
     static FlushCheck check(List<Held> batch) {
         WrittenFile last = batch.get(batch.size() - 1).written();
-        return new FlushCheck(batch.get(0).barcode(), last.fileNumber(), last.startBlock() + last.blockCount() + 1);
+        return new FlushCheck(batch.get(0).barcode(), last.fileNumber(), endAfter(last));
+    }
+
+    /** The block after {@code w}'s filemark. */
+    private static long endAfter(WrittenFile w) {
+        return w.startBlock() + w.blockCount() + 1;
     }
 
     /**
@@ -142,7 +147,7 @@ final class HeldWrites {
      * is held: an append elsewhere means the drive lost what it buffered (a reset between two appends).
      */
     long expectedStart() {
-        return held.isEmpty() ? -1 : check(held).endOfData();
+        return held.isEmpty() ? -1 : endAfter(held.get(held.size() - 1).written()); // no check built per append
     }
 
     /** Flushes the drive; then {@code outcome} is told about every file held until now. */
