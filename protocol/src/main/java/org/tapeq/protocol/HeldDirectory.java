@@ -53,6 +53,8 @@ import java.util.function.Consumer;
 public final class HeldDirectory implements Closeable {
 
     private static final Path SELF = Path.of(".");
+    /** Reading, never through a link: the options of every small read, made once. */
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
     private final Path path;
     private final SecureDirectoryStream<Path> handle;
@@ -207,16 +209,52 @@ public final class HeldDirectory implements Closeable {
 
     /** As {@link #readSmall(String, int)}, with {@code attributes} just read from the entry. */
     public byte[] readSmall(String name, int maxSize, BasicFileAttributes attributes) throws IOException {
+        return readSmall(name, maxSize, attributes,
+                ByteBuffer.allocate((int) Math.min(maxSize, Math.max(0, attributes.size())) + 1));
+    }
+
+    /**
+     * As {@link #readSmall(String, int, BasicFileAttributes)}, read into {@code scratch} (its content is replaced; a
+     * larger buffer is taken when the file does not fit, up to {@code maxSize + 1} bytes). A thread reading many
+     * files keeps one direct buffer of {@code maxSize + 1} bytes: each file is then read with no stream, no
+     * temporary buffer and no copy but the returned array.
+     */
+    public byte[] readSmall(String name, int maxSize, BasicFileAttributes attributes, ByteBuffer scratch)
+            throws IOException {
         Path file = resolve(name);
         ProtocolFiles.check(file, maxSize, attributes);
-        try (InputStream in = Channels.newInputStream(open(name, EnumSet.of(StandardOpenOption.READ)))) {
-            return ProtocolFiles.readBounded(file, in, maxSize);
+        ByteBuffer buffer = scratch;
+        buffer.clear();
+        buffer.limit(Math.min(buffer.capacity(), maxSize + 1));
+        try (SeekableByteChannel in = openWith(name, READ)) {
+            while (in.read(buffer) >= 0) {
+                if (!buffer.hasRemaining()) {
+                    if (buffer.limit() > maxSize) {
+                        break; // one byte more than allowed: refused below
+                    }
+                    buffer = grown(buffer, maxSize + 1);
+                }
+            }
         } catch (FileSystemException e) {
             if (isLink(name)) {
                 throw new ProtocolException(file, "became a symbolic link while being read, refused", e);
             }
             throw e;
         }
+        if (buffer.position() > maxSize) {
+            throw ProtocolFiles.grewBeyond(file, maxSize);
+        }
+        byte[] data = new byte[buffer.position()];
+        buffer.flip();
+        buffer.get(data);
+        return data;
+    }
+
+    /** A buffer twice as large (at most {@code max} bytes) holding what {@code full} holds, ready to read on. */
+    private static ByteBuffer grown(ByteBuffer full, int max) {
+        ByteBuffer larger = ByteBuffer.allocate((int) Math.min(max, 2L * full.capacity()));
+        full.flip();
+        return larger.put(full);
     }
 
     /** Opens {@code name} for reading, never through a link. */
@@ -258,7 +296,12 @@ public final class HeldDirectory implements Closeable {
     private SeekableByteChannel open(String name, Set<StandardOpenOption> options) throws IOException {
         Set<OpenOption> all = new HashSet<>(options);
         all.add(LinkOption.NOFOLLOW_LINKS);
-        return handle.newByteChannel(Path.of(plain(name)), all);
+        return openWith(name, all);
+    }
+
+    /** Opens {@code name} with {@code options}, which include {@link LinkOption#NOFOLLOW_LINKS}. */
+    private SeekableByteChannel openWith(String name, Set<OpenOption> options) throws IOException {
+        return handle.newByteChannel(Path.of(plain(name)), options);
     }
 
     /**

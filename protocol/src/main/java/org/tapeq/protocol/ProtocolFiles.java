@@ -64,8 +64,13 @@ public final class ProtocolFiles {
     static byte[] readBounded(Path file, InputStream in, int maxSize) throws IOException {
         byte[] data = in.readNBytes(maxSize + 1);
         if (data.length > maxSize) {
-            throw new ProtocolException(file, "grew beyond the " + maxSize + " bytes allowed", null);
+            throw grewBeyond(file, maxSize);
         }
         return data;
+    }
+
+    /** {@code file} had more than {@code maxSize} bytes when read, though not before. */
+    static ProtocolException grewBeyond(Path file, int maxSize) {
+        return new ProtocolException(file, "grew beyond the " + maxSize + " bytes allowed", null);
     }
 }

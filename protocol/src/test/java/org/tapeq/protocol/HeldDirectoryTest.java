@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +86,33 @@ class HeldDirectoryTest {
             held.commit("a", "b");
             assertEquals(List.of("b"), held.list());
             assertArrayEquals(utf8("1"), held.readSmall("b", 10));
+        }
+    }
+
+    @Test
+    void readSmall_throughAKeptBuffer_returnsExactlyTheFile_growsTheBufferIfNeeded_andRefusesAFileThatGrew()
+            throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("r"));
+        byte[] content = utf8("x".repeat(3000));
+        Files.write(dir.resolve("f"), content);
+        Files.write(dir.resolve("e"), new byte[0]);
+        try (HeldDirectory held = HeldDirectory.open(dir)) {
+            ByteBuffer direct = ByteBuffer.allocateDirect(4097);
+            direct.put(utf8("stale content of the file read before"));
+            assertArrayEquals(content, held.readSmall("f", 4096, held.attributes("f"), direct));
+            assertArrayEquals(new byte[0], held.readSmall("e", 4096, held.attributes("e"), direct));
+            ByteBuffer small = ByteBuffer.allocate(100); // grown while reading, up to the limit
+            assertArrayEquals(content, held.readSmall("f", 4096, held.attributes("f"), small));
+            assertArrayEquals(content, held.readSmall("f", 4096), "without a kept buffer, the same");
+
+            BasicFileAttributes before = held.attributes("f"); // 3000 bytes: within 3000
+            Files.write(dir.resolve("f"), utf8("y"), StandardOpenOption.APPEND);
+            ProtocolException grew = assertThrows(ProtocolException.class,
+                    () -> held.readSmall("f", 3000, before, direct));
+            assertTrue(grew.getMessage().contains("grew beyond the 3000 bytes allowed"), grew.getMessage());
+            ProtocolException large = assertThrows(ProtocolException.class,
+                    () -> held.readSmall("f", 3000, held.attributes("f"), direct));
+            assertTrue(large.getMessage().contains("has 3001 bytes"), large.getMessage());
         }
     }
 

@@ -80,7 +80,7 @@ final class Admission {
         }
     }
 
-    void admit(String pnfsid, Request r, String version, int generation) {
+    void admit(String pnfsid, Request r, FileVersion version, int generation) {
         boolean stage = r.action() == Request.Action.RECALL;
         cx.metrics.received(cx.name(), stage ? KIND_STAGE : KIND_FLUSH);
         long id = table.newId();

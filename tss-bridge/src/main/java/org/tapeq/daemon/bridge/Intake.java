@@ -68,8 +68,11 @@ final class Intake {
     private final int maxBatchesOut;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
-    /** Names found and not yet taken (waiting, or in the pool): name to the number of times it was found empty. */
-    private final Map<String, Integer> reading = new HashMap<>();
+    /**
+     * Names found and not yet taken (waiting, or in the pool): name to the number of times it was found empty. Made
+     * anew, at its size, for the first listing (a restart's million names), and small again once they are read.
+     */
+    private Map<String, Integer> reading = new HashMap<>();
     /** Batches of names waiting for room in the pool, in order. */
     private final ArrayDeque<List<String>> waiting = new ArrayDeque<>();
     /** Request files created since the last {@link #eventsDone}. */
@@ -268,6 +271,12 @@ final class Intake {
         for (Tracked t : gone) {
             requestGone(t.pnfsid);
         }
+        if (!initialScanDone) {
+            table.reserve(table.size() + fresh.size()); // filled at once, not by doubling
+            if (reading.isEmpty()) {
+                reading = new HashMap<>(Math.max(16, (int) (fresh.size() / 0.75f) + 1));
+            }
+        }
         read(fresh);
         try {
             for (String n : cx.trash().list()) {
@@ -284,7 +293,7 @@ final class Intake {
 
     private boolean rewritten(Tracked t) {
         try {
-            String now = Parsed.version(cx.requests(), t.pnfsid);
+            FileVersion now = Parsed.version(cx.requests(), t.pnfsid);
             return now != null && !now.equals(t.version());
         } catch (IOException e) {
             return false;
@@ -372,6 +381,10 @@ final class Intake {
         if (initialScanDone && batchesOut == 0 && waiting.isEmpty() && !ready.isDone()) {
             ready.complete(null);
             LOG.info("{}: serving {} ({} request(s) found at start)", cx.name(), cx.dir.base(), table.size());
+            table.reserve(0);
+            if (reading.isEmpty()) {
+                reading = new HashMap<>();
+            }
             if (rescanAfterReady) {
                 rescanAfterReady = false;
                 cx.thread.run(this::rescan);
@@ -458,7 +471,7 @@ final class Intake {
     }
 
     /** An unreadable request file: an error file says why (both providers read one for a stage). */
-    private void refuse(String pnfsid, Tracked old, String reason, String version) {
+    private void refuse(String pnfsid, Tracked old, String reason, FileVersion version) {
         if (old != null && old.is(Tracked.State.ANSWERED) && reason.equals(old.reason())) {
             old.version(version);
             return;

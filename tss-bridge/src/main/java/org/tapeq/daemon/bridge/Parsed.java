@@ -1,6 +1,7 @@
 package org.tapeq.daemon.bridge;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -22,7 +23,9 @@ import org.tapeq.protocol.RequestCodec;
  * @param gone    the file disappeared before it could be read
  * @param version the file's identity when read (inode and modification time), to notice a rewrite; may be null
  */
-record Parsed(String pnfsid, Request request, String error, boolean retry, boolean gone, String version) {
+record Parsed(String pnfsid, Request request, String error, boolean retry, boolean gone, FileVersion version) {
+
+    private static final ThreadLocal<ByteBuffer> SCRATCH = new ThreadLocal<>();
 
     /** Reads and parses {@code file}; never throws. */
     static Parsed read(HeldDirectory requests, String pnfsid, int maxBytes) {
@@ -45,12 +48,12 @@ record Parsed(String pnfsid, Request request, String error, boolean retry, boole
      */
     static Parsed read(HeldDirectory requests, String pnfsid, int maxBytes, BasicFileAttributes attributes) {
         Path file = requests.resolve(pnfsid);
-        String version = version(attributes);
+        FileVersion version = FileVersion.of(attributes);
         boolean acceptable = !attributes.isSymbolicLink() && attributes.isRegularFile()
                 && attributes.size() <= maxBytes;
         byte[] content;
         try {
-            content = requests.readSmall(pnfsid, maxBytes, attributes);
+            content = requests.readSmall(pnfsid, maxBytes, attributes, scratch(maxBytes));
         } catch (NoSuchFileException e) {
             return new Parsed(pnfsid, null, null, false, true, null);
         } catch (ProtocolException e) {
@@ -70,6 +73,20 @@ record Parsed(String pnfsid, Request request, String error, boolean retry, boole
         }
     }
 
+    /**
+     * The calling thread's read buffer, direct and one byte larger than the largest request file allowed: the
+     * intake pool's few threads read millions of request files at a restart, each without a stream or a temporary
+     * buffer.
+     */
+    private static ByteBuffer scratch(int maxBytes) {
+        ByteBuffer b = SCRATCH.get();
+        if (b == null || b.capacity() <= maxBytes) {
+            b = ByteBuffer.allocateDirect(maxBytes + 1);
+            SCRATCH.set(b);
+        }
+        return b;
+    }
+
     private static String named(Path file, Exception e) {
         String message = e.getMessage() != null ? e.getMessage() : e.toString();
         return message.contains(file.getFileName().toString()) ? message : file + ": " + message;
@@ -79,15 +96,11 @@ record Parsed(String pnfsid, Request request, String error, boolean retry, boole
      * The identity of the file now named {@code pnfsid}: providers write request files under a temporary name and
      * rename them into place, so a rewritten request is a new inode. Null if there is none.
      */
-    static String version(HeldDirectory requests, String pnfsid) throws IOException {
+    static FileVersion version(HeldDirectory requests, String pnfsid) throws IOException {
         try {
-            return version(requests.attributes(pnfsid));
+            return FileVersion.of(requests.attributes(pnfsid));
         } catch (NoSuchFileException e) {
             return null;
         }
-    }
-
-    private static String version(BasicFileAttributes a) {
-        return a.fileKey() + "@" + a.lastModifiedTime().toMillis();
     }
 }

@@ -19,9 +19,16 @@ final class PnfsidTable {
 
     private Tracked[] slots = new Tracked[MIN_CAPACITY];
     private int size;
+    /** The table does not shrink below this many slots ({@link #reserve}). */
+    private int reserved = MIN_CAPACITY;
 
     int size() {
         return size;
+    }
+
+    /** Slots in the table now (tests). */
+    int capacity() {
+        return slots.length;
     }
 
     Tracked get(String pnfsid) {
@@ -78,10 +85,25 @@ final class PnfsidTable {
                 i = j;
             }
         }
-        if (slots.length > MIN_CAPACITY && 8 * size < slots.length) {
+        if (slots.length > reserved && 8 * size < slots.length) {
             resize(slots.length / 2);
         }
         return t;
+    }
+
+    /**
+     * Makes room for {@code expected} entries at once and keeps it until reserved again (0: no longer): a restart
+     * that lists a million request files fills the table without doubling it twenty times on the way.
+     */
+    void reserve(int expected) {
+        int capacity = MIN_CAPACITY;
+        while (capacity < 2L * expected && capacity < 1 << 30) {
+            capacity <<= 1;
+        }
+        reserved = capacity;
+        if (capacity > slots.length) {
+            resize(capacity);
+        }
     }
 
     /** The entries {@code which} accepts, a copy (the caller may change the table while it goes through them). */

@@ -44,6 +44,11 @@ final class RequestTable {
         return nextId++;
     }
 
+    /** Room for {@code expected} requests at once, kept until reserved again (0: no longer); see {@link PnfsidTable}. */
+    void reserve(int expected) {
+        requests.reserve(expected);
+    }
+
     Tracked get(String pnfsid) {
         return requests.get(pnfsid);
     }

@@ -72,11 +72,11 @@ final class Tracked {
     private String reason;
     private Ticket ticket;
     /**
-     * The request file's identity when it was last read ({@link Parsed#version}): in {@link #versionDev},
-     * {@link #versionIno} and {@link #versionMillis} when {@link FileVersion} takes it apart (versionMillis is then
-     * not {@link Long#MIN_VALUE}), else here.
+     * The request file's {@link FileVersion} when it was last read, as numbers (a ten-million-entry table keeps no
+     * object or string per request for it): {@link #versionKey} is null when the key has the Linux form, and all
+     * three are unset ({@link #versionMillis} {@link Long#MIN_VALUE}) when the version is not known.
      */
-    private String version;
+    private String versionKey;
     private long versionDev;
     private long versionIno;
     private long versionMillis = Long.MIN_VALUE;
@@ -85,7 +85,7 @@ final class Tracked {
     /** When a delivered file's request file was seen gone (for the orphan timeout), or 0. */
     private long requestGoneMillis;
 
-    Tracked(long id, String pnfsid, Request request, long seenMillis, String version) {
+    Tracked(long id, String pnfsid, Request request, long seenMillis, FileVersion version) {
         this.id = id;
         this.pnfsid = pnfsid;
         keep(request);
@@ -162,11 +162,13 @@ final class Tracked {
         return ticket;
     }
 
-    String version() {
-        if (versionMillis != Long.MIN_VALUE) {
-            return FileVersion.format(versionDev, versionIno, versionMillis);
+    /** The request file's version when it was last read, or null if not known. */
+    FileVersion version() {
+        if (versionMillis == Long.MIN_VALUE && versionKey == null) {
+            return null;
         }
-        return version;
+        return versionKey == null ? FileVersion.of(versionDev, versionIno, versionMillis)
+                : FileVersion.of(versionKey, versionMillis);
     }
 
     int listedIn() {
@@ -223,16 +225,15 @@ final class Tracked {
     }
 
     /** The request file now has this identity (read again, same request). */
-    void version(String v) {
-        long[] parts = FileVersion.parse(v);
-        version = parts == null ? v : null;
-        versionDev = parts == null ? 0 : parts[0];
-        versionIno = parts == null ? 0 : parts[1];
-        versionMillis = parts == null ? Long.MIN_VALUE : parts[2];
+    void version(FileVersion v) {
+        versionKey = v == null ? null : v.key();
+        versionDev = v == null ? 0 : v.dev();
+        versionIno = v == null ? 0 : v.ino();
+        versionMillis = v == null ? Long.MIN_VALUE : v.millis();
     }
 
     /** dCache sent the same request again: it replaces the old one, which is being served. */
-    void resent(Request r, String v) {
+    void resent(Request r, FileVersion v) {
         requestGoneMillis = 0;
         keep(r);
         version(v);

@@ -2,9 +2,10 @@ package org.tapeq.daemon.bridge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +21,7 @@ class RequestTableTest {
 
     private Tracked stage(String pnfsid, long seen) {
         Tracked t = new Tracked(table.newId(), pnfsid, Request.stage(10, 0, "atlas:raw", "/pnfs/a/" + pnfsid, 42,
-                null, null, null), seen, "(dev=803,ino=7)@1000");
+                null, null, null), seen, FileVersion.of("(dev=803,ino=7)", 1000));
         table.put(t);
         return t;
     }
@@ -106,12 +107,21 @@ class RequestTableTest {
         assertTrue(a.isStage());
         assertFalse(a.refused());
         assertEquals(10, a.fileSize());
-        assertEquals("(dev=803,ino=7)@1000", a.version());
-        for (String v : new String[] {"(dev=fd01,ino=123456789)@1732562435123", "(dev=803,ino=7)@-5",
-                "(dev=803,ino=07)@1000", "inode 7 at 1000", "(dev=zz,ino=1)@2", null}) {
+        assertEquals("(dev=803,ino=7)@1000", a.version().toString());
+        assertTrue(a.version().numbers(), "the Linux form is kept as numbers");
+        String[][] keys = {{"(dev=fd01,ino=123456789)", "1732562435123"}, {"(dev=803,ino=7)", "-5"},
+                {"(dev=803,ino=07)", "1000"}, {"inode 7", "1000"}, {"(dev=zz,ino=1)", "2"}, {"(dev=1,ino=2)x", "3"}};
+        for (String[] k : keys) {
+            FileVersion v = FileVersion.of(k[0], Long.parseLong(k[1]));
             a.version(v);
             assertEquals(v, a.version());
+            assertEquals(k[0] + "@" + k[1], a.version().toString(), "exact both ways");
         }
+        assertFalse(FileVersion.of("(dev=803,ino=07)", 1).numbers(), "a key not printed the same stays a string");
+        assertNotEquals(FileVersion.of("(dev=803,ino=7)", 1), FileVersion.of("(dev=803,ino=8)", 1));
+        assertNotEquals(FileVersion.of("(dev=803,ino=7)", 1), FileVersion.of("(dev=803,ino=7)", 2));
+        a.version(null);
+        assertNull(a.version());
     }
 
     @Test
