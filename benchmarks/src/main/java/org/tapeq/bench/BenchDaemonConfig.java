@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.tapeq.loadtest.run.SizeOnlyTapes;
+import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 
 /**
  * The daemon configuration the daemon benchmarks run with: one request directory named {@code bench}, the

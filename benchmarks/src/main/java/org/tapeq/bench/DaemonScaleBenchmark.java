@@ -14,7 +14,7 @@ import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.bridge.BridgeStatus;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.loadtest.run.PoolSide;
-import org.tapeq.loadtest.run.SizeOnlyTapes;
+import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;

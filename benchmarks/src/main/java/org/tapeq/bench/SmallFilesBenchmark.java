@@ -26,7 +26,7 @@ import java.util.zip.Adler32;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.cli.ScratchTree;
 import org.tapeq.daemon.config.DaemonConfig;
-import org.tapeq.loadtest.run.SizeOnlyTapes;
+import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;

@@ -60,7 +60,9 @@ final class SiteCampaign {
 
     /**
      * A host of {@code site}: 2 drives, 4 cartridges, its catalog at {@code url} with the lease timeout given, a
-     * standby while another host holds the site. The caller adds the rest (speed, HTTP, movers).
+     * standby while another host holds the site, without a takeover rehearsal (these tests time failovers on a
+     * loaded machine; the rehearsal has tests of its own and runs in {@code tapeq demo --hosts 3}). The caller adds
+     * the rest (speed, HTTP, movers).
      */
     static Site host(Path tmp, String name, String url, String site, long leaseTimeoutMillis) throws IOException {
         return new Site(tmp, name).drives(2).cartridges(4)
@@ -68,7 +70,8 @@ final class SiteCampaign {
                         "  url: \"" + url + "\"",
                         "  site: " + site,
                         "  leaseTimeout: " + leaseTimeoutMillis / 1000 + "s",
-                        "  standby: true"));
+                        "  standby: true",
+                        "  standbyRehearsal: 0"));
     }
 
     /**

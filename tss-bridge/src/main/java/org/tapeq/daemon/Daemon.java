@@ -197,7 +197,9 @@ public final class Daemon implements AutoCloseable {
                 .callback(cb -> cb.call(catalogHealth.reachable() ? 1 : 0))
                 .register(metrics.registry());
         if (config.catalog().standby()) {
-            standby = new Standby(config.catalog().site(), config.catalog().standbyPollMillis(), Thread::sleep);
+            int rehearsal = config.catalog().standbyRehearsal();
+            standby = new Standby(config.catalog().site(), config.catalog().standbyPollMillis(), Thread::sleep,
+                    rehearsal > 0 ? new TakeoverRehearsal(rehearsal, state) : Standby.Rehearsal.NONE);
         }
         GaugeWithCallback.builder().name("tapeq_site_standby")
                 .help("1 while the daemon waits as a standby for the site lease (catalog.standby), else 0")

@@ -22,12 +22,32 @@ import org.tapeq.scheduler.catalog.SiteLease;
  * fenced writes or renewal wait for its lock. A takeover that loses a race is refused, writes nothing (its
  * transaction is rolled back) and is tried again at the next poll, so the standby writes the catalog only once
  * it holds the lease. It does not open the library or the request directories: the daemon opens them after
- * {@link #takeLease} returns. A catalog that does not answer is waited out the same way. Written by the starting
+ * {@link #takeLease} returns. The first time it finds the site held it rehearses a takeover (once per start, so
+ * a daemon that takes a free site at once never does). A catalog that does not answer is waited out the same way. Written by the starting
  * thread, read by any: volatile fields.
  */
 final class Standby {
 
     private static final Logger LOG = LoggerFactory.getLogger(Standby.class);
+
+    /** Work a standby does in the background while it waits; stopped before it takes the site over. */
+    interface Rehearsal {
+        Rehearsal NONE = new Rehearsal() {
+            @Override
+            public void start() {
+            }
+
+            @Override
+            public void stopAndWait() {
+            }
+        };
+
+        /** Starts in the background; returns at once. */
+        void start();
+
+        /** Stops it if it still runs and returns once it has ended. */
+        void stopAndWait() throws InterruptedException;
+    }
 
     /** Sleeps between two attempts; tests pass one that moves a fake clock. */
     @FunctionalInterface
@@ -38,6 +58,9 @@ final class Standby {
     private final String site;
     private final long pollMillis;
     private final Sleeper sleeper;
+    /** Started once, when the site is first found held ({@link TakeoverRehearsal}); stopped before a takeover. */
+    private final Rehearsal rehearsal;
+    private boolean rehearsing;
     /** Why the daemon waits (standby, lease held by ...), or null once it holds the lease. */
     private volatile String waiting;
     /** Polls of the lease row, and takeovers tried (each after a poll that found the site free to take). */
@@ -45,9 +68,14 @@ final class Standby {
     private volatile long attempts;
 
     Standby(String site, long pollMillis, Sleeper sleeper) {
+        this(site, pollMillis, sleeper, Rehearsal.NONE);
+    }
+
+    Standby(String site, long pollMillis, Sleeper sleeper, Rehearsal rehearsal) {
         this.site = site;
         this.pollMillis = pollMillis;
         this.sleeper = sleeper;
+        this.rehearsal = rehearsal;
         this.waiting = "standby, about to try the site lease of '" + site + "'";
     }
 
@@ -60,6 +88,15 @@ final class Standby {
      */
     SiteLease takeLease(Supplier<SiteLease> acquire, Supplier<Optional<SiteLease>> keepingOut)
             throws InterruptedException {
+        try {
+            return poll(acquire, keepingOut);
+        } finally {
+            rehearsal.stopAndWait(); // stopped already unless the wait ended otherwise (an error, an interrupt)
+        }
+    }
+
+    private SiteLease poll(Supplier<SiteLease> acquire, Supplier<Optional<SiteLease>> keepingOut)
+            throws InterruptedException {
         String last = null;
         while (true) {
             polls++;
@@ -67,7 +104,12 @@ final class Standby {
                 Optional<SiteLease> holder = keepingOut.get();
                 if (holder.isPresent()) {
                     waiting = heldBy(holder.get());
+                    if (!rehearsing) {
+                        rehearsing = true; // a standby indeed: it rehearses once, in the background
+                        rehearsal.start();
+                    }
                 } else {
+                    rehearsal.stopAndWait(); // before the takeover: the engine starts right after it
                     attempts++;
                     SiteLease taken = acquire.get();
                     if (last != null) {

@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.tapeq.config.ConfigNode;
 import org.tapeq.config.Units;
+import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.scheduler.tape.sim.DataMode;
 import org.tapeq.workload.scenario.Activity;
 import org.tapeq.workload.scenario.Experiment;

@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 
 import org.tapeq.config.ConfigException;
+import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.workload.scenario.Experiment;
 import org.tapeq.workload.scenario.Scenario;
 

@@ -20,6 +20,7 @@ import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.config.LibraryConfig;
 import org.tapeq.daemon.config.SimulatedConfig;
+import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.format.Checksums;

@@ -16,7 +16,7 @@ import java.util.stream.IntStream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.tapeq.loadtest.run.PoolSide;
-import org.tapeq.loadtest.run.SizeOnlyTapes;
+import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;
 import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;

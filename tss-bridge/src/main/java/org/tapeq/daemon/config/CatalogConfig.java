@@ -22,9 +22,11 @@ import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
  * @param leaseTimeoutMillis how long the lease outlives its holder's last renewal
  * @param standby      whether a daemon that finds the site's lease held by a live holder waits as a standby and
  *                     takes the site over when that lease lapses (PostgreSQL only), instead of being refused
+ * @param standbyRehearsal how many queued stage requests a standby rehearses a takeover with when it starts
+ *                     (its JVM compiles the code a takeover runs before it is needed); 0: no rehearsal
  */
 public record CatalogConfig(String url, String user, Path passwordFile, String site, long leaseTimeoutMillis,
-                            boolean standby) {
+                            boolean standby, int standbyRehearsal) {
 
     static final String URL = "url";
     static final String USER = "user";
@@ -32,7 +34,15 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
     static final String SITE = "site";
     static final String LEASE_TIMEOUT = "leaseTimeout";
     static final String STANDBY = "standby";
-    static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE, SITE, LEASE_TIMEOUT, STANDBY);
+    static final String STANDBY_REHEARSAL = "standbyRehearsal";
+    static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE, SITE, LEASE_TIMEOUT, STANDBY,
+            STANDBY_REHEARSAL);
+    /**
+     * Enough calls of each per-request method for the JIT's optimising tier (about ten to fifteen thousand), a few
+     * seconds of a standby's CPU once.
+     */
+    static final int DEFAULT_STANDBY_REHEARSAL = 20_000;
+    static final int MAX_STANDBY_REHEARSAL = 200_000;
     static final String DEFAULT_SITE = "default";
     static final long DEFAULT_LEASE_TIMEOUT_MILLIS = 30_000;
     /** Renewed every third of the timeout, so two renewals may be missed; shorter than 6 s leaves too little. */
@@ -47,7 +57,7 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
 
     /** A configuration with the default site and lease timeout, not a standby. */
     public CatalogConfig(String url, String user, Path passwordFile) {
-        this(url, user, passwordFile, DEFAULT_SITE, DEFAULT_LEASE_TIMEOUT_MILLIS, false);
+        this(url, user, passwordFile, DEFAULT_SITE, DEFAULT_LEASE_TIMEOUT_MILLIS, false, 0);
     }
 
     /**
@@ -118,8 +128,14 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
             throw catalog.error(STANDBY, "needs a PostgreSQL catalog (catalog.url jdbc:postgresql:...): a SQLite "
                     + "catalog is a file of one host, a standby on another host cannot share it");
         }
+        int rehearsal = (int) catalog.integer(STANDBY_REHEARSAL, standby ? DEFAULT_STANDBY_REHEARSAL : 0, 0,
+                MAX_STANDBY_REHEARSAL);
+        if (!standby && rehearsal > 0) {
+            warnings.add(catalog.warning(STANDBY_REHEARSAL, "ignored: only a standby rehearses a takeover"));
+            rehearsal = 0;
+        }
         CatalogConfig config = new CatalogConfig(url, catalog.string(USER, null), catalog.path(PASSWORD_FILE, null),
-                site, lease, standby);
+                site, lease, standby, rehearsal);
         if (config.isSqlite() && (config.user != null || config.passwordFile != null)) {
             warnings.add(catalog.warning(config.user != null ? USER : PASSWORD_FILE, "ignored: SQLite has no users"));
         }
@@ -136,5 +152,8 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
         }
         out.put(1, SITE, YamlText.quote(site)).put(1, LEASE_TIMEOUT, Units.formatDuration(leaseTimeoutMillis))
                 .put(1, STANDBY, Boolean.toString(standby));
+        if (standby) {
+            out.put(1, STANDBY_REHEARSAL, Integer.toString(standbyRehearsal));
+        }
     }
 }

@@ -1,4 +1,4 @@
-package org.tapeq.loadtest.run;
+package org.tapeq.daemon.rehearsal;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,7 +28,8 @@ import org.tapeq.scheduler.time.VirtualEventLoop;
  * aggregates of up to the scheduler's default 10 000 files.
  *
  * <p>Used by {@code tapeq loadtest} for the inputs of a burst, an A-DT or a carousel on the size-only library it
- * starts (so a recall need not first flush its inputs through the chain) and by the daemon scale benchmark.
+ * starts (so a recall need not first flush its inputs through the chain), by the daemon benchmarks, and by a
+ * standby's takeover rehearsal.
  *
  * <p>The virtual clock starts 30 days before now, so every time the catalog records (label, mounts) lies in the
  * past for the daemon's real-time clock.
