@@ -1,7 +1,10 @@
 package org.tapeq.scheduler.policy;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import org.tapeq.scheduler.model.MediaType;
 
 /*
  * Design notes: what is kept, and how much. Per cartridge: the last HISTORY locates (from block, to block,
@@ -22,6 +25,20 @@ import java.util.Map;
  * locates are off by up to a tenth of a wrap (the per-wrap capacity varies), the fitted travel term comes out too
  * small, and in the simulator's physics family the orders on such a fit located more than on the defaults. The
  * wrap boundary fit does carry the coefficients it fitted on its own boundaries (WrapFit).
+ *
+ * Shared between the cartridges of one media type (MediaPrior): the locate cost coefficients and the scale of the
+ * latest boundary fit accepted on at least PRIOR_MIN_OBSERVATIONS locates. Keyed by media type, not by drive: the
+ * scale is the cartridges' (capacity variation of a batch, compression of a site's data), and the coefficients are
+ * seconds per tape length and per wrap or band change, i.e. the drive's mechanics on the media's length and layout;
+ * the drives of one model in a library move alike, so a key per drive would learn the same coefficients once per
+ * drive, and a key per drive model is not known here (one model per media type in the simulated library; a library
+ * mixing generations on one media type relies on the check below). A cartridge with no boundary fit of its own in
+ * use orders with the prior's coefficients (new cartridges also start at its scale) as long as they explain its own
+ * locates no worse than the defaults do (checked with every scale refit; a prior that fails is dropped for that
+ * cartridge, and the cartridge's own fit replaces it once accepted); a learnt scale is checked as before
+ * (LayoutFit.stillExplains). The boundary fits of every cartridge start their coefficient fit from the prior
+ * (LocateCostFit's weak prior in place of CTA's; kept only if it beats both). Only for the policies that learn
+ * boundaries; not on drive-reported wrap ends.
  */
 
 /**
@@ -50,6 +67,8 @@ public final class CartridgeLayouts {
     public static final int COST_REFIT_EVERY = 16;
     /** A refit replaces the coefficients only if it moves the predicted locates by this mean fraction. */
     public static final double COST_MIN_CHANGE = 0.05;
+    /** Locates a boundary fit needs before its coefficients and scale become the media type's prior. */
+    public static final int PRIOR_MIN_OBSERVATIONS = 128;
 
     private final Map<String, Layout> layouts = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -57,6 +76,16 @@ public final class CartridgeLayouts {
             return size() > MAX_CARTRIDGES;
         }
     };
+
+    private final Map<MediaType, MediaPrior> priors = new HashMap<>();
+
+    /** What the cartridges of one media type learnt (see the design notes); a new cartridge's first estimate. */
+    private static final class MediaPrior {
+        double scale = 1.0;
+        LocateCosts costs;
+        int observations;
+        EstimatedGeometry geometry;
+    }
 
     /** One cartridge's observations and current estimate. */
     private static final class Layout {
@@ -81,12 +110,20 @@ public final class CartridgeLayouts {
         boolean reported;
         LocateCosts costs;
         int sinceCostFit;
+        /** The media prior's coefficients in use while no boundary fit is (null: none), and the last one dropped. */
+        LocateCosts prior;
+        LocateCosts dropped;
 
-        Layout(EstimatedGeometry nominal) {
+        Layout(EstimatedGeometry nominal, MediaPrior prior) {
+            MediaPrior p = prior == null || prior.geometry == null ? null : prior;
             this.fit = new LayoutFit(nominal);
             this.wrapFit = new WrapFit(nominal);
-            this.scaleGeometry = nominal;
-            this.geometry = nominal;
+            this.scaleGeometry = p == null ? nominal : p.geometry;
+            this.geometry = scaleGeometry;
+            if (p != null) {
+                this.scale = p.scale;
+                this.prior = p.costs;
+            }
         }
     }
 
@@ -104,6 +141,10 @@ public final class CartridgeLayouts {
      */
     public EstimatedGeometry geometry(String barcode, EstimatedGeometry nominal, boolean learnt) {
         Layout l = barcode == null ? null : layouts.get(barcode);
+        if (l == null && learnt && barcode != null) {
+            MediaPrior p = priors.get(nominal.media());
+            return p == null || p.geometry == null ? nominal : p.geometry;
+        }
         return l == null || !(learnt || l.reported) ? nominal : l.geometry;
     }
 
@@ -117,7 +158,8 @@ public final class CartridgeLayouts {
         if (barcode == null || fromBlock < 0 || toBlock < 0 || fromBlock == toBlock || millis <= 0) {
             return;
         }
-        Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
+        MediaPrior start = wraps ? priors.get(nominal.media()) : null;
+        Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal, start));
         int i = l.count % HISTORY;
         l.from[i] = fromBlock;
         l.to[i] = toBlock;
@@ -146,21 +188,74 @@ public final class CartridgeLayouts {
             // a new instance only when it moved: the read pass replans the rest of its pass on a new instance
             if (Math.abs(scale - l.scale) >= MIN_CHANGE || (scale == 1.0) != (l.scale == 1.0)) {
                 l.scale = scale;
-                l.scaleGeometry = l.fit.geometry(scale);
+                l.scaleGeometry = withPrior(l.fit.geometry(scale), l.prior);
                 l.geometry = l.scaleGeometry;
                 l.shift = null;
                 l.applied = null;
                 scaleMoved = true;
             }
+            if (l.prior != null && !priorExplains(l)) {
+                usePrior(l, null);
+            }
         }
         if (wraps && (++l.sinceWrapFit >= WRAP_REFIT_EVERY || scaleMoved) && l.count >= WrapFit.MIN_OBSERVATIONS) {
             l.sinceWrapFit = 0;
-            fitWraps(l);
+            fitWraps(l, priors.computeIfAbsent(nominal.media(), m -> new MediaPrior()));
+        }
+        MediaPrior p = wraps ? priors.get(nominal.media()) : null;
+        if (p != null && p.costs != l.prior && p.costs != l.dropped && l.applied == null) {
+            // a newer prior while no boundary fit of the cartridge's own is in use
+            usePrior(l, p.costs);
         }
     }
 
-    /** Refits the wrap boundaries on the scale estimate; the estimate changes only if the fit moved. */
-    private static void fitWraps(Layout l) {
+    /**
+     * Orders {@code l} with {@code costs} (null: drops the prior in use) on its scale estimate, unless a boundary fit
+     * of its own is in use.
+     */
+    private static void usePrior(Layout l, LocateCosts costs) {
+        if (costs == null) {
+            l.dropped = l.prior;
+        }
+        l.prior = costs;
+        l.scaleGeometry = withPrior(l.scaleGeometry.withLocateCosts(null), costs);
+        if (l.applied == null) {
+            l.geometry = l.scaleGeometry;
+        }
+    }
+
+    private static EstimatedGeometry withPrior(EstimatedGeometry g, LocateCosts prior) {
+        return prior == null ? g : g.withLocateCosts(prior);
+    }
+
+    /**
+     * Whether the prior's coefficients explain the cartridge's own locates (all kept, on its scale estimate) no
+     * worse than the defaults: squared error, forward hops that may have been read through left out.
+     */
+    private static boolean priorExplains(Layout l) {
+        EstimatedGeometry layout = l.scaleGeometry.withLocateCosts(null);
+        LocateCostModel prior = new LocateCostModel(layout, l.prior);
+        LocateCostModel defaults = LocateCostModel.of(layout);
+        double priorError = 0;
+        double defaultError = 0;
+        int n = Math.min(l.count, HISTORY);
+        for (int i = 0; i < n; i++) {
+            if (LocateCostFit.mayBeReadThrough(layout, l.from[i], l.to[i], l.seconds[i])) {
+                continue;
+            }
+            double e = prior.locateSeconds(l.from[i], l.to[i]) - l.seconds[i];
+            double d = defaults.locateSeconds(l.from[i], l.to[i]) - l.seconds[i];
+            priorError += e * e;
+            defaultError += d * d;
+        }
+        return priorError <= defaultError;
+    }
+
+    /**
+     * Refits the wrap boundaries on the scale estimate; the estimate changes only if the fit moved. An accepted fit on
+     * enough locates becomes the media type's prior {@code p}.
+     */
+    private static void fitWraps(Layout l, MediaPrior p) {
         // from scratch whenever the evidence has doubled or grown by FRESH_EVERY (a fit may sit in a wrong minimum
         // that refining does not leave), and then the refined last fit too, the one with less loss kept; else
         // refining the last fit
@@ -169,9 +264,9 @@ public final class CartridgeLayouts {
             l.freshAt = l.count;
         }
         int n = Math.min(l.count, HISTORY);
-        WrapFit.Result r = l.wrapFit.fit(l.scale, fresh ? null : l.shift, l.from, l.to, l.seconds, n);
+        WrapFit.Result r = l.wrapFit.fit(l.scale, fresh ? null : l.shift, p.costs, l.from, l.to, l.seconds, n);
         if (fresh && l.shift != null) {
-            WrapFit.Result refined = l.wrapFit.fit(l.scale, l.shift, l.from, l.to, l.seconds, n);
+            WrapFit.Result refined = l.wrapFit.fit(l.scale, l.shift, p.costs, l.from, l.to, l.seconds, n);
             if (refined.loss() < r.loss()) {
                 r = refined;
             }
@@ -188,6 +283,14 @@ public final class CartridgeLayouts {
         if (l.applied == null || maxDifference(l.applied, r.shift()) >= MIN_SHIFT_CHANGE) {
             l.applied = r.shift();
             l.geometry = r.geometry();
+        }
+        // the latest fit on at least as many locates as the prior's, or on half the history
+        if (r.observations() >= PRIOR_MIN_OBSERVATIONS && r.observations() >= Math.min(p.observations, HISTORY / 2)
+                && r.geometry().locateCosts() != null) {
+            p.observations = r.observations();
+            p.scale = l.scale;
+            p.costs = r.geometry().locateCosts();
+            p.geometry = withPrior(l.fit.geometry(l.scale), p.costs);
         }
     }
 
@@ -250,7 +353,7 @@ public final class CartridgeLayouts {
      */
     public void wrapEnds(String barcode, EstimatedGeometry nominal, long[] ends) {
         EstimatedGeometry reported = nominal.withWrapEnds(ReportedWrapEnds.complete(ends, nominal.wraps()));
-        Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal));
+        Layout l = layouts.computeIfAbsent(barcode, b -> new Layout(nominal, null));
         l.geometry = reported.withLocateCosts(l.costs);
         l.reported = true;
     }

@@ -42,10 +42,22 @@ public final class LocateCostFit {
      * positions from {@code g}; null if there are too few usable locates or the fit is no better than the defaults.
      */
     public static LocateCosts fit(EstimatedGeometry g, long[] from, long[] to, double[] seconds, int n) {
+        return fit(g, null, from, to, seconds, n);
+    }
+
+    /**
+     * As {@link #fit(EstimatedGeometry, long[], long[], double[], int)}, with {@code prior} (coefficients learnt on
+     * other cartridges; null: none) in place of the defaults as the weak prior; the fit is kept only if it explains
+     * the locates better than both the defaults and {@code prior}.
+     */
+    public static LocateCosts fit(EstimatedGeometry g, LocateCosts prior, long[] from, long[] to, double[] seconds,
+                                  int n) {
         LeastSquares ls = new LeastSquares(FEATURES);
         LocateCostModel defaults = LocateCostModel.of(g.withLocateCosts(null));
+        LocateCostModel start = prior == null ? defaults : new LocateCostModel(g, prior);
         double[] x = new double[FEATURES];
         double defaultError = 0;
+        double startError = 0;
         int used = 0;
         for (int i = 0; i < n; i++) {
             if (mayBeReadThrough(g, from[i], to[i], seconds[i])) {
@@ -55,16 +67,18 @@ public final class LocateCostFit {
             ls.add(x, seconds[i]);
             double e = defaults.locateSeconds(from[i], to[i]) - seconds[i];
             defaultError += e * e;
+            double f = start.locateSeconds(from[i], to[i]) - seconds[i];
+            startError += f * f;
             used++;
         }
         if (used < MIN_OBSERVATIONS) {
             return null;
         }
-        LocateCosts d = defaults.costs();
+        LocateCosts d = start.costs();
         ls.prior(new double[] {d.constant(), d.perLength(), d.wrapChange(), d.bandChange(), d.directionChange(),
                 d.stepBack(), d.behindOtherWrap(), d.landingZone()}, PRIOR_WEIGHT, PRIOR_FLOOR);
         double[] b = ls.solveNonNegative();
-        if (!(b[1] > 0) || ls.residual(b) >= defaultError) {
+        if (!(b[1] > 0) || ls.residual(b) >= Math.min(defaultError, startError)) {
             return null;
         }
         return new LocateCosts(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);

@@ -50,7 +50,7 @@ package org.tapeq.scheduler.policy;
 
 /**
  * Fits a cartridge's wrap boundaries (the scale estimate plus a per-stretch shift) from observed locates; see the
- * design notes. Pure, not thread-safe.
+ * design notes. Not thread-safe (a fit holds its prior).
  */
 public final class WrapFit {
 
@@ -80,6 +80,8 @@ public final class WrapFit {
 
     private final EstimatedGeometry nominal;
     private final int wraps;
+    /** The coefficients learnt on other cartridges the current fit starts from (null: none). */
+    private LocateCosts prior;
 
     public WrapFit(EstimatedGeometry nominal) {
         this.nominal = nominal;
@@ -107,6 +109,16 @@ public final class WrapFit {
      * previous shift, or null: none); not accepted if there are too few usable locates or it is no clear gain.
      */
     public Result fit(double scale, double[] start, long[] from, long[] to, double[] seconds, int n) {
+        return fit(scale, start, null, from, to, seconds, n);
+    }
+
+    /**
+     * As {@link #fit(double, double[], long[], long[], double[], int)}, the coefficients fitted with {@code prior}
+     * (learnt on other cartridges; null: none) as their starting point ({@link LocateCostFit}).
+     */
+    public Result fit(double scale, double[] start, LocateCosts prior, long[] from, long[] to, double[] seconds,
+                      int n) {
+        this.prior = prior;
         Problem p = new Problem(scale, from, to, seconds, n);
         double[] zero = new double[knots()];
         EstimatedGeometry base = geometry(scale, zero);
@@ -162,8 +174,8 @@ public final class WrapFit {
     }
 
     /** The locate cost model fitted to the observations on {@code g}, or {@code g}'s defaults. */
-    private static LocateCostModel model(EstimatedGeometry g, long[] from, long[] to, double[] seconds, int n) {
-        LocateCosts costs = LocateCostFit.fit(g, from, to, seconds, n);
+    private LocateCostModel model(EstimatedGeometry g, long[] from, long[] to, double[] seconds, int n) {
+        LocateCosts costs = LocateCostFit.fit(g, prior, from, to, seconds, n);
         return costs != null ? new LocateCostModel(g, costs) : LocateCostModel.of(g.withLocateCosts(null));
     }
 

@@ -110,6 +110,65 @@ class CartridgeLayoutsTest {
                 + errors);
     }
 
+    /** {@code n} random locates on {@code tape} from block 0, the wrap boundaries learnt. */
+    private void learn(String barcode, WrapFitTest.IrregularTape tape, int n, long seed) {
+        Random random = new Random(seed);
+        long head = 0;
+        for (int i = 0; i < n; i++) {
+            long to = (long) (random.nextDouble() * tape.lastBlock() * 0.995);
+            layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000), true);
+            head = to + 4_000;
+        }
+    }
+
+    /** The middle block of wrap {@code w} of {@code tape}. */
+    private static long middle(WrapFitTest.IrregularTape tape, int w) {
+        return (tape.ends[w - 1] + tape.ends[w]) / 2;
+    }
+
+    @Test
+    void geometry_secondCartridgeOfTheMedia_startsFromTheCoefficientsAndScaleTheFirstLearnt() {
+        // a library whose cartridges all hold 3 % more per wrap (+-2 % per wrap), its drives slower to settle and
+        // faster to travel than CTA's LTO-8 fit
+        learn("A00001L9", new WrapFitTest.IrregularTape(nominal, 0.03, 0.02, 0.3, 1), 300, 2);
+        assertTrue(layouts.lastWrapFit("A00001L9").accepted(), "the first cartridge's boundaries were learnt");
+
+        WrapFitTest.IrregularTape second = new WrapFitTest.IrregularTape(nominal, 0.03, 0.02, 0.3, 3);
+        EstimatedGeometry first = layouts.geometry("A00002L9", nominal);
+        LocateCosts costs = first.locateCosts();
+        assertTrue(costs != null, "the second cartridge's first order is priced with the learnt coefficients");
+        assertEquals(costs, LocateCostModel.of(first).costs());
+        // the IrregularTape's drive: 2.5 s settle, 71 s per tape length (CTA's fit: 4.29 s, 64 s calibrated)
+        assertEquals(71, costs.perLength(), 7, costs.toString());
+        assertEquals(200, first.wrap(middle(second, 200)), "and placed on the learnt scale");
+        assertEquals(206, nominal.wrap(middle(second, 200)), "(the nominal estimate is 6 wraps off there)");
+
+        // its own first locates agree with the prior: kept, the same estimate (no replan)
+        learn("A00002L9", second, 16, 4);
+        assertSame(first, layouts.geometry("A00002L9", nominal));
+        assertSame(nominal, layouts.geometry("A00003L9", nominal, false), "only for the policies that learn");
+    }
+
+    @Test
+    void located_aPriorThatDoesNotFitTheCartridge_isDropped() {
+        learn("A00001L9", new WrapFitTest.IrregularTape(nominal, 0.03, 0.02, 0.3, 1), 300, 2);
+        assertTrue(layouts.geometry("A00002L9", nominal).locateCosts() != null, "a prior was learnt");
+
+        // a cartridge that is exactly nominal, read by a drive that moves as CTA's defaults say
+        LocateCostModel defaults = LocateCostModel.of(nominal);
+        Random random = new Random(5);
+        long head = 0;
+        for (int i = 0; i < 16; i++) {
+            long to = (long) (random.nextDouble() * nominal.blocksPerWrap() * nominal.wraps() * 0.99);
+            layouts.located("A00002L9", nominal, head, to, Math.round(defaults.locateSeconds(head, to) * 1000), true);
+            head = to + 4_000;
+        }
+        EstimatedGeometry g = layouts.geometry("A00002L9", nominal);
+        assertEquals(null, g.locateCosts(), "the prior's coefficients explain its locates worse than the defaults");
+        long late = (long) (250.5 * nominal.blocksPerWrap());
+        assertEquals(250, g.wrap(late), "and the prior's scale, worse than nominal, is dropped too");
+    }
+
     @Test
     void located_unknownStartOrNoMove_isIgnored() {
         layouts.located("A00001L9", nominal, -1, 5, 1000, true);
