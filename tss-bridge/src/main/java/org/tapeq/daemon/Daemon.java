@@ -199,7 +199,7 @@ public final class Daemon implements AutoCloseable {
         if (config.catalog().standby()) {
             int rehearsal = config.catalog().standbyRehearsal();
             standby = new Standby(config.catalog().site(), config.catalog().standbyPollMillis(), Thread::sleep,
-                    rehearsal > 0 ? new TakeoverRehearsal(rehearsal, state) : Standby.Rehearsal.NONE);
+                    rehearsal > 0 ? new TakeoverRehearsal(rehearsal, null) : Standby.Rehearsal.NONE);
         }
         GaugeWithCallback.builder().name("tapeq_site_standby")
                 .help("1 while the daemon waits as a standby for the site lease (catalog.standby), else 0")

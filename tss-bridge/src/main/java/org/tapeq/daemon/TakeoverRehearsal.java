@@ -29,14 +29,14 @@ import ch.qos.logback.classic.Level;
  *
  * <p>Design notes. A standby's JVM has never run that code: at a takeover with a million requests queued its
  * compiler threads took about a third of the standby's CPU (docs/benchmarks.md, "A million queued: failover
- * measured"), on a host that may have two cores. The rehearsal touches nothing of the site: a temporary directory
- * below the standby's state directory holds the request directory, a SQLite catalog and a size-only simulated
- * library (the files are first written onto its cartridges through the scheduler, in virtual time, as the load
- * test does); the private daemon has no HTTP port and takes no site lease; it is closed once every request is
- * queued, and the directory removed. Its INFO lines are held back (it is not the site's daemon). A rehearsal that fails
- * is logged and skipped: the standby waits without it. It runs once, on a thread of its own, when the standby
- * first finds the site held; the standby goes on looking at the lease meanwhile, and a takeover stops the
- * rehearsal (and waits the moments its private daemon takes to close) before the engine starts.
+ * measured"), on a host that may have two cores. The rehearsal touches nothing of the site: a new directory below
+ * the system's temporary directory ({@code java.io.tmpdir}) holds a request directory, a SQLite catalog and a
+ * size-only simulated library (the files are first written onto its cartridges through the scheduler, in virtual
+ * time, as the load test does); the private daemon has no HTTP port and takes no site lease; it is closed once
+ * every request is queued, and the directory removed. Its INFO lines are held back (it is not the site's daemon). A
+ * rehearsal that fails is logged and skipped: the standby waits without it. It runs once, on a thread of its own,
+ * when the standby first finds the site held; the standby goes on looking at the lease meanwhile, and a takeover
+ * stops the rehearsal (and waits the moments its private daemon takes to close) before the engine starts.
  */
 final class TakeoverRehearsal implements Standby.Rehearsal {
 
@@ -50,7 +50,11 @@ final class TakeoverRehearsal implements Standby.Rehearsal {
     private final Path parent;
     private Thread thread;
 
-    /** A rehearsal of {@code requests} queued stages below {@code parent} (the standby's state directory). */
+    /**
+     * A rehearsal of {@code requests} queued stages in a new directory below {@code parent}, or below the system's
+     * temporary directory when it is null (the daemon's choice: a state directory's path may leave too little of the
+     * 108 bytes a Unix socket's path may have).
+     */
     TakeoverRehearsal(int requests, Path parent) {
         this.requests = requests;
         this.parent = parent;
@@ -87,7 +91,8 @@ final class TakeoverRehearsal implements Standby.Rehearsal {
         ch.qos.logback.classic.Logger tapeq = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.tapeq");
         Level level = tapeq.getLevel();
         try {
-            root = Files.createTempDirectory(parent, "takeover-rehearsal-");
+            root = parent == null ? Files.createTempDirectory("tapeq-rehearsal-")
+                    : Files.createTempDirectory(parent, "tapeq-rehearsal-");
             tapeq.setLevel(Level.WARN); // the private daemon's start and stop are not the site's
             rehearse(requests, root);
             return String.format(Locale.ROOT, "rehearsed a takeover of %,d queued stage requests in %.1f s",
@@ -106,8 +111,8 @@ final class TakeoverRehearsal implements Standby.Rehearsal {
     }
 
     private static void rehearse(int n, Path root) throws IOException, InterruptedException {
-        Path state = Files.createDirectories(root.resolve("state"));
-        RequestDirectory dir = RequestDirectory.create(root.resolve("requests"));
+        Path state = root; // short: the private daemon's control socket is a Unix socket path (108 bytes at most)
+        RequestDirectory dir = RequestDirectory.create(root.resolve("r"));
         SizeOnlyTapes.write(state.resolve("catalog.db"), state.resolve("simlib"), DRIVES, SizeOnlyTapes.MEDIA,
                 CARTRIDGES, n, FILE_SIZE);
         long now = System.currentTimeMillis() / 1000;

@@ -110,6 +110,24 @@ class TakeoverRehearsalTest {
     }
 
     @Test
+    void theDaemonsRehearsal_runsBelowTheTemporaryDirectory_whateverTheStatePathsLength() throws Exception {
+        // A deep state directory left too little of a Unix socket path's 108 bytes for the private daemon's socket.
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        List<Path> before = rehearsalDirectories(tmp);
+
+        String said = TakeoverRehearsal.run(1_000, null);
+
+        assertTrue(said.startsWith("rehearsed a takeover of 1,000 queued stage requests in "), said);
+        assertEquals(before, rehearsalDirectories(tmp), "its directory is removed");
+    }
+
+    private static List<Path> rehearsalDirectories(Path tmp) throws Exception {
+        try (Stream<Path> s = Files.list(tmp)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("tapeq-rehearsal-")).sorted().toList();
+        }
+    }
+
+    @Test
     void aRehearsalThatCannotRun_saysWhy_andTheStandbyGoesOn() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
 
