@@ -23,7 +23,7 @@ import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
  * @param standby      whether a daemon that finds the site's lease held by a live holder waits as a standby and
  *                     takes the site over when that lease lapses (PostgreSQL only), instead of being refused
  * @param standbyRehearsal how many queued stage requests a standby rehearses a takeover with when it starts
- *                     (its JVM compiles the code a takeover runs before it is needed); 0: no rehearsal
+ *                     (its JVM compiles the code a takeover runs before it is needed); 0 (the default): none
  */
 public record CatalogConfig(String url, String user, Path passwordFile, String site, long leaseTimeoutMillis,
                             boolean standby, int standbyRehearsal) {
@@ -38,10 +38,10 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
     static final List<String> KEYS = List.of(URL, USER, PASSWORD_FILE, SITE, LEASE_TIMEOUT, STANDBY,
             STANDBY_REHEARSAL);
     /**
-     * Enough calls of each per-request method for the JIT's optimising tier (about ten to fifteen thousand), a few
-     * seconds of a standby's CPU once.
+     * Off: not shown to shorten a takeover yet (docs/benchmarks.md). 20 000 gives each per-request method enough calls
+     * for the JIT's optimising tier (about ten to fifteen thousand), a few seconds of a standby's CPU once.
      */
-    static final int DEFAULT_STANDBY_REHEARSAL = 20_000;
+    static final int DEFAULT_STANDBY_REHEARSAL = 0;
     static final int MAX_STANDBY_REHEARSAL = 200_000;
     static final String DEFAULT_SITE = "default";
     static final long DEFAULT_LEASE_TIMEOUT_MILLIS = 30_000;
@@ -128,8 +128,7 @@ public record CatalogConfig(String url, String user, Path passwordFile, String s
             throw catalog.error(STANDBY, "needs a PostgreSQL catalog (catalog.url jdbc:postgresql:...): a SQLite "
                     + "catalog is a file of one host, a standby on another host cannot share it");
         }
-        int rehearsal = (int) catalog.integer(STANDBY_REHEARSAL, standby ? DEFAULT_STANDBY_REHEARSAL : 0, 0,
-                MAX_STANDBY_REHEARSAL);
+        int rehearsal = (int) catalog.integer(STANDBY_REHEARSAL, DEFAULT_STANDBY_REHEARSAL, 0, MAX_STANDBY_REHEARSAL);
         if (!standby && rehearsal > 0) {
             warnings.add(catalog.warning(STANDBY_REHEARSAL, "ignored: only a standby rehearses a takeover"));
             rehearsal = 0;
