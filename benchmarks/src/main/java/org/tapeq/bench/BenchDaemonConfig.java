@@ -3,8 +3,6 @@ package org.tapeq.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 
@@ -24,30 +22,9 @@ final class BenchDaemonConfig {
      */
     static Path write(Path base, Path requestDir, Path state, double speed, int drives, int cartridges,
                       String... directoryKeys) throws IOException {
-        List<String> lines = new ArrayList<>(List.of(
-                "directories:",
-                "  - path: " + requestDir,
-                "    name: bench"));
-        for (String key : directoryKeys) {
-            lines.add("    " + key);
-        }
-        lines.addAll(List.of(
-                "state: " + state,
-                "library:",
-                "  simulated:",
-                "    data: size-only",
-                "    speed: " + speed,
-                "    drives: " + drives,
-                "    cartridges: " + cartridges,
-                "    barcodePrefix: " + SizeOnlyTapes.BARCODE_PREFIX,
-                "    seed: " + SizeOnlyTapes.SEED,
-                "scheduler:",
-                "  checkLabels: false",
-                "http:",
-                "  bind: off",
-                ""));
         Path file = base.resolve("tapeq.yaml");
-        Files.writeString(file, String.join("\n", lines));
+        Files.writeString(file, SizeOnlyTapes.daemonYaml("bench", requestDir, state, speed, drives, cartridges,
+                directoryKeys));
         return file;
     }
 }

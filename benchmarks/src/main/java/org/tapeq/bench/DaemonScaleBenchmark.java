@@ -160,8 +160,7 @@ public final class DaemonScaleBenchmark {
         long nextProgress = firstWrite + PROGRESS_NANOS;
         for (int i = 0; i < n; i++) {
             String pnfsid = SizeOnlyTapes.pnfsid(i);
-            Request r = Request.stage(size, System.currentTimeMillis() / 1000, SizeOnlyTapes.storageClass(i,
-                    cartridges), SizeOnlyTapes.path(i, cartridges), parentPid, null, null, null);
+            Request r = SizeOnlyTapes.stageRequest(i, cartridges, size, parentPid);
             AtomicFiles.write(dir.requestFile(pnfsid), RequestCodec.toBytes(r));
             if ((i & 1023) == 0 && System.nanoTime() > nextProgress) {
                 nextProgress += PROGRESS_NANOS;

@@ -22,9 +22,10 @@ import org.tapeq.scheduler.catalog.SiteLease;
  * fenced writes or renewal wait for its lock. A takeover that loses a race is refused, writes nothing (its
  * transaction is rolled back) and is tried again at the next poll, so the standby writes the catalog only once
  * it holds the lease. It does not open the library or the request directories: the daemon opens them after
- * {@link #takeLease} returns. The first time it finds the site held it rehearses a takeover (once per start, so
- * a daemon that takes a free site at once never does). A catalog that does not answer is waited out the same way. Written by the starting
- * thread, read by any: volatile fields.
+ * {@link #takeLease} returns. A catalog that does not answer is waited out the same way. With a {@link Rehearsal}
+ * configured, it starts it the first time it finds the site held (once per start, so a daemon that takes a free
+ * site at once never does) and stops it before a takeover. Written by the starting thread, read by any: volatile
+ * fields.
  */
 final class Standby {
 

@@ -1,28 +1,25 @@
 package org.tapeq.daemon;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tapeq.daemon.cli.ScratchTree;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;
-import org.tapeq.protocol.Request;
 import org.tapeq.protocol.RequestCodec;
 import org.tapeq.protocol.RequestDirectory;
 
 import ch.qos.logback.classic.Level;
 
 /**
- * A standby's rehearsal of a takeover ({@code catalog.standbyRehearsal}): before it starts waiting for the site
+ * A standby's rehearsal of a takeover ({@code catalog.standbyRehearsal}, off by default): while it waits for the site
  * lease, a standby serves a scratch request directory of N stage requests with a private daemon of its own, so that
  * the code a takeover runs for every queued request (reading and parsing request files, admission, the request
  * table, the catalog lookup, queueing in the scheduler) is loaded and compiled by the JVM before a takeover needs it.
@@ -115,34 +112,17 @@ final class TakeoverRehearsal implements Standby.Rehearsal {
         RequestDirectory dir = RequestDirectory.create(root.resolve("r"));
         SizeOnlyTapes.write(state.resolve("catalog.db"), state.resolve("simlib"), DRIVES, SizeOnlyTapes.MEDIA,
                 CARTRIDGES, n, FILE_SIZE);
-        long now = System.currentTimeMillis() / 1000;
         long pid = ProcessHandle.current().pid();
         for (int i = 0; i < n; i++) {
-            Request r = Request.stage(FILE_SIZE, now, SizeOnlyTapes.storageClass(i, CARTRIDGES),
-                    SizeOnlyTapes.path(i, CARTRIDGES), pid, null, null, null);
-            AtomicFiles.write(dir.requestFile(SizeOnlyTapes.pnfsid(i)), RequestCodec.toBytes(r));
+            AtomicFiles.write(dir.requestFile(SizeOnlyTapes.pnfsid(i)),
+                    RequestCodec.toBytes(SizeOnlyTapes.stageRequest(i, CARTRIDGES, FILE_SIZE, pid)));
             if ((i & 1023) == 0 && Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("stopped");
             }
         }
-        DaemonConfig config = DaemonConfig.parse(String.join("\n", List.of(
-                "directories:",
-                "  - path: " + dir.base(),
-                "    name: rehearsal",
-                "state: " + state,
-                "library:",
-                "  simulated:",
-                "    data: size-only",
-                "    speed: 1", // real tape time: nothing is mounted before the requests are queued
-                "    drives: " + DRIVES,
-                "    cartridges: " + CARTRIDGES,
-                "    barcodePrefix: " + SizeOnlyTapes.BARCODE_PREFIX,
-                "    seed: " + SizeOnlyTapes.SEED,
-                "scheduler:",
-                "  checkLabels: false",
-                "http:",
-                "  bind: off",
-                "")), "takeover rehearsal");
+        // speed 1, real tape time: nothing is mounted before the requests are queued
+        DaemonConfig config = DaemonConfig.parse(SizeOnlyTapes.daemonYaml("rehearsal", dir.base(), state, 1, DRIVES,
+                CARTRIDGES), "takeover rehearsal");
         Daemon daemon = Daemon.start(config);
         try {
             long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
@@ -166,26 +146,14 @@ final class TakeoverRehearsal implements Standby.Rehearsal {
     private static long queued(Daemon daemon) throws InterruptedException {
         try {
             return daemon.scheduler().status(0).get().counters().getOrDefault("stages_submitted", 0L);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("no status from the rehearsal's scheduler", e.getCause());
         }
     }
 
     private static void removeAll(Path root) {
         try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            ScratchTree.delete(root);
         } catch (IOException e) {
             LOG.warn("Standby: cannot remove the takeover rehearsal's directory {}: {}", root, e.toString());
         }

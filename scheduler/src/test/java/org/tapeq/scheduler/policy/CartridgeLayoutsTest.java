@@ -2,11 +2,13 @@ package org.tapeq.scheduler.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import java.util.function.ToDoubleBiFunction;
 
 import org.junit.jupiter.api.Test;
 import org.tapeq.scheduler.model.MediaType;
@@ -17,12 +19,21 @@ class CartridgeLayoutsTest {
     private final CartridgeLayouts layouts = new CartridgeLayouts();
 
     private void locates(String barcode, LayoutFitTest.SyntheticTape tape, int n, long seed) {
+        locate(barcode, tape.lastBlock(), tape::seconds, 0.97, 1_000, n, seed);
+    }
+
+    /**
+     * {@code n} random locates from block 0 to at most {@code reach} of {@code lastBlock}, each read moving the head
+     * {@code step} blocks on, timed by {@code seconds}.
+     */
+    private void locate(String barcode, long lastBlock, ToDoubleBiFunction<Long, Long> seconds, double reach,
+                        long step, int n, long seed) {
         Random random = new Random(seed);
         long head = 0;
         for (int i = 0; i < n; i++) {
-            long to = (long) (random.nextDouble() * tape.lastBlock() * 0.97);
-            layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000), true);
-            head = to + 1_000;
+            long to = (long) (random.nextDouble() * lastBlock * reach);
+            layouts.located(barcode, nominal, head, to, Math.round(seconds.applyAsDouble(head, to) * 1000), true);
+            head = to + step;
         }
     }
 
@@ -112,13 +123,7 @@ class CartridgeLayoutsTest {
 
     /** {@code n} random locates on {@code tape} from block 0, the wrap boundaries learnt. */
     private void learn(String barcode, WrapFitTest.IrregularTape tape, int n, long seed) {
-        Random random = new Random(seed);
-        long head = 0;
-        for (int i = 0; i < n; i++) {
-            long to = (long) (random.nextDouble() * tape.lastBlock() * 0.995);
-            layouts.located(barcode, nominal, head, to, Math.round(tape.seconds(head, to) * 1000), true);
-            head = to + 4_000;
-        }
+        locate(barcode, tape.lastBlock(), tape::seconds, 0.995, 4_000, n, seed);
     }
 
     /** The middle block of wrap {@code w} of {@code tape}. */
@@ -156,15 +161,10 @@ class CartridgeLayoutsTest {
 
         // a cartridge that is exactly nominal, read by a drive that moves as CTA's defaults say
         LocateCostModel defaults = LocateCostModel.of(nominal);
-        Random random = new Random(5);
-        long head = 0;
-        for (int i = 0; i < 16; i++) {
-            long to = (long) (random.nextDouble() * nominal.blocksPerWrap() * nominal.wraps() * 0.99);
-            layouts.located("A00002L9", nominal, head, to, Math.round(defaults.locateSeconds(head, to) * 1000), true);
-            head = to + 4_000;
-        }
+        locate("A00002L9", (long) (nominal.blocksPerWrap() * nominal.wraps()), defaults::locateSeconds, 0.99, 4_000,
+                16, 5);
         EstimatedGeometry g = layouts.geometry("A00002L9", nominal);
-        assertEquals(null, g.locateCosts(), "the prior's coefficients explain its locates worse than the defaults");
+        assertNull(g.locateCosts(), "the prior's coefficients explain its locates worse than the defaults");
         long late = (long) (250.5 * nominal.blocksPerWrap());
         assertEquals(250, g.wrap(late), "and the prior's scale, worse than nominal, is dropped too");
     }

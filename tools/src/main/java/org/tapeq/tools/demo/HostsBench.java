@@ -207,9 +207,7 @@ final class HostsBench {
         long nextProgress = first + PROGRESS_NANOS;
         for (int i = 0; i < o.requests; i++) {
             RequestDirectory dir = dirs.get((i / o.cartridges) % POOLS);
-            Request r = Request.stage(o.fileSize, System.currentTimeMillis() / 1000,
-                    SizeOnlyTapes.storageClass(i, o.cartridges), SizeOnlyTapes.path(i, o.cartridges), pid, null,
-                    null, null);
+            Request r = SizeOnlyTapes.stageRequest(i, o.cartridges, o.fileSize, pid);
             AtomicFiles.write(dir.requestFile(SizeOnlyTapes.pnfsid(i)), RequestCodec.toBytes(r));
             if ((i & 1023) == 0 && System.nanoTime() > nextProgress) {
                 nextProgress += PROGRESS_NANOS;

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
+import org.tapeq.protocol.Request;
 import org.tapeq.scheduler.catalog.jdbc.JdbcCatalog;
 import org.tapeq.scheduler.engine.Scheduler;
 import org.tapeq.scheduler.engine.SchedulerConfig;
@@ -56,6 +57,44 @@ public final class SizeOnlyTapes {
 
     public static String path(int i, int cartridges) {
         return String.format(Locale.ROOT, "/pnfs/bench/c%04d/f%d", i % cartridges, i);
+    }
+
+    /** The stage request of file {@code i} as a provider without tapeq's extension writes it, sent now. */
+    public static Request stageRequest(int i, int cartridges, long size, long parentPid) {
+        return Request.stage(size, System.currentTimeMillis() / 1000, storageClass(i, cartridges),
+                path(i, cartridges), parentPid, null, null, null);
+    }
+
+    /**
+     * A daemon configuration serving these tapes: one request directory named {@code name} (with further keys
+     * {@code directoryKeys}, e.g. {@code "stageBuffer: 100TB"}), the size-only simulated library with this class's
+     * barcodes and seed (its data below {@code state}), no label checks, no HTTP port.
+     */
+    public static String daemonYaml(String name, Path requestDir, Path state, double speed, int drives,
+                                    int cartridges, String... directoryKeys) {
+        List<String> lines = new ArrayList<>(List.of(
+                "directories:",
+                "  - path: " + requestDir,
+                "    name: " + name));
+        for (String key : directoryKeys) {
+            lines.add("    " + key);
+        }
+        lines.addAll(List.of(
+                "state: " + state,
+                "library:",
+                "  simulated:",
+                "    data: size-only",
+                "    speed: " + speed,
+                "    drives: " + drives,
+                "    cartridges: " + cartridges,
+                "    barcodePrefix: " + BARCODE_PREFIX,
+                "    seed: " + SEED,
+                "scheduler:",
+                "  checkLabels: false",
+                "http:",
+                "  bind: off",
+                ""));
+        return String.join("\n", lines);
     }
 
     /** One file to put on tape: {@code checksum} is {@code adler32:%08x} or null. */
