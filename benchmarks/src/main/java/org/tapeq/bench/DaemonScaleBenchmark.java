@@ -22,7 +22,7 @@ import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.scheduler.engine.SchedulerStatus;
 import org.tapeq.scheduler.tape.sim.SimStats;
 import org.tapeq.scheduler.tape.sim.SimulatedLibrary;
-import org.tapeq.daemon.cli.ScratchTree;
+import org.tapeq.daemon.rehearsal.ScratchTree;
 
 /**
  * N concurrent stage requests (default 100 000) through a real tapeq daemon on a real filesystem. Not a test: it

@@ -16,7 +16,7 @@ import org.tapeq.poolemulator.PoolEmulator;
 import org.tapeq.protocol.RequestDirectory;
 import org.tapeq.protocol.StageChecksums;
 import org.tapeq.provider.TapeqNearlineStorage;
-import org.tapeq.daemon.cli.ScratchTree;
+import org.tapeq.daemon.rehearsal.ScratchTree;
 
 /**
  * Puts N stage requests (default 1 000 000) in flight in one provider through the pool emulator, then

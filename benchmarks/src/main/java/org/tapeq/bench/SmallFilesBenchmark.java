@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.zip.Adler32;
 
 import org.tapeq.daemon.Daemon;
-import org.tapeq.daemon.cli.ScratchTree;
+import org.tapeq.daemon.rehearsal.ScratchTree;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.daemon.cli.ScratchTree;
+import org.tapeq.daemon.rehearsal.ScratchTree;
 import org.tapeq.loadtest.report.ReportWriter;
 import org.tapeq.loadtest.report.Verdict;
 import org.tapeq.loadtest.run.ExistingDaemon;

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tapeq.daemon.cli.ScratchTree;
+import org.tapeq.daemon.rehearsal.ScratchTree;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.daemon.rehearsal.SizeOnlyTapes;
 import org.tapeq.protocol.AtomicFiles;

@@ -22,7 +22,7 @@ import org.dcache.util.ChecksumType;
 import org.tapeq.config.Units;
 import org.tapeq.daemon.Daemon;
 import org.tapeq.daemon.cli.ProgressBar;
-import org.tapeq.daemon.cli.ScratchTree;
+import org.tapeq.daemon.rehearsal.ScratchTree;
 import org.tapeq.daemon.config.DaemonConfig;
 import org.tapeq.poolemulator.EmulatedFlushRequest;
 import org.tapeq.poolemulator.EmulatedRequest;

@@ -1,4 +1,4 @@
-package org.tapeq.daemon.cli;
+package org.tapeq.daemon.rehearsal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
