@@ -314,7 +314,7 @@ final class MoverService {
         call.setOnCancelHandler(read::stop); // the caller gave up (deadline, lost connection): stop writing the files
         StreamObserver<Done> last = lastChunk(call, () -> { });
         run(c, read.what(), last, call::isCancelled, read::stop, t -> library.read(c.getDrive(), c.getSkipBytes(),
-                c.getLength(), read::output, answer(t, last, n -> Done.newBuilder().setValue(n)
+                c.getLength(), read.sink(), answer(t, last, n -> Done.newBuilder().setValue(n)
                         .addAllFiles(read.results(n)))));
     }
 

@@ -14,6 +14,7 @@ import org.tapeq.mover.proto.FileResult;
 import org.tapeq.mover.proto.PoolFile;
 import org.tapeq.scheduler.format.Checksums;
 import org.tapeq.scheduler.format.MemberSplitter;
+import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.StageFiles;
 
 /**
@@ -93,6 +94,26 @@ final class PoolReads {
             return output;
         }
 
+        /**
+         * What the library reads into: {@link #output()}, and for a size-only library the pool files of the right
+         * length, made on its copy thread ({@link ByteSink#withoutBytes}).
+         */
+        ByteSink sink() {
+            return new ByteSink() {
+                @Override
+                public OutputStream open() throws IOException {
+                    return output();
+                }
+
+                @Override
+                public void withoutBytes(long delivered) {
+                    if (pools != null) {
+                        files.assumeDelivered(delivered);
+                    }
+                }
+            };
+        }
+
         /** Stops the read: its next write fails, so the library aborts it. */
         void stop() {
             output.stop();
@@ -101,7 +122,7 @@ final class PoolReads {
         /** Each file's outcome after the library read {@code delivered} bytes; on the library's loop. */
         List<FileResult> results(long delivered) {
             if (pools != null && files.delivered() == 0 && delivered > 0) {
-                files.assumeDelivered(delivered); // a size-only library: files of the right length
+                files.assumeDelivered(delivered); // a size-only library without a copy thread: files of the right length
             }
             if (pools != null) {
                 files.close(); // the library closed it already unless it never opened it

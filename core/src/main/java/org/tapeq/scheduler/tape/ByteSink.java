@@ -19,4 +19,12 @@ public interface ByteSink {
     default StageFiles files() {
         return null;
     }
+
+    /**
+     * A size-only library read {@code delivered} bytes and hands over none of them: called once, on the thread that
+     * would have copied the bytes (never the event loop when the library has a copy executor), so whatever the sink
+     * makes for such a read - files of the right length - is made there. Default: nothing.
+     */
+    default void withoutBytes(long delivered) {
+    }
 }

@@ -39,6 +39,8 @@ public final class MemberSplitter extends OutputStream {
     private final long[] written;
     private final String[] errors;
     private long position;
+    /** Whether {@link #assumeDelivered} ran. */
+    private boolean assumed;
     private int current;
     private boolean closed;
     private List<StageFiles.Result> reported;
@@ -213,9 +215,14 @@ public final class MemberSplitter extends OutputStream {
     /**
      * Accounts bytes the backend did not deliver (size-only mode): everything up to {@code total}. A member with a
      * file gets a sparse file of its length (zeros), so whoever moves staged files on finds one of the right size.
-     * One create and truncate per file, no data written.
+     * One create and truncate per file, no data written. Only the first call counts: a size-only library makes the
+     * files on its copy thread, and the pass's own call after the read then changes nothing.
      */
     public void assumeDelivered(long total) {
+        if (assumed) {
+            return;
+        }
+        assumed = true;
         for (int i = 0; i < members.size(); i++) {
             StageFiles.Member m = members.get(i);
             if (end(i) <= total) {

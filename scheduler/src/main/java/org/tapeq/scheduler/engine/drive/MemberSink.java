@@ -57,6 +57,11 @@ final class MemberSink implements StageFiles {
             public StageFiles files() {
                 return MemberSink.this;
             }
+
+            @Override
+            public void withoutBytes(long delivered) {
+                split.assumeDelivered(delivered);
+            }
         };
     }
 
@@ -94,7 +99,10 @@ final class MemberSink implements StageFiles {
         return split.error(i);
     }
 
-    /** Accounts bytes a size-only backend did not deliver ({@link MemberSplitter#assumeDelivered}). */
+    /**
+     * Accounts bytes a size-only backend did not deliver ({@link MemberSplitter#assumeDelivered}); nothing if the
+     * backend's copy thread did it already ({@link ByteSink#withoutBytes}).
+     */
     void assumeDelivered(long total) {
         split.assumeDelivered(total);
     }

@@ -707,6 +707,13 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 }
                 return null;
             };
+        } else if (delivered > 0) {
+            // size-only: what the sink makes of bytes it never gets (sparse stage files) is made where a copy
+            // would run, off the loop when there is a copy executor, as a real drive's transfer thread would
+            copy = () -> {
+                sink.withoutBytes(delivered);
+                return null;
+            };
         }
         transfers.afterModelled(millis, copy, (ignored, fault) -> {
             drive.head = endHead;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.MediaType;
+import org.tapeq.scheduler.tape.ByteSink;
 import org.tapeq.scheduler.tape.Completion;
 import org.tapeq.scheduler.tape.Inventory;
 import org.tapeq.scheduler.tape.TapeFileSource;
@@ -220,6 +221,43 @@ class SimBytesTest {
             library.read("drive0", 0, Long.MAX_VALUE, () -> out, read);
             assertEquals(data.length, read.await(10_000).get());
             assertArrayEquals(data, out.toByteArray());
+        } finally {
+            copier.shutdownNow();
+        }
+    }
+
+    @Test
+    void sizeOnlyRead_withCopyExecutor_sinkToldOnceOnTheCopyThreadNeverOnTheLoop() throws Exception {
+        ExecutorService copier = Executors.newFixedThreadPool(1, r -> new Thread(r, "sim-test-copy"));
+        try (RealTimeEventLoop loop = new RealTimeEventLoop("sim-test-loop", 1_000)) {
+            SimulatedLibrary library = SimulatedLibrary.builder(loop).sizeOnly().blockSize(BS).drives(1)
+                    .cartridge(TAPE).copyExecutor(copier).build();
+            SimHarness.Result<Void> mounted = new SimHarness.Result<>(loop);
+            library.mount("drive0", TAPE, mounted);
+            mounted.await(10_000).get();
+            SimHarness.Result<WrittenFile> appended = new SimHarness.Result<>(loop);
+            library.append("drive0", SimHarness.size(10 * BS + 7), appended);
+            appended.await(10_000).get();
+            SimHarness.Result<Long> located = new SimHarness.Result<>(loop);
+            library.locateFile("drive0", 0, located);
+            located.await(10_000).get();
+
+            java.util.List<String> calls = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            ByteSink sink = new ByteSink() {
+                @Override
+                public OutputStream open() {
+                    throw new AssertionError("a size-only library hands over no bytes");
+                }
+
+                @Override
+                public void withoutBytes(long delivered) {
+                    calls.add(Thread.currentThread().getName() + " " + delivered);
+                }
+            };
+            SimHarness.Result<Long> read = new SimHarness.Result<>(loop);
+            library.read("drive0", 5, 3 * BS, sink, read);
+            assertEquals(3 * BS, read.await(10_000).get());
+            assertEquals(java.util.List.of("sim-test-copy " + 3 * BS), calls, "told once, on the copy thread");
         } finally {
             copier.shutdownNow();
         }
