@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 import java.util.zip.Adler32;
 
 import org.tapeq.scheduler.tape.StageFiles;
@@ -21,7 +22,9 @@ import org.tapeq.scheduler.tape.StageFiles;
  * <p>Design notes. Written by one thread (the backend's copy thread), read once the read completed. From a
  * size-only library no bytes arrive: {@link #assumeDelivered} then creates each file as a sparse file of the
  * member's length. When a library wrote the files itself, {@link #report} takes its results instead of bytes, and
- * the getters answer from them, so the caller's checks are the same either way.
+ * the getters answer from them, so the caller's checks are the same either way. An optional listener hears of each
+ * member whose file is complete (all its bytes written, closed, no error) on the writing thread as the read passes
+ * its end, so a caller can answer it before the whole range is read; its getters for that member are final then.
  */
 public final class MemberSplitter extends OutputStream {
 
@@ -34,10 +37,13 @@ public final class MemberSplitter extends OutputStream {
     private final List<StageFiles.Member> members;
     private final Targets targets;
     private final boolean durable;
+    private final IntConsumer complete;
     private final SeekableByteChannel[] outs;
     private final Adler32[] sums;
     private final long[] written;
     private final String[] errors;
+    /** Members the listener was told of. */
+    private final boolean[] told;
     private long position;
     /** Whether {@link #assumeDelivered} ran. */
     private boolean assumed;
@@ -47,14 +53,24 @@ public final class MemberSplitter extends OutputStream {
 
     /** {@code members} in offset order; with {@code durable} each file is forced to disk before it is closed. */
     public MemberSplitter(List<StageFiles.Member> members, Targets targets, boolean durable) {
+        this(members, targets, durable, null);
+    }
+
+    /**
+     * As above; {@code complete} (may be null) is told, on the writing thread, the index of each member of non-zero
+     * length whose bytes all arrived and whose file was closed without error, once, as soon as it is.
+     */
+    public MemberSplitter(List<StageFiles.Member> members, Targets targets, boolean durable, IntConsumer complete) {
         this.members = List.copyOf(members);
         this.targets = targets;
         this.durable = durable;
+        this.complete = complete;
         int n = members.size();
         outs = new SeekableByteChannel[n];
         sums = new Adler32[n];
         written = new long[n];
         errors = new String[n];
+        told = new boolean[n];
     }
 
     @Override
@@ -135,6 +151,16 @@ public final class MemberSplitter extends OutputStream {
                 }
             }
             outs[i] = null;
+        }
+        completed(i);
+    }
+
+    /** Tells the listener, once, if member {@code i} is whole and without error. */
+    private void completed(int i) {
+        long size = members.get(i).size();
+        if (complete != null && !told[i] && errors[i] == null && size > 0 && written[i] == size) {
+            told[i] = true;
+            complete.accept(i);
         }
     }
 
@@ -230,6 +256,7 @@ public final class MemberSplitter extends OutputStream {
                 if (m.target() != null && m.size() > 0 && errors[i] == null) {
                     createSparse(i, m.size());
                 }
+                completed(i);
             }
         }
     }

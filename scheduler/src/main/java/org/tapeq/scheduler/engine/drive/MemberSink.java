@@ -4,6 +4,11 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.tapeq.scheduler.engine.queue.StageItem;
 import org.tapeq.scheduler.format.MemberSplitter;
@@ -20,19 +25,68 @@ import org.tapeq.scheduler.tape.StageFiles;
  */
 final class MemberSink implements StageFiles {
 
+    /** Told on the loop of a member whose file is complete while the read goes on. */
+    @FunctionalInterface
+    interface Complete {
+        void member(int index);
+    }
+
     private final List<StageItem> items;
     private final List<Member> members;
     private final MemberSplitter split;
+    private final Executor loop;
+    private final Complete complete;
+    /** Members complete on the copy thread, not yet handed to the loop. */
+    private final Queue<Integer> completed = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainPosted = new AtomicBoolean();
+    /** On the loop: the read's end was handled; later news of complete members is dropped. */
+    private boolean detached;
 
-    /** {@code base} is the tape-file offset of the first byte the read delivers. */
+    /** {@code base} is the tape-file offset of the first byte the read delivers; no news of single members. */
     MemberSink(List<StageItem> items, long base) {
+        this(items, base, null, null);
+    }
+
+    /**
+     * As above; {@code complete} hears on {@code loop} of each member whose file is complete (all bytes, closed, no
+     * error) while the read goes on, in batches, until {@link #detach}.
+     */
+    MemberSink(List<StageItem> items, long base, Executor loop, Complete complete) {
         this.items = items;
         List<Member> m = new ArrayList<>(items.size());
         for (StageItem it : items) {
             m.add(new Member(target(it), it.offset() - base, it.size(), it.checksum()));
         }
         this.members = List.copyOf(m);
-        this.split = new MemberSplitter(members, this::open, false);
+        this.loop = loop;
+        this.complete = complete;
+        this.split = new MemberSplitter(members, this::open, false, complete == null ? null : this::completeOnCopyThread);
+    }
+
+    /** On the copy thread: queued for the loop, one task for every batch that arrives while none is waiting. */
+    private void completeOnCopyThread(int i) {
+        completed.add(i);
+        if (drainPosted.compareAndSet(false, true)) {
+            try {
+                loop.execute(this::drain);
+            } catch (RejectedExecutionException e) {
+                // the loop stopped: nothing is answered any more, the read's end included
+            }
+        }
+    }
+
+    private void drain() {
+        drainPosted.set(false); // before polling: a member added after this posts the next task
+        for (Integer i = completed.poll(); i != null; i = completed.poll()) {
+            if (!detached) {
+                complete.member(i);
+            }
+        }
+    }
+
+    /** On the loop, when the read's end is handled: no member is reported complete after this. */
+    void detach() {
+        detached = true;
     }
 
     private static Path target(StageItem it) {

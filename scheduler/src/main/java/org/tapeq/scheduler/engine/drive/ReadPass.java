@@ -345,7 +345,10 @@ final class ReadPass {
         }
         drive.set(DriveRunner.State.BUSY, "reading " + unit.items.size() + " file(s) from " + drive.mounted()
                 + " tape file " + first.tapeFile());
-        MemberSink sink = new MemberSink(unit.items, first.offset());
+        MemberSink[] sinkOf = new MemberSink[1];
+        MemberSink sink = new MemberSink(unit.items, first.offset(), context.loop(),
+                i -> memberComplete(unit.items.get(i), sinkOf[0], i));
+        sinkOf[0] = sink;
         long fromBlock = drive.position();
         long locateStarted = context.loop().now();
         context.library().locate(id, unit.startBlock, drive.log.locate(new Completion<>() {
@@ -370,6 +373,7 @@ final class ReadPass {
                     @Override
                     public void failed(TapeFault fault) {
                         sink.close();
+                        sink.detach();
                         passFailed(unit.items, "read failed: ", fault);
                     }
                 });
@@ -377,15 +381,39 @@ final class ReadPass {
 
             @Override
             public void failed(TapeFault fault) {
+                sink.detach();
                 passFailed(unit.items, "read failed: ", fault);
             }
         }));
     }
 
+    /**
+     * A member's file is complete while the read goes on: answered now if it is whole and its checksum agrees
+     * (anything else waits for the read's end, {@link #readDone}). A pool gets the files of a long read as they
+     * arrive, not all at its end.
+     */
+    private void memberComplete(StageItem it, MemberSink sink, int i) {
+        if (!it.done() && !it.cancelled() && sink.error(i) == null && sink.written(i) >= it.size()
+                && !Checksums.contradicts(it.checksum(), sink.checksum(i))) {
+            staged(it, sink, i);
+        }
+    }
+
+    private void staged(StageItem it, MemberSink sink, int i) {
+        String sum = sink.checksum(i);
+        LOG.debug("Drive {}: read {} on {} tape file {} ({} bytes)", drive.id(), it.request().pnfsid(),
+                drive.mounted(), it.tapeFile(), it.size());
+        context.finish(it, new Outcome.Staged(it.size(), sum != null ? sum : it.checksum()));
+    }
+
     /** Each member's outcome; a member's own fault is a {@link Operation#DELIVER} fault. */
     private void readDone(ReadUnit unit, MemberSink sink) {
+        sink.detach();
         for (int i = 0; i < unit.items.size(); i++) {
             StageItem it = unit.items.get(i);
+            if (it.done()) {
+                continue; // answered while the read went on (memberComplete)
+            }
             String where = it.request().pnfsid() + " on " + drive.mounted() + " tape file " + it.tapeFile();
             if (it.cancelled()) {
                 context.finish(it, new Outcome.Cancelled());
@@ -407,8 +435,7 @@ final class ReadPass {
                     context.fault(fault.kind(), drive.id(), drive.mounted(), where + ": " + fault.getMessage());
                     context.readFailed(it, fault, Operation.DELIVER, drive.id());
                 } else {
-                    LOG.debug("Drive {}: read {} ({} bytes)", drive.id(), where, it.size());
-                    context.finish(it, new Outcome.Staged(it.size(), sum != null ? sum : it.checksum()));
+                    staged(it, sink, i);
                 }
             }
         }
@@ -422,6 +449,9 @@ final class ReadPass {
         FaultReactions.Reaction r = FaultReactions.of(Operation.READ, fault.kind());
         drive.position(-1);
         for (StageItem it : items) {
+            if (it.done()) {
+                continue; // answered before the fault, its file complete
+            }
             it.requeued();
             context.readFailed(it, fault, Operation.READ, drive.id());
         }

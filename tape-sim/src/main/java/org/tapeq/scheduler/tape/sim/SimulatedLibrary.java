@@ -715,7 +715,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 return null;
             };
         }
-        transfers.afterModelled(millis, copy, (ignored, fault) -> {
+        Transfers.Finish<Void> finish = (ignored, fault) -> {
             drive.head = endHead;
             drive.position = newPosition;
             if (fault != null) {
@@ -725,7 +725,12 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             drive.busy = false;
             stats.read(drive.index, millis, delivered, streamed - delivered);
             done.succeeded(delivered);
-        });
+        };
+        if (copy == null) {
+            transfers.afterModelled(millis, null, finish);
+        } else {
+            transfers.thenCopy(millis, copy, finish);
+        }
     }
 
     private void doAppend(String driveId, TapeFileSource source, boolean buffered, Completion<WrittenFile> done) {

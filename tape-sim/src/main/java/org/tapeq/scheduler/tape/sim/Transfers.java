@@ -8,9 +8,12 @@ import org.tapeq.scheduler.model.TapeFault;
 import org.tapeq.scheduler.time.EventLoop;
 
 /**
- * Joins the modelled duration of an operation with its BYTES-mode copy. Without an executor the copy runs at once
- * on the loop thread and the operation completes at its modelled end; with one, the copy runs there and the
- * operation completes on the loop at max(modelled end, copy end).
+ * Joins the modelled duration of an operation with its byte copy. A write's copy overlaps the model (the bytes go
+ * into the drive's buffer while it writes; the tape mark comes last): without an executor it runs at once on the
+ * loop thread and the operation completes at its modelled end; with one, it runs there and the operation completes
+ * on the loop at max(modelled end, copy end). A read's copy runs after the model ({@link #thenCopy}): whatever a
+ * sink makes of the bytes as they arrive (a stage file answered as soon as it is whole) is never earlier than the
+ * modelled drive could have read it.
  */
 final class Transfers {
 
@@ -57,6 +60,30 @@ final class Transfers {
             join.copied(new Outcome<>(null, new TapeFault(FaultKind.DRIVE,
                     "the copy executor rejected a simulated transfer: " + e, e)));
         }
+    }
+
+    /**
+     * Runs {@code copy} (not null) once {@code millis} have passed - inline on the loop thread without an executor,
+     * the operation then completing in the same task; else on the executor - and then calls {@code finish} on the
+     * loop.
+     */
+    <R> void thenCopy(long millis, Copy<R> copy, Finish<R> finish) {
+        loop.schedule(millis, () -> {
+            if (executor == null) {
+                Outcome<R> outcome = Outcome.of(copy);
+                finish.accept(outcome.result(), outcome.fault());
+                return;
+            }
+            try {
+                executor.execute(() -> {
+                    Outcome<R> outcome = Outcome.of(copy);
+                    loop.execute(() -> finish.accept(outcome.result(), outcome.fault()));
+                });
+            } catch (RejectedExecutionException e) {
+                finish.accept(null, new TapeFault(FaultKind.DRIVE,
+                        "the copy executor rejected a simulated transfer: " + e, e));
+            }
+        });
     }
 
     private record Outcome<R>(R result, TapeFault fault) {
