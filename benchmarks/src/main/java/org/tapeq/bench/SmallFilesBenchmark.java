@@ -19,8 +19,11 @@ import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.Adler32;
 
 import org.tapeq.daemon.Daemon;
@@ -50,9 +53,13 @@ import org.tapeq.protocol.RequestDirectory;
  *     {@code request/} (and the link into {@code out/}, after its request file), as a provider's atomic write
  *     ends, by {@code --writers} threads (default 4). {@code --write-in-place} writes them during the measured
  *     part instead (create, write, rename; then the link), as the earlier version of this benchmark did.</li>
- * <li><b>Stage.</b> One thread plays the pool: it lists {@code in/}, and for each delivered file notes the time,
- *     removes the request file and the file. Stages/s: N / (first request renamed until the last delivered
- *     file was seen).</li>
+ * <li><b>Stage.</b> One thread plays the pool's eyes: told by inotify of each file renamed into {@code in/} (on an
+ *     overflow, or with nothing new for a while, it lists {@code in/} once), it notes the time each delivered file
+ *     was seen and hands it to {@value #TAKERS} more threads, the pool's hands, which remove the request file and the
+ *     file, as a pool takes a staged file. Stages/s: N / (first request renamed until the last delivered file was
+ *     seen). The removals still load the machine, but a file seen waits for none of them: when one thread both
+ *     looked and removed, a delivered file was seen only after the removals of every file seen before it (two
+ *     unlinks each), and the figure was the pool thread's pace more than the daemon's.</li>
  * <li><b>Flush.</b> The N replicas (random bytes, 2-8 KB) are written into a pool directory beforehand. The
  *     pool thread is told of each link removed from {@code out/} by inotify ({@link java.nio.file.WatchService};
  *     on an overflow it lists {@code out/} once) and takes each link written and then gone as the answer (it
@@ -69,6 +76,8 @@ public final class SmallFilesBenchmark {
     private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long ERROR_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long ANSWER_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(10);
+    /** Threads that remove what the pool thread saw answered (request files, staged files). */
+    private static final int TAKERS = 2;
     private static final int MIN_SIZE = 2048;
     private static final int MAX_SIZE = 8192;
 
@@ -301,6 +310,7 @@ public final class SmallFilesBenchmark {
         taker.stopped = true;
         thread.join();
         taker.close();
+        taker.awaitRemovals();
         checkFailures(daemon, kind);
         double s = seconds(taker.last - first);
         String used = cpu.describe();
@@ -425,10 +435,12 @@ public final class SmallFilesBenchmark {
 
     /**
      * The pool's side, told by inotify ({@link WatchService}) of each file renamed into {@code in/} (stages: each
-     * delivered file is an answer, taken at once: the request file and the file are removed) or each link removed
-     * from {@code out/} (flushes: a link written and then gone is an answer; the request file is removed). After an
+     * delivered file is an answer; the request file and the file are then removed) or each link removed from
+     * {@code out/} (flushes: a link written and then gone is an answer; the request file is then removed). After an
      * overflow, or when nothing was answered for a while, it lists the directory once. Listing it in a loop instead
-     * costs as much as the daemon's own work at 100 000 files.
+     * costs as much as the daemon's own work at 100 000 files. This thread only looks and notes the time; the
+     * removals run on {@value #TAKERS} other threads, so that an answer is seen when it shows, not after the
+     * removals of the answers before it.
      */
     private final class Taker implements Runnable, AutoCloseable {
         /** Without an answer for this long while requests are pending, the directory is listed once. */
@@ -450,6 +462,13 @@ public final class SmallFilesBenchmark {
         private final Set<String> early = new HashSet<>();
         private final WatchService watch;
         private final Path watched;
+        /** The pool's hands: remove what was seen answered, off the thread that looks. */
+        private final ExecutorService removers = Executors.newFixedThreadPool(TAKERS, r -> {
+            Thread t = new Thread(r, "bench-pool-take");
+            t.setDaemon(true);
+            return t;
+        });
+        private final AtomicReference<Throwable> removeFailure = new AtomicReference<>();
         private volatile boolean stopped;
         private volatile int taken;
         private volatile long last;
@@ -501,6 +520,17 @@ public final class SmallFilesBenchmark {
         @Override
         public void close() throws IOException {
             watch.close();
+        }
+
+        /** Waits until every answer seen was taken (its files removed); fails if a removal failed. */
+        void awaitRemovals() throws InterruptedException {
+            removers.shutdown();
+            if (!removers.awaitTermination(10, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the pool's removals did not end within 10 minutes");
+            }
+            if (removeFailure.get() != null) {
+                throw new IllegalStateException("the pool could not take an answer", removeFailure.get());
+            }
         }
 
         @Override
@@ -575,11 +605,17 @@ public final class SmallFilesBenchmark {
             return answered.size();
         }
 
-        private int answer(String id, long now) throws IOException {
-            Files.deleteIfExists(dir.requestFile(id));
-            if (stage) {
-                Files.delete(dir.inFile(id));
-            }
+        private int answer(String id, long now) {
+            removers.execute(() -> {
+                try {
+                    Files.deleteIfExists(dir.requestFile(id));
+                    if (stage) {
+                        Files.delete(dir.inFile(id));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    removeFailure.compareAndSet(null, e);
+                }
+            });
             int k = index.get(id);
             waits[k] = (now - writtenAt.get(k)) / 1e6;
             answeredAt[k] = now;

@@ -8,6 +8,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -268,7 +269,19 @@ public final class HeldDirectory implements Closeable {
      * holds open; a writer of an earlier attempt still running writes into the removed file, not this one.
      */
     public SeekableByteChannel createNew(String name) throws IOException {
-        delete(name);
+        try {
+            return createExclusive(name); // the usual case, nothing at the name: one system call
+        } catch (FileAlreadyExistsException e) {
+            delete(name);
+            return createExclusive(name);
+        }
+    }
+
+    /**
+     * Creates {@code name} for writing; FileAlreadyExistsException if anything is at the name, a symbolic link
+     * included (never followed).
+     */
+    public SeekableByteChannel createExclusive(String name) throws IOException {
         return open(name, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
     }
 

@@ -3,6 +3,7 @@ package org.tapeq.protocol;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,12 +104,16 @@ public final class HeldRequestDirectory implements Closeable {
             throw new ProtocolException(target, "is not a temporary name (.NAME" + AtomicFiles.TEMPORARY_SUFFIX
                     + "); a stage is written under one and renamed into place", null);
         }
-        if (in.isLink(name)) {
-            throw new ProtocolException(target, "is a symbolic link; a stage target is never written through one",
-                    null);
+        try {
+            return in.createExclusive(name); // the usual case, nothing at the name: one system call
+        } catch (FileAlreadyExistsException e) {
+            if (in.isLink(name)) {
+                throw new ProtocolException(target, "is a symbolic link; a stage target is never written through one",
+                        null);
+            }
         }
         try {
-            return in.createNew(name);
+            return in.createNew(name); // a file of an earlier attempt (or a hard link, a FIFO): removed first
         } catch (IOException e) { // ELOOP comes as a FileSystemException without the name
             if (in.isLink(name)) {
                 throw new ProtocolException(target, "is a symbolic link; a stage target is never written through one",

@@ -25,6 +25,49 @@ class HeldDirectoryTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * A stage target is a new file whatever was at its name: nothing (created), a file of an earlier attempt or a
+     * hard link to a file elsewhere (removed first, the other file untouched), a symbolic link (refused, naming the
+     * target, and what it points to untouched).
+     */
+    @Test
+    void openStageTarget_newFileWhateverWasThere_linkRefused() throws Exception {
+        RequestDirectory layout = RequestDirectory.create(tmp.resolve("E"));
+        Path outside = Files.write(tmp.resolve("outside"), utf8("outside"));
+        try (HeldRequestDirectory held = HeldRequestDirectory.open(layout)) {
+            Path fresh = layout.inDir().resolve(".0001.tmp");
+            try (var c = held.openStageTarget(fresh)) {
+                c.write(ByteBuffer.wrap(utf8("one")));
+            }
+            assertArrayEquals(utf8("one"), Files.readAllBytes(fresh));
+
+            Path earlier = layout.inDir().resolve(".0002.tmp");
+            Files.write(earlier, utf8("an earlier attempt's bytes"));
+            try (var stale = Files.newByteChannel(earlier, StandardOpenOption.WRITE);
+                 var c = held.openStageTarget(earlier)) {
+                stale.write(ByteBuffer.wrap(utf8("late")));
+                c.write(ByteBuffer.wrap(utf8("two")));
+            }
+            assertArrayEquals(utf8("two"), Files.readAllBytes(earlier), "the earlier writer's file was replaced");
+
+            Path linked = layout.inDir().resolve(".0003.tmp");
+            Files.createLink(linked, outside);
+            try (var c = held.openStageTarget(linked)) {
+                c.write(ByteBuffer.wrap(utf8("three")));
+            }
+            assertArrayEquals(utf8("three"), Files.readAllBytes(linked));
+            assertArrayEquals(utf8("outside"), Files.readAllBytes(outside), "the hard link's other name untouched");
+
+            Path symlink = layout.inDir().resolve(".0004.tmp");
+            Files.createSymbolicLink(symlink, outside);
+            ProtocolException e = assertThrows(ProtocolException.class, () -> held.openStageTarget(symlink));
+            assertTrue(e.getMessage().contains(symlink.toString()) && e.getMessage().contains("symbolic link"),
+                    e.getMessage());
+            assertTrue(Files.isSymbolicLink(symlink));
+            assertArrayEquals(utf8("outside"), Files.readAllBytes(outside));
+        }
+    }
+
     /** The attack of issue 18: in/ renamed and replaced by a link to a directory elsewhere while held open. */
     @Test
     void swappedForLink_writesStayInTheOpenedDirectory_andChangeIsReported() throws Exception {
