@@ -22,6 +22,12 @@ import org.tapeq.scheduler.tape.StageFiles;
  * ({@link StageFiles}: the targets, their offsets, sizes and checksums), which a library whose data mover writes
  * the pool files itself sends instead of streaming the bytes here; the mover's report then answers the same
  * questions ({@link #written}, {@link #checksum}, {@link #error}), so the pass checks both alike.
+ *
+ * <p>Design notes. Streamed bytes are split on the library's copy thread; each member whose file is whole is queued
+ * there and handed to the loop in batches (one loop task per batch, posted only while none is waiting), where the
+ * pass may answer it before the read ends. The member's slots in the splitter are final once it is queued, so the
+ * loop reads them safely; everything else is read on the loop only after the read's end. {@link #detach} at that
+ * end drops news still on its way, so a member the end has already decided is never answered twice.
  */
 final class MemberSink implements StageFiles {
 
@@ -42,14 +48,10 @@ final class MemberSink implements StageFiles {
     /** On the loop: the read's end was handled; later news of complete members is dropped. */
     private boolean detached;
 
-    /** {@code base} is the tape-file offset of the first byte the read delivers; no news of single members. */
-    MemberSink(List<StageItem> items, long base) {
-        this(items, base, null, null);
-    }
-
     /**
-     * As above; {@code complete} hears on {@code loop} of each member whose file is complete (all bytes, closed, no
-     * error) while the read goes on, in batches, until {@link #detach}.
+     * {@code base} is the tape-file offset of the first byte the read delivers; {@code complete} hears on
+     * {@code loop} of each member whose file is complete (all bytes, closed, no error) while the read goes on, in
+     * batches, until {@link #detach}.
      */
     MemberSink(List<StageItem> items, long base, Executor loop, Complete complete) {
         this.items = items;
@@ -60,7 +62,7 @@ final class MemberSink implements StageFiles {
         this.members = List.copyOf(m);
         this.loop = loop;
         this.complete = complete;
-        this.split = new MemberSplitter(members, this::open, false, complete == null ? null : this::completeOnCopyThread);
+        this.split = new MemberSplitter(members, this::open, false, this::completeOnCopyThread);
     }
 
     /** On the copy thread: queued for the loop, one task for every batch that arrives while none is waiting. */
