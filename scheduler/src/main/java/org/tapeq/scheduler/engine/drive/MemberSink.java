@@ -31,10 +31,10 @@ import org.tapeq.scheduler.tape.StageFiles;
  */
 final class MemberSink implements StageFiles {
 
-    /** Told on the loop of a member whose file is complete while the read goes on. */
+    /** Told on the loop of a member of {@code sink} whose file is complete while the read goes on. */
     @FunctionalInterface
     interface Complete {
-        void member(int index);
+        void member(MemberSink sink, int index);
     }
 
     private final List<StageItem> items;
@@ -81,7 +81,7 @@ final class MemberSink implements StageFiles {
         drainPosted.set(false); // before polling: a member added after this posts the next task
         for (Integer i = completed.poll(); i != null; i = completed.poll()) {
             if (!detached) {
-                complete.member(i);
+                complete.member(this, i);
             }
         }
     }

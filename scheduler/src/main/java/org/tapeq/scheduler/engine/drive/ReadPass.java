@@ -345,10 +345,8 @@ final class ReadPass {
         }
         drive.set(DriveRunner.State.BUSY, "reading " + unit.items.size() + " file(s) from " + drive.mounted()
                 + " tape file " + first.tapeFile());
-        MemberSink[] sinkOf = new MemberSink[1];
         MemberSink sink = new MemberSink(unit.items, first.offset(), context.loop(),
-                i -> memberComplete(unit.items.get(i), sinkOf[0], i));
-        sinkOf[0] = sink;
+                (s, i) -> memberComplete(unit.items.get(i), s, i));
         long fromBlock = drive.position();
         long locateStarted = context.loop().now();
         context.library().locate(id, unit.startBlock, drive.log.locate(new Completion<>() {

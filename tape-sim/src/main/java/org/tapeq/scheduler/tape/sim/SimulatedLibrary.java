@@ -715,7 +715,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
                 return null;
             };
         }
-        Transfers.Finish<Void> finish = (ignored, fault) -> {
+        transfers.thenCopy(millis, copy, (ignored, fault) -> {
             drive.head = endHead;
             drive.position = newPosition;
             if (fault != null) {
@@ -725,12 +725,7 @@ public final class SimulatedLibrary implements TapeLibrary, AutoCloseable {
             drive.busy = false;
             stats.read(drive.index, millis, delivered, streamed - delivered);
             done.succeeded(delivered);
-        };
-        if (copy == null) {
-            transfers.afterModelled(millis, null, finish);
-        } else {
-            transfers.thenCopy(millis, copy, finish);
-        }
+        });
     }
 
     private void doAppend(String driveId, TapeFileSource source, boolean buffered, Completion<WrittenFile> done) {

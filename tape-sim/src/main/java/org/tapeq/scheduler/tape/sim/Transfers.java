@@ -2,6 +2,7 @@ package org.tapeq.scheduler.tape.sim;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 import org.tapeq.scheduler.model.FaultKind;
 import org.tapeq.scheduler.model.TapeFault;
@@ -51,39 +52,40 @@ final class Transfers {
         }
         Join<R> join = new Join<>(finish);
         loop.schedule(millis, join::modelledEnd);
-        try {
-            executor.execute(() -> {
-                Outcome<R> outcome = Outcome.of(copy);
-                loop.execute(() -> join.copied(outcome));
-            });
-        } catch (RejectedExecutionException e) {
-            join.copied(new Outcome<>(null, new TapeFault(FaultKind.DRIVE,
-                    "the copy executor rejected a simulated transfer: " + e, e)));
-        }
+        copyOffLoop(copy, join::copied);
     }
 
     /**
-     * Runs {@code copy} (not null) once {@code millis} have passed - inline on the loop thread without an executor,
-     * the operation then completing in the same task; else on the executor - and then calls {@code finish} on the
-     * loop.
+     * Runs {@code copy} (may be null: nothing to copy) once {@code millis} have passed - inline on the loop thread
+     * without an executor, the operation then completing in the same task; else on the executor - and then calls
+     * {@code finish} on the loop.
      */
     <R> void thenCopy(long millis, Copy<R> copy, Finish<R> finish) {
+        if (copy == null) {
+            afterModelled(millis, null, finish);
+            return;
+        }
         loop.schedule(millis, () -> {
             if (executor == null) {
                 Outcome<R> outcome = Outcome.of(copy);
                 finish.accept(outcome.result(), outcome.fault());
-                return;
-            }
-            try {
-                executor.execute(() -> {
-                    Outcome<R> outcome = Outcome.of(copy);
-                    loop.execute(() -> finish.accept(outcome.result(), outcome.fault()));
-                });
-            } catch (RejectedExecutionException e) {
-                finish.accept(null, new TapeFault(FaultKind.DRIVE,
-                        "the copy executor rejected a simulated transfer: " + e, e));
+            } else {
+                copyOffLoop(copy, outcome -> finish.accept(outcome.result(), outcome.fault()));
             }
         });
+    }
+
+    /** Runs {@code copy} on the executor and hands its outcome to {@code then} on the loop (a refusal: a fault). */
+    private <R> void copyOffLoop(Copy<R> copy, Consumer<Outcome<R>> then) {
+        try {
+            executor.execute(() -> {
+                Outcome<R> outcome = Outcome.of(copy);
+                loop.execute(() -> then.accept(outcome));
+            });
+        } catch (RejectedExecutionException e) {
+            then.accept(new Outcome<>(null, new TapeFault(FaultKind.DRIVE,
+                    "the copy executor rejected a simulated transfer: " + e, e)));
+        }
     }
 
     private record Outcome<R>(R result, TapeFault fault) {
